@@ -1,0 +1,1 @@
+"""The ``deckyard`` command: run, migrate, mint development tokens."""

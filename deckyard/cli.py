@@ -1,0 +1,105 @@
+"""``deckyard run | migrate | token``.
+
+Run and migrate read the environment (see ``shared.config``). ``run`` without
+``--service`` is the all-in-one development mode: it migrates, then starts
+every service and the gateway in this one process; ``--service NAME`` runs one
+of them, as each Kubernetes Deployment does.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+ALL = ("accounts", "authoring", "challenge", "cards", "battle", "gateway")
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="deckyard", description=__doc__.splitlines()[0])
+    commands = parser.add_subparsers(dest="command", required=True)
+
+    run = commands.add_parser("run", help="run services (all of them by default)")
+    run.add_argument(
+        "--service", choices=ALL, action="append", help="run only this service (repeatable)"
+    )
+    run.add_argument(
+        "--no-migrate",
+        action="store_true",
+        help="do not migrate before starting (all-in-one mode migrates)",
+    )
+
+    migrate = commands.add_parser("migrate", help="create databases and run migrations")
+    migrate.add_argument("--service", choices=ALL[:-1], action="append")
+
+    token = commands.add_parser("token", help="print a development access token")
+    token.add_argument("--sub", required=True, help="the subject, e.g. auth0|alice")
+    token.add_argument(
+        "--role",
+        action="append",
+        default=[],
+        choices=["author", "player"],
+        help="grant a role (author); every account is a player anyway",
+    )
+    token.add_argument("--ttl", type=int, default=3600, help="lifetime in seconds")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    if args.command == "token":
+        return _token(args)
+    if args.command == "migrate":
+        return _migrate(args.service or list(ALL[:-1]))
+    return _run(args)
+
+
+def _token(args: argparse.Namespace) -> int:
+    from gateway.devauth import mint_token
+    from shared.config import load_settings
+
+    settings = load_settings()
+    if args.ttl <= 0:
+        print("--ttl must be positive", file=sys.stderr)
+        return 2
+    print(
+        mint_token(
+            args.sub,
+            audience=settings.auth0_audience,
+            roles=args.role,
+            roles_claim=settings.auth0_roles_claim,
+            ttl_seconds=args.ttl,
+        )
+    )
+    return 0
+
+
+def _migrate(services: Sequence[str]) -> int:
+    from shared.config import load_settings
+    from shared.migrations import upgrade
+
+    settings = load_settings()
+    for service in services:
+        upgrade(settings, service)
+        print(f"migrated {service} ({settings.database_url_for(service).database})")
+    return 0
+
+
+def _run(args: argparse.Namespace) -> int:
+    import eventlet
+
+    eventlet.monkey_patch()  # before kombu, psycopg or nameko open a socket
+
+    from deckyard.runner import run_services
+    from shared.config import load_settings
+
+    settings = load_settings()
+    services = args.service or list(ALL)
+    if not args.service and not args.no_migrate:
+        _migrate(ALL[:-1])
+    run_services(settings, services)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,1 @@
+"""gateway: the public HTTP API of Deckyard."""

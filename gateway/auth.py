@@ -1,0 +1,175 @@
+"""Verifying Auth0 RS256 access tokens.
+
+PyJWT does the cryptography and the registered-claim checks (signature,
+issuer, audience, expiry, not-before; exp, iat, iss, aud and sub required).
+auth0-python's TokenVerifier is not used: it is made for ID tokens and
+refuses a typical access token whose ``aud`` is a list.
+
+Signing keys come from the issuer's JWKS, cached. A token with a key id we do
+not know triggers one refetch (Auth0 rotates keys), but at most once per
+``min_refresh_seconds``, so a flood of made-up key ids cannot turn into a flood
+of requests to Auth0.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+import urllib.request
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import jwt
+
+from shared.errors import ServiceUnavailable, Unauthorized
+
+ALGORITHMS = ["RS256"]
+REQUIRED_CLAIMS = ["exp", "iat", "iss", "aud", "sub"]
+LEEWAY_SECONDS = 30  # assumed: tolerated clock skew between Auth0 and us
+MAX_TOKEN_LENGTH = 8192
+AUTHOR_ROLE = "author"
+
+
+@dataclass(frozen=True)
+class Identity:
+    """Who called: the token subject and the roles the token grants."""
+
+    sub: str
+    roles: frozenset[str]
+    auth_time: int | None = None
+    claims: Mapping[str, Any] = field(default_factory=dict, compare=False)
+
+    @property
+    def is_author(self) -> bool:
+        return AUTHOR_ROLE in self.roles
+
+
+def fetch_jwks_over_http(url: str, timeout: float = 5.0) -> Callable[[], Mapping[str, Any]]:
+    def fetch() -> Mapping[str, Any]:
+        try:
+            with urllib.request.urlopen(url, timeout=timeout) as response:
+                data: Mapping[str, Any] = json.loads(response.read(1_000_000))
+                return data
+        except (OSError, ValueError) as exc:
+            raise ServiceUnavailable(
+                "identity_provider_unavailable", "the signing keys could not be fetched"
+            ) from exc
+
+    return fetch
+
+
+class JwksCache:
+    def __init__(
+        self,
+        fetch: Callable[[], Mapping[str, Any]],
+        max_age_seconds: float = 600.0,
+        min_refresh_seconds: float = 30.0,
+        monotonic: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self._fetch = fetch
+        self._max_age = max_age_seconds
+        self._min_refresh = min_refresh_seconds
+        self._monotonic = monotonic
+        self._keys: dict[str, jwt.PyJWK] = {}
+        self._fetched_at: float | None = None
+        self.fetch_count = 0
+
+    def _refresh(self) -> None:
+        jwks = self._fetch()
+        self.fetch_count += 1
+        self._fetched_at = self._monotonic()
+        keys = {}
+        for entry in jwks.get("keys", []):
+            if entry.get("kid") and entry.get("kty") == "RSA" and entry.get("use", "sig") == "sig":
+                try:
+                    keys[entry["kid"]] = jwt.PyJWK(entry, algorithm="RS256")
+                except jwt.PyJWKError:
+                    continue  # one unusable key does not spoil the others
+        self._keys = keys
+
+    def signing_key(self, kid: str) -> jwt.PyJWK:
+        now = self._monotonic()
+        age = None if self._fetched_at is None else now - self._fetched_at
+        if (
+            age is None
+            or age > self._max_age
+            or (kid not in self._keys and age >= self._min_refresh)
+        ):
+            self._refresh()
+        key = self._keys.get(kid)
+        if key is None:
+            raise Unauthorized("unknown_signing_key", "the token was signed with an unknown key")
+        return key
+
+
+def roles_from_claims(claims: Mapping[str, Any], roles_claim: str) -> frozenset[str]:
+    """Every account is a Player; Author comes from Auth0 RBAC roles in the token."""
+    granted: Iterable[Any] = claims.get(roles_claim) or []
+    if isinstance(granted, str):
+        granted = [granted]
+    roles = {"player"}
+    if any(isinstance(r, str) and r.strip().lower() == AUTHOR_ROLE for r in granted):
+        roles.add(AUTHOR_ROLE)
+    return frozenset(roles)
+
+
+class TokenVerifier:
+    def __init__(self, issuer: str, audience: str, keys: JwksCache, roles_claim: str) -> None:
+        self.issuer = issuer
+        self.audience = audience
+        self._keys = keys
+        self._roles_claim = roles_claim
+
+    def verify(self, token: str) -> Identity:
+        if not token or len(token) > MAX_TOKEN_LENGTH:
+            raise Unauthorized("invalid_token", "the access token is missing or malformed")
+        try:
+            header = jwt.get_unverified_header(token)
+        except jwt.InvalidTokenError as exc:
+            raise Unauthorized("invalid_token", "the access token is malformed") from exc
+        if header.get("alg") not in ALGORITHMS:
+            raise Unauthorized("invalid_token", "the access token must be signed with RS256")
+        kid = header.get("kid")
+        if not isinstance(kid, str) or not kid:
+            raise Unauthorized("invalid_token", "the access token names no signing key")
+        key = self._keys.signing_key(kid)
+        try:
+            claims = jwt.decode(
+                token,
+                key.key,
+                algorithms=ALGORITHMS,
+                audience=self.audience,
+                issuer=self.issuer,
+                leeway=LEEWAY_SECONDS,
+                options={"require": REQUIRED_CLAIMS},
+            )
+        except jwt.ExpiredSignatureError as exc:
+            raise Unauthorized("token_expired", "the access token has expired") from exc
+        except jwt.ImmatureSignatureError as exc:
+            raise Unauthorized("token_not_yet_valid", "the access token is not valid yet") from exc
+        except jwt.InvalidAudienceError as exc:
+            raise Unauthorized("invalid_audience", "the access token is not for this API") from exc
+        except jwt.InvalidIssuerError as exc:
+            raise Unauthorized("invalid_issuer", "the access token has an unknown issuer") from exc
+        except jwt.InvalidTokenError as exc:
+            raise Unauthorized("invalid_token", "the access token is invalid") from exc
+        sub = claims.get("sub")
+        if not isinstance(sub, str) or not sub.strip() or len(sub) > 255:
+            raise Unauthorized("invalid_token", "the access token has an unusable subject")
+        auth_time = claims.get("auth_time")
+        return Identity(
+            sub=sub,
+            roles=roles_from_claims(claims, self._roles_claim),
+            auth_time=auth_time if isinstance(auth_time, int) else None,
+            claims=claims,
+        )
+
+
+def bearer_token(authorization_header: str | None) -> str:
+    if not authorization_header:
+        raise Unauthorized("missing_token", "send an Authorization: Bearer <access token> header")
+    scheme, _, token = authorization_header.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise Unauthorized("invalid_token", "the Authorization header must be 'Bearer <token>'")
+    return token.strip()

@@ -1,0 +1,40 @@
+"""nameko DependencyProviders of the gateway: token verification and settings."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from nameko.extensions import DependencyProvider
+
+from gateway.auth import JwksCache, TokenVerifier, fetch_jwks_over_http
+from gateway.devauth import DEV_ISSUER, dev_jwks
+from shared.config import Settings, settings_from_nameko_config
+
+
+def build_verifier(settings: Settings) -> TokenVerifier:
+    """Auth0 in production; the shipped development issuer only with DEV_AUTH=1."""
+    if settings.dev_auth:
+        keys = JwksCache(fetch=dev_jwks)
+        issuer = DEV_ISSUER
+    else:
+        if not settings.auth0_domain:
+            raise RuntimeError("set AUTH0_DOMAIN (or DEV_AUTH=1 for the development issuer)")
+        issuer = f"https://{settings.auth0_domain}/"
+        keys = JwksCache(fetch=fetch_jwks_over_http(f"{issuer}.well-known/jwks.json"))
+    return TokenVerifier(issuer, settings.auth0_audience, keys, settings.auth0_roles_claim)
+
+
+class Authenticator(DependencyProvider):  # type: ignore[misc]
+    def setup(self) -> None:
+        self.verifier = build_verifier(settings_from_nameko_config(self.container.config))
+
+    def get_dependency(self, worker_ctx: Any) -> TokenVerifier:
+        return self.verifier
+
+
+class SettingsProvider(DependencyProvider):  # type: ignore[misc]
+    def setup(self) -> None:
+        self.settings = settings_from_nameko_config(self.container.config)
+
+    def get_dependency(self, worker_ctx: Any) -> Settings:
+        return self.settings

@@ -1,0 +1,115 @@
+"""The OpenAPI 3.1 document, generated from the routes and their schemas.
+
+Nothing here is written by hand twice: paths, methods, summaries, request and
+response schemas come from each ``@api`` route's ``RouteDoc``.
+"""
+
+from __future__ import annotations
+
+import html
+import inspect
+import re
+from typing import Any
+
+from apispec import APISpec
+from apispec.ext.marshmallow import MarshmallowPlugin
+
+from gateway.entrypoints import ApiEntrypoint
+from gateway.schemas import ProblemSchema
+
+_ERROR_TEXT = {
+    400: "Malformed request",
+    401: "Missing or invalid access token",
+    403: "Not allowed (role, ownership or a locked account)",
+    404: "Not found",
+    409: "Conflict with the current state",
+    413: "Body too large",
+    422: "Invalid input",
+    503: "A service is unavailable",
+}
+
+
+def api_routes(service_cls: type) -> list[ApiEntrypoint]:
+    routes = []
+    for _, method in inspect.getmembers(service_cls, inspect.isfunction):
+        for entrypoint in getattr(method, "nameko_entrypoints", ()):
+            if isinstance(entrypoint, ApiEntrypoint):
+                routes.append(entrypoint)
+    return sorted(routes, key=lambda r: (r.url, r.method))
+
+
+def _openapi_path(werkzeug_rule: str) -> str:
+    return re.sub(r"<(?:[^:<>]+:)?([^<>]+)>", r"{\1}", werkzeug_rule)
+
+
+def build_spec(service_cls: type, version: str = "0.1.0") -> dict[str, Any]:
+    spec = APISpec(
+        title="Deckyard API",
+        version=version,
+        openapi_version="3.1.0",
+        plugins=[MarshmallowPlugin()],
+        info={"description": "One backend for Quest, TerraKard and Chronovore."},
+    )
+    spec.components.security_scheme(
+        "bearerAuth", {"type": "http", "scheme": "bearer", "bearerFormat": "JWT"}
+    )
+    spec.components.schema("Problem", schema=ProblemSchema)
+    paths: dict[str, dict[str, Any]] = {}
+    for route in api_routes(service_cls):
+        doc = route.doc
+        responses: dict[str, Any] = {
+            str(doc.status): {
+                "description": "Success",
+                "content": {"application/json": {"schema": doc.response or {}}},
+            }
+        }
+        errors = set(doc.errors) | ({401, 403, 503} if doc.auth != "none" else set())
+        for status in sorted(errors):
+            responses[str(status)] = {
+                "description": _ERROR_TEXT.get(status, "Error"),
+                "content": {"application/problem+json": {"schema": "Problem"}},
+            }
+        operation: dict[str, Any] = {"summary": doc.summary, "responses": responses}
+        if doc.tags:
+            operation["tags"] = list(doc.tags)
+        if doc.auth != "none":
+            operation["security"] = [{"bearerAuth": []}]
+            operation["description"] = f"Requires the {doc.auth} role."
+        if doc.request is not None:
+            operation["requestBody"] = {
+                "required": True,
+                "content": {"application/json": {"schema": doc.request}},
+            }
+        for method in route.method.split(","):
+            paths.setdefault(_openapi_path(route.url), {})[method.strip().lower()] = operation
+    for path, operations in paths.items():
+        spec.path(path=path, operations=operations)
+    document: dict[str, Any] = spec.to_dict()
+    return document
+
+
+def render_docs_page(spec: dict[str, Any]) -> str:
+    """A self-contained page listing every route (no scripts, works offline)."""
+    rows = []
+    for path, operations in spec.get("paths", {}).items():
+        for method, operation in operations.items():
+            codes = ", ".join(operation.get("responses", {}))
+            auth = "bearer token" if operation.get("security") else "public"
+            rows.append(
+                f"<tr><td><code>{html.escape(method.upper())}</code></td>"
+                f"<td><code>{html.escape(path)}</code></td>"
+                f"<td>{html.escape(operation.get('summary', ''))}</td>"
+                f"<td>{auth}</td><td>{html.escape(codes)}</td></tr>"
+            )
+    title = html.escape(spec["info"]["title"])
+    return (
+        "<!doctype html><html lang=en><head><meta charset=utf-8>"
+        f"<title>{title}</title><style>body{{font-family:sans-serif;margin:2em}}"
+        "table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:.3em .6em}"
+        "</style></head><body>"
+        f"<h1>{title} {html.escape(spec['info']['version'])}</h1>"
+        "<p>Machine-readable: <a href=/openapi.json>/openapi.json</a> (OpenAPI 3.1). "
+        "Errors are <code>application/problem+json</code> with a stable <code>code</code>.</p>"
+        "<table><tr><th>Method</th><th>Path</th><th>What</th><th>Auth</th>"
+        "<th>Responses</th></tr>" + "".join(rows) + "</table></body></html>"
+    )

@@ -1,0 +1,1 @@
+"""accounts: players, identity link, roles, progression, account deletion."""

@@ -1,0 +1,1 @@
+"""authoring: every piece of authored content and its reviewed lifecycle."""

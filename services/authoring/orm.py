@@ -1,0 +1,8 @@
+"""Tables of the authoring database (its game tables arrive with their issues)."""
+
+from sqlalchemy import MetaData
+
+from shared.plumbing_tables import PlumbingTables
+
+metadata = MetaData()
+plumbing = PlumbingTables(metadata)

@@ -1,0 +1,1 @@
+"""battle: matches of all three games, their rules engines, turn deadlines, CPU players."""

@@ -1,0 +1,4 @@
+from services.battle.orm import metadata
+from shared.migrations import run_migrations_online
+
+run_migrations_online(metadata)

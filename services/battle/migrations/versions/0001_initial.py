@@ -1,0 +1,24 @@
+"""outbox and processed messages
+
+Revision ID: 0001
+Revises:
+Create Date: 2026-11-30
+"""
+
+from shared.migration_ops import (
+    create_outbox_and_processed_messages,
+    drop_outbox_and_processed_messages,
+)
+
+revision = "0001"
+down_revision = None
+branch_labels = None
+depends_on = None
+
+
+def upgrade() -> None:
+    create_outbox_and_processed_messages()
+
+
+def downgrade() -> None:
+    drop_outbox_and_processed_messages()

@@ -1,0 +1,1 @@
+"""cards: definitions (read model), owned copies, decks, rewards, packs, wallet."""

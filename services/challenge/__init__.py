@@ -1,0 +1,1 @@
+"""challenge: published events (PostGIS), challenges, location claims, attempts, scoring."""

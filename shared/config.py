@@ -1,0 +1,149 @@
+"""Configuration from environment variables, with documented defaults.
+
+Defaults suit a development machine (PostgreSQL and RabbitMQ on 127.0.0.1).
+With ``DECKYARD_ENV=production`` the settings that carry credentials have no
+default and must be given, so a forgotten variable fails at start instead of
+connecting somewhere with a well-known password.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from sqlalchemy.engine import URL, make_url
+
+SERVICE_NAMES = ("accounts", "authoring", "challenge", "cards", "battle")
+
+DEV_DATABASE_URL = "postgresql://postgres@127.0.0.1:5432/postgres"
+DEV_AMQP_URI = "amqp://guest:guest@127.0.0.1:5672/"
+
+
+class ConfigError(RuntimeError):
+    """A required setting is missing or malformed."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Every setting the platform reads, with its meaning.
+
+    database_url: the PostgreSQL *server*; each service uses its own database
+        ``<database_prefix>_<service>`` on it (``DATABASE_URL``).
+    database_prefix: prefix of the per-service database names
+        (``DATABASE_PREFIX``, default ``deckyard``; tests use a random one).
+    amqp_uri: the RabbitMQ broker (``AMQP_URI``).
+    rpc_exchange: nameko's RPC exchange (``RPC_EXCHANGE``, default ``nameko-rpc``).
+    auth0_domain / auth0_audience: the Auth0 tenant and API identifier whose
+        access tokens the gateway accepts (``AUTH0_DOMAIN``, ``AUTH0_AUDIENCE``).
+    auth0_roles_claim: the custom claim carrying Auth0 RBAC role names
+        (``AUTH0_ROLES_CLAIM``).
+    dev_auth: trust the shipped development issuer instead of Auth0
+        (``DEV_AUTH=1``; never set in the Kubernetes manifests).
+    bind_host: the address HTTP servers listen on (``BIND_HOST``, default
+        127.0.0.1; 0.0.0.0 in containers).
+    gateway_port / health_port: HTTP ports of the gateway and of each
+        service's health endpoint (``GATEWAY_PORT``, ``HEALTH_PORT``).
+    rpc_timeout: seconds the gateway waits for a service before answering 503
+        (``RPC_TIMEOUT_SECONDS``).
+    max_body_bytes: largest request body the gateway reads (``MAX_BODY_BYTES``).
+    """
+
+    database_url: str
+    amqp_uri: str
+    database_prefix: str = "deckyard"
+    rpc_exchange: str = "nameko-rpc"
+    auth0_domain: str = ""
+    auth0_audience: str = "https://api.deckyard.dev"
+    auth0_roles_claim: str = "https://deckyard.dev/roles"
+    dev_auth: bool = False
+    bind_host: str = "127.0.0.1"
+    gateway_port: int = 8000
+    health_port: int = 8080
+    rpc_timeout: float = 5.0
+    max_body_bytes: int = 64 * 1024
+    production: bool = False
+    extra: Mapping[str, str] = field(default_factory=dict)
+
+    def database_url_for(self, service: str) -> URL:
+        """The SQLAlchemy URL of one service's own database (psycopg 3 driver)."""
+        return service_database_url(self.database_url, f"{self.database_prefix}_{service}")
+
+    def nameko_config(self, **overrides: object) -> dict[str, object]:
+        """The config dict nameko containers are started with."""
+        config: dict[str, object] = {
+            "AMQP_URI": self.amqp_uri,
+            "rpc_exchange": self.rpc_exchange,
+            "serializer": "json",
+            "max_workers": 10,
+            "parent_calls_tracked": 10,
+            "DECKYARD_SETTINGS": self,
+        }
+        config.update(overrides)
+        return config
+
+
+def service_database_url(server_url: str, database: str) -> URL:
+    url = make_url(server_url).set(drivername="postgresql+psycopg", database=database)
+    return url
+
+
+def _flag(value: str | None) -> bool:
+    return (value or "").strip().lower() in {"1", "true", "yes", "on"}
+
+
+def _number(env: Mapping[str, str], name: str, default: float) -> float:
+    raw = env.get(name)
+    if raw is None or raw == "":
+        return default
+    try:
+        return float(raw)
+    except ValueError as exc:
+        raise ConfigError(f"{name} must be a number, got {raw!r}") from exc
+
+
+def load_settings(env: Mapping[str, str] | None = None) -> Settings:
+    """Read settings from ``env`` (the process environment by default)."""
+    env = os.environ if env is None else env
+    production = env.get("DECKYARD_ENV", "development").strip().lower() == "production"
+
+    def required(name: str, dev_default: str) -> str:
+        value = env.get(name, "").strip()
+        if value:
+            return value
+        if production:
+            raise ConfigError(f"{name} must be set when DECKYARD_ENV=production")
+        return dev_default
+
+    dev_auth = _flag(env.get("DEV_AUTH"))
+    if dev_auth and production:
+        raise ConfigError("DEV_AUTH cannot be enabled when DECKYARD_ENV=production")
+    auth0_domain = env.get("AUTH0_DOMAIN", "").strip()
+    if production and not auth0_domain:
+        raise ConfigError("AUTH0_DOMAIN must be set when DECKYARD_ENV=production")
+
+    return Settings(
+        database_url=required("DATABASE_URL", DEV_DATABASE_URL),
+        amqp_uri=required("AMQP_URI", DEV_AMQP_URI),
+        database_prefix=env.get("DATABASE_PREFIX", "deckyard").strip() or "deckyard",
+        rpc_exchange=env.get("RPC_EXCHANGE", "nameko-rpc").strip() or "nameko-rpc",
+        auth0_domain=auth0_domain,
+        auth0_audience=env.get("AUTH0_AUDIENCE", "").strip() or "https://api.deckyard.dev",
+        auth0_roles_claim=env.get("AUTH0_ROLES_CLAIM", "").strip() or "https://deckyard.dev/roles",
+        dev_auth=dev_auth,
+        bind_host=env.get("BIND_HOST", "127.0.0.1").strip() or "127.0.0.1",
+        gateway_port=int(_number(env, "GATEWAY_PORT", 8000)),
+        health_port=int(_number(env, "HEALTH_PORT", 8080)),
+        rpc_timeout=_number(env, "RPC_TIMEOUT_SECONDS", 5.0),
+        max_body_bytes=int(_number(env, "MAX_BODY_BYTES", 64 * 1024)),
+        production=production,
+        extra={k: v for k, v in env.items() if k.startswith(("AUTH0_MGMT_", "AUTH0_MANAGEMENT_"))},
+    )
+
+
+def settings_from_nameko_config(config: Mapping[str, object]) -> Settings:
+    """The Settings a container was started with (or the environment's)."""
+    settings = config.get("DECKYARD_SETTINGS")
+    if isinstance(settings, Settings):
+        return settings
+    return load_settings()

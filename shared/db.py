@@ -1,0 +1,140 @@
+"""Database access shared by the services: engine, unit of work, outbox writes.
+
+psycopg 3 waits for the server with a C function by default. That function
+blocks the whole eventlet hub (psycopg recognises gevent's monkey-patching but
+not eventlet's), so one slow query would freeze every worker of a service.
+``use_cooperative_psycopg`` swaps in psycopg's pure-Python ``select`` wait,
+which eventlet's green ``select`` makes cooperative; ``Database`` refuses to
+start without it.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from datetime import datetime
+
+import psycopg.waiting
+from sqlalchemy import Engine, create_engine, insert, select
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.engine import URL
+from sqlalchemy.orm import Session, sessionmaker
+
+from shared.events import Event
+from shared.plumbing_tables import PlumbingTables
+
+
+def use_cooperative_psycopg() -> None:
+    """Make psycopg wait through ``select`` (green under eventlet's monkey-patch)."""
+    psycopg.waiting.wait = psycopg.waiting.wait_select
+
+
+def assert_cooperative_psycopg() -> None:
+    if psycopg.waiting.wait is not psycopg.waiting.wait_select:
+        raise RuntimeError(
+            "psycopg would block the eventlet hub: call shared.db.use_cooperative_psycopg()"
+        )
+
+
+def make_engine(url: URL | str, *, pool_size: int = 10) -> Engine:
+    use_cooperative_psycopg()
+    assert_cooperative_psycopg()
+    return create_engine(
+        url,
+        pool_size=pool_size,
+        max_overflow=pool_size,
+        pool_pre_ping=True,
+        pool_recycle=1800,
+    )
+
+
+class UnitOfWork:
+    """One database transaction, with the events it causes.
+
+    Events added with ``add_event`` are written to the outbox in the same
+    transaction as the state change, so they commit or vanish together.
+    """
+
+    def __init__(self, session: Session, plumbing: PlumbingTables, now: Callable[[], datetime]):
+        self.session = session
+        self._plumbing = plumbing
+        self._now = now
+        self.events_written = 0
+
+    def add_event(self, event: Event) -> None:
+        self.session.execute(
+            insert(self._plumbing.outbox).values(
+                event_id=event.event_id,
+                exchange=event.contract.exchange,
+                routing_key=event.contract.name,
+                payload=event.to_message(),
+                created_at=event.occurred_at,
+            )
+        )
+        self.events_written += 1
+
+    def first_delivery(self, message_id: uuid.UUID, consumer: str) -> bool:
+        """Record that ``consumer`` applies ``message_id``; False if it already did.
+
+        Call it first in the transaction that applies the message: a duplicate
+        delivered concurrently waits on the primary key until the first
+        commits, then sees the row and does nothing.
+        """
+        table = self._plumbing.processed_messages
+        inserted = self.session.execute(
+            pg_insert(table)
+            .values(consumer=consumer, message_id=message_id, processed_at=self._now())
+            .on_conflict_do_nothing(index_elements=["consumer", "message_id"])
+            .returning(table.c.message_id)
+        ).first()
+        return inserted is not None
+
+    def already_processed(self, message_id: uuid.UUID, consumer: str) -> bool:
+        table = self._plumbing.processed_messages
+        row = self.session.execute(
+            select(table.c.message_id).where(
+                table.c.consumer == consumer, table.c.message_id == message_id
+            )
+        ).first()
+        return row is not None
+
+
+class Database:
+    """A service's own database: engine, sessions and units of work."""
+
+    def __init__(
+        self,
+        engine: Engine,
+        plumbing: PlumbingTables,
+        now: Callable[[], datetime],
+        on_events_committed: Callable[[], None] = lambda: None,
+    ) -> None:
+        self.engine = engine
+        self.plumbing = plumbing
+        self._now = now
+        self._sessions = sessionmaker(bind=engine, expire_on_commit=False)
+        self._on_events_committed = on_events_committed
+
+    @contextmanager
+    def transaction(self) -> Iterator[UnitOfWork]:
+        """Commit on success, roll back on any exception (which is re-raised)."""
+        with self._sessions() as session:
+            uow = UnitOfWork(session, self.plumbing, self._now)
+            with session.begin():
+                yield uow
+        if uow.events_written:
+            self._on_events_committed()
+
+    @contextmanager
+    def read(self) -> Iterator[Session]:
+        """A session for queries only; whatever it did is rolled back."""
+        with self._sessions() as session:
+            try:
+                yield session
+            finally:
+                session.rollback()
+
+    def ping(self) -> bool:
+        with self.engine.connect() as conn:
+            return bool(conn.exec_driver_sql("SELECT 1").scalar() == 1)

@@ -1,0 +1,87 @@
+"""Errors that cross service boundaries.
+
+Each class is registered with nameko's ``deserialize_to_instance``, so a
+handler that raises ``NotFound("player_not_found", "...")`` in the accounts
+service makes the caller's RPC raise the same ``NotFound`` class, not a
+``RemoteError``. The gateway maps the class to an HTTP status and the ``code``
+to a problem+json body.
+
+Constructor arguments are the exception's ``args`` (that is what nameko
+serialises), so every class takes ``(code, message, details)`` positionally.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from nameko.exceptions import deserialize_to_instance
+
+
+class DeckyardError(Exception):
+    """A refusal the caller can act on: a stable ``code`` and a human ``message``."""
+
+    status: ClassVar[int] = 400
+    title: ClassVar[str] = "Bad request"
+
+    def __init__(self, code: str, message: str, details: dict[str, Any] | None = None) -> None:
+        super().__init__(code, message, details or {})
+        self.code = code
+        self.message = message
+        self.details: dict[str, Any] = details or {}
+
+    def __str__(self) -> str:
+        return f"{self.code}: {self.message}"
+
+
+@deserialize_to_instance
+class InvalidInput(DeckyardError):
+    status = 422
+    title = "Invalid input"
+
+
+@deserialize_to_instance
+class BadRequest(DeckyardError):
+    status = 400
+    title = "Bad request"
+
+
+@deserialize_to_instance
+class Unauthorized(DeckyardError):
+    status = 401
+    title = "Unauthorized"
+
+
+@deserialize_to_instance
+class Forbidden(DeckyardError):
+    status = 403
+    title = "Forbidden"
+
+
+@deserialize_to_instance
+class NotFound(DeckyardError):
+    status = 404
+    title = "Not found"
+
+
+@deserialize_to_instance
+class Conflict(DeckyardError):
+    status = 409
+    title = "Conflict"
+
+
+@deserialize_to_instance
+class PayloadTooLarge(DeckyardError):
+    status = 413
+    title = "Payload too large"
+
+
+@deserialize_to_instance
+class RateLimited(DeckyardError):
+    status = 429
+    title = "Too many requests"
+
+
+@deserialize_to_instance
+class ServiceUnavailable(DeckyardError):
+    status = 503
+    title = "Service unavailable"

@@ -1,0 +1,136 @@
+"""Event contracts: every event's name, source, version and payload schema.
+
+Events are facts in the past tense. On the wire each is an envelope::
+
+    {"event_id": "<uuid>", "type": "PlayerRegistered", "version": 1,
+     "occurred_at": "2026-11-30T12:00:00+00:00", "data": {...}}
+
+published on the nameko events exchange of its source service
+(``<source>.events``) with the type as routing key, so nameko's
+``@event_handler(source, type)`` receives it. ``event_id`` is what consumers
+record to apply each event once. A change that is not backward compatible is
+a new version with its own schema, never an edit of an old one.
+"""
+
+from __future__ import annotations
+
+import logging
+import uuid
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from marshmallow import Schema, ValidationError, fields, validate
+
+from shared.errors import InvalidInput
+
+log = logging.getLogger(__name__)
+
+
+class _Envelope(Schema):
+    event_id = fields.UUID(required=True)
+    type = fields.String(required=True, validate=validate.Length(min=1, max=100))
+    version = fields.Integer(required=True, strict=True, validate=validate.Range(min=1))
+    occurred_at = fields.AwareDateTime(required=True)
+    data = fields.Dict(required=True)
+
+
+class PlayerRegisteredV1(Schema):
+    """A new local player exists for an authenticated Auth0 subject."""
+
+    player_id = fields.UUID(required=True)
+    registered_at = fields.AwareDateTime(required=True)
+
+
+@dataclass(frozen=True)
+class EventContract:
+    name: str
+    version: int
+    source: str
+    schema: type[Schema]
+
+    @property
+    def exchange(self) -> str:
+        return f"{self.source}.events"
+
+
+PLAYER_REGISTERED = EventContract("PlayerRegistered", 1, "accounts", PlayerRegisteredV1)
+
+CONTRACTS: Mapping[str, EventContract] = {c.name: c for c in (PLAYER_REGISTERED,)}
+
+
+@dataclass(frozen=True)
+class Event:
+    """One event instance, validated against its contract."""
+
+    contract: EventContract
+    event_id: uuid.UUID
+    occurred_at: datetime
+    data: Mapping[str, Any]
+
+    @property
+    def type(self) -> str:
+        return self.contract.name
+
+    def to_message(self) -> dict[str, Any]:
+        message: dict[str, Any] = _Envelope().dump(
+            {
+                "event_id": self.event_id,
+                "type": self.contract.name,
+                "version": self.contract.version,
+                "occurred_at": self.occurred_at,
+                "data": self.contract.schema().dump(self.data),
+            }
+        )
+        return message
+
+
+def new_event(
+    contract: EventContract,
+    data: Mapping[str, Any],
+    occurred_at: datetime,
+    event_id: uuid.UUID | None = None,
+) -> Event:
+    """Build an event, checking the payload against the contract's schema."""
+    dumped = contract.schema().dump(data)
+    errors = contract.schema().validate(dumped)
+    if errors:
+        raise InvalidInput("invalid_event", f"{contract.name} payload is invalid", errors)
+    if occurred_at.tzinfo is None:
+        raise InvalidInput("invalid_event", "occurred_at must be timezone-aware")
+    return Event(contract, event_id or uuid.uuid4(), occurred_at, dict(data))
+
+
+def read_event(contract: EventContract, message: Mapping[str, Any]) -> Event:
+    """Parse a received message; refuse one that does not match the contract."""
+    try:
+        envelope = _Envelope().load(message)
+        if envelope["type"] != contract.name or envelope["version"] != contract.version:
+            raise InvalidInput(
+                "unexpected_event",
+                f"expected {contract.name} v{contract.version}, "
+                f"got {envelope['type']} v{envelope['version']}",
+            )
+        data = contract.schema().load(envelope["data"])
+    except ValidationError as exc:
+        raise InvalidInput(
+            "invalid_event", f"malformed {contract.name} message", {"errors": exc.messages_dict}
+        ) from exc
+    return Event(contract, envelope["event_id"], envelope["occurred_at"], data)
+
+
+def read_event_or_drop(contract: EventContract, message: Any) -> Event | None:
+    """For consumers: a malformed message is logged and dropped, never retried.
+
+    Handlers are registered with ``requeue_on_error=True`` so that a passing
+    failure (database away) redelivers the message; a message that can never
+    be parsed must not loop, so it is refused here, once, loudly.
+    """
+    try:
+        if not isinstance(message, Mapping):
+            raise InvalidInput("invalid_event", "message is not an object")
+        return read_event(contract, message)
+    except InvalidInput as exc:
+        log.error("dropping malformed %s message: %s %s", contract.name, exc, exc.details)
+        return None

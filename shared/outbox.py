@@ -1,0 +1,192 @@
+"""The outbox relay: publishes committed events to RabbitMQ, with retries.
+
+Rows are taken oldest first with ``FOR UPDATE SKIP LOCKED``, so replicas of a
+service share the work without publishing the same row at once. A row is
+marked published only after the broker confirmed it (publisher confirms), so
+a crash between publish and mark republishes it later: delivery is
+at-least-once and consumers are idempotent.
+
+Publishing is *mandatory*: an event that reaches no queue (its consumer has
+never started, so its queue does not exist yet) is refused by the broker and
+stays pending, instead of being dropped by an exchange with no bindings. Such a
+row is skipped and retried next round; a broken connection stops the batch.
+Consequence: an event type that nobody consumes stays pending - give each
+contract a consumer, or remove it.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import timedelta
+from typing import Any, Protocol
+
+from kombu.entity import Exchange
+from nameko.amqp.publish import UndeliverableMessage
+from nameko.standalone.events import get_event_exchange
+from sqlalchemy import Engine, delete, func, select, update
+
+from shared.plumbing_tables import PlumbingTables
+
+log = logging.getLogger(__name__)
+
+PUBLISHED_RETENTION = timedelta(days=7)  # assumed: long enough to investigate a delivery
+
+
+class Publisher(Protocol):
+    def publish(self, payload: Any, **kwargs: Any) -> None: ...
+
+
+def nameko_publisher(amqp_uri: str) -> Publisher:
+    """A confirming, persistent publisher (nameko's, which pools connections)."""
+    from nameko.amqp.publish import Publisher as NamekoPublisher
+
+    publisher: Publisher = NamekoPublisher(amqp_uri, use_confirms=True, serializer="json")
+    return publisher
+
+
+def _exchange(source_service: str) -> Exchange:
+    # The same declaration nameko's EventDispatcher and event_handler use.
+    exchange: Exchange = get_event_exchange(source_service, {})
+    return exchange
+
+
+class OutboxRelay:
+    def __init__(
+        self,
+        engine: Engine,
+        plumbing: PlumbingTables,
+        publisher: Publisher,
+        batch_size: int = 100,
+    ) -> None:
+        self._engine = engine
+        self._outbox = plumbing.outbox
+        self._publisher = publisher
+        self._batch_size = batch_size
+
+    def relay_once(self) -> int:
+        """Publish one batch of pending events; return how many were published."""
+        outbox = self._outbox
+        published = 0
+        with self._engine.begin() as conn:
+            rows = conn.execute(
+                select(
+                    outbox.c.seq,
+                    outbox.c.event_id,
+                    outbox.c.exchange,
+                    outbox.c.routing_key,
+                    outbox.c.payload,
+                )
+                .where(outbox.c.published_at.is_(None))
+                .order_by(outbox.c.seq)
+                .limit(self._batch_size)
+                .with_for_update(skip_locked=True)
+            ).all()
+            for row in rows:
+                exchange = _exchange(row.exchange.removesuffix(".events"))
+                try:
+                    self._publisher.publish(
+                        row.payload,
+                        exchange=exchange,
+                        declare=[exchange],
+                        routing_key=row.routing_key,
+                        mandatory=True,
+                        message_id=str(row.event_id),
+                    )
+                except UndeliverableMessage:
+                    self._record_failure(conn, row.seq, "no queue is bound for this event yet")
+                    continue
+                except Exception as exc:  # the broker is away: retry the rest later
+                    log.warning("outbox publish of %s failed: %s", row.event_id, exc)
+                    self._record_failure(conn, row.seq, str(exc))
+                    break
+                conn.execute(
+                    update(outbox)
+                    .where(outbox.c.seq == row.seq)
+                    .values(published_at=func.now(), attempts=outbox.c.attempts + 1)
+                )
+                published += 1
+        return published
+
+    def _record_failure(self, conn: Any, seq: int, error: str) -> None:
+        outbox = self._outbox
+        conn.execute(
+            update(outbox)
+            .where(outbox.c.seq == seq)
+            .values(attempts=outbox.c.attempts + 1, last_error=error[:1000])
+        )
+
+    def relay_all(self) -> int:
+        total = 0
+        while True:
+            count = self.relay_once()
+            total += count
+            if count < self._batch_size:  # a short batch: nothing more is ready now
+                return total
+
+    def pending(self) -> int:
+        with self._engine.connect() as conn:
+            return int(
+                conn.execute(
+                    select(func.count()).where(self._outbox.c.published_at.is_(None))
+                ).scalar_one()
+            )
+
+    def purge_published(self) -> int:
+        outbox = self._outbox
+        with self._engine.begin() as conn:
+            result = conn.execute(
+                delete(outbox).where(outbox.c.published_at < func.now() - PUBLISHED_RETENTION)
+            )
+            return int(result.rowcount or 0)
+
+
+class RelayLoop:
+    """Runs a relay in a green thread: at once when woken, else every interval."""
+
+    def __init__(
+        self,
+        relay: OutboxRelay,
+        poll_interval: float = 1.0,
+        purge_every: int = 3600,
+    ) -> None:
+        import eventlet.event
+
+        self._relay = relay
+        self._poll_interval = poll_interval
+        self._purge_every = purge_every
+        self._wakeup = eventlet.event.Event()
+        self._running = False
+        self._thread: Any = None
+
+    def wake(self) -> None:
+        if not self._wakeup.ready():
+            self._wakeup.send(True)
+
+    def start(self) -> None:
+        import eventlet
+
+        self._running = True
+        self._thread = eventlet.spawn(self._run)
+
+    def stop(self) -> None:
+        self._running = False
+        if self._thread is not None:
+            self._thread.kill()
+            self._thread = None
+
+    def _run(self) -> None:
+        import eventlet
+        import eventlet.event
+
+        rounds = 0
+        while self._running:
+            try:
+                self._relay.relay_all()
+                rounds += 1
+                if rounds % self._purge_every == 0:
+                    self._relay.purge_published()
+            except Exception:  # keep relaying: the database may come back
+                log.exception("outbox relay round failed")
+            with eventlet.Timeout(self._poll_interval, False):
+                self._wakeup.wait()
+            self._wakeup = eventlet.event.Event()

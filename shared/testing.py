@@ -1,0 +1,158 @@
+"""Test fixtures' machinery: real PostgreSQL/PostGIS and RabbitMQ, isolated per run.
+
+Where the services come from, in order:
+1. ``DATABASE_URL`` / ``AMQP_URI`` when set (CI and the development machines);
+2. testcontainers, when a Docker engine answers;
+3. neither: tests that need them are skipped with a message saying what to
+   start - unless ``CI`` or ``REQUIRE_SERVICES`` is set, where they fail, so a
+   green CI run never hides them.
+
+Each run gets its own database names (a random prefix) and, where
+``rabbitmqctl`` is available, its own RabbitMQ virtual host, so tests never
+touch a development stack running on the same servers.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import subprocess
+import uuid
+from collections.abc import Iterator
+from dataclasses import dataclass, replace
+from urllib.parse import quote, urlsplit, urlunsplit
+
+import psycopg
+from sqlalchemy.engine import make_url
+
+from shared.config import SERVICE_NAMES, Settings, load_settings
+
+
+class ServicesUnavailable(Exception):
+    """PostgreSQL or RabbitMQ cannot be reached; the message says what to start."""
+
+
+def services_required() -> bool:
+    return any(os.environ.get(name, "").strip() not in ("", "0", "false")
+               for name in ("CI", "REQUIRE_SERVICES"))
+
+
+def _postgres_answers(url: str) -> str | None:
+    conninfo = make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
+    try:
+        with psycopg.connect(conninfo, connect_timeout=3) as conn:
+            has_postgis = conn.execute(
+                "SELECT 1 FROM pg_available_extensions WHERE name = 'postgis'"
+            ).fetchone()
+    except psycopg.Error as exc:
+        return f"PostgreSQL at {make_url(url).render_as_string()} did not answer: {exc}"
+    if not has_postgis:
+        return "PostgreSQL answers but PostGIS is not installed (apt install postgresql-N-postgis-3)"
+    return None
+
+
+def _rabbit_answers(uri: str) -> str | None:
+    from kombu.connection import Connection
+
+    try:
+        with Connection(uri, connect_timeout=3) as conn:  # type: ignore[no-untyped-call]
+            conn.ensure_connection(max_retries=1)
+    except Exception as exc:
+        return f"RabbitMQ at {uri} did not answer: {exc}"
+    return None
+
+
+def _docker_answers() -> bool:
+    try:
+        import docker
+
+        docker.from_env(timeout=2).ping()
+        return True
+    except Exception:
+        return False
+
+
+@dataclass
+class TestStack:
+    settings: Settings
+    vhost: str | None
+
+
+@contextlib.contextmanager
+def _testcontainers_servers() -> Iterator[tuple[str, str]]:
+    from testcontainers.postgres import PostgresContainer
+    from testcontainers.rabbitmq import RabbitMqContainer
+
+    with PostgresContainer("postgis/postgis:15-3.4", driver=None) as pg, RabbitMqContainer(
+        "rabbitmq:3.13"
+    ) as rabbit:
+        params = rabbit.get_connection_params()
+        amqp = f"amqp://guest:guest@{params.host}:{params.port}/"
+        yield pg.get_connection_url(), amqp
+
+
+@contextlib.contextmanager
+def server_urls() -> Iterator[tuple[str, str]]:
+    database_url = os.environ.get("DATABASE_URL", "").strip()
+    amqp_uri = os.environ.get("AMQP_URI", "").strip()
+    if database_url and amqp_uri:
+        problems = [p for p in (_postgres_answers(database_url), _rabbit_answers(amqp_uri)) if p]
+        if problems:
+            raise ServicesUnavailable("; ".join(problems))
+        yield database_url, amqp_uri
+        return
+    if _docker_answers():
+        with _testcontainers_servers() as urls:
+            yield urls
+        return
+    raise ServicesUnavailable(
+        "set DATABASE_URL and AMQP_URI to a PostgreSQL with PostGIS and a RabbitMQ "
+        "(e.g. DATABASE_URL=postgresql://postgres@127.0.0.1:5432/postgres "
+        "AMQP_URI=amqp://guest:guest@127.0.0.1:5672/), or start a Docker engine"
+    )
+
+
+def _rabbitmqctl(*args: str) -> bool:
+    if shutil.which("rabbitmqctl") is None:
+        return False
+    result = subprocess.run(["rabbitmqctl", "-q", *args], capture_output=True, timeout=60)
+    return result.returncode == 0
+
+
+def _with_vhost(amqp_uri: str, vhost: str) -> str:
+    parts = urlsplit(amqp_uri)
+    return urlunsplit(parts._replace(path="/" + quote(vhost, safe="")))
+
+
+@contextlib.contextmanager
+def isolated_stack() -> Iterator[TestStack]:
+    """Servers from ``server_urls``, with this run's own databases and vhost."""
+    from shared.migrations import drop_database, upgrade
+
+    run_id = uuid.uuid4().hex[:10]
+    with server_urls() as (database_url, amqp_uri):
+        vhost: str | None = f"deckyard-test-{run_id}"
+        host = urlsplit(amqp_uri).hostname
+        user = urlsplit(amqp_uri).username or "guest"
+        if host in ("127.0.0.1", "localhost") and _rabbitmqctl("add_vhost", vhost):
+            _rabbitmqctl("set_permissions", "-p", vhost, user, ".*", ".*", ".*")
+            amqp_uri = _with_vhost(amqp_uri, vhost)
+        else:
+            vhost = None  # shared vhost: isolation by a private RPC exchange only
+        settings = replace(
+            load_settings({"DATABASE_URL": database_url, "AMQP_URI": amqp_uri, "DEV_AUTH": "1"}),
+            database_prefix=f"deckyard_test_{run_id}",
+            rpc_exchange=f"deckyard-test-rpc-{run_id}",
+            rpc_timeout=5.0,
+        )
+        try:
+            for service in SERVICE_NAMES:
+                upgrade(settings, service)
+            yield TestStack(settings, vhost)
+        finally:
+            for service in SERVICE_NAMES:
+                with contextlib.suppress(Exception):
+                    drop_database(settings, service)
+            if vhost:
+                _rabbitmqctl("delete_vhost", vhost)
