@@ -34,8 +34,10 @@ class ServicesUnavailable(Exception):
 
 
 def services_required() -> bool:
-    return any(os.environ.get(name, "").strip() not in ("", "0", "false")
-               for name in ("CI", "REQUIRE_SERVICES"))
+    return any(
+        os.environ.get(name, "").strip() not in ("", "0", "false")
+        for name in ("CI", "REQUIRE_SERVICES")
+    )
 
 
 def _postgres_answers(url: str) -> str | None:
@@ -48,7 +50,9 @@ def _postgres_answers(url: str) -> str | None:
     except psycopg.Error as exc:
         return f"PostgreSQL at {make_url(url).render_as_string()} did not answer: {exc}"
     if not has_postgis:
-        return "PostgreSQL answers but PostGIS is not installed (apt install postgresql-N-postgis-3)"
+        return (
+            "PostgreSQL answers but PostGIS is not installed (apt install postgresql-N-postgis-3)"
+        )
     return None
 
 
@@ -56,7 +60,7 @@ def _rabbit_answers(uri: str) -> str | None:
     from kombu.connection import Connection
 
     try:
-        with Connection(uri, connect_timeout=3) as conn:  # type: ignore[no-untyped-call]
+        with Connection(uri, connect_timeout=3) as conn:
             conn.ensure_connection(max_retries=1)
     except Exception as exc:
         return f"RabbitMQ at {uri} did not answer: {exc}"
@@ -84,9 +88,10 @@ def _testcontainers_servers() -> Iterator[tuple[str, str]]:
     from testcontainers.postgres import PostgresContainer
     from testcontainers.rabbitmq import RabbitMqContainer
 
-    with PostgresContainer("postgis/postgis:15-3.4", driver=None) as pg, RabbitMqContainer(
-        "rabbitmq:3.13"
-    ) as rabbit:
+    with (
+        PostgresContainer("postgis/postgis:15-3.4", driver=None) as pg,
+        RabbitMqContainer("rabbitmq:3.13") as rabbit,
+    ):
         params = rabbit.get_connection_params()
         amqp = f"amqp://guest:guest@{params.host}:{params.port}/"
         yield pg.get_connection_url(), amqp
@@ -132,14 +137,14 @@ def isolated_stack() -> Iterator[TestStack]:
 
     run_id = uuid.uuid4().hex[:10]
     with server_urls() as (database_url, amqp_uri):
-        vhost: str | None = f"deckyard-test-{run_id}"
+        vhost: str | None = None  # without one: isolation by a private RPC exchange only
+        wanted = f"deckyard-test-{run_id}"
         host = urlsplit(amqp_uri).hostname
         user = urlsplit(amqp_uri).username or "guest"
-        if host in ("127.0.0.1", "localhost") and _rabbitmqctl("add_vhost", vhost):
-            _rabbitmqctl("set_permissions", "-p", vhost, user, ".*", ".*", ".*")
-            amqp_uri = _with_vhost(amqp_uri, vhost)
-        else:
-            vhost = None  # shared vhost: isolation by a private RPC exchange only
+        if host in ("127.0.0.1", "localhost") and _rabbitmqctl("add_vhost", wanted):
+            _rabbitmqctl("set_permissions", "-p", wanted, user, ".*", ".*", ".*")
+            amqp_uri = _with_vhost(amqp_uri, wanted)
+            vhost = wanted
         settings = replace(
             load_settings({"DATABASE_URL": database_url, "AMQP_URI": amqp_uri, "DEV_AUTH": "1"}),
             database_prefix=f"deckyard_test_{run_id}",

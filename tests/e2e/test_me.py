@@ -144,7 +144,11 @@ def test_health_ready_openapi_and_docs(api):
     ready = api.get("/ready")
     assert ready.status_code == 200, ready.text
     assert ready.json()["services"] == {
-        "accounts": "ok", "authoring": "ok", "challenge": "ok", "cards": "ok", "battle": "ok"
+        "accounts": "ok",
+        "authoring": "ok",
+        "challenge": "ok",
+        "cards": "ok",
+        "battle": "ok",
     }
     spec = api.get("/openapi.json").json()
     assert spec["openapi"].startswith("3.1")

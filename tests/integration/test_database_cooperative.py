@@ -40,9 +40,7 @@ def test_a_ticker_keeps_ticking_during_a_one_second_query(engine):
 
 def test_concurrent_slow_queries_are_in_flight_together(engine, settings):
     marker = "overlap_probe"
-    sleepers = [
-        eventlet.spawn(sleep_in_database, engine, 1.5) for _ in range(5)
-    ]
+    sleepers = [eventlet.spawn(sleep_in_database, engine, 1.5) for _ in range(5)]
     eventlet.sleep(0.5)
     with engine.connect() as conn:
         in_flight = conn.execute(
@@ -59,7 +57,10 @@ def test_concurrent_slow_queries_are_in_flight_together(engine, settings):
 
 
 def test_the_database_refuses_to_start_with_the_blocking_wait(monkeypatch):
-    monkeypatch.setattr(psycopg.waiting, "wait", getattr(psycopg.waiting, "wait_c", None)
-                        or psycopg.waiting.wait_poll)
+    monkeypatch.setattr(
+        psycopg.waiting,
+        "wait",
+        getattr(psycopg.waiting, "wait_c", None) or psycopg.waiting.wait_poll,
+    )
     with pytest.raises(RuntimeError, match="block the eventlet hub"):
         assert_cooperative_psycopg()

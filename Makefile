@@ -1,0 +1,42 @@
+# Deckyard. `make install` once, then `make run` or `make test`.
+PYTHON ?= python3.11
+VENV ?= .venv
+BIN := $(VENV)/bin
+DATABASE_URL ?= postgresql://postgres@127.0.0.1:5432/postgres
+AMQP_URI ?= amqp://guest:guest@127.0.0.1:5672/
+export DATABASE_URL AMQP_URI
+
+.PHONY: install run migrate test test-unit lint typecheck bench token
+
+$(BIN)/deckyard: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install -q --upgrade pip
+	$(BIN)/pip install -q -e ".[dev]"
+	touch $@
+
+install: $(BIN)/deckyard
+
+# Every service and the gateway against the local PostgreSQL and RabbitMQ (migrates first).
+run: install
+	DEV_AUTH=$${DEV_AUTH-1} $(BIN)/deckyard run
+
+migrate: install
+	$(BIN)/deckyard migrate
+
+lint: install
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+typecheck: install
+	$(BIN)/mypy
+
+# The whole suite: lint, types, then unit, integration and e2e tests on the real stack.
+test: lint typecheck
+	REQUIRE_SERVICES=$${REQUIRE_SERVICES-1} $(BIN)/python -m pytest
+
+# Only the tests that need nothing running.
+test-unit: install
+	$(BIN)/python -m pytest tests/unit
+
+bench: install
+	$(BIN)/python bench/run.py

@@ -1,0 +1,103 @@
+"""The README's run command works: `deckyard run` serves /me with a `deckyard token`."""
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+
+import pytest
+import requests
+
+from shared.config import SERVICE_NAMES
+from shared.migrations import drop_database
+from tests.random_refs import random_suffix
+
+pytestmark = pytest.mark.e2e
+
+DECKYARD = [sys.executable, "-m", "deckyard.cli"]
+
+
+def free_port_block(size):
+    """A port with `size` free ports after it (for the per-service health servers)."""
+    for _ in range(50):
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            base = probe.getsockname()[1]
+        if base + size > 65000:
+            continue
+        try:
+            sockets = []
+            for port in range(base, base + size):
+                s = socket.socket()
+                s.bind(("127.0.0.1", port))
+                sockets.append(s)
+            return base
+        except OSError:
+            continue
+        finally:
+            for s in sockets:
+                s.close()
+    pytest.fail("no free port block")
+
+
+def test_deckyard_run_serves_me_and_stops_on_sigterm(settings):
+    import dataclasses
+
+    prefix = f"deckyard_cli_{random_suffix()}"
+    ports = free_port_block(7)
+    env = {
+        **os.environ,
+        "DATABASE_URL": settings.database_url,
+        "AMQP_URI": settings.amqp_uri,
+        "DATABASE_PREFIX": prefix,
+        "RPC_EXCHANGE": f"deckyard-cli-{prefix}",
+        "DEV_AUTH": "1",
+        "GATEWAY_PORT": str(ports),
+        "HEALTH_PORT": str(ports + 1),
+    }
+    process = subprocess.Popen(
+        [*DECKYARD, "run"],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
+    base = f"http://127.0.0.1:{ports}"
+    try:
+        deadline = time.monotonic() + 90  # a bound on start-up, not a speed assertion
+        ready = None
+        while time.monotonic() < deadline and process.poll() is None:
+            try:
+                ready = requests.get(base + "/ready", timeout=5)
+                if ready.status_code == 200:
+                    break
+            except requests.ConnectionError:
+                pass
+            time.sleep(0.2)
+        assert ready is not None and ready.status_code == 200, process.stdout.read1().decode()
+
+        token = subprocess.run(
+            [*DECKYARD, "token", "--sub", "auth0|cli-smoke"],
+            env=env,
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
+        me = requests.get(base + "/me", headers={"Authorization": f"Bearer {token}"}, timeout=10)
+        assert me.status_code == 200, me.text
+        assert me.json()["roles"] == ["player"]
+        health = requests.get(f"http://127.0.0.1:{ports + 1}/health", timeout=5)
+        assert health.json() == {"status": "alive"}
+    finally:
+        process.send_signal(signal.SIGTERM)
+        try:
+            code = process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            code = process.wait()
+        cli_settings = dataclasses.replace(settings, database_prefix=prefix)
+        for service in SERVICE_NAMES:
+            drop_database(cli_settings, service)
+    assert code == 0

@@ -1,0 +1,62 @@
+"""A missing or stopped service gives a quick 503, never a hung request."""
+
+import dataclasses
+
+import pytest
+import requests
+
+from tests.conftest import http_port
+from tests.e2e.api_client import ApiClient
+from tests.random_refs import random_sub
+
+pytestmark = pytest.mark.e2e
+
+
+def test_me_is_503_when_accounts_is_stopped(start_service, settings):
+    quick = dataclasses.replace(settings, rpc_timeout=1.0)
+    accounts = start_service("accounts", settings_override=quick)
+    gateway = start_service("gateway", settings_override=quick)
+    api = ApiClient(f"http://127.0.0.1:{http_port(gateway)}", quick)
+    assert api.me(random_sub()).status_code == 200
+
+    accounts.stop()  # its durable queue stays: the request waits there, unanswered
+    response = api.me(random_sub())
+    assert response.status_code == 503
+    body = response.json()
+    assert body["code"] in ("service_timeout", "service_unavailable")
+    assert "Traceback" not in response.text
+
+
+def test_ready_is_503_and_names_the_missing_services(start_service, settings):
+    quick = dataclasses.replace(settings, rpc_timeout=1.0)
+    start_service("accounts", settings_override=quick)
+    gateway = start_service("gateway", settings_override=quick)
+    response = requests.get(f"http://127.0.0.1:{http_port(gateway)}/ready", timeout=15)
+    assert response.status_code == 503
+    body = response.json()
+    assert body["ready"] is False
+    assert body["broker"] == "ok"
+    assert body["services"]["accounts"] == "ok"
+    assert body["services"]["battle"] == "unavailable"
+
+
+@pytest.mark.parametrize("service", ["accounts", "cards", "challenge", "authoring", "battle"])
+def test_each_service_answers_its_own_health_and_ready_probes(start_service, service):
+    container = start_service(service)
+    base = f"http://127.0.0.1:{http_port(container)}"
+    assert requests.get(base + "/health", timeout=5).json() == {"status": "alive"}
+    ready = requests.get(base + "/ready", timeout=5)
+    assert ready.status_code == 200
+    assert ready.json() == {"service": service, "database": "ok", "ok": True}
+
+
+def test_service_ready_probe_is_503_when_its_database_is_unreachable(start_service, settings):
+    unreachable = dataclasses.replace(
+        settings, database_url="postgresql://postgres@127.0.0.1:1/postgres"
+    )
+    container = start_service("battle", settings_override=unreachable)
+    base = f"http://127.0.0.1:{http_port(container)}"
+    assert requests.get(base + "/health", timeout=5).status_code == 200
+    ready = requests.get(base + "/ready", timeout=15)
+    assert ready.status_code == 503
+    assert ready.json()["database"] == "unavailable"
