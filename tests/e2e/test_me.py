@@ -7,27 +7,10 @@ import pytest
 from cryptography.hazmat.primitives.asymmetric import rsa
 
 from gateway.devauth import DEV_KEY_ID
-from shared.errors import NotFound
+from tests.helpers import collection_of, wait_for
 from tests.random_refs import random_sub
 
 pytestmark = pytest.mark.e2e
-
-
-def wait_for(predicate, timeout=10.0, step=0.05):
-    with eventlet.Timeout(timeout, False):
-        while True:
-            value = predicate()
-            if value:
-                return value
-            eventlet.sleep(step)
-    pytest.fail("condition not reached in time")
-
-
-def collection_of(rpc, player_id):
-    try:
-        return rpc.cards.get_collection(player_id=player_id)
-    except NotFound:
-        return None
 
 
 def assert_problem(response, status, code):

@@ -2,31 +2,13 @@
 
 import uuid
 
-import eventlet
 import pytest
 
 from shared.errors import InvalidInput, NotFound
+from tests.helpers import collection_of, wait_for
 from tests.random_refs import random_sub
 
 pytestmark = pytest.mark.integration
-
-
-def wait_for(predicate, timeout=10.0, step=0.05):
-    """Poll until predicate() is truthy (an event crossing the broker); fail after timeout."""
-    with eventlet.Timeout(timeout, False):
-        while True:
-            value = predicate()
-            if value:
-                return value
-            eventlet.sleep(step)
-    pytest.fail("condition not reached in time")
-
-
-def collection_of(rpc, player_id):
-    try:
-        return rpc.cards.get_collection(player_id=player_id)
-    except NotFound:
-        return None
 
 
 def test_first_me_registers_and_cards_creates_the_collection(start_service, rpc):
