@@ -184,7 +184,10 @@ def test_only_management_credentials_are_kept_as_extra():
         {"AUTH0_MGMT_CLIENT_ID": "id", "AUTH0_MANAGEMENT_AUDIENCE": "aud", "HOME": "/root"}
     )
 
-    assert dict(settings.extra) == {"AUTH0_MGMT_CLIENT_ID": "id", "AUTH0_MANAGEMENT_AUDIENCE": "aud"}
+    assert dict(settings.extra) == {
+        "AUTH0_MGMT_CLIENT_ID": "id",
+        "AUTH0_MANAGEMENT_AUDIENCE": "aud",
+    }
 
 
 def test_nameko_config_carries_the_settings_and_accepts_overrides():

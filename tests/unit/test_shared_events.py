@@ -223,8 +223,10 @@ junk_scalars = (
 )
 junk = st.recursive(
     junk_scalars,
-    lambda children: st.lists(children, max_size=4)
-    | st.dictionaries(st.text(max_size=12) | st.integers(), children, max_size=4),
+    lambda children: (
+        st.lists(children, max_size=4)
+        | st.dictionaries(st.text(max_size=12) | st.integers(), children, max_size=4)
+    ),
     max_leaves=12,
 )
 envelope_keys = st.sampled_from(
