@@ -14,6 +14,7 @@ of requests to Auth0.
 from __future__ import annotations
 
 import json
+import logging
 import time
 import urllib.request
 from collections.abc import Callable, Iterable, Mapping
@@ -23,6 +24,8 @@ from typing import Any
 import jwt
 
 from shared.errors import ServiceUnavailable, Unauthorized
+
+log = logging.getLogger(__name__)
 
 ALGORITHMS = ["RS256"]
 REQUIRED_CLAIMS = ["exp", "iat", "iss", "aud", "sub"]
@@ -50,7 +53,7 @@ def fetch_jwks_over_http(url: str, timeout: float = 5.0) -> Callable[[], Mapping
         try:
             with urllib.request.urlopen(url, timeout=timeout) as response:
                 data: Mapping[str, Any] = json.loads(response.read(1_000_000))
-                return data
+                return data  # its shape is checked by JwksCache
         except (OSError, ValueError) as exc:
             raise ServiceUnavailable(
                 "identity_provider_unavailable", "the signing keys could not be fetched"
@@ -73,30 +76,47 @@ class JwksCache:
         self._monotonic = monotonic
         self._keys: dict[str, jwt.PyJWK] = {}
         self._fetched_at: float | None = None
+        self._attempted_at: float | None = None
         self.fetch_count = 0
 
     def _refresh(self) -> None:
-        jwks = self._fetch()
+        # The attempt counts, not only a success: while the identity provider
+        # fails, it is still asked at most once per min_refresh window.
+        self._attempted_at = self._monotonic()
+        try:
+            jwks = self._fetch()
+            if not isinstance(jwks, Mapping) or not isinstance(jwks.get("keys"), list):
+                raise ServiceUnavailable(
+                    "identity_provider_unavailable", "the signing keys are malformed"
+                )
+        except ServiceUnavailable:
+            if self._keys:  # keep verifying with the keys we have
+                log.warning("JWKS refresh failed; keeping %d cached keys", len(self._keys))
+                return
+            raise
         self.fetch_count += 1
-        self._fetched_at = self._monotonic()
         keys = {}
-        for entry in jwks.get("keys", []):
+        for entry in jwks["keys"]:
+            if not isinstance(entry, Mapping):
+                continue
             if entry.get("kid") and entry.get("kty") == "RSA" and entry.get("use", "sig") == "sig":
                 try:
-                    keys[entry["kid"]] = jwt.PyJWK(entry, algorithm="RS256")
-                except jwt.PyJWKError:
+                    keys[entry["kid"]] = jwt.PyJWK(dict(entry), algorithm="RS256")
+                except jwt.PyJWTError:
                     continue  # one unusable key does not spoil the others
         self._keys = keys
+        self._fetched_at = self._attempted_at
 
     def signing_key(self, kid: str) -> jwt.PyJWK:
         now = self._monotonic()
-        age = None if self._fetched_at is None else now - self._fetched_at
-        if (
-            age is None
-            or age > self._max_age
-            or (kid not in self._keys and age >= self._min_refresh)
-        ):
+        stale = self._fetched_at is None or now - self._fetched_at > self._max_age
+        may_ask = self._attempted_at is None or now - self._attempted_at >= self._min_refresh
+        if may_ask and (stale or kid not in self._keys):
             self._refresh()
+        if self._fetched_at is None:
+            raise ServiceUnavailable(
+                "identity_provider_unavailable", "the signing keys could not be fetched"
+            )
         key = self._keys.get(kid)
         if key is None:
             raise Unauthorized("unknown_signing_key", "the token was signed with an unknown key")

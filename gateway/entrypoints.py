@@ -51,6 +51,9 @@ class RouteDoc:
     status: int = 200
     errors: tuple[int, ...] = ()
     tags: tuple[str, ...] = field(default_factory=tuple)
+    content_type: str = "application/json"
+    # Other statuses answered with the response schema, not problem+json (/ready's 503).
+    also: tuple[int, ...] = ()
 
 
 class ApiEntrypoint(HttpRequestHandler):  # type: ignore[misc]
@@ -88,6 +91,10 @@ def json_body(request: Request) -> Any:
     if not request.mimetype == "application/json":
         raise BadRequest("unsupported_media_type", "send the body as application/json")
     try:
-        return json.loads(request.get_data(cache=True) or b"null")
-    except (ValueError, UnicodeDecodeError) as exc:
+        return json.loads(request.get_data(cache=True) or b"null", parse_constant=_not_json)
+    except (ValueError, UnicodeDecodeError, RecursionError) as exc:
         raise BadRequest("malformed_json", "the body is not valid JSON") from exc
+
+
+def _not_json(constant: str) -> Any:
+    raise ValueError(f"{constant} is not JSON")

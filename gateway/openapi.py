@@ -38,8 +38,28 @@ def api_routes(service_cls: type) -> list[ApiEntrypoint]:
     return sorted(routes, key=lambda r: (r.url, r.method))
 
 
+_RULE_VARIABLE = re.compile(r"<(?:([^:<>]+):)?([^<>]+)>")
+_CONVERTER_SCHEMAS = {
+    "int": {"type": "integer"},
+    "float": {"type": "number"},
+    "uuid": {"type": "string", "format": "uuid"},
+}
+
+
 def _openapi_path(werkzeug_rule: str) -> str:
-    return re.sub(r"<(?:[^:<>]+:)?([^<>]+)>", r"{\1}", werkzeug_rule)
+    return _RULE_VARIABLE.sub(r"{\2}", werkzeug_rule)
+
+
+def _path_parameters(werkzeug_rule: str) -> list[dict[str, Any]]:
+    return [
+        {
+            "name": name,
+            "in": "path",
+            "required": True,
+            "schema": _CONVERTER_SCHEMAS.get(converter or "", {"type": "string"}),
+        }
+        for converter, name in _RULE_VARIABLE.findall(werkzeug_rule)
+    ]
 
 
 def build_spec(service_cls: type, version: str = "0.1.0") -> dict[str, Any]:
@@ -57,12 +77,10 @@ def build_spec(service_cls: type, version: str = "0.1.0") -> dict[str, Any]:
     paths: dict[str, dict[str, Any]] = {}
     for route in api_routes(service_cls):
         doc = route.doc
-        responses: dict[str, Any] = {
-            str(doc.status): {
-                "description": "Success",
-                "content": {"application/json": {"schema": doc.response or {}}},
-            }
-        }
+        body: dict[str, Any] = {doc.content_type: {"schema": doc.response or {}}}
+        responses: dict[str, Any] = {str(doc.status): {"description": "Success", "content": body}}
+        for status in doc.also:
+            responses[str(status)] = {"description": _ERROR_TEXT.get(status, ""), "content": body}
         errors = set(doc.errors) | ({401, 403, 503} if doc.auth != "none" else set())
         for status in sorted(errors):
             responses[str(status)] = {
@@ -70,6 +88,9 @@ def build_spec(service_cls: type, version: str = "0.1.0") -> dict[str, Any]:
                 "content": {"application/problem+json": {"schema": "Problem"}},
             }
         operation: dict[str, Any] = {"summary": doc.summary, "responses": responses}
+        parameters = _path_parameters(route.url)
+        if parameters:
+            operation["parameters"] = parameters
         if doc.tags:
             operation["tags"] = list(doc.tags)
         if doc.auth != "none":

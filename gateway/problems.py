@@ -15,6 +15,7 @@ from typing import Any
 
 from nameko.exceptions import UnknownService
 from werkzeug.exceptions import HTTPException, MethodNotAllowed, RequestEntityTooLarge
+from werkzeug.routing import RequestRedirect
 from werkzeug.wrappers import Response
 
 from shared.errors import DeckyardError
@@ -52,11 +53,14 @@ def problem(
     )
 
 
+def _bearer_challenge(code: str) -> str:
+    # RFC 6750 3.1: a request without credentials gets a challenge without an error.
+    return "Bearer" if code == "missing_token" else 'Bearer error="invalid_token"'
+
+
 def response_for_exception(exc: BaseException) -> Response:
     if isinstance(exc, DeckyardError):
-        headers = (
-            {"WWW-Authenticate": 'Bearer error="invalid_token"'} if exc.status == 401 else None
-        )
+        headers = {"WWW-Authenticate": _bearer_challenge(exc.code)} if exc.status == 401 else None
         return problem(exc.status, exc.code, exc.title, exc.message, exc.details, headers)
     if isinstance(exc, UnknownService):
         return problem(
@@ -68,6 +72,9 @@ def response_for_exception(exc: BaseException) -> Response:
     if isinstance(exc, RequestEntityTooLarge):
         code, detail = _HTTP_CODES[413]
         return problem(413, code, "Payload too large", detail)
+    if isinstance(exc, RequestRedirect):  # a redirect is an answer, not a problem
+        redirect: Response = exc.get_response()
+        return redirect
     if isinstance(exc, HTTPException) and exc.code is not None:
         code, detail = _HTTP_CODES.get(exc.code, ("http_error", exc.description or ""))
         headers = None

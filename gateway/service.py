@@ -54,7 +54,7 @@ class GatewayService:
     @api(
         "GET",
         "/ready",
-        RouteDoc("Readiness: the broker and every service answer", ReadySchema, errors=(503,)),
+        RouteDoc("Readiness: the broker and every service answer", ReadySchema, also=(503,)),
     )
     def ready(self, request: Request) -> tuple[int, dict[str, Any]]:
         """``GET /ready`` -> ``{"ready": true, "broker": "ok", "services": {"accounts": "ok"}}``"""
@@ -88,7 +88,7 @@ class GatewayService:
     def openapi(self, request: Request) -> dict[str, Any]:
         return build_spec(GatewayService)
 
-    @api("GET", "/docs", RouteDoc("A browsable list of the routes"))
+    @api("GET", "/docs", RouteDoc("A browsable list of the routes", content_type="text/html"))
     def docs(self, request: Request) -> Response:
         return Response(render_docs_page(build_spec(GatewayService)), content_type="text/html")
 

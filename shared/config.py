@@ -8,6 +8,7 @@ connecting somewhere with a well-known password.
 
 from __future__ import annotations
 
+import math
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -97,9 +98,19 @@ def _number(env: Mapping[str, str], name: str, default: float) -> float:
     if raw is None or raw == "":
         return default
     try:
-        return float(raw)
+        value = float(raw)
     except ValueError as exc:
         raise ConfigError(f"{name} must be a number, got {raw!r}") from exc
+    if not math.isfinite(value) or value < 0:
+        raise ConfigError(f"{name} must be a finite, non-negative number, got {raw!r}")
+    return value
+
+
+def _whole_number(env: Mapping[str, str], name: str, default: int) -> int:
+    value = _number(env, name, default)
+    if value != int(value):
+        raise ConfigError(f"{name} must be a whole number, got {env.get(name)!r}")
+    return int(value)
 
 
 def load_settings(env: Mapping[str, str] | None = None) -> Settings:
@@ -132,10 +143,10 @@ def load_settings(env: Mapping[str, str] | None = None) -> Settings:
         auth0_roles_claim=env.get("AUTH0_ROLES_CLAIM", "").strip() or "https://deckyard.dev/roles",
         dev_auth=dev_auth,
         bind_host=env.get("BIND_HOST", "127.0.0.1").strip() or "127.0.0.1",
-        gateway_port=int(_number(env, "GATEWAY_PORT", 8000)),
-        health_port=int(_number(env, "HEALTH_PORT", 8080)),
+        gateway_port=_whole_number(env, "GATEWAY_PORT", 8000),
+        health_port=_whole_number(env, "HEALTH_PORT", 8080),
         rpc_timeout=_number(env, "RPC_TIMEOUT_SECONDS", 5.0),
-        max_body_bytes=int(_number(env, "MAX_BODY_BYTES", 64 * 1024)),
+        max_body_bytes=_whole_number(env, "MAX_BODY_BYTES", 64 * 1024),
         production=production,
         extra={k: v for k, v in env.items() if k.startswith(("AUTH0_MGMT_", "AUTH0_MANAGEMENT_"))},
     )

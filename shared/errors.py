@@ -8,10 +8,14 @@ to a problem+json body.
 
 Constructor arguments are the exception's ``args`` (that is what nameko
 serialises), so every class takes ``(code, message, details)`` positionally.
+nameko turns every argument that is not a string into its ``str()``, so the
+details travel as a JSON string and are decoded again on arrival; that keeps
+numbers, booleans and nulls what they were.
 """
 
 from __future__ import annotations
 
+import json
 from typing import Any, ClassVar
 
 from nameko.exceptions import deserialize_to_instance
@@ -23,11 +27,15 @@ class DeckyardError(Exception):
     status: ClassVar[int] = 400
     title: ClassVar[str] = "Bad request"
 
-    def __init__(self, code: str, message: str, details: dict[str, Any] | None = None) -> None:
-        super().__init__(code, message, details or {})
+    def __init__(
+        self, code: str, message: str, details: dict[str, Any] | str | None = None
+    ) -> None:
+        if isinstance(details, str):  # arriving over RPC
+            details = json.loads(details) if details else {}
         self.code = code
         self.message = message
-        self.details: dict[str, Any] = details or {}
+        self.details: dict[str, Any] = dict(details or {})
+        super().__init__(code, message, json.dumps(self.details, default=str))
 
     def __str__(self) -> str:
         return f"{self.code}: {self.message}"

@@ -9,7 +9,8 @@ published on the nameko events exchange of its source service
 (``<source>.events``) with the type as routing key, so nameko's
 ``@event_handler(source, type)`` receives it. ``event_id`` is what consumers
 record to apply each event once. A change that is not backward compatible is
-a new version with its own schema, never an edit of an old one.
+a new version with its own schema, never an edit of an old one; adding an
+optional field is compatible (consumers ignore fields they do not know).
 """
 
 from __future__ import annotations
@@ -21,14 +22,26 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from marshmallow import Schema, ValidationError, fields, validate
+from marshmallow import EXCLUDE, Schema, ValidationError, fields, validate
 
 from shared.errors import InvalidInput
 
 log = logging.getLogger(__name__)
 
 
-class _Envelope(Schema):
+class EventSchema(Schema):
+    """Base of every payload schema: a tolerant reader.
+
+    Fields a newer producer added within the same version are ignored, not
+    refused, so adding an optional field never makes older consumers drop
+    messages.
+    """
+
+    class Meta:
+        unknown = EXCLUDE
+
+
+class _Envelope(EventSchema):
     event_id = fields.UUID(required=True)
     type = fields.String(required=True, validate=validate.Length(min=1, max=100))
     version = fields.Integer(required=True, strict=True, validate=validate.Range(min=1))
@@ -36,7 +49,7 @@ class _Envelope(Schema):
     data = fields.Dict(required=True)
 
 
-class PlayerRegisteredV1(Schema):
+class PlayerRegisteredV1(EventSchema):
     """A new local player exists for an authenticated Auth0 subject."""
 
     player_id = fields.UUID(required=True)

@@ -7,7 +7,7 @@ for where they come from and when a missing one fails rather than skips).
 
 import eventlet
 
-eventlet.monkey_patch()  # noqa: E402 - must precede every socket-using import
+eventlet.monkey_patch()  # must precede every socket-using import
 
 import os  # noqa: E402
 

@@ -90,26 +90,10 @@ def test_any_json_document_round_trips(value):
     assert json_body(request_with(json.dumps(value))) == value
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=RecursionError,
-    reason=(
-        "bug: gateway/entrypoints.py json_body catches ValueError/UnicodeDecodeError only; a "
-        "deeply nested body (well under MAX_BODY_BYTES) raises RecursionError -> 500"
-    ),
-)
 def test_deeply_nested_body_is_refused_as_a_bad_request():
     assert refusal(request_with("[" * 50_000 + "]" * 50_000)).code == "malformed_json"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=pytest.fail.Exception,
-    reason=(
-        "bug: gateway/entrypoints.py json_body uses json.loads, which accepts the non-JSON "
-        "constants NaN/Infinity/-Infinity (RFC 8259 has none of them)"
-    ),
-)
 @pytest.mark.parametrize("constant", ["NaN", "Infinity", "-Infinity"])
 def test_non_standard_number_constants_are_malformed_json(constant):
     assert refusal(request_with(f'{{"power": {constant}}}')).code == "malformed_json"

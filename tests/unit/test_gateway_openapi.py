@@ -8,7 +8,6 @@ import json
 import pytest
 from marshmallow import Schema, fields
 from openapi_spec_validator import validate
-from openapi_spec_validator.validation.exceptions import OpenAPIValidationError
 
 from gateway.entrypoints import RouteDoc, api
 from gateway.openapi import api_routes, build_spec, render_docs_page
@@ -87,26 +86,10 @@ def test_public_routes_need_no_token(spec, path):
     assert "401" not in operation["responses"]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=AssertionError,
-    reason=(
-        "bug: gateway/openapi.py build_spec documents every success as application/json, "
-        "but GET /docs (gateway/service.py) answers text/html"
-    ),
-)
 def test_docs_route_is_documented_as_html(spec):
     assert "text/html" in spec["paths"]["/docs"]["get"]["responses"]["200"]["content"]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=AssertionError,
-    reason=(
-        "bug: /ready's RouteDoc lists errors=(503,), so gateway/openapi.py documents its 503 "
-        "as problem+json, but GatewayService.ready answers 503 with the Ready JSON body"
-    ),
-)
 def test_ready_503_is_documented_with_the_body_it_really_has(spec):
     not_ready = spec["paths"]["/ready"]["get"]["responses"]["503"]["content"]
 
@@ -141,15 +124,6 @@ def test_werkzeug_rule_becomes_an_openapi_path_with_the_route_documentation():
     assert operation["description"] == "Requires the author role."
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=OpenAPIValidationError,
-    reason=(
-        "bug: gateway/openapi.py build_spec rewrites <uuid:thing_id> to {thing_id} but never "
-        "declares it under 'parameters', so the first route with a path parameter makes "
-        "the document invalid OpenAPI"
-    ),
-)
 def test_route_with_a_path_parameter_still_gives_a_valid_document():
     spec = build_spec(_DocumentedService)
 

@@ -141,15 +141,6 @@ def test_unknown_service_is_503_service_unavailable():
     assert "accounts" not in body_of(response)["detail"]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=KeyError,
-    reason=(
-        "latent bug: gateway/problems.py response_for_exception turns werkzeug's "
-        "RequestRedirect (308, raised for a route whose rule ends in '/') into a "
-        "problem body without a Location header"
-    ),
-)
 def test_routing_redirect_keeps_its_location():
     response = response_for_exception(RequestRedirect("http://localhost/cards/"))
 
@@ -162,3 +153,12 @@ def test_problem_helper_sets_given_headers():
 
     assert response.headers["Retry-After"] == "3"
     assert body_of(response)["type"] == "https://deckyard.dev/problems/slow_down"
+
+
+def test_missing_token_challenge_carries_no_error_but_a_bad_token_does():
+    from shared.errors import Unauthorized
+
+    missing = response_for_exception(Unauthorized("missing_token", "send one"))
+    invalid = response_for_exception(Unauthorized("invalid_token", "bad"))
+    assert missing.headers["WWW-Authenticate"] == "Bearer"
+    assert invalid.headers["WWW-Authenticate"] == 'Bearer error="invalid_token"'

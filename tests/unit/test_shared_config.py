@@ -165,14 +165,6 @@ def test_malformed_numbers_raise_config_error_naming_the_setting(name, raw):
         load_settings({name: raw})
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=(ValueError, OverflowError),
-    reason=(
-        "bug: shared/config.py load_settings does int(_number(...)); float() accepts "
-        "'nan'/'inf', so int() then raises ValueError/OverflowError, not ConfigError"
-    ),
-)
 @pytest.mark.parametrize("raw", ["nan", "inf"])
 def test_non_finite_port_raises_config_error(raw):
     with pytest.raises(ConfigError, match="GATEWAY_PORT"):

@@ -78,15 +78,6 @@ def test_error_without_details_crosses_rpc_with_empty_details(cls):
     assert str(received) == "no_details: nothing more to say"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=AssertionError,
-    reason=(
-        "bug: nameko.exceptions.serialize passes exc.args through safe_for_serialization, "
-        "which stringifies every non-str leaf; DeckyardError puts details in args, so "
-        "{'limit': 10} arrives as {'limit': '10'} (shared/errors.py DeckyardError.__init__)"
-    ),
-)
 def test_error_details_keep_their_json_types_across_rpc():
     details = {"limit": 10, "retry_after": 2.5, "final": True, "previous": None, "ids": [1, 2]}
 

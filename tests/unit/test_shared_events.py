@@ -257,3 +257,19 @@ def test_read_event_or_drop_never_raises_on_a_nearly_valid_message(
     result = read_event_or_drop(PLAYER_REGISTERED, message)
 
     assert result is None or result.event_id is not None
+
+
+def test_fields_a_newer_producer_added_are_ignored_not_refused():
+    from datetime import UTC, datetime
+
+    event = new_event(
+        PLAYER_REGISTERED,
+        {"player_id": uuid.uuid4(), "registered_at": datetime.now(UTC)},
+        occurred_at=datetime.now(UTC),
+    )
+    message = event.to_message()
+    message["trace"] = "abc"
+    message["data"]["nickname"] = "newer field"
+    read = read_event(PLAYER_REGISTERED, message)
+    assert read.event_id == event.event_id
+    assert "nickname" not in read.data
