@@ -17,6 +17,7 @@ import json
 import logging
 import time
 import urllib.request
+from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -135,13 +136,47 @@ def roles_from_claims(claims: Mapping[str, Any], roles_claim: str) -> frozenset[
 
 
 class TokenVerifier:
-    def __init__(self, issuer: str, audience: str, keys: JwksCache, roles_claim: str) -> None:
+    """Verifies access tokens, remembering the ones it verified until they expire.
+
+    A client sends the same token with every request for up to an hour;
+    parsing and checking it again each time was the gateway's largest cost
+    after the RPC (docs/performance.md). A remembered token is honoured only
+    until its ``exp`` - without the leeway a fresh check allows - and the
+    memory is bounded (oldest first out).
+    """
+
+    def __init__(
+        self,
+        issuer: str,
+        audience: str,
+        keys: JwksCache,
+        roles_claim: str,
+        cache_size: int = 10_000,
+        now: Callable[[], float] = time.time,
+    ) -> None:
         self.issuer = issuer
         self.audience = audience
         self._keys = keys
         self._roles_claim = roles_claim
+        self._cache_size = cache_size
+        self._now = now
+        self._verified: OrderedDict[str, tuple[float, Identity]] = OrderedDict()
 
     def verify(self, token: str) -> Identity:
+        remembered = self._verified.get(token)
+        if remembered is not None:
+            expires_at, identity = remembered
+            if self._now() < expires_at:
+                return identity
+            del self._verified[token]
+        identity = self._verify_signature_and_claims(token)
+        if self._cache_size > 0:
+            self._verified[token] = (float(identity.claims["exp"]), identity)
+            while len(self._verified) > self._cache_size:
+                self._verified.popitem(last=False)
+        return identity
+
+    def _verify_signature_and_claims(self, token: str) -> Identity:
         if not token or len(token) > MAX_TOKEN_LENGTH:
             raise Unauthorized("invalid_token", "the access token is missing or malformed")
         try:

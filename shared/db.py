@@ -40,11 +40,14 @@ def assert_cooperative_psycopg() -> None:
 def make_engine(url: URL | str, *, pool_size: int = 10) -> Engine:
     use_cooperative_psycopg()
     assert_cooperative_psycopg()
+    # No pool_pre_ping: it cost a round trip on every checkout (a quarter of
+    # a simple lookup's, docs/performance.md). After a database restart the
+    # first statement on a dead connection fails; SQLAlchemy then invalidates
+    # the whole pool, so only requests already in flight see the error.
     return create_engine(
         url,
         pool_size=pool_size,
         max_overflow=pool_size,
-        pool_pre_ping=True,
         pool_recycle=1800,
     )
 
@@ -134,6 +137,15 @@ class Database:
                 yield session
             finally:
                 session.rollback()
+
+    @contextmanager
+    def autocommit(self) -> Iterator[Session]:
+        """A session whose every statement commits by itself: one round trip per
+        read, no BEGIN/COMMIT. For single-statement reads only."""
+        with self.engine.connect() as connection:
+            connection = connection.execution_options(isolation_level="AUTOCOMMIT")
+            with Session(bind=connection) as session:
+                yield session
 
     def ping(self) -> bool:
         with self.engine.connect() as conn:

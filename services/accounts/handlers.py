@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Callable
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 
 from services.accounts import domain
 from services.accounts.domain import Player
-from services.accounts.repository import AccountsUnitOfWork
+from services.accounts.repository import AccountsUnitOfWork, PlayerRepository
 from shared.clock import Clock
 
 
@@ -41,3 +42,20 @@ def get_or_register_player(
     winner = uow.players.by_subject(sub)
     assert winner is not None, "the conflicting insert has committed"
     return winner, False
+
+
+def me(
+    cmd: GetOrRegisterPlayer,
+    reader: Callable[[], AbstractContextManager[PlayerRepository]],
+    unit_of_work: Callable[[], AbstractContextManager[AccountsUnitOfWork]],
+    clock: Clock,
+) -> tuple[Player, bool]:
+    """The hot path of every request: a known player costs one read, outside
+    any transaction; only a first sighting opens one to register."""
+    sub = domain.validate_subject(cmd.sub)
+    with reader() as players:
+        existing = players.by_subject(sub)
+    if existing is not None:
+        return existing, False
+    with unit_of_work() as uow:
+        return get_or_register_player(cmd, uow, clock)

@@ -63,6 +63,13 @@ class SqlPlayerRepository:
 
 
 @contextmanager
+def player_reader(db: Database) -> Iterator[PlayerRepository]:
+    """Players for a single lookup outside any transaction (one round trip)."""
+    with db.autocommit() as session:
+        yield SqlPlayerRepository(session)
+
+
+@contextmanager
 def unit_of_work(db: Database) -> Iterator[AccountsUnitOfWork]:
     with db.transaction() as tx:
         yield AccountsUnitOfWork(players=SqlPlayerRepository(tx.session), events=tx)

@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from nameko.rpc import rpc
 
 from services.accounts import handlers, orm
-from services.accounts.repository import unit_of_work
+from services.accounts.repository import player_reader, unit_of_work
 from services.accounts.schemas import PlayerSchema, SubjectSchema
 from shared.dependencies import ClockProvider, DatabaseProvider
 from shared.health import HealthEndpoints
 from shared.schemas import load
+
+SUBJECT = SubjectSchema()
+PLAYER = PlayerSchema()
 
 
 class AccountsService(HealthEndpoints):
@@ -27,9 +31,10 @@ class AccountsService(HealthEndpoints):
         ``{"sub": "auth0|123"}`` -> ``{"id": "...", "status": "active",
         "registered_at": "...", "registered_now": true}``
         """
-        cmd = handlers.GetOrRegisterPlayer(**load(SubjectSchema(), {"sub": sub}))
-        with unit_of_work(self.db) as uow:
-            player, registered = handlers.get_or_register_player(cmd, uow, self.clock)
-        result: dict[str, Any] = PlayerSchema().dump(player)
+        cmd = handlers.GetOrRegisterPlayer(**load(SUBJECT, {"sub": sub}))
+        player, registered = handlers.me(
+            cmd, partial(player_reader, self.db), partial(unit_of_work, self.db), self.clock
+        )
+        result: dict[str, Any] = PLAYER.dump(player)
         result["registered_now"] = registered
         return result

@@ -628,3 +628,44 @@ def test_fetch_jwks_from_an_unreachable_url_is_service_unavailable():
         fetch()
 
     assert caught.value.code == "identity_provider_unavailable"
+
+
+# -- remembering verified tokens --------------------------------------------------------
+
+
+class WallClock:
+    def __init__(self, now: float) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_a_verified_token_is_not_fetched_or_parsed_again_until_it_expires(fetch, mint):
+    issued = time.time()
+    wall = WallClock(issued)
+    verifier = TokenVerifier(ISSUER, AUDIENCE, JwksCache(fetch=fetch), ROLES_CLAIM, now=wall)
+    token = mint(now=issued, ttl_seconds=60)
+    first = verifier.verify(token)
+
+    wall.now = issued + 59
+    assert verifier.verify(token) is first  # the remembered identity
+
+    wall.now = issued + 60  # at exp the memory no longer vouches; a full check decides
+    assert verifier.verify(token) is not first
+
+
+def test_the_memory_of_verified_tokens_is_bounded(fetch, mint):
+    verifier = TokenVerifier(ISSUER, AUDIENCE, JwksCache(fetch=fetch), ROLES_CLAIM, cache_size=3)
+    tokens = [mint(sub=f"auth0|{i}") for i in range(5)]
+    for token in tokens:
+        verifier.verify(token)
+    assert list(verifier._verified) == tokens[2:]
+
+
+def test_a_refused_token_is_not_remembered(verifier, mint):
+    token = mint(audience="https://other.example.com")
+    for _ in range(2):
+        with pytest.raises(Unauthorized, match="invalid_audience"):
+            verifier.verify(token)
+    assert verifier._verified == {}

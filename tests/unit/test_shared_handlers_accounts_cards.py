@@ -261,3 +261,50 @@ def test_get_collection_of_a_player_without_one_is_not_found():
 
     assert caught.value.code == "collection_not_found"
     assert caught.value.status == 404
+
+
+# -- the hot path: me -------------------------------------------------------------------
+
+
+class Opened:
+    """Counts how often a context (reader or unit of work) was opened."""
+
+    def __init__(self, value) -> None:
+        self.value = value
+        self.count = 0
+
+    def __call__(self):
+        from contextlib import nullcontext
+
+        self.count += 1
+        return nullcontext(self.value)
+
+
+def test_me_reads_a_known_player_without_opening_a_unit_of_work():
+    from services.accounts.handlers import me
+
+    players = FakePlayerRepository()
+    uow = accounts_uow(players)
+    get_or_register_player(GetOrRegisterPlayer("auth0|known"), uow, FixedClock(START))
+    reader, unit_of_work = Opened(players), Opened(accounts_uow(players))
+
+    player, registered = me(
+        GetOrRegisterPlayer("auth0|known"), reader, unit_of_work, FixedClock(START)
+    )
+
+    assert (player.auth0_sub, registered) == ("auth0|known", False)
+    assert (reader.count, unit_of_work.count) == (1, 0)
+
+
+def test_me_registers_a_new_player_in_a_unit_of_work_with_its_event():
+    from services.accounts.handlers import me
+
+    players = FakePlayerRepository()
+    uow = accounts_uow(players)
+    reader, unit_of_work = Opened(players), Opened(uow)
+
+    _, registered = me(GetOrRegisterPlayer("auth0|new"), reader, unit_of_work, FixedClock(START))
+
+    assert registered is True
+    assert unit_of_work.count == 1
+    assert [e.type for e in uow.events.events] == ["PlayerRegistered"]
