@@ -56,6 +56,42 @@ class PlayerRegisteredV1(EventSchema):
     registered_at = fields.AwareDateTime(required=True)
 
 
+class ContentPublishedV1(EventSchema):
+    """Authored content became available: its immutable public snapshot.
+
+    Private fields (answer keys, explanations) are never in it; questions
+    also go out as QuestionPublished, which only the challenge service reads.
+    """
+
+    content_id = fields.UUID(required=True)
+    lineage_id = fields.UUID(required=True)
+    kind = fields.String(required=True)
+    game = fields.String(required=True)
+    version = fields.Integer(required=True, strict=True)
+    published_at = fields.AwareDateTime(required=True)
+    snapshot = fields.Dict(required=True)
+    replaces = fields.UUID(allow_none=True, load_default=None)
+
+
+class QuestionPublishedV1(EventSchema):
+    """A published question with its private answer key and explanation (challenge only)."""
+
+    content_id = fields.UUID(required=True)
+    kind = fields.String(required=True)
+    version = fields.Integer(required=True, strict=True)
+    published_at = fields.AwareDateTime(required=True)
+    body = fields.Dict(required=True)
+
+
+class ContentRetiredV1(EventSchema):
+    """Published content is no longer available for anything new."""
+
+    content_id = fields.UUID(required=True)
+    kind = fields.String(required=True)
+    game = fields.String(required=True)
+    retired_at = fields.AwareDateTime(required=True)
+
+
 @dataclass(frozen=True)
 class EventContract:
     name: str
@@ -69,8 +105,13 @@ class EventContract:
 
 
 PLAYER_REGISTERED = EventContract("PlayerRegistered", 1, "accounts", PlayerRegisteredV1)
+CONTENT_PUBLISHED = EventContract("ContentPublished", 1, "authoring", ContentPublishedV1)
+QUESTION_PUBLISHED = EventContract("QuestionPublished", 1, "authoring", QuestionPublishedV1)
+CONTENT_RETIRED = EventContract("ContentRetired", 1, "authoring", ContentRetiredV1)
 
-CONTRACTS: Mapping[str, EventContract] = {c.name: c for c in (PLAYER_REGISTERED,)}
+CONTRACTS: Mapping[str, EventContract] = {
+    c.name: c for c in (PLAYER_REGISTERED, CONTENT_PUBLISHED, QUESTION_PUBLISHED, CONTENT_RETIRED)
+}
 
 
 @dataclass(frozen=True)

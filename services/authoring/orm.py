@@ -1,8 +1,63 @@
-"""Tables of the authoring database (its game tables arrive with their issues)."""
+"""Tables of the authoring database."""
 
-from sqlalchemy import MetaData
+from sqlalchemy import (
+    BigInteger,
+    CheckConstraint,
+    Column,
+    DateTime,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    Uuid,
+)
+from sqlalchemy.dialects.postgresql import JSONB
 
 from shared.plumbing_tables import PlumbingTables
 
 metadata = MetaData()
+
+STATES = "('draft', 'in_review', 'approved', 'published', 'retired')"
+
+content = Table(
+    "content",
+    metadata,
+    Column("id", Uuid, primary_key=True),
+    # Replacement content shares the lineage of what it replaces (and may keep its name).
+    Column("lineage_id", Uuid, nullable=False),
+    Column("game", String(20), nullable=False),
+    Column("kind", String(40), nullable=False),
+    Column("state", String(20), nullable=False),
+    Column("version", Integer, nullable=False),
+    Column("body", JSONB, nullable=False),
+    Column("name_key", String(80), nullable=True),
+    Column("created_by", String(255), nullable=False),
+    Column("submitted_by", String(255), nullable=True),
+    Column("replaces", Uuid, nullable=True),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("updated_at", DateTime(timezone=True), nullable=False),
+    Column("published_at", DateTime(timezone=True), nullable=True),
+    Column("retired_at", DateTime(timezone=True), nullable=True),
+    CheckConstraint(f"state IN {STATES}", name="ck_content_state"),
+    Index("ix_content_name_key", "name_key"),
+    Index("ix_content_kind_state", "kind", "state"),
+)
+
+content_audit = Table(
+    "content_audit",
+    metadata,
+    Column("id", BigInteger, primary_key=True, autoincrement=True),
+    Column("content_id", Uuid, ForeignKey("content.id"), nullable=False, index=True),
+    Column("version", Integer, nullable=False),
+    Column("actor", String(255), nullable=False),
+    Column("at", DateTime(timezone=True), nullable=False),
+    Column("action", String(20), nullable=False),
+    Column("from_state", String(20), nullable=True),
+    Column("to_state", String(20), nullable=False),
+    Column("reason", Text, nullable=True),
+)
+
 plumbing = PlumbingTables(metadata)

@@ -1,10 +1,33 @@
-"""The authoring nameko service: entrypoints only."""
+"""The authoring nameko service: entrypoints only.
+
+Callers are trusted to have checked the Author role (the gateway does, on
+every request); ``actor`` is the Author's token subject.
+"""
 
 from __future__ import annotations
 
-from services.authoring import orm
+from typing import Any
+
+from nameko.rpc import rpc
+
+from services.authoring import handlers, orm
+from services.authoring.repository import unit_of_work
+from services.authoring.schemas import (
+    AuditEntrySchema,
+    ContentIdSchema,
+    ContentSchema,
+    CreateSchema,
+    EditSchema,
+    ListSchema,
+    TransitionSchema,
+)
 from shared.dependencies import ClockProvider, DatabaseProvider
 from shared.health import HealthEndpoints
+from shared.schemas import load
+
+CONTENT = ContentSchema()
+CONTENTS = ContentSchema(many=True)
+AUDIT = AuditEntrySchema(many=True)
 
 
 class AuthoringService(HealthEndpoints):
@@ -12,3 +35,42 @@ class AuthoringService(HealthEndpoints):
 
     db = DatabaseProvider(orm.plumbing)
     clock = ClockProvider()
+
+    @rpc
+    def create(self, **payload: Any) -> dict[str, Any]:
+        """``actor, kind, game, body[, replaces]`` -> the new draft (version 1)."""
+        cmd = handlers.CreateContent(**load(CreateSchema(), payload))
+        with unit_of_work(self.db) as uow:
+            return dict(CONTENT.dump(handlers.create_content(cmd, uow, self.clock)))
+
+    @rpc
+    def edit(self, **payload: Any) -> dict[str, Any]:
+        """``actor, content_id, expected_version, body`` -> the edited draft."""
+        cmd = handlers.EditContent(**load(EditSchema(), payload))
+        with unit_of_work(self.db) as uow:
+            return dict(CONTENT.dump(handlers.edit_content(cmd, uow, self.clock)))
+
+    @rpc
+    def transition(self, **payload: Any) -> dict[str, Any]:
+        """``actor, content_id, to, expected_version[, reason]`` -> the moved content."""
+        cmd = handlers.TransitionContent(**load(TransitionSchema(), payload))
+        with unit_of_work(self.db) as uow:
+            return dict(CONTENT.dump(handlers.transition_content(cmd, uow, self.clock)))
+
+    @rpc
+    def get(self, content_id: str) -> dict[str, Any]:
+        args = load(ContentIdSchema(), {"content_id": content_id})
+        with unit_of_work(self.db) as uow:
+            return dict(CONTENT.dump(handlers.get_content(args["content_id"], uow)))
+
+    @rpc
+    def audit(self, content_id: str) -> list[dict[str, Any]]:
+        args = load(ContentIdSchema(), {"content_id": content_id})
+        with unit_of_work(self.db) as uow:
+            return list(AUDIT.dump(handlers.audit_of(args["content_id"], uow)))
+
+    @rpc
+    def list(self, **filters: Any) -> list[dict[str, Any]]:
+        args = load(ListSchema(), filters)
+        with unit_of_work(self.db) as uow:
+            return list(CONTENTS.dump(uow.content.list(args["kind"], args["state"], args["limit"])))
