@@ -1,6 +1,6 @@
 """Schemas of the public API: they validate bodies and generate the OpenAPI document."""
 
-from marshmallow import Schema, fields
+from marshmallow import Schema, fields, validate
 
 
 class ProblemSchema(Schema):
@@ -33,3 +33,72 @@ class MeSchema(Schema):
     registered_now = fields.Boolean(
         metadata={"description": "True when this call created the player"}
     )
+
+
+class CreateContentRequest(Schema):
+    kind = fields.String(
+        required=True, validate=validate.Length(min=1, max=40), metadata={"example": "question"}
+    )
+    game = fields.String(
+        required=True, validate=validate.Length(min=1, max=20), metadata={"example": "quest"}
+    )
+    body = fields.Dict(required=True, metadata={"description": "The kind's fields"})
+    replaces = fields.UUID(
+        allow_none=True,
+        load_default=None,
+        metadata={"description": "The published content this replaces"},
+    )
+
+
+class EditContentRequest(Schema):
+    expected_version = fields.Integer(
+        required=True, strict=True, data_key="expectedVersion", validate=validate.Range(min=1)
+    )
+    body = fields.Dict(required=True)
+
+
+class TransitionRequest(Schema):
+    to = fields.String(
+        required=True,
+        validate=validate.OneOf(["in_review", "approved", "draft", "published", "retired"]),
+    )
+    expected_version = fields.Integer(
+        required=True, strict=True, data_key="expectedVersion", validate=validate.Range(min=1)
+    )
+    reason = fields.String(allow_none=True, load_default=None, validate=validate.Length(max=1000))
+
+
+class ContentListQuery(Schema):
+    kind = fields.String(load_default=None, validate=validate.Length(max=40))
+    state = fields.String(
+        load_default=None,
+        validate=validate.OneOf(["draft", "in_review", "approved", "published", "retired"]),
+    )
+    limit = fields.Integer(load_default=100, validate=validate.Range(1, 500))
+
+
+class ContentSchema(Schema):
+    id = fields.UUID()
+    lineageId = fields.UUID()  # noqa: N815 - the wire name
+    game = fields.String()
+    kind = fields.String()
+    state = fields.String(metadata={"example": "draft"})
+    version = fields.Integer()
+    body = fields.Dict()
+    createdBy = fields.String()  # noqa: N815
+    submittedBy = fields.String(allow_none=True)  # noqa: N815
+    replaces = fields.UUID(allow_none=True)
+    createdAt = fields.AwareDateTime()  # noqa: N815
+    updatedAt = fields.AwareDateTime()  # noqa: N815
+    publishedAt = fields.AwareDateTime(allow_none=True)  # noqa: N815
+    retiredAt = fields.AwareDateTime(allow_none=True)  # noqa: N815
+
+
+class AuditEntrySchema(Schema):
+    version = fields.Integer()
+    actor = fields.String()
+    at = fields.AwareDateTime()
+    action = fields.String(metadata={"example": "transition"})
+    from_ = fields.String(data_key="from", allow_none=True)
+    to = fields.String()
+    reason = fields.String(allow_none=True)

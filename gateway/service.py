@@ -15,12 +15,23 @@ from werkzeug.wrappers import Request, Response
 from gateway.auth import Identity, bearer_token
 from gateway.dependencies import Authenticator, SettingsProvider
 from gateway.devauth import dev_jwks
-from gateway.entrypoints import RouteDoc, api
+from gateway.entrypoints import RouteDoc, api, json_body
 from gateway.openapi import build_spec, render_docs_page
 from gateway.rpc import Services
-from gateway.schemas import HealthSchema, MeSchema, ReadySchema
+from gateway.schemas import (
+    AuditEntrySchema,
+    ContentListQuery,
+    ContentSchema,
+    CreateContentRequest,
+    EditContentRequest,
+    HealthSchema,
+    MeSchema,
+    ReadySchema,
+    TransitionRequest,
+)
 from shared.config import SERVICE_NAMES
 from shared.errors import Forbidden, NotFound
+from shared.schemas import load
 
 READY_TIMEOUT_SECONDS = 2.0
 
@@ -44,6 +55,14 @@ class GatewayService:
         if player["status"] != "active":
             raise Forbidden("account_locked", "this account is locked and cannot be used")
         return player
+
+    def _author(self, request: Request) -> Identity:
+        """An active player whose token grants the Author role; anyone else learns nothing."""
+        identity = self._identity(request)
+        self._active_player(identity)
+        if not identity.is_author:
+            raise Forbidden("author_role_required", "only Authors may use authoring routes")
+        return identity
 
     # -- operations -------------------------------------------------------------
 
@@ -118,3 +137,131 @@ class GatewayService:
         identity = self._identity(request)
         player = self._active_player(identity)
         return {**player, "roles": sorted(identity.roles)}
+
+    # -- authoring (Authors only) ---------------------------------------------------
+
+    @api(
+        "POST",
+        "/authoring/content",
+        RouteDoc(
+            "Create a draft of any kind of content",
+            ContentSchema,
+            CreateContentRequest,
+            auth="author",
+            status=201,
+            errors=(400, 404, 409, 413, 422),
+            tags=("authoring",),
+        ),
+    )
+    def create_content(self, request: Request) -> tuple[int, Any]:
+        """``{"kind": "question", "game": "quest", "body": {...}}`` -> 201 the draft, version 1"""
+        author = self._author(request)
+        args = load(CreateContentRequest(), json_body(request))
+        replaces = str(args["replaces"]) if args["replaces"] else None
+        created = self.services.call(
+            "authoring",
+            "create",
+            actor=author.sub,
+            kind=args["kind"],
+            game=args["game"],
+            body=args["body"],
+            replaces=replaces,
+        )
+        return 201, created
+
+    @api(
+        "GET",
+        "/authoring/content",
+        RouteDoc(
+            "List content, newest first (?kind=&state=&limit=)",
+            ContentSchema,
+            auth="author",
+            errors=(422,),
+            tags=("authoring",),
+        ),
+    )
+    def list_content(self, request: Request) -> Any:
+        self._author(request)
+        args = load(ContentListQuery(), request.args.to_dict())
+        return self.services.call("authoring", "list", **args)
+
+    @api(
+        "GET",
+        "/authoring/content/<uuid:content_id>",
+        RouteDoc(
+            "Read content, private fields included",
+            ContentSchema,
+            auth="author",
+            errors=(404,),
+            tags=("authoring",),
+        ),
+    )
+    def get_content(self, request: Request, content_id: Any) -> Any:
+        self._author(request)
+        return self.services.call("authoring", "get", content_id=str(content_id))
+
+    @api(
+        "PUT",
+        "/authoring/content/<uuid:content_id>",
+        RouteDoc(
+            "Edit a draft",
+            ContentSchema,
+            EditContentRequest,
+            auth="author",
+            errors=(400, 404, 409, 413, 422),
+            tags=("authoring",),
+        ),
+    )
+    def edit_content(self, request: Request, content_id: Any) -> Any:
+        """``{"expectedVersion": 1, "body": {...}}`` -> the draft at version 2"""
+        author = self._author(request)
+        args = load(EditContentRequest(), json_body(request))
+        return self.services.call(
+            "authoring",
+            "edit",
+            actor=author.sub,
+            content_id=str(content_id),
+            expected_version=args["expected_version"],
+            body=args["body"],
+        )
+
+    @api(
+        "POST",
+        "/authoring/content/<uuid:content_id>/transitions",
+        RouteDoc(
+            "Submit, approve, return, publish or retire",
+            ContentSchema,
+            TransitionRequest,
+            auth="author",
+            errors=(400, 404, 409, 413, 422),
+            tags=("authoring",),
+        ),
+    )
+    def transition_content(self, request: Request, content_id: Any) -> Any:
+        """``{"to": "in_review", "expectedVersion": 2}`` -> the content at version 3"""
+        author = self._author(request)
+        args = load(TransitionRequest(), json_body(request))
+        return self.services.call(
+            "authoring",
+            "transition",
+            actor=author.sub,
+            content_id=str(content_id),
+            to=args["to"],
+            expected_version=args["expected_version"],
+            reason=args["reason"],
+        )
+
+    @api(
+        "GET",
+        "/authoring/content/<uuid:content_id>/audit",
+        RouteDoc(
+            "The audit trail: who did what, when, from and to which state",
+            AuditEntrySchema,
+            auth="author",
+            errors=(404,),
+            tags=("authoring",),
+        ),
+    )
+    def content_audit(self, request: Request, content_id: Any) -> Any:
+        self._author(request)
+        return self.services.call("authoring", "audit", content_id=str(content_id))
