@@ -330,7 +330,7 @@ def test_a_challenge_needs_five_published_questions(authoring):
         actor=ALICE,
         kind="challenge",
         game="quest",
-        body={"title": "T", "question_ids": ids + [draft_question["id"]]},
+        body={"title": "T", "question_ids": [*ids, draft_question["id"]]},
     )
     with pytest.raises(Conflict) as caught:
         authoring.transition(
@@ -406,3 +406,28 @@ def test_a_replacement_may_keep_the_name_of_what_it_replaces(authoring):
 def test_unknown_content_is_not_found(authoring):
     with pytest.raises(NotFound):
         authoring.get(content_id=str(uuid.uuid4()))
+
+
+def test_a_starter_card_cannot_be_retired_until_a_replacement_is_published(authoring):
+    # Starter Power cards: at least two must stay published (Field Kit and Reserve Focus).
+    # Other tests may have published starters too, so count from what this test adds.
+    starters = [published(authoring, "power_card", power_card_body(starter=True)) for _ in range(2)]
+    authoring_starters = authoring.list(kind="power_card", state="published", limit=500)
+    extra = sum(1 for c in authoring_starters if c["body"]["starter"]) - 2
+    for card in authoring_starters:  # retire other tests' starters, keeping exactly ours
+        if card["body"]["starter"] and card["id"] not in {s["id"] for s in starters} and extra:
+            authoring.transition(
+                actor=BOB, content_id=card["id"], to="retired", expected_version=card["version"]
+            )
+            extra -= 1
+    first = starters[0]
+    with pytest.raises(Conflict) as caught:
+        authoring.transition(
+            actor=BOB, content_id=first["id"], to="retired", expected_version=first["version"]
+        )
+    assert caught.value.code == "starter_needs_replacement"
+    published(authoring, "power_card", power_card_body(starter=True))
+    retired = authoring.transition(
+        actor=BOB, content_id=first["id"], to="retired", expected_version=first["version"]
+    )
+    assert retired["state"] == "retired"
