@@ -7,13 +7,13 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Protocol
+from typing import Any, Protocol
 
-from sqlalchemy import select
+from sqlalchemy import select, update
 from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.orm import Session
 
-from services.cards.orm import collections
+from services.cards.orm import card_definitions, collections
 from shared.db import Database
 
 
@@ -33,10 +33,19 @@ class Inbox(Protocol):
     def first_delivery(self, message_id: uuid.UUID, consumer: str) -> bool: ...
 
 
+class DefinitionRepository(Protocol):
+    def add_published(self, definition: dict[str, Any]) -> bool: ...
+
+    def retire(self, definition_id: uuid.UUID, at: datetime) -> bool: ...
+
+    def active(self, game: str) -> list[dict[str, Any]]: ...
+
+
 @dataclass
 class CardsUnitOfWork:
     collections: CollectionRepository
     inbox: Inbox
+    definitions: DefinitionRepository
 
 
 class SqlCollectionRepository:
@@ -59,7 +68,43 @@ class SqlCollectionRepository:
         return inserted is not None
 
 
+class SqlDefinitionRepository:
+    def __init__(self, session: Session) -> None:
+        self._session = session
+
+    def add_published(self, definition: dict[str, Any]) -> bool:
+        """Insert a published definition; a known id is left as it is (immutable)."""
+        inserted = self._session.execute(
+            insert(card_definitions)
+            .values(**definition)
+            .on_conflict_do_nothing(index_elements=["id"])
+            .returning(card_definitions.c.id)
+        ).first()
+        return inserted is not None
+
+    def retire(self, definition_id: uuid.UUID, at: datetime) -> bool:
+        retired = self._session.execute(
+            update(card_definitions)
+            .where(card_definitions.c.id == definition_id, card_definitions.c.retired_at.is_(None))
+            .values(retired_at=at)
+            .returning(card_definitions.c.id)
+        ).first()
+        return retired is not None
+
+    def active(self, game: str) -> list[dict[str, Any]]:
+        rows = self._session.execute(
+            select(card_definitions)
+            .where(card_definitions.c.game == game, card_definitions.c.retired_at.is_(None))
+            .order_by(card_definitions.c.name)
+        ).all()
+        return [dict(row._mapping) for row in rows]
+
+
 @contextmanager
 def unit_of_work(db: Database) -> Iterator[CardsUnitOfWork]:
     with db.transaction() as tx:
-        yield CardsUnitOfWork(collections=SqlCollectionRepository(tx.session), inbox=tx)
+        yield CardsUnitOfWork(
+            collections=SqlCollectionRepository(tx.session),
+            inbox=tx,
+            definitions=SqlDefinitionRepository(tx.session),
+        )

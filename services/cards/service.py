@@ -9,11 +9,23 @@ from nameko.rpc import rpc
 
 from services.cards import handlers, orm
 from services.cards.repository import unit_of_work
-from services.cards.schemas import CollectionSchema, PlayerIdSchema
+from services.cards.schemas import (
+    CollectionSchema,
+    DefinitionSchema,
+    GameSchema,
+    PlayerIdSchema,
+)
 from shared.dependencies import ClockProvider, DatabaseProvider
-from shared.events import PLAYER_REGISTERED, read_event_or_drop
+from shared.events import (
+    CONTENT_PUBLISHED,
+    CONTENT_RETIRED,
+    PLAYER_REGISTERED,
+    read_event_or_drop,
+)
 from shared.health import HealthEndpoints
 from shared.schemas import load
+
+DEFINITIONS = DefinitionSchema(many=True)
 
 
 class CardsService(HealthEndpoints):
@@ -29,6 +41,29 @@ class CardsService(HealthEndpoints):
             return
         with unit_of_work(self.db) as uow:
             handlers.create_collection(event, uow)
+
+    @event_handler(CONTENT_PUBLISHED.source, CONTENT_PUBLISHED.name, requeue_on_error=True)
+    def on_content_published(self, message: dict[str, Any]) -> None:
+        event = read_event_or_drop(CONTENT_PUBLISHED, message)
+        if event is None:
+            return
+        with unit_of_work(self.db) as uow:
+            handlers.record_published_definition(event, uow)
+
+    @event_handler(CONTENT_RETIRED.source, CONTENT_RETIRED.name, requeue_on_error=True)
+    def on_content_retired(self, message: dict[str, Any]) -> None:
+        event = read_event_or_drop(CONTENT_RETIRED, message)
+        if event is None:
+            return
+        with unit_of_work(self.db) as uow:
+            handlers.record_retired_definition(event, uow)
+
+    @rpc
+    def catalogue(self, game: str) -> list[dict[str, Any]]:
+        """The active published card definitions of a game (``quest``), by name."""
+        args = load(GameSchema(), {"game": game})
+        with unit_of_work(self.db) as uow:
+            return list(DEFINITIONS.dump(uow.definitions.active(args["game"])))
 
     @rpc
     def get_collection(self, player_id: str) -> dict[str, Any]:

@@ -89,8 +89,28 @@ class FakeInbox:
         return True
 
 
+class FakeDefinitions:
+    def __init__(self) -> None:
+        self.rows: dict[uuid.UUID, dict] = {}
+
+    def add_published(self, definition: dict) -> bool:
+        return self.rows.setdefault(definition["id"], definition) is definition
+
+    def retire(self, definition_id: uuid.UUID, at: datetime) -> bool:
+        row = self.rows.get(definition_id)
+        if row is None or row.get("retired_at"):
+            return False
+        row["retired_at"] = at
+        return True
+
+    def active(self, game: str) -> list[dict]:
+        return [r for r in self.rows.values() if r["game"] == game and not r.get("retired_at")]
+
+
 def cards_uow() -> CardsUnitOfWork:
-    return CardsUnitOfWork(collections=FakeCollectionRepository(), inbox=FakeInbox())
+    return CardsUnitOfWork(
+        collections=FakeCollectionRepository(), inbox=FakeInbox(), definitions=FakeDefinitions()
+    )
 
 
 def player_registered(player_id: uuid.UUID, at: datetime = START) -> Event:
@@ -240,7 +260,9 @@ def test_redelivery_seen_by_the_inbox_does_not_touch_collections():
     event = player_registered(uuid.UUID(int=13))
     inbox = FakeInbox()
     inbox.seen.add((event.event_id, PLAYER_REGISTERED_CONSUMER))
-    uow = CardsUnitOfWork(collections=ExplodingCollections(), inbox=inbox)
+    uow = CardsUnitOfWork(
+        collections=ExplodingCollections(), inbox=inbox, definitions=FakeDefinitions()
+    )
 
     assert create_collection(event, uow) is False
 

@@ -1,0 +1,23 @@
+"""Payloads of the challenge RPC interface."""
+
+from marshmallow import Schema, fields
+
+
+class EventIdSchema(Schema):
+    event_id = fields.UUID(required=True)
+
+
+class PublishedEventSchema(Schema):
+    """An event as anyone may see it: no answer data."""
+
+    id = fields.UUID()
+    name = fields.String()
+    description = fields.String()
+    lat = fields.Float()
+    lon = fields.Float()
+    radius_m = fields.Integer()
+    starts_at = fields.AwareDateTime()
+    ends_at = fields.AwareDateTime()
+    challenge_id = fields.UUID()
+    reward_definition_id = fields.UUID()
+    retired_at = fields.AwareDateTime(allow_none=True)
