@@ -1,7 +1,7 @@
 """``deckyard run | migrate | token``.
 
 Run and migrate read the environment (see ``shared.config``). ``run`` without
-``--service`` is the all-in-one development mode: it migrates, then starts
+``--service`` is the all-in-one development mode: it migrates and seeds, then starts
 every service and the gateway in this one process; ``--service NAME`` runs one
 of them, as each Kubernetes Deployment does.
 """
@@ -26,8 +26,10 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument(
         "--no-migrate",
         action="store_true",
-        help="do not migrate before starting (all-in-one mode migrates)",
+        help="do not migrate and seed before starting (all-in-one mode does both)",
     )
+
+    commands.add_parser("seed", help="load the card catalogue and demo content (idempotent)")
 
     migrate = commands.add_parser("migrate", help="create databases and run migrations")
     migrate.add_argument("--service", choices=ALL[:-1], action="append")
@@ -51,6 +53,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _token(args)
     if args.command == "migrate":
         return _migrate(args.service or list(ALL[:-1]))
+    if args.command == "seed":
+        return _seed()
     return _run(args)
 
 
@@ -85,6 +89,26 @@ def _migrate(services: Sequence[str]) -> int:
     return 0
 
 
+def _seed() -> int:
+    from services.authoring.orm import plumbing
+    from services.authoring.seed import seed
+    from shared.clock import SystemClock
+    from shared.config import load_settings
+    from shared.db import Database, make_engine
+
+    settings = load_settings()
+    engine = make_engine(settings.database_url_for("authoring"))
+    try:
+        report = seed(Database(engine, plumbing, SystemClock().now), SystemClock())
+    finally:
+        engine.dispose()
+    print(
+        f"seeded: {report.created} created, {report.published} published, "
+        f"{len(report.ids)} items in the seed files"
+    )
+    return 0
+
+
 def _run(args: argparse.Namespace) -> int:
     import eventlet
 
@@ -97,6 +121,7 @@ def _run(args: argparse.Namespace) -> int:
     services = args.service or list(ALL)
     if not args.service and not args.no_migrate:
         _migrate(ALL[:-1])
+        _seed()
     run_services(settings, services)
     return 0
 

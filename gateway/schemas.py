@@ -102,3 +102,21 @@ class AuditEntrySchema(Schema):
     from_ = fields.String(data_key="from", allow_none=True)
     to = fields.String()
     reason = fields.String(allow_none=True)
+
+
+class CatalogueQuery(Schema):
+    game = fields.String(
+        required=True, validate=validate.OneOf(["quest", "terrakard", "chronovore"])
+    )
+
+
+class CatalogueSchema(Schema):
+    id = fields.UUID()
+    kind = fields.String(metadata={"example": "creature"})
+    game = fields.String()
+    name = fields.String(metadata={"example": "Quillip"})
+    rarity = fields.String(metadata={"example": "Common"})
+    affinity = fields.String(allow_none=True, metadata={"example": "Wit"})
+    reward_eligible = fields.Boolean()
+    evolved = fields.Boolean()
+    definition = fields.Dict(metadata={"description": "Stats, moves and effects"})

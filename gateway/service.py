@@ -20,6 +20,8 @@ from gateway.openapi import build_spec, render_docs_page
 from gateway.rpc import Services
 from gateway.schemas import (
     AuditEntrySchema,
+    CatalogueQuery,
+    CatalogueSchema,
     ContentListQuery,
     ContentSchema,
     CreateContentRequest,
@@ -137,6 +139,23 @@ class GatewayService:
         identity = self._identity(request)
         player = self._active_player(identity)
         return {**player, "roles": sorted(identity.roles)}
+
+    # -- cards ------------------------------------------------------------------------
+
+    @api(
+        "GET",
+        "/cards/catalogue",
+        RouteDoc(
+            "The published card definitions of a game (?game=quest)",
+            CatalogueSchema,
+            errors=(422,),
+            tags=("cards",),
+        ),
+    )
+    def catalogue(self, request: Request) -> Any:
+        """``GET /cards/catalogue?game=quest`` -> ``[{"id": "...", "name": "Quillip", ...}]``"""
+        args = load(CatalogueQuery(), request.args.to_dict())
+        return self.services.call("cards", "catalogue", game=args["game"])
 
     # -- authoring (Authors only) ---------------------------------------------------
 

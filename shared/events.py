@@ -94,20 +94,58 @@ class ContentRetiredV1(EventSchema):
 
 @dataclass(frozen=True)
 class EventContract:
+    """One event type: who emits it, its payload, and who consumes it.
+
+    ``consumers`` name the ``service.method`` of every nameko event handler
+    of this event (a test keeps the list true). The outbox relay declares
+    their queues before publishing, so an event is kept for a consumer that
+    has not started yet instead of being dropped by an exchange with no
+    binding for it.
+    """
+
     name: str
     version: int
     source: str
     schema: type[Schema]
+    consumers: tuple[str, ...] = ()
 
     @property
     def exchange(self) -> str:
         return f"{self.source}.events"
 
+    def consumer_queues(self) -> list[str]:
+        # nameko's queue name for a SERVICE_POOL event handler (nameko/events.py).
+        return [f"evt-{self.source}-{self.name}--{consumer}" for consumer in self.consumers]
 
-PLAYER_REGISTERED = EventContract("PlayerRegistered", 1, "accounts", PlayerRegisteredV1)
-CONTENT_PUBLISHED = EventContract("ContentPublished", 1, "authoring", ContentPublishedV1)
-QUESTION_PUBLISHED = EventContract("QuestionPublished", 1, "authoring", QuestionPublishedV1)
-CONTENT_RETIRED = EventContract("ContentRetired", 1, "authoring", ContentRetiredV1)
+
+PLAYER_REGISTERED = EventContract(
+    "PlayerRegistered",
+    1,
+    "accounts",
+    PlayerRegisteredV1,
+    consumers=("cards.on_player_registered",),
+)
+CONTENT_PUBLISHED = EventContract(
+    "ContentPublished",
+    1,
+    "authoring",
+    ContentPublishedV1,
+    consumers=("cards.on_content_published", "challenge.on_content_published"),
+)
+QUESTION_PUBLISHED = EventContract(
+    "QuestionPublished",
+    1,
+    "authoring",
+    QuestionPublishedV1,
+    consumers=("challenge.on_question_published",),
+)
+CONTENT_RETIRED = EventContract(
+    "ContentRetired",
+    1,
+    "authoring",
+    ContentRetiredV1,
+    consumers=("cards.on_content_retired", "challenge.on_content_retired"),
+)
 
 CONTRACTS: Mapping[str, EventContract] = {
     c.name: c for c in (PLAYER_REGISTERED, CONTENT_PUBLISHED, QUESTION_PUBLISHED, CONTENT_RETIRED)

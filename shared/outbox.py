@@ -6,12 +6,13 @@ marked published only after the broker confirmed it (publisher confirms), so
 a crash between publish and mark republishes it later: delivery is
 at-least-once and consumers are idempotent.
 
-Publishing is *mandatory*: an event that reaches no queue (its consumer has
-never started, so its queue does not exist yet) is refused by the broker and
-stays pending, instead of being dropped by an exchange with no bindings. Such a
-row is skipped and retried next round; a broken connection stops the batch.
-Consequence: an event type that nobody consumes stays pending - give each
-contract a consumer, or remove it.
+Before publishing, the relay declares the durable queue of every consumer
+its contract names (``shared.events``), exactly as nameko's event handler
+declares it: an event published before a consumer first started waits in
+that consumer's queue instead of being dropped. Publishing is also
+*mandatory*, as a net for what the contracts do not know (an unknown event
+type): a message no queue receives is refused by the broker and stays
+pending, retried next round. A broken connection stops the batch.
 """
 
 from __future__ import annotations
@@ -20,11 +21,12 @@ import logging
 from datetime import timedelta
 from typing import Any, Protocol
 
-from kombu.entity import Exchange
+from kombu.entity import Exchange, Queue
 from nameko.amqp.publish import UndeliverableMessage
 from nameko.standalone.events import get_event_exchange
 from sqlalchemy import Engine, delete, func, select, update
 
+from shared.events import CONTRACTS
 from shared.plumbing_tables import PlumbingTables
 
 log = logging.getLogger(__name__)
@@ -48,6 +50,26 @@ def _exchange(source_service: str) -> Exchange:
     # The same declaration nameko's EventDispatcher and event_handler use.
     exchange: Exchange = get_event_exchange(source_service, {})
     return exchange
+
+
+def declarations(exchange_name: str, routing_key: str) -> list[Exchange | Queue]:
+    """The exchange and the queues of the contract's consumers, as nameko declares them."""
+    exchange = _exchange(exchange_name.removesuffix(".events"))
+    contract = CONTRACTS.get(routing_key)
+    queues = []
+    if contract is not None and contract.exchange == exchange_name:
+        queues = [
+            Queue(
+                name,
+                exchange=exchange,
+                routing_key=routing_key,
+                durable=True,
+                auto_delete=False,
+                exclusive=False,
+            )
+            for name in contract.consumer_queues()
+        ]
+    return [exchange, *queues]
 
 
 class OutboxRelay:
@@ -82,12 +104,12 @@ class OutboxRelay:
                 .with_for_update(skip_locked=True)
             ).all()
             for row in rows:
-                exchange = _exchange(row.exchange.removesuffix(".events"))
+                declare = declarations(row.exchange, row.routing_key)
                 try:
                     self._publisher.publish(
                         row.payload,
-                        exchange=exchange,
-                        declare=[exchange],
+                        exchange=declare[0],
+                        declare=declare,
                         routing_key=row.routing_key,
                         mandatory=True,
                         message_id=str(row.event_id),

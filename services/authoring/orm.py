@@ -60,4 +60,14 @@ content_audit = Table(
     Column("reason", Text, nullable=True),
 )
 
+
+# Which seeded item (by its stable reference in the seed files) became which
+# content, so `deckyard seed` can run again without creating anything twice.
+seed_refs = Table(
+    "seed_refs",
+    metadata,
+    Column("ref", String(120), primary_key=True),
+    Column("content_id", Uuid, ForeignKey("content.id"), nullable=False),
+)
+
 plumbing = PlumbingTables(metadata)

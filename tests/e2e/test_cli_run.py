@@ -42,7 +42,7 @@ def free_port_block(size):
     pytest.fail("no free port block")
 
 
-def test_deckyard_run_serves_me_and_stops_on_sigterm(settings):
+def test_deckyard_run_serves_me_and_stops_on_sigterm(settings, tmp_path):
     import dataclasses
 
     prefix = f"deckyard_cli_{random_suffix()}"
@@ -57,16 +57,17 @@ def test_deckyard_run_serves_me_and_stops_on_sigterm(settings):
         "GATEWAY_PORT": str(ports),
         "HEALTH_PORT": str(ports + 1),
     }
+    log = (tmp_path / "run.log").open("wb")  # a file, not a pipe nobody drains
     process = subprocess.Popen(
         [*DECKYARD, "run"],
         env=env,
-        stdout=subprocess.PIPE,
+        stdout=log,
         stderr=subprocess.STDOUT,
         start_new_session=True,
     )
     base = f"http://127.0.0.1:{ports}"
     try:
-        deadline = time.monotonic() + 90  # a bound on start-up, not a speed assertion
+        deadline = time.monotonic() + 120  # a bound on start-up, not a speed assertion
         ready = None
         while time.monotonic() < deadline and process.poll() is None:
             try:
@@ -76,7 +77,7 @@ def test_deckyard_run_serves_me_and_stops_on_sigterm(settings):
             except requests.ConnectionError:
                 pass
             time.sleep(0.2)
-        assert ready is not None and ready.status_code == 200, process.stdout.read1().decode()
+        assert ready is not None and ready.status_code == 200, (tmp_path / "run.log").read_text()
 
         token = subprocess.run(
             [*DECKYARD, "token", "--sub", "auth0|cli-smoke"],
@@ -90,6 +91,16 @@ def test_deckyard_run_serves_me_and_stops_on_sigterm(settings):
         assert me.json()["roles"] == ["player"]
         health = requests.get(f"http://127.0.0.1:{ports + 1}/health", timeout=5)
         assert health.json() == {"status": "alive"}
+
+        # `run` seeded the empty platform; the catalogue reaches cards through events.
+        catalogue = []
+        while time.monotonic() < deadline and len(catalogue) < 30:
+            catalogue = requests.get(base + "/cards/catalogue?game=quest", timeout=10).json()
+            time.sleep(0.2)
+        assert {"Quillip", "Voltiki", "Karrik", "Field Kit", "Reserve Focus"} <= {
+            card["name"] for card in catalogue
+        }
+        assert len(catalogue) == 30
     finally:
         process.send_signal(signal.SIGTERM)
         try:

@@ -1,0 +1,143 @@
+"""`deckyard seed`: the shipped catalogue and demo content, through the lifecycle.
+
+Every item is created as a draft by one seed Author, submitted, approved by a
+second seed Author and published - the same rules and events as content made
+through the API. Each item has a stable reference in the seed files; the
+reference is recorded with the content, so running the seed again creates
+nothing twice and finishes any item a crashed run left half-way.
+Demo events are available from the time they are seeded, for a year.
+"""
+
+from __future__ import annotations
+
+import json
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import insert, select
+
+from services.authoring import handlers
+from services.authoring.domain import State
+from services.authoring.orm import seed_refs
+from services.authoring.repository import unit_of_work
+from shared.clock import Clock
+from shared.content import Game
+from shared.db import Database
+
+SEED_DIR = Path(__file__).with_name("seed")
+SEED_AUTHOR = "deckyard|seed-author"
+SEED_REVIEWER = "deckyard|seed-reviewer"
+DEMO_EVENT_AVAILABILITY = timedelta(days=365)  # issue: available for a year from seeding
+
+# The steps from each state to Published, and who takes them.
+NEXT_STEP = {
+    State.DRAFT: (State.IN_REVIEW, SEED_AUTHOR),
+    State.IN_REVIEW: (State.APPROVED, SEED_REVIEWER),
+    State.APPROVED: (State.PUBLISHED, SEED_AUTHOR),
+}
+
+
+@dataclass
+class SeedReport:
+    created: int = 0
+    published: int = 0
+    ids: dict[str, uuid.UUID] = field(default_factory=dict)
+
+
+def _load(name: str) -> Any:
+    return json.loads((SEED_DIR / name).read_text(encoding="utf-8"))
+
+
+def _card_ref(name: str) -> str:
+    return "card:" + " ".join(name.split()).casefold()
+
+
+class Seeder:
+    def __init__(self, db: Database, clock: Clock) -> None:
+        self._db = db
+        self._clock = clock
+        self.report = SeedReport()
+
+    def ensure_published(
+        self, ref: str, kind: str, body: Callable[[], dict[str, Any]]
+    ) -> uuid.UUID:
+        with unit_of_work(self._db) as uow:
+            session = uow.events.session
+            content_id = session.execute(
+                select(seed_refs.c.content_id).where(seed_refs.c.ref == ref)
+            ).scalar()
+            if content_id is None:
+                created = handlers.create_content(
+                    handlers.CreateContent(SEED_AUTHOR, kind, Game.QUEST, body()), uow, self._clock
+                )
+                content_id = created.id
+                session.execute(insert(seed_refs).values(ref=ref, content_id=content_id))
+                self.report.created += 1
+        self._publish(content_id)
+        self.report.ids[ref] = content_id
+        return content_id
+
+    def _publish(self, content_id: uuid.UUID) -> None:
+        """Take the content the rest of the way to Published, one transition per transaction."""
+        while True:
+            with unit_of_work(self._db) as uow:
+                item = handlers.get_content(content_id, uow)
+                if item.state not in NEXT_STEP:
+                    return
+                to, actor = NEXT_STEP[item.state]
+                handlers.transition_content(
+                    handlers.TransitionContent(actor, content_id, to, item.version),
+                    uow,
+                    self._clock,
+                )
+                self.report.published += to is State.PUBLISHED
+
+
+def _fixed(body: dict[str, Any]) -> Callable[[], dict[str, Any]]:
+    return lambda: body
+
+
+def seed(db: Database, clock: Clock) -> SeedReport:
+    seeder = Seeder(db, clock)
+    ids = seeder.report.ids
+    for card in _load("quest_cards.json"):
+        seeder.ensure_published(_card_ref(card["body"]["name"]), card["kind"], _fixed(card["body"]))
+    content = _load("quest_content.json")
+    for question in content["questions"]:
+        seeder.ensure_published(question["ref"], question["kind"], _fixed(question["body"]))
+    for challenge in content["challenges"]:
+        question_ids = [str(ids[r]) for r in challenge["question_refs"]]
+        body = {"title": challenge["title"], "question_ids": question_ids}
+        seeder.ensure_published(challenge["ref"], "challenge", _fixed(body))
+    for event in content["events"]:
+        seeder.ensure_published(event["ref"], "event", _event_body(event, ids, clock))
+    for campaign in content["campaigns"]:
+        body = {
+            "name": campaign["name"],
+            "event_ids": [str(ids[r]) for r in campaign["event_refs"]],
+        }
+        seeder.ensure_published(campaign["ref"], "campaign", _fixed(body))
+    return seeder.report
+
+
+def _event_body(
+    event: dict[str, Any], ids: dict[str, uuid.UUID], clock: Clock
+) -> Callable[[], dict[str, Any]]:
+    def body() -> dict[str, Any]:  # dated when it is created, not when the file was written
+        now = clock.now()
+        return {
+            "name": event["name"],
+            "description": event.get("description", ""),
+            "location": event["location"],
+            "radius_m": event["radius_m"],
+            "starts_at": now.isoformat(),
+            "ends_at": (now + DEMO_EVENT_AVAILABILITY).isoformat(),
+            "challenge_id": str(ids[event["challenge_ref"]]),
+            "reward_definition_id": str(ids[_card_ref(event["reward_card"])]),
+        }
+
+    return body

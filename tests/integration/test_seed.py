@@ -1,0 +1,72 @@
+"""`deckyard seed` loads the catalogue and demo content through the lifecycle, once."""
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from sqlalchemy import func, select
+
+from services.authoring.orm import content, content_audit, plumbing, seed_refs
+from services.authoring.seed import SEED_AUTHOR, SEED_REVIEWER, seed
+from shared.clock import FixedClock
+from shared.db import Database, make_engine
+
+pytestmark = pytest.mark.integration
+
+SEEDED_AT = datetime(2026, 12, 1, 9, 0, tzinfo=UTC)
+
+
+@pytest.fixture
+def authoring_db(settings):
+    engine = make_engine(settings.database_url_for("authoring"))
+    yield Database(engine, plumbing, FixedClock(SEEDED_AT).now)
+    engine.dispose()
+
+
+def seeded_rows(db):
+    with db.read() as session:
+        return session.execute(
+            select(content.c.kind, content.c.state, content.c.body).join(
+                seed_refs, seed_refs.c.content_id == content.c.id
+            )
+        ).all()
+
+
+def test_seeding_twice_publishes_everything_once(authoring_db):
+    first = seed(authoring_db, FixedClock(SEEDED_AT))
+    second = seed(authoring_db, FixedClock(SEEDED_AT + timedelta(days=3)))
+    rows = seeded_rows(authoring_db)
+
+    assert second.created == 0 and second.published == 0
+    assert len(rows) == len(first.ids) == len(second.ids)
+    assert {state for _, state, _ in rows} == {"published"}
+    kinds = [kind for kind, _, _ in rows]
+    assert kinds.count("creature") == 24 and kinds.count("power_card") == 6
+    assert kinds.count("question") >= 30 and kinds.count("event") >= 5
+
+
+def test_seeded_events_are_available_for_a_year_from_seeding(authoring_db):
+    seed(authoring_db, FixedClock(SEEDED_AT))
+    for kind, _, body in seeded_rows(authoring_db):
+        if kind == "event":
+            starts = datetime.fromisoformat(body["starts_at"])
+            ends = datetime.fromisoformat(body["ends_at"])
+            assert ends - starts == timedelta(days=365)
+
+
+def test_seeded_content_was_approved_by_the_other_author(authoring_db):
+    seed(authoring_db, FixedClock(SEEDED_AT))
+    with authoring_db.read() as session:
+        approvers = session.execute(
+            select(content_audit.c.actor, func.count())
+            .join(seed_refs, seed_refs.c.content_id == content_audit.c.content_id)
+            .where(content_audit.c.to_state == "approved")
+            .group_by(content_audit.c.actor)
+        ).all()
+        submitters = session.execute(
+            select(func.count())
+            .select_from(content_audit)
+            .join(seed_refs, seed_refs.c.content_id == content_audit.c.content_id)
+            .where(content_audit.c.to_state == "in_review", content_audit.c.actor == SEED_AUTHOR)
+        ).scalar_one()
+    assert [actor for actor, _ in approvers] == [SEED_REVIEWER]
+    assert submitters == approvers[0][1]
