@@ -184,3 +184,40 @@ def test_the_doc_names_every_event_and_challenge():
         assert event["name"] in doc
     for challenge in CHALLENGES:
         assert challenge["title"] in doc
+
+
+def test_the_public_view_of_a_question_never_holds_its_answer_key():
+    from services.authoring.kinds import load_body, public_view
+
+    body = load_body(
+        "question",
+        "quest",
+        {
+            "prompt": "2 + 2?",
+            "difficulty": 1,
+            "explanation": "Arithmetic.",
+            "choices": [
+                {"text": "4", "correct": True},
+                {"text": "3"},
+                {"text": "5"},
+                {"text": "22"},
+            ],
+        },
+    )
+    view = public_view("question", "quest", body)
+    assert view["choices"] == ["4", "3", "5", "22"]
+    assert "explanation" not in view and "correct" not in str(view)
+
+    ordering = load_body(
+        "ordering_question",
+        "quest",
+        {
+            "prompt": "Smallest first",
+            "difficulty": 1,
+            "explanation": "Sizes.",
+            "items": ["ant", "dog", "cow", "whale"],
+        },
+    )
+    assert public_view("ordering_question", "quest", ordering)["items"] == sorted(
+        ["ant", "dog", "cow", "whale"]
+    )
