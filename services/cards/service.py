@@ -2,25 +2,26 @@
 
 from __future__ import annotations
 
+from contextlib import AbstractContextManager
 from typing import Any
 
 from nameko.events import event_handler
 from nameko.rpc import rpc
 
 from services.cards import handlers, orm
-from services.cards.repository import unit_of_work
+from services.cards.repository import CardsUnitOfWork, unit_of_work
 from services.cards.schemas import (
     CollectionSchema,
     DefinitionSchema,
     GameSchema,
     PlayerIdSchema,
 )
+from shared.consumers import consume
 from shared.dependencies import ClockProvider, DatabaseProvider
 from shared.events import (
     CONTENT_PUBLISHED,
     CONTENT_RETIRED,
     PLAYER_REGISTERED,
-    read_event_or_drop,
 )
 from shared.health import HealthEndpoints
 from shared.schemas import load
@@ -34,29 +35,20 @@ class CardsService(HealthEndpoints):
     db = DatabaseProvider(orm.plumbing)
     clock = ClockProvider()
 
+    def _uow(self) -> AbstractContextManager[CardsUnitOfWork]:
+        return unit_of_work(self.db)
+
     @event_handler(PLAYER_REGISTERED.source, PLAYER_REGISTERED.name, requeue_on_error=True)
     def on_player_registered(self, message: dict[str, Any]) -> None:
-        event = read_event_or_drop(PLAYER_REGISTERED, message)
-        if event is None:
-            return
-        with unit_of_work(self.db) as uow:
-            handlers.create_collection(event, uow)
+        consume(PLAYER_REGISTERED, message, self._uow, handlers.create_collection)
 
     @event_handler(CONTENT_PUBLISHED.source, CONTENT_PUBLISHED.name, requeue_on_error=True)
     def on_content_published(self, message: dict[str, Any]) -> None:
-        event = read_event_or_drop(CONTENT_PUBLISHED, message)
-        if event is None:
-            return
-        with unit_of_work(self.db) as uow:
-            handlers.record_published_definition(event, uow)
+        consume(CONTENT_PUBLISHED, message, self._uow, handlers.record_published_definition)
 
     @event_handler(CONTENT_RETIRED.source, CONTENT_RETIRED.name, requeue_on_error=True)
     def on_content_retired(self, message: dict[str, Any]) -> None:
-        event = read_event_or_drop(CONTENT_RETIRED, message)
-        if event is None:
-            return
-        with unit_of_work(self.db) as uow:
-            handlers.record_retired_definition(event, uow)
+        consume(CONTENT_RETIRED, message, self._uow, handlers.record_retired_definition)
 
     @rpc
     def catalogue(self, game: str) -> list[dict[str, Any]]:

@@ -2,21 +2,22 @@
 
 from __future__ import annotations
 
+from contextlib import AbstractContextManager
 from typing import Any
 
 from nameko.events import event_handler
 from nameko.rpc import rpc
 
 from services.challenge import handlers, orm
-from services.challenge.repository import unit_of_work
+from services.challenge.repository import ChallengeUnitOfWork, unit_of_work
 from services.challenge.schemas import EventIdSchema, PublishedEventSchema
+from shared.consumers import consume
 from shared.dependencies import ClockProvider, DatabaseProvider
 from shared.errors import NotFound
 from shared.events import (
     CONTENT_PUBLISHED,
     CONTENT_RETIRED,
     QUESTION_PUBLISHED,
-    read_event_or_drop,
 )
 from shared.health import HealthEndpoints
 from shared.schemas import load
@@ -30,26 +31,20 @@ class ChallengeService(HealthEndpoints):
     db = DatabaseProvider(orm.plumbing)
     clock = ClockProvider()
 
+    def _uow(self) -> AbstractContextManager[ChallengeUnitOfWork]:
+        return unit_of_work(self.db)
+
     @event_handler(CONTENT_PUBLISHED.source, CONTENT_PUBLISHED.name, requeue_on_error=True)
     def on_content_published(self, message: dict[str, Any]) -> None:
-        event = read_event_or_drop(CONTENT_PUBLISHED, message)
-        if event is not None:
-            with unit_of_work(self.db) as uow:
-                handlers.record_published_content(event, uow)
+        consume(CONTENT_PUBLISHED, message, self._uow, handlers.record_published_content)
 
     @event_handler(QUESTION_PUBLISHED.source, QUESTION_PUBLISHED.name, requeue_on_error=True)
     def on_question_published(self, message: dict[str, Any]) -> None:
-        event = read_event_or_drop(QUESTION_PUBLISHED, message)
-        if event is not None:
-            with unit_of_work(self.db) as uow:
-                handlers.record_published_question(event, uow)
+        consume(QUESTION_PUBLISHED, message, self._uow, handlers.record_published_question)
 
     @event_handler(CONTENT_RETIRED.source, CONTENT_RETIRED.name, requeue_on_error=True)
     def on_content_retired(self, message: dict[str, Any]) -> None:
-        event = read_event_or_drop(CONTENT_RETIRED, message)
-        if event is not None:
-            with unit_of_work(self.db) as uow:
-                handlers.record_retired_content(event, uow)
+        consume(CONTENT_RETIRED, message, self._uow, handlers.record_retired_content)
 
     @rpc
     def get_event(self, event_id: str) -> dict[str, Any]:
