@@ -30,11 +30,3 @@ class Authenticator(DependencyProvider):  # type: ignore[misc]
 
     def get_dependency(self, worker_ctx: Any) -> TokenVerifier:
         return self.verifier
-
-
-class SettingsProvider(DependencyProvider):  # type: ignore[misc]
-    def setup(self) -> None:
-        self.settings = settings_from_nameko_config(self.container.config)
-
-    def get_dependency(self, worker_ctx: Any) -> Settings:
-        return self.settings

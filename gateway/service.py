@@ -13,7 +13,7 @@ from kombu.connection import Connection
 from werkzeug.wrappers import Request, Response
 
 from gateway.auth import Identity, bearer_token
-from gateway.dependencies import Authenticator, SettingsProvider
+from gateway.dependencies import Authenticator
 from gateway.devauth import dev_jwks
 from gateway.entrypoints import RouteDoc, api, json_body
 from gateway.openapi import build_spec, render_docs_page
@@ -32,6 +32,7 @@ from gateway.schemas import (
     TransitionRequest,
 )
 from shared.config import SERVICE_NAMES
+from shared.dependencies import SettingsProvider
 from shared.errors import Forbidden, NotFound
 from shared.schemas import load
 

@@ -48,6 +48,10 @@ class Settings:
     rpc_timeout: seconds the gateway waits for a service before answering 503
         (``RPC_TIMEOUT_SECONDS``).
     max_body_bytes: largest request body the gateway reads (``MAX_BODY_BYTES``).
+    claim_max_age_seconds: how old a location claim may be (``CLAIM_MAX_AGE_SECONDS``,
+        120: the rulebook's provisional limit).
+    max_speed_kmh: fastest plausible movement between two location claims
+        (``MAX_SPEED_KMH``, 300: ours, see services/challenge/domain/claims.py).
     """
 
     database_url: str
@@ -63,6 +67,8 @@ class Settings:
     health_port: int = 8080
     rpc_timeout: float = 5.0
     max_body_bytes: int = 64 * 1024
+    claim_max_age_seconds: float = 120.0
+    max_speed_kmh: float = 300.0
     production: bool = False
     extra: Mapping[str, str] = field(default_factory=dict)
 
@@ -147,6 +153,8 @@ def load_settings(env: Mapping[str, str] | None = None) -> Settings:
         health_port=_whole_number(env, "HEALTH_PORT", 8080),
         rpc_timeout=_number(env, "RPC_TIMEOUT_SECONDS", 5.0),
         max_body_bytes=_whole_number(env, "MAX_BODY_BYTES", 64 * 1024),
+        claim_max_age_seconds=_number(env, "CLAIM_MAX_AGE_SECONDS", 120.0),
+        max_speed_kmh=_number(env, "MAX_SPEED_KMH", 300.0),
         production=production,
         extra={k: v for k, v in env.items() if k.startswith(("AUTH0_MGMT_", "AUTH0_MANAGEMENT_"))},
     )

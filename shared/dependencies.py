@@ -12,7 +12,7 @@ from typing import Any
 from nameko.extensions import DependencyProvider
 
 from shared.clock import Clock, SystemClock
-from shared.config import settings_from_nameko_config
+from shared.config import Settings, settings_from_nameko_config
 from shared.db import Database, make_engine
 from shared.outbox import OutboxRelay, RelayLoop, nameko_publisher
 from shared.plumbing_tables import PlumbingTables
@@ -78,3 +78,13 @@ class RandomProvider(DependencyProvider):  # type: ignore[misc]
 
     def get_dependency(self, worker_ctx: Any) -> RandomSource:
         return SystemRandomSource()
+
+
+class SettingsProvider(DependencyProvider):  # type: ignore[misc]
+    """The Settings the container was started with."""
+
+    def setup(self) -> None:
+        self.settings = settings_from_nameko_config(self.container.config)
+
+    def get_dependency(self, worker_ctx: Any) -> Settings:
+        return self.settings

@@ -92,6 +92,16 @@ class ContentRetiredV1(EventSchema):
     retired_at = fields.AwareDateTime(required=True)
 
 
+class AttemptCompletedV1(EventSchema):
+    """A Quest event attempt ended (all answers in, or time up): its score is final."""
+
+    attempt_id = fields.UUID(required=True)
+    player_id = fields.UUID(required=True)
+    event_id = fields.UUID(required=True)
+    correct_count = fields.Integer(required=True, strict=True, validate=validate.Range(0, 5))
+    completed_at = fields.AwareDateTime(required=True)
+
+
 @dataclass(frozen=True)
 class EventContract:
     """One event type: who emits it, its payload, and who consumes it.
@@ -147,9 +157,22 @@ CONTENT_RETIRED = EventContract(
     consumers=("cards.on_content_retired", "challenge.on_content_retired"),
 )
 
+# Consumed by cards (reward) and accounts (points) once issue 5 builds them; until
+# then completions wait, pending, in the challenge outbox and are delivered then.
+ATTEMPT_COMPLETED = EventContract("AttemptCompleted", 1, "challenge", AttemptCompletedV1)
+
 CONTRACTS: Mapping[str, EventContract] = {
-    c.name: c for c in (PLAYER_REGISTERED, CONTENT_PUBLISHED, QUESTION_PUBLISHED, CONTENT_RETIRED)
+    c.name: c
+    for c in (
+        PLAYER_REGISTERED,
+        CONTENT_PUBLISHED,
+        QUESTION_PUBLISHED,
+        CONTENT_RETIRED,
+        ATTEMPT_COMPLETED,
+    )
 }
+
+AWAITING_CONSUMERS = frozenset({ATTEMPT_COMPLETED.name})
 
 
 @dataclass(frozen=True)

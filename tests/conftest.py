@@ -13,6 +13,7 @@ import os  # noqa: E402
 
 import pytest  # noqa: E402
 from nameko.standalone.rpc import ClusterRpcProxy  # noqa: E402
+from nameko.testing.services import replace_dependencies  # noqa: E402
 from nameko.testing.utils import get_extension  # noqa: E402
 from nameko.web.server import WebServer  # noqa: E402
 
@@ -44,10 +45,12 @@ def settings(stack):
 def start_service(container_factory, settings):
     """Start a service by name in a real nameko container; returns the container."""
 
-    def start(name, settings_override=None, **config):
+    def start(name, settings_override=None, replacements=None, **config):
         effective = settings_override or settings
         config.setdefault("WEB_SERVER_ADDRESS", "127.0.0.1:0")
         container = container_factory(service_class(name), effective.nameko_config(**config))
+        if replacements:
+            replace_dependencies(container, **replacements)
         container.start()
         return container
 

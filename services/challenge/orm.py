@@ -7,7 +7,24 @@ authoring that holds it.
 """
 
 from geoalchemy2 import Geography
-from sqlalchemy import Column, DateTime, Index, Integer, MetaData, String, Table, Text, Uuid
+from sqlalchemy import (
+    BigInteger,
+    Boolean,
+    Column,
+    DateTime,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    PrimaryKeyConstraint,
+    String,
+    Table,
+    Text,
+    UniqueConstraint,
+    Uuid,
+    text,
+)
 from sqlalchemy.dialects.postgresql import JSONB
 
 from shared.plumbing_tables import PlumbingTables
@@ -65,6 +82,50 @@ campaigns = Table(
     Column("version", Integer, nullable=False),
     Column("published_at", DateTime(timezone=True), nullable=False),
     Column("retired_at", DateTime(timezone=True), nullable=True),
+)
+
+
+# Accepted location claims, kept for movement plausibility (purged with the account).
+location_claims = Table(
+    "location_claims",
+    metadata,
+    Column("id", BigInteger, primary_key=True, autoincrement=True),
+    Column("player_id", Uuid, nullable=False),
+    Column(
+        "geog", Geography(geometry_type="POINT", srid=4326, spatial_index=False), nullable=False
+    ),
+    Column("accuracy_m", Float, nullable=False),
+    Column("acquired_at", DateTime(timezone=True), nullable=False),
+    Column("received_at", DateTime(timezone=True), nullable=False),
+    Index("ix_location_claims_player_acquired", "player_id", "acquired_at"),
+)
+
+attempts = Table(
+    "attempts",
+    metadata,
+    Column("id", Uuid, primary_key=True),
+    Column("player_id", Uuid, nullable=False),
+    Column("event_id", Uuid, nullable=False),
+    Column("started_at", DateTime(timezone=True), nullable=False),
+    Column("deadline", DateTime(timezone=True), nullable=False),
+    Column("status", String(16), nullable=False),
+    # The five questions as chosen and shuffled at start, keys included (private).
+    Column("questions", JSONB, nullable=False),
+    Column("completed_at", DateTime(timezone=True), nullable=True),
+    Column("correct_count", Integer, nullable=True),
+    UniqueConstraint("player_id", "event_id", name="uq_attempts_player_event"),
+    Index("ix_attempts_active_deadline", "deadline", postgresql_where=text("status = 'active'")),
+)
+
+attempt_answers = Table(
+    "attempt_answers",
+    metadata,
+    Column("attempt_id", Uuid, ForeignKey("attempts.id"), nullable=False),
+    Column("position", Integer, nullable=False),
+    Column("submitted", JSONB, nullable=False),
+    Column("received_at", DateTime(timezone=True), nullable=False),
+    Column("correct", Boolean, nullable=False),
+    PrimaryKeyConstraint("attempt_id", "position", name="pk_attempt_answers"),
 )
 
 plumbing = PlumbingTables(metadata)

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from geoalchemy2.elements import WKTElement
 from sqlalchemy import Table, func, select, update
@@ -16,7 +16,10 @@ from sqlalchemy.orm import Session
 
 from services.challenge.orm import campaigns, challenges, events, questions
 from shared.content import Kind
-from shared.db import Database
+from shared.db import Database, UnitOfWork
+
+if TYPE_CHECKING:
+    from services.challenge.attempt_store import SqlAttempts
 
 TABLE_OF_KIND: dict[str, Table] = {
     Kind.QUESTION: questions,
@@ -80,9 +83,13 @@ class SqlPublishedContent:
 class ChallengeUnitOfWork:
     content: SqlPublishedContent
     inbox: Inbox
+    attempts: SqlAttempts
+    events: UnitOfWork
 
 
 @contextmanager
 def unit_of_work(db: Database) -> Iterator[ChallengeUnitOfWork]:
+    from services.challenge.attempt_store import SqlAttempts
+
     with db.transaction() as tx:
-        yield ChallengeUnitOfWork(SqlPublishedContent(tx.session), tx)
+        yield ChallengeUnitOfWork(SqlPublishedContent(tx.session), tx, SqlAttempts(tx.session), tx)

@@ -1,6 +1,6 @@
 """Payloads of the challenge RPC interface."""
 
-from marshmallow import Schema, fields
+from marshmallow import Schema, fields, validate
 
 
 class EventIdSchema(Schema):
@@ -21,3 +21,43 @@ class PublishedEventSchema(Schema):
     challenge_id = fields.UUID()
     reward_definition_id = fields.UUID()
     retired_at = fields.AwareDateTime(allow_none=True)
+
+
+class LocationSchema(Schema):
+    lat = fields.Float(required=True, allow_nan=False, validate=validate.Range(-90, 90))
+    lon = fields.Float(required=True, allow_nan=False, validate=validate.Range(-180, 180))
+    accuracy_m = fields.Float(required=True, allow_nan=False, validate=validate.Range(min=0))
+    acquired_at = fields.AwareDateTime(required=True)
+
+
+class StartAttemptSchema(Schema):
+    player_id = fields.UUID(required=True)
+    event_id = fields.UUID(required=True)
+    location = fields.Nested(LocationSchema, required=True)
+
+
+class AttemptRefSchema(Schema):
+    player_id = fields.UUID(required=True)
+    attempt_id = fields.UUID(required=True)
+
+
+class AnswerSchema(AttemptRefSchema):
+    index = fields.Integer(required=True, strict=True)
+    submission = fields.Dict(required=True)
+
+
+class NearbySchema(Schema):
+    lat = fields.Float(required=True, allow_nan=False, validate=validate.Range(-90, 90))
+    lon = fields.Float(required=True, allow_nan=False, validate=validate.Range(-180, 180))
+
+
+class NearbyEventSchema(Schema):
+    id = fields.UUID()
+    name = fields.String()
+    description = fields.String()
+    lat = fields.Float()
+    lon = fields.Float()
+    radius_m = fields.Integer()
+    starts_at = fields.AwareDateTime()
+    ends_at = fields.AwareDateTime()
+    distance_m = fields.Float()

@@ -3,16 +3,32 @@
 from __future__ import annotations
 
 from contextlib import AbstractContextManager
+from datetime import timedelta
 from typing import Any
 
 from nameko.events import event_handler
 from nameko.rpc import rpc
+from nameko.timer import timer
 
-from services.challenge import handlers, orm
+from services.challenge import attempt_handlers, handlers, orm
+from services.challenge.domain.claims import Claim, ClaimPolicy
 from services.challenge.repository import ChallengeUnitOfWork, unit_of_work
-from services.challenge.schemas import EventIdSchema, PublishedEventSchema
+from services.challenge.schemas import (
+    AnswerSchema,
+    AttemptRefSchema,
+    EventIdSchema,
+    NearbyEventSchema,
+    NearbySchema,
+    PublishedEventSchema,
+    StartAttemptSchema,
+)
 from shared.consumers import consume
-from shared.dependencies import ClockProvider, DatabaseProvider
+from shared.dependencies import (
+    ClockProvider,
+    DatabaseProvider,
+    RandomProvider,
+    SettingsProvider,
+)
 from shared.errors import NotFound
 from shared.events import (
     CONTENT_PUBLISHED,
@@ -23,6 +39,8 @@ from shared.health import HealthEndpoints
 from shared.schemas import load
 
 EVENT = PublishedEventSchema()
+NEARBY = NearbyEventSchema(many=True)
+SWEEP_INTERVAL_SECONDS = 5  # ours: an abandoned attempt completes within seconds of its deadline
 
 
 class ChallengeService(HealthEndpoints):
@@ -30,6 +48,8 @@ class ChallengeService(HealthEndpoints):
 
     db = DatabaseProvider(orm.plumbing)
     clock = ClockProvider()
+    random = RandomProvider()
+    settings = SettingsProvider()
 
     def _uow(self) -> AbstractContextManager[ChallengeUnitOfWork]:
         return unit_of_work(self.db)
@@ -55,3 +75,63 @@ class ChallengeService(HealthEndpoints):
         if found is None:
             raise NotFound("event_not_found", "there is no such published event")
         return dict(EVENT.dump(found))
+
+    # -- attempts ----------------------------------------------------------------------
+
+    def _policy(self) -> ClaimPolicy:
+        return ClaimPolicy(
+            max_age=timedelta(seconds=self.settings.claim_max_age_seconds),
+            max_speed_mps=self.settings.max_speed_kmh * 1000 / 3600,
+        )
+
+    @rpc
+    def nearby_events(self, lat: float, lon: float) -> list[dict[str, Any]]:
+        """Published events open now near a point (no answer data), nearest first."""
+        args = load(NearbySchema(), {"lat": lat, "lon": lon})
+        with unit_of_work(self.db) as uow:
+            found = uow.attempts.nearby_events(args["lat"], args["lon"], self.clock.now())
+        return list(NEARBY.dump(found))
+
+    @rpc
+    def start_attempt(self, **payload: Any) -> dict[str, Any]:
+        """Start (``created``) or resume the player's one attempt at an event."""
+        args = load(StartAttemptSchema(), payload)
+        location = args["location"]
+        cmd = attempt_handlers.StartAttempt(
+            args["player_id"],
+            args["event_id"],
+            Claim(
+                location["lat"], location["lon"], location["accuracy_m"], location["acquired_at"]
+            ),
+        )
+        with unit_of_work(self.db) as uow:
+            outcome = attempt_handlers.start_attempt(
+                cmd, uow, self.clock, self.random, self._policy()
+            )
+        return {"created": outcome.created, "attempt": outcome.view}
+
+    @rpc
+    def get_attempt(self, **payload: Any) -> dict[str, Any]:
+        args = load(AttemptRefSchema(), payload)
+        with unit_of_work(self.db) as uow:
+            outcome = attempt_handlers.get_attempt(
+                args["player_id"], args["attempt_id"], uow, self.clock
+            )
+        return outcome.view
+
+    @rpc
+    def answer(self, **payload: Any) -> dict[str, Any]:
+        args = load(AnswerSchema(), payload)
+        cmd = attempt_handlers.AnswerQuestion(
+            args["player_id"], args["attempt_id"], args["index"], args["submission"]
+        )
+        with unit_of_work(self.db) as uow:
+            outcome = attempt_handlers.answer_question(cmd, uow, self.clock)
+        if outcome.refusal is not None:  # raised after the commit: an expiry it resolved stays
+            raise outcome.refusal
+        return outcome.view
+
+    @timer(interval=SWEEP_INTERVAL_SECONDS)
+    def expire_abandoned_attempts(self) -> None:
+        with unit_of_work(self.db) as uow:
+            attempt_handlers.expire_due(uow, self.clock)

@@ -1,0 +1,1 @@
+"""Pure rules of Quest event challenges: location claims, attempts, answers, review."""
