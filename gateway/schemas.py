@@ -120,3 +120,53 @@ class CatalogueSchema(Schema):
     reward_eligible = fields.Boolean()
     evolved = fields.Boolean()
     definition = fields.Dict(metadata={"description": "Stats, moves and effects"})
+
+
+class NearbyQuery(Schema):
+    lat = fields.Float(required=True, allow_nan=False, validate=validate.Range(-90, 90))
+    lon = fields.Float(required=True, allow_nan=False, validate=validate.Range(-180, 180))
+
+
+class NearbyEventSchema(Schema):
+    id = fields.UUID()
+    name = fields.String()
+    description = fields.String()
+    lat = fields.Float()
+    lon = fields.Float()
+    radius_m = fields.Integer()
+    starts_at = fields.AwareDateTime()
+    ends_at = fields.AwareDateTime()
+    distance_m = fields.Float()
+
+
+class LocationClaim(Schema):
+    lat = fields.Float(required=True, allow_nan=False, validate=validate.Range(-90, 90))
+    lon = fields.Float(required=True, allow_nan=False, validate=validate.Range(-180, 180))
+    accuracy_m = fields.Float(required=True, allow_nan=False, validate=validate.Range(min=0))
+    acquired_at = fields.AwareDateTime(required=True)
+
+
+class StartAttemptRequest(Schema):
+    location = fields.Nested(LocationClaim, required=True)
+
+
+class AnswerRequest(Schema):
+    choice = fields.String(
+        validate=validate.Length(min=1, max=40),
+        metadata={"description": "An option id (multiple choice)"},
+    )
+    order = fields.List(
+        fields.String(validate=validate.Length(min=1, max=40)),
+        validate=validate.Length(min=1, max=10),
+        metadata={"description": "Every item id, in your order (ordering)"},
+    )
+
+
+class AttemptSchema(Schema):
+    id = fields.UUID()
+    eventId = fields.UUID()  # noqa: N815
+    status = fields.String(metadata={"example": "active"})
+    startedAt = fields.AwareDateTime()  # noqa: N815
+    deadline = fields.AwareDateTime()
+    questions = fields.List(fields.Dict())
+    result = fields.Dict(metadata={"description": "Score and review, once completed"})

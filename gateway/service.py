@@ -19,6 +19,8 @@ from gateway.entrypoints import RouteDoc, api, json_body
 from gateway.openapi import build_spec, render_docs_page
 from gateway.rpc import Services
 from gateway.schemas import (
+    AnswerRequest,
+    AttemptSchema,
     AuditEntrySchema,
     CatalogueQuery,
     CatalogueSchema,
@@ -28,7 +30,10 @@ from gateway.schemas import (
     EditContentRequest,
     HealthSchema,
     MeSchema,
+    NearbyEventSchema,
+    NearbyQuery,
     ReadySchema,
+    StartAttemptRequest,
     TransitionRequest,
 )
 from shared.config import SERVICE_NAMES
@@ -140,6 +145,92 @@ class GatewayService:
         identity = self._identity(request)
         player = self._active_player(identity)
         return {**player, "roles": sorted(identity.roles)}
+
+    # -- Quest events and attempts ------------------------------------------------------
+
+    @api(
+        "GET",
+        "/quest/events",
+        RouteDoc(
+            "Published events open now near a point (?lat=&lon=), nearest first",
+            NearbyEventSchema,
+            errors=(422,),
+            tags=("quest",),
+        ),
+    )
+    def nearby_events(self, request: Request) -> Any:
+        args = load(NearbyQuery(), request.args.to_dict())
+        return self.services.call("challenge", "nearby_events", lat=args["lat"], lon=args["lon"])
+
+    @api(
+        "POST",
+        "/quest/events/<uuid:event_id>/attempt",
+        RouteDoc(
+            "Start the one attempt at an event (201) or resume it (200)",
+            AttemptSchema,
+            StartAttemptRequest,
+            auth="player",
+            status=201,
+            errors=(400, 404, 409, 413, 422),
+            also=(200,),
+            tags=("quest",),
+        ),
+    )
+    def start_attempt(self, request: Request, event_id: Any) -> tuple[int, Any]:
+        """``{"location": {"lat": 51.508, "lon": -0.1281, "accuracy_m": 12,
+        "acquired_at": "2026-11-30T12:00:00Z"}}`` -> 201 the attempt (questions, deadline)"""
+        player = self._active_player(self._identity(request))
+        args = StartAttemptRequest().dump(load(StartAttemptRequest(), json_body(request)))
+        started = self.services.call(
+            "challenge",
+            "start_attempt",
+            player_id=player["id"],
+            event_id=str(event_id),
+            location=args["location"],
+        )
+        return (201 if started["created"] else 200), started["attempt"]
+
+    @api(
+        "GET",
+        "/quest/attempts/<uuid:attempt_id>",
+        RouteDoc(
+            "Your attempt: questions, options, deadline, your answers; the result once completed",
+            AttemptSchema,
+            auth="player",
+            errors=(404,),
+            tags=("quest",),
+        ),
+    )
+    def get_attempt(self, request: Request, attempt_id: Any) -> Any:
+        player = self._active_player(self._identity(request))
+        return self.services.call(
+            "challenge", "get_attempt", player_id=player["id"], attempt_id=str(attempt_id)
+        )
+
+    @api(
+        "PUT",
+        "/quest/attempts/<uuid:attempt_id>/answers/<int:index>",
+        RouteDoc(
+            "Answer one question: {choice} or {order}; answers are final",
+            AttemptSchema,
+            AnswerRequest,
+            auth="player",
+            errors=(400, 404, 409, 413, 422),
+            tags=("quest",),
+        ),
+    )
+    def answer(self, request: Request, attempt_id: Any, index: int) -> Any:
+        """``{"choice": "o1a2b3c4d"}`` -> the attempt with your answer recorded"""
+        player = self._active_player(self._identity(request))
+        submission = load(AnswerRequest(), json_body(request))
+        return self.services.call(
+            "challenge",
+            "answer",
+            player_id=player["id"],
+            attempt_id=str(attempt_id),
+            index=index,
+            submission=submission,
+        )
 
     # -- cards ------------------------------------------------------------------------
 
