@@ -178,3 +178,24 @@ def test_starting_needs_a_token(api):
         401,
         "missing_token",
     )
+
+
+def test_a_locked_account_cannot_start_an_attempt(api, event_id, settings):
+    import sqlalchemy as sa
+
+    from services.accounts.orm import players
+
+    sub = random_sub()
+    token = api.token(sub)
+    assert api.me(sub).status_code == 200
+    engine = sa.create_engine(settings.database_url_for("accounts"))
+    with engine.begin() as conn:
+        conn.execute(sa.update(players).where(players.c.auth0_sub == sub).values(status="locked"))
+    engine.dispose()
+    response = api.request(
+        "POST",
+        f"/quest/events/{event_id}/attempt",
+        headers={"Authorization": f"Bearer {token}"},
+        json=claim(),
+    )
+    assert_problem(response, 403, "account_locked")
