@@ -199,3 +199,15 @@ def test_a_locked_account_cannot_start_an_attempt(api, event_id, settings):
         json=claim(),
     )
     assert_problem(response, 403, "account_locked")
+
+
+@pytest.mark.parametrize(
+    "query", ["", "?lat=51.5", "?lat=abc&lon=1", "?lat=91&lon=0", "?lat=nan&lon=0"]
+)
+def test_nearby_events_need_a_valid_point(api, query):
+    assert_problem(api.get(f"/quest/events{query}"), 422, "validation_failed")
+
+
+@pytest.mark.parametrize("query", ["", "?game=chess"])
+def test_the_catalogue_needs_a_known_game(api, query):
+    assert_problem(api.get(f"/cards/catalogue{query}"), 422, "validation_failed")

@@ -436,3 +436,29 @@ def test_the_sweeper_completes_an_abandoned_attempt_without_any_request(
         ).scalar_one()
     engine.dispose()
     assert completed == 1
+
+
+def test_completion_is_recorded_once_however_often_the_result_is_read(
+    challenge, published_event, clock, settings
+):
+    player = uuid.uuid4()
+    view = start(challenge, published_event(), player_id=player)["attempt"]
+    ref = {"player_id": str(player), "attempt_id": view["id"]}
+    for q in view["questions"]:
+        challenge.answer(
+            **ref, index=q["index"], submission={"choice": right_choice(view, q["index"])}
+        )
+    clock.advance(seconds=600)  # long past the deadline: reading must not complete it again
+    results = [challenge.get_attempt(**ref)["result"] for _ in range(3)]
+    assert all(r == results[0] for r in results) and results[0]["score"] == 5
+    engine = create_engine(settings.database_url_for("challenge"))
+    with engine.connect() as conn:
+        completed = conn.execute(
+            text(
+                "SELECT count(*) FROM outbox WHERE routing_key = 'AttemptCompleted' "
+                "AND payload->'data'->>'attempt_id' = :id"
+            ),
+            {"id": view["id"]},
+        ).scalar_one()
+    engine.dispose()
+    assert completed == 1
