@@ -19,6 +19,7 @@ from services.challenge.domain.attempt import (
     Status,
 )
 from services.challenge.domain.claims import AcceptedClaim, Claim
+from services.challenge.geo import point
 from services.challenge.orm import (
     attempt_answers,
     attempts,
@@ -27,7 +28,6 @@ from services.challenge.orm import (
     location_claims,
     questions,
 )
-from services.challenge.repository import point
 from shared.content import MAX_EVENT_RADIUS_M
 
 # Ours: PostGIS measures on the spheroid; a point placed exactly on the radius can come

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from services.challenge.repository import TABLE_OF_KIND, ChallengeUnitOfWork, point
+from services.challenge.geo import point
+from services.challenge.repository import TABLE_OF_KIND, ChallengeUnitOfWork
 from shared.content import Kind
 from shared.events import Event
 

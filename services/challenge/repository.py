@@ -7,19 +7,16 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
-from geoalchemy2.elements import WKTElement
 from sqlalchemy import Table, func, select, update
 from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.orm import Session
 
+from services.challenge.attempt_store import SqlAttempts
 from services.challenge.orm import campaigns, challenges, events, questions
 from shared.content import Kind
 from shared.db import Database, UnitOfWork
-
-if TYPE_CHECKING:
-    from services.challenge.attempt_store import SqlAttempts
 
 TABLE_OF_KIND: dict[str, Table] = {
     Kind.QUESTION: questions,
@@ -32,11 +29,6 @@ TABLE_OF_KIND: dict[str, Table] = {
 
 class Inbox(Protocol):
     def first_delivery(self, message_id: uuid.UUID, consumer: str) -> bool: ...
-
-
-def point(lat: float, lon: float) -> WKTElement:
-    """A geography point; WKT puts longitude first."""
-    return WKTElement(f"POINT({lon} {lat})", srid=4326)
 
 
 class SqlPublishedContent:
@@ -89,7 +81,5 @@ class ChallengeUnitOfWork:
 
 @contextmanager
 def unit_of_work(db: Database) -> Iterator[ChallengeUnitOfWork]:
-    from services.challenge.attempt_store import SqlAttempts
-
     with db.transaction() as tx:
         yield ChallengeUnitOfWork(SqlPublishedContent(tx.session), tx, SqlAttempts(tx.session), tx)

@@ -7,8 +7,9 @@ import eventlet
 import pytest
 from sqlalchemy import create_engine, text
 
+from services.challenge.geo import point
 from services.challenge.orm import plumbing
-from services.challenge.repository import SqlPublishedContent, point
+from services.challenge.repository import SqlPublishedContent
 from shared.clock import FixedClock
 from shared.db import Database, make_engine
 from shared.errors import Conflict, InvalidInput, NotFound
