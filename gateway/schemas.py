@@ -2,6 +2,8 @@
 
 from marshmallow import Schema, fields, validate
 
+from shared.quest_schemas import LocationClaimSchema
+
 
 class ProblemSchema(Schema):
     type = fields.String(metadata={"description": "A URI naming the problem type"})
@@ -122,32 +124,8 @@ class CatalogueSchema(Schema):
     definition = fields.Dict(metadata={"description": "Stats, moves and effects"})
 
 
-class NearbyQuery(Schema):
-    lat = fields.Float(required=True, allow_nan=False, validate=validate.Range(-90, 90))
-    lon = fields.Float(required=True, allow_nan=False, validate=validate.Range(-180, 180))
-
-
-class NearbyEventSchema(Schema):
-    id = fields.UUID()
-    name = fields.String()
-    description = fields.String()
-    lat = fields.Float()
-    lon = fields.Float()
-    radius_m = fields.Integer()
-    starts_at = fields.AwareDateTime()
-    ends_at = fields.AwareDateTime()
-    distance_m = fields.Float()
-
-
-class LocationClaim(Schema):
-    lat = fields.Float(required=True, allow_nan=False, validate=validate.Range(-90, 90))
-    lon = fields.Float(required=True, allow_nan=False, validate=validate.Range(-180, 180))
-    accuracy_m = fields.Float(required=True, allow_nan=False, validate=validate.Range(min=0))
-    acquired_at = fields.AwareDateTime(required=True)
-
-
 class StartAttemptRequest(Schema):
-    location = fields.Nested(LocationClaim, required=True)
+    location = fields.Nested(LocationClaimSchema, required=True)
 
 
 class AnswerRequest(Schema):

@@ -30,8 +30,6 @@ from gateway.schemas import (
     EditContentRequest,
     HealthSchema,
     MeSchema,
-    NearbyEventSchema,
-    NearbyQuery,
     ReadySchema,
     StartAttemptRequest,
     TransitionRequest,
@@ -39,6 +37,7 @@ from gateway.schemas import (
 from shared.config import SERVICE_NAMES
 from shared.dependencies import SettingsProvider
 from shared.errors import Forbidden, NotFound
+from shared.quest_schemas import NearbyEventSchema, PointSchema
 from shared.schemas import load
 
 READY_TIMEOUT_SECONDS = 2.0
@@ -159,7 +158,7 @@ class GatewayService:
         ),
     )
     def nearby_events(self, request: Request) -> Any:
-        args = load(NearbyQuery(), request.args.to_dict())
+        args = load(PointSchema(), request.args.to_dict())
         return self.services.call("challenge", "nearby_events", lat=args["lat"], lon=args["lon"])
 
     @api(

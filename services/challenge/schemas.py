@@ -1,6 +1,8 @@
 """Payloads of the challenge RPC interface."""
 
-from marshmallow import Schema, fields, validate
+from marshmallow import Schema, fields
+
+from shared.quest_schemas import LocationClaimSchema
 
 
 class EventIdSchema(Schema):
@@ -23,17 +25,10 @@ class PublishedEventSchema(Schema):
     retired_at = fields.AwareDateTime(allow_none=True)
 
 
-class LocationSchema(Schema):
-    lat = fields.Float(required=True, allow_nan=False, validate=validate.Range(-90, 90))
-    lon = fields.Float(required=True, allow_nan=False, validate=validate.Range(-180, 180))
-    accuracy_m = fields.Float(required=True, allow_nan=False, validate=validate.Range(min=0))
-    acquired_at = fields.AwareDateTime(required=True)
-
-
 class StartAttemptSchema(Schema):
     player_id = fields.UUID(required=True)
     event_id = fields.UUID(required=True)
-    location = fields.Nested(LocationSchema, required=True)
+    location = fields.Nested(LocationClaimSchema, required=True)
 
 
 class AttemptRefSchema(Schema):
@@ -44,20 +39,3 @@ class AttemptRefSchema(Schema):
 class AnswerSchema(AttemptRefSchema):
     index = fields.Integer(required=True, strict=True)
     submission = fields.Dict(required=True)
-
-
-class NearbySchema(Schema):
-    lat = fields.Float(required=True, allow_nan=False, validate=validate.Range(-90, 90))
-    lon = fields.Float(required=True, allow_nan=False, validate=validate.Range(-180, 180))
-
-
-class NearbyEventSchema(Schema):
-    id = fields.UUID()
-    name = fields.String()
-    description = fields.String()
-    lat = fields.Float()
-    lon = fields.Float()
-    radius_m = fields.Integer()
-    starts_at = fields.AwareDateTime()
-    ends_at = fields.AwareDateTime()
-    distance_m = fields.Float()

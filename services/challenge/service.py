@@ -17,8 +17,6 @@ from services.challenge.schemas import (
     AnswerSchema,
     AttemptRefSchema,
     EventIdSchema,
-    NearbyEventSchema,
-    NearbySchema,
     PublishedEventSchema,
     StartAttemptSchema,
 )
@@ -36,6 +34,7 @@ from shared.events import (
     QUESTION_PUBLISHED,
 )
 from shared.health import HealthEndpoints
+from shared.quest_schemas import NearbyEventSchema, PointSchema
 from shared.schemas import load
 
 EVENT = PublishedEventSchema()
@@ -87,7 +86,7 @@ class ChallengeService(HealthEndpoints):
     @rpc
     def nearby_events(self, lat: float, lon: float) -> list[dict[str, Any]]:
         """Published events open now near a point (no answer data), nearest first."""
-        args = load(NearbySchema(), {"lat": lat, "lon": lon})
+        args = load(PointSchema(), {"lat": lat, "lon": lon})
         with unit_of_work(self.db) as uow:
             found = uow.attempts.nearby_events(args["lat"], args["lon"], self.clock.now())
         return list(NEARBY.dump(found))

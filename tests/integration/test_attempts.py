@@ -151,6 +151,21 @@ def refused(code, call, *args, **kwargs):
     return caught.value
 
 
+def completions_of(settings, attempt_id):
+    """How many AttemptCompleted events the challenge outbox holds for an attempt."""
+    engine = create_engine(settings.database_url_for("challenge"))
+    with engine.connect() as conn:
+        count = conn.execute(
+            text(
+                "SELECT count(*) FROM outbox WHERE routing_key = 'AttemptCompleted' "
+                "AND payload->'data'->>'attempt_id' = :id"
+            ),
+            {"id": attempt_id},
+        ).scalar_one()
+    engine.dispose()
+    return count
+
+
 # -- eligibility ------------------------------------------------------------------------
 
 
@@ -427,16 +442,8 @@ def test_the_sweeper_completes_an_abandoned_attempt_without_any_request(
     with eventlet.Timeout(20):  # the sweeper runs every 5 s; bound the wait, assert no speed
         while status() != "completed":
             eventlet.sleep(0.2)
-    with engine.connect() as conn:
-        completed = conn.execute(
-            text(
-                "SELECT count(*) FROM outbox WHERE routing_key = 'AttemptCompleted' "
-                "AND payload->'data'->>'attempt_id' = :id"
-            ),
-            {"id": view["id"]},
-        ).scalar_one()
     engine.dispose()
-    assert completed == 1
+    assert completions_of(settings, view["id"]) == 1
 
 
 def test_completion_is_recorded_once_however_often_the_result_is_read(
@@ -453,13 +460,5 @@ def test_completion_is_recorded_once_however_often_the_result_is_read(
     results = [challenge.get_attempt(**ref)["result"] for _ in range(3)]
     assert all(r == results[0] for r in results) and results[0]["score"] == 5
     engine = create_engine(settings.database_url_for("challenge"))
-    with engine.connect() as conn:
-        completed = conn.execute(
-            text(
-                "SELECT count(*) FROM outbox WHERE routing_key = 'AttemptCompleted' "
-                "AND payload->'data'->>'attempt_id' = :id"
-            ),
-            {"id": view["id"]},
-        ).scalar_one()
     engine.dispose()
-    assert completed == 1
+    assert completions_of(settings, view["id"]) == 1

@@ -673,13 +673,6 @@ def test_active_view_never_lists_an_ordering_key_in_order_when_shuffling_changed
     assert shuffled_seeds > 80  # two ordering questions x 51 seeds, rarely unshuffled
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "bug: attempt._option_ids returns sorted ids and _prepare assigns them in authored "
-        "order, so sorting the shown option ids reveals the ordering key"
-    ),
-)
 def test_ordering_key_cannot_be_recovered_by_sorting_the_shown_option_ids():
     recovered = 0
     for seed in range(51):
@@ -758,3 +751,28 @@ def test_completed_view_is_json_serialisable_and_never_holds_the_published_answe
     assert '"correct": true, "text"' not in text
     assert "choices" not in text
     assert "items" not in text
+
+
+def test_duplicate_published_questions_are_never_chosen_twice():
+    base = [multiple_choice(n) for n in range(5)]
+    for seed in range(30):
+        chosen = start(
+            uuid.uuid4(),
+            uuid.uuid4(),
+            uuid.uuid4(),
+            base + base[:2],
+            NOW,
+            SeededRandomSource(seed),
+        )
+        assert len({q.question_id for q in chosen.questions}) == 5
+
+
+@pytest.mark.parametrize(
+    "submission",
+    [{"choice": ["a"]}, {"choice": {"id": "a"}}, {"choice": 3}],
+)
+def test_a_choice_that_is_not_a_string_is_invalid_input(submission):
+    questions = [multiple_choice(n) for n in range(5)]
+    attempt = start(uuid.uuid4(), uuid.uuid4(), uuid.uuid4(), questions, NOW, SeededRandomSource(1))
+    with pytest.raises(InvalidInput):
+        answer(attempt, {}, 0, submission, NOW)

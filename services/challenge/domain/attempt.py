@@ -80,10 +80,14 @@ class Attempt:
 
 
 def _option_ids(count: int, rng: RandomSource) -> list[str]:
-    ids: set[str] = set()
+    """Random ids in the order drawn. Never sorted: for an ordering question the ids are
+    given to the items in their correct order, so sorted ids would spell out the answer."""
+    ids: list[str] = []
     while len(ids) < count:
-        ids.add(f"o{rng.randrange(16**8):08x}")
-    return sorted(ids)
+        candidate = f"o{rng.randrange(16**8):08x}"
+        if candidate not in ids:
+            ids.append(candidate)
+    return ids
 
 
 def _prepare(position: int, question: PublishedQuestion, rng: RandomSource) -> AttemptQuestion:
@@ -121,11 +125,12 @@ def start(
     rng: RandomSource,
 ) -> Attempt:
     """Choose five distinct questions, shuffle their options, fix the deadline."""
-    if len({q.id for q in published}) < QUESTIONS_PER_ATTEMPT:
+    distinct = sorted({q.id: q for q in published}.values(), key=lambda q: str(q.id))
+    if len(distinct) < QUESTIONS_PER_ATTEMPT:
         raise Conflict(
             "challenge_not_playable", "this event's challenge has fewer than five questions"
         )
-    chosen = rng.sample(sorted(published, key=lambda q: str(q.id)), QUESTIONS_PER_ATTEMPT)
+    chosen = rng.sample(distinct, QUESTIONS_PER_ATTEMPT)
     questions = tuple(_prepare(position, q, rng) for position, q in enumerate(chosen))
     deadline = now + time_limit([q.difficulty for q in questions])
     return Attempt(attempt_id, player_id, event_id, now, deadline, Status.ACTIVE, questions)
@@ -137,17 +142,18 @@ def parse_submission(question: AttemptQuestion, submission: Mapping[str, Any]) -
     if question.kind == Kind.ORDERING_QUESTION:
         order = submission.get("order")
         if (
-            not isinstance(order, list)
+            set(submission) != {"order"}
+            or not isinstance(order, list)
+            or not all(isinstance(item, str) for item in order)
             or len(order) != len(option_ids)
             or set(order) != option_ids
-            or len(set(order)) != len(order)
         ):
             raise InvalidInput(
                 "invalid_order", "send every item of this question exactly once, in your order"
             )
         return tuple(order)
     choice = submission.get("choice")
-    if set(submission) != {"choice"} or choice not in option_ids:
+    if set(submission) != {"choice"} or not isinstance(choice, str) or choice not in option_ids:
         raise InvalidInput("unknown_option", "choose one of this question's option ids")
     return (choice,)
 

@@ -1,0 +1,29 @@
+"""Payload schemas the gateway and the challenge service share: points and location claims."""
+
+from marshmallow import Schema, fields, validate
+
+
+class PointSchema(Schema):
+    lat = fields.Float(required=True, allow_nan=False, validate=validate.Range(-90, 90))
+    lon = fields.Float(required=True, allow_nan=False, validate=validate.Range(-180, 180))
+
+
+class LocationClaimSchema(PointSchema):
+    """What the phone reports: where, how accurately, and when it measured it."""
+
+    accuracy_m = fields.Float(required=True, allow_nan=False, validate=validate.Range(min=0))
+    acquired_at = fields.AwareDateTime(required=True)
+
+
+class NearbyEventSchema(Schema):
+    """A published event as anyone may see it, with its distance from the asker."""
+
+    id = fields.UUID()
+    name = fields.String()
+    description = fields.String()
+    lat = fields.Float()
+    lon = fields.Float()
+    radius_m = fields.Integer()
+    starts_at = fields.AwareDateTime()
+    ends_at = fields.AwareDateTime()
+    distance_m = fields.Float()
