@@ -31,15 +31,23 @@ from shared.plumbing_tables import PlumbingTables
 
 metadata = MetaData()
 
+
+def published_columns() -> list[Column]:  # type: ignore[type-arg]
+    """What every published item keeps: its version, when it was published and retired."""
+    return [
+        Column("version", Integer, nullable=False),
+        Column("published_at", DateTime(timezone=True), nullable=False),
+        Column("retired_at", DateTime(timezone=True), nullable=True),
+    ]
+
+
 questions = Table(
     "questions",
     metadata,
     Column("id", Uuid, primary_key=True),
     Column("kind", String(40), nullable=False),
     Column("body", JSONB, nullable=False),
-    Column("version", Integer, nullable=False),
-    Column("published_at", DateTime(timezone=True), nullable=False),
-    Column("retired_at", DateTime(timezone=True), nullable=True),
+    *published_columns(),
 )
 
 challenges = Table(
@@ -48,9 +56,7 @@ challenges = Table(
     Column("id", Uuid, primary_key=True),
     Column("title", String(80), nullable=False),
     Column("question_ids", JSONB, nullable=False),
-    Column("version", Integer, nullable=False),
-    Column("published_at", DateTime(timezone=True), nullable=False),
-    Column("retired_at", DateTime(timezone=True), nullable=True),
+    *published_columns(),
 )
 
 events = Table(
@@ -67,9 +73,7 @@ events = Table(
     Column("ends_at", DateTime(timezone=True), nullable=False),
     Column("challenge_id", Uuid, nullable=False),
     Column("reward_definition_id", Uuid, nullable=False),
-    Column("version", Integer, nullable=False),
-    Column("published_at", DateTime(timezone=True), nullable=False),
-    Column("retired_at", DateTime(timezone=True), nullable=True),
+    *published_columns(),
     Index("ix_events_geog", "geog", postgresql_using="gist"),
 )
 
@@ -79,9 +83,7 @@ campaigns = Table(
     Column("id", Uuid, primary_key=True),
     Column("name", String(80), nullable=False),
     Column("event_ids", JSONB, nullable=False),
-    Column("version", Integer, nullable=False),
-    Column("published_at", DateTime(timezone=True), nullable=False),
-    Column("retired_at", DateTime(timezone=True), nullable=True),
+    *published_columns(),
 )
 
 
