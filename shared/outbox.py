@@ -26,7 +26,7 @@ from nameko.amqp.publish import UndeliverableMessage
 from nameko.standalone.events import get_event_exchange
 from sqlalchemy import Engine, delete, func, select, update
 
-from shared.events import CONTRACTS
+from shared.events import AWAITING_CONSUMERS, CONTRACTS
 from shared.plumbing_tables import PlumbingTables
 
 log = logging.getLogger(__name__)
@@ -98,7 +98,11 @@ class OutboxRelay:
                     outbox.c.routing_key,
                     outbox.c.payload,
                 )
-                .where(outbox.c.published_at.is_(None))
+                .where(
+                    outbox.c.published_at.is_(None),
+                    # An event no service consumes yet waits here, untried, until one does.
+                    outbox.c.routing_key.not_in(AWAITING_CONSUMERS),
+                )
                 .order_by(outbox.c.seq)
                 .limit(self._batch_size)
                 .with_for_update(skip_locked=True)

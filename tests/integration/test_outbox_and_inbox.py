@@ -170,3 +170,23 @@ def test_a_malformed_event_is_dropped_not_looped(start_service, settings):
         while count_collections(settings, player_id)[0] == 0:
             eventlet.sleep(0.05)
     assert container.max_workers  # container still running
+
+
+def test_an_event_awaiting_its_first_consumer_is_kept_and_not_tried(accounts_db, settings):
+    event_id = uuid.uuid4()
+    outbox = accounts_db.plumbing.outbox
+    with accounts_db.transaction() as uow:
+        uow.session.execute(
+            insert(outbox).values(
+                event_id=event_id,
+                exchange="challenge.events",
+                routing_key="AttemptCompleted",
+                payload={"event_id": str(event_id)},
+                created_at=datetime.now(UTC),
+            )
+        )
+    relay = OutboxRelay(accounts_db.engine, accounts_db.plumbing, BrokerAway())
+    relay.relay_all()
+    row = outbox_row(accounts_db, event_id)
+    assert row.published_at is None
+    assert row.attempts == 0 and row.last_error is None
