@@ -1,0 +1,599 @@
+"""Quest answer submissions through the gateway, under concurrent load.
+
+    python bench/answers.py [--players 200] [--duration 15] [--connections 32]
+
+Starts challenge, accounts and the gateway (``deckyard run --service challenge
+--service accounts --service gateway``, ``DEV_AUTH=1``; ``--processes 3``
+runs one process per service instead), after ``deckyard migrate`` of fresh
+``deckyard_bench2_answers_*`` databases. Inserts one published event with
+``--questions`` multiple-choice questions straight into the challenge read
+model (as the consumers write it), mints one development token per player,
+and has each player start its attempt through the gateway (POST with a fresh
+location claim at the event's centre). Then wrk (``bench/answers.lua``, 32
+connections) PUTs answers: it cycles through (token, attempt, index, option)
+tuples, so the first pass over a tuple records a new answer (the fifth one
+completes the attempt and writes ``AttemptCompleted`` to the outbox) and every
+later pass repeats an accepted answer (idempotent, 200). The warm-up uses its
+own players, so every measured new answer is new.
+
+Scenarios, one after the other on the same services:
+
+``answers``
+    the players' 5 x N tuples from the start: new answers, then repeats. How
+    many were new is read back from the database.
+``repeats``
+    the same tuples again once all of them are answered: repeats only.
+
+Questions have difficulty 3, so an attempt lasts 150 s; the script checks that
+the measured runs end before the first deadline (fewer ``--players`` or a
+shorter ``--duration`` otherwise).
+
+Prints req/s, p50, p99, non-2xx (4xx/5xx) and the CPU of each process during
+each measured window (as ``bench/run.py`` does). Judges nothing.
+
+Isolation: a RabbitMQ virtual host of its own (``rabbitmqctl add_vhost``,
+deleted at the end), as the test suite does: nameko names every service's
+RPC queue ``rpc-<service>`` whatever the RPC exchange, so on a shared vhost
+this benchmark's services and another run's would consume each other's
+requests. Databases ``deckyard_bench2_answers_*`` (dropped at the end unless
+``--keep``), ports ``--base-port`` (gateway) and +80.. (health), 127.0.0.1.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+BENCH = Path(__file__).resolve().parent
+ROOT = BENCH.parent
+VENV = ROOT / ".venv"
+
+
+def _in_venv() -> bool:
+    return Path(sys.prefix).resolve() == VENV.resolve()
+
+
+if __name__ == "__main__" and not _in_venv() and (VENV / "bin" / "python").exists():
+    # Tokens, the read model and the settings come from the project's code.
+    os.execv(str(VENV / "bin" / "python"), [str(VENV / "bin" / "python"), *sys.argv])
+
+import argparse  # noqa: E402
+import contextlib  # noqa: E402
+import importlib.util  # noqa: E402
+import json  # noqa: E402
+import shutil  # noqa: E402
+import subprocess  # noqa: E402
+import tempfile  # noqa: E402
+import time  # noqa: E402
+import urllib.error  # noqa: E402
+import urllib.request  # noqa: E402
+import uuid  # noqa: E402
+from collections.abc import Sequence  # noqa: E402
+from concurrent.futures import ThreadPoolExecutor  # noqa: E402
+from dataclasses import dataclass  # noqa: E402
+from datetime import UTC, datetime, timedelta  # noqa: E402
+from typing import Any  # noqa: E402
+from urllib.parse import quote, urlsplit, urlunsplit  # noqa: E402
+
+
+def _harness() -> Any:
+    """bench/run.py: its process handling, waiting, CPU accounting and wrk parsing."""
+    spec = importlib.util.spec_from_file_location("bench_run", BENCH / "run.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["bench_run"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+H = _harness()
+BenchError = H.BenchError
+
+HOST = "127.0.0.1"
+DATABASE_PREFIX = "deckyard_bench2_answers"
+RPC_EXCHANGE = "deckyard-bench2-rpc"
+ANSWERS_LUA = BENCH / "answers.lua"
+CENTRE = (51.5080, -0.1281)  # Trafalgar Square
+RADIUS_M = 100
+DIFFICULTY = 3  # average above 2.5: 150 s per attempt, the longest the rulebook gives
+SERVICES = ("challenge", "accounts", "gateway")
+HTTP_TIMEOUT = 15.0
+SETUP_TIMEOUT = 120.0  # seconds to start every attempt
+DEADLINE_SLACK = 10.0  # seconds the measured runs must end before the first deadline
+
+
+@dataclass
+class PlayerAttempt:
+    token: str
+    attempt_id: str
+    choices: list[tuple[int, str]]  # (index, option id) for each question
+    deadline: datetime
+
+
+# -- the broker's virtual host --------------------------------------------------------
+
+
+def rabbitmqctl(*args: str) -> None:
+    if shutil.which("rabbitmqctl") is None:
+        raise BenchError("rabbitmqctl is not available (needed for a private vhost)")
+    done = subprocess.run(
+        ["rabbitmqctl", "-q", *args], capture_output=True, text=True, timeout=90, check=False
+    )
+    if done.returncode != 0:
+        raise BenchError(f"rabbitmqctl {' '.join(args)} failed: {done.stderr.strip()}")
+
+
+@contextlib.contextmanager
+def private_vhost(amqp_uri: str, shared: bool) -> Any:
+    """The AMQP URI of a vhost of this run's own, deleted afterwards."""
+    if shared:
+        yield amqp_uri
+        return
+    parts = urlsplit(amqp_uri)
+    if parts.hostname not in ("127.0.0.1", "localhost"):
+        raise BenchError("a private vhost needs RabbitMQ on this machine (or --shared-vhost)")
+    vhost = f"deckyard-bench2-{uuid.uuid4().hex[:8]}"
+    rabbitmqctl("add_vhost", vhost)
+    try:
+        rabbitmqctl("set_permissions", "-p", vhost, parts.username or "guest", ".*", ".*", ".*")
+        print(f"  RabbitMQ vhost {vhost}", flush=True)
+        yield urlunsplit(parts._replace(path="/" + quote(vhost, safe="")))
+    finally:
+        try:
+            rabbitmqctl("delete_vhost", vhost)
+        except (BenchError, subprocess.TimeoutExpired) as exc:
+            print(f"  could not delete vhost {vhost}: {exc}", file=sys.stderr)
+
+
+# -- HTTP -------------------------------------------------------------------------------
+
+
+def http(
+    method: str, port: int, path: str, token: str, body: dict[str, Any] | None = None
+) -> tuple[int, Any]:
+    data = json.dumps(body).encode() if body is not None else None
+    request = urllib.request.Request(
+        f"http://{HOST}:{port}{path}",
+        data=data,
+        method=method,
+        headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json"},
+    )
+    try:
+        with urllib.request.urlopen(request, timeout=HTTP_TIMEOUT) as response:
+            return response.status, json.loads(response.read() or b"null")
+    except urllib.error.HTTPError as exc:
+        return exc.code, exc.read()[:300]
+    except (OSError, urllib.error.URLError) as exc:
+        return 0, str(exc)
+
+
+# -- setting up -----------------------------------------------------------------------------
+
+
+def publish_event(settings: Any, questions: int) -> uuid.UUID:
+    """One open event with ``questions`` multiple-choice questions, in the read model."""
+    from services.challenge.orm import plumbing
+    from services.challenge.repository import SqlPublishedContent
+    from shared.db import Database, make_engine
+
+    now = datetime.now(UTC)
+    engine = make_engine(settings.database_url_for("challenge"))
+    try:
+        db = Database(engine, plumbing, lambda: now)
+        ids = []
+        with db.transaction() as tx:
+            content = SqlPublishedContent(tx.session)
+            for n in range(questions):
+                qid = uuid.uuid4()
+                body = {
+                    "prompt": f"Bench question {n}?",
+                    "difficulty": DIFFICULTY,
+                    "explanation": "Because.",
+                    "choices": [
+                        {"text": "right", "correct": True},
+                        {"text": "wrong a"},
+                        {"text": "wrong b"},
+                        {"text": "wrong c"},
+                    ],
+                }
+                content.add(
+                    "question",
+                    {
+                        "id": qid,
+                        "kind": "question",
+                        "body": body,
+                        "version": 1,
+                        "published_at": now,
+                    },
+                )
+                ids.append(str(qid))
+            challenge_id, event_id = uuid.uuid4(), uuid.uuid4()
+            content.add(
+                "challenge",
+                {
+                    "id": challenge_id,
+                    "title": "Bench",
+                    "question_ids": ids,
+                    "version": 1,
+                    "published_at": now,
+                },
+            )
+            point = _point_function()
+            content.add(
+                "event",
+                {
+                    "id": event_id,
+                    "name": "Bench square",
+                    "description": "",
+                    "radius_m": RADIUS_M,
+                    "geog": point(*CENTRE),
+                    "starts_at": now - timedelta(hours=1),
+                    "ends_at": now + timedelta(days=1),
+                    "challenge_id": challenge_id,
+                    "reward_definition_id": uuid.uuid4(),
+                    "version": 1,
+                    "published_at": now,
+                },
+            )
+    finally:
+        engine.dispose()
+    return event_id
+
+
+def _point_function() -> Any:
+    """The point constructor the challenge store itself uses (wherever it lives)."""
+    from services.challenge import attempt_store
+
+    return vars(attempt_store)["point"]
+
+
+def start_attempts(
+    port: int, event_id: uuid.UUID, tokens: Sequence[str], workers: int
+) -> list[PlayerAttempt]:
+    def start(token: str) -> PlayerAttempt:
+        deadline = time.monotonic() + SETUP_TIMEOUT
+        while True:
+            location = {
+                "lat": CENTRE[0],
+                "lon": CENTRE[1],
+                "accuracy_m": 10.0,
+                "acquired_at": datetime.now(UTC).isoformat(),
+            }
+            status, body = http(
+                "POST", port, f"/quest/events/{event_id}/attempt", token, {"location": location}
+            )
+            if status == 201:
+                break
+            if status == 503 and time.monotonic() < deadline:  # a service still starting
+                time.sleep(0.5)
+                continue
+            raise BenchError(f"starting an attempt answered {status}: {body!r}")
+        choices = [(q["index"], q["options"][0]["id"]) for q in body["questions"]]
+        return PlayerAttempt(token, body["id"], choices, datetime.fromisoformat(body["deadline"]))
+
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        return list(pool.map(start, tokens))
+
+
+def write_tuples(path: Path, attempts: Sequence[PlayerAttempt]) -> int:
+    """Index-major order: every player's first question, then every second one, ..."""
+    lines = []
+    for position in range(max(len(a.choices) for a in attempts)):
+        for a in attempts:
+            if position < len(a.choices):
+                index, option = a.choices[position]
+                lines.append(f"{a.token} {a.attempt_id} {index} {option}\n")
+    path.write_text("".join(lines))
+    return len(lines)
+
+
+# -- measuring ------------------------------------------------------------------------------
+
+
+def wrk_argv(args: argparse.Namespace, duration: int, data: Path) -> list[str]:
+    wrk = shutil.which("wrk")
+    if wrk is None:
+        raise BenchError("wrk is not installed (apt-get install -y wrk)")
+    return [
+        wrk,
+        f"-t{args.threads}",
+        f"-c{args.connections}",
+        f"-d{duration}s",
+        "--latency",
+        "--timeout",
+        "10s",
+        "-s",
+        str(ANSWERS_LUA),
+        f"http://{HOST}:{args.gateway_port}",
+        "--",
+        str(data),
+        str(args.threads),
+    ]
+
+
+@dataclass
+class DbCounts:
+    answers: int
+    completed: int
+    outbox_pending: int
+    outbox_attempts: int  # the relay's publish tries, summed over the outbox rows
+
+
+def db_counts(settings: Any, attempt_ids: Sequence[str]) -> DbCounts:
+    import psycopg
+
+    url = settings.database_url_for("challenge").set(drivername="postgresql")
+    with psycopg.connect(url.render_as_string(hide_password=False), autocommit=True) as conn:
+        ids = [uuid.UUID(i) for i in attempt_ids]
+        answers = conn.execute(
+            "SELECT count(*) FROM attempt_answers WHERE attempt_id = ANY(%s)", (ids,)
+        ).fetchone()
+        completed = conn.execute(
+            "SELECT count(*) FROM attempts WHERE id = ANY(%s) AND status = 'completed'", (ids,)
+        ).fetchone()
+        outbox = conn.execute(
+            "SELECT count(*) FILTER (WHERE published_at IS NULL), coalesce(sum(attempts), 0) "
+            "FROM outbox"
+        ).fetchone()
+    assert answers and completed and outbox
+    return DbCounts(answers[0], completed[0], outbox[0], int(outbox[1]))
+
+
+def measure(
+    name: str,
+    args: argparse.Namespace,
+    started: Any,
+    data: Path,
+    settings: Any,
+    attempt_ids: Sequence[str],
+) -> tuple[Any, DbCounts, DbCounts]:
+    started.check_alive()
+    before = db_counts(settings, attempt_ids)
+    argv = wrk_argv(args, args.duration, data)
+    print(f"  {name}: {' '.join(argv[:9])} ...", flush=True)
+    window = H.CpuWindow(started.pids())
+    output = H.run_wrk(argv, args.duration)
+    cpu = window.finish()
+    started.check_alive()
+    after = db_counts(settings, attempt_ids)
+    if args.verbose:
+        print(output)
+    result = H.parse_report(name, output)
+    result.cpu_percent = cpu
+    for line in output.splitlines():
+        if line.startswith("BENCH "):
+            values = dict(pair.split("=", 1) for pair in line.split()[1:])
+            result.topology = f"4xx {values['s4xx']}, 5xx {values['s5xx']}"
+    return result, before, after
+
+
+# -- running ----------------------------------------------------------------------------------
+
+
+def run(args: argparse.Namespace) -> int:
+    from gateway.devauth import mint_token
+    from shared.config import load_settings
+    from shared.migrations import drop_database
+
+    H.refuse_busy_ports([args.gateway_port, *args.health_ports])
+    base = dict(os.environ)
+    base.setdefault("DATABASE_URL", H.DEV_DATABASE_URL)
+    base.setdefault("AMQP_URI", H.DEV_AMQP_URI)
+    base.update(
+        {
+            "DECKYARD_ENV": "development",
+            "DEV_AUTH": "1",
+            "DATABASE_PREFIX": DATABASE_PREFIX,
+            "RPC_EXCHANGE": RPC_EXCHANGE,
+            "BIND_HOST": HOST,
+            "GATEWAY_PORT": str(args.gateway_port),
+            "HEALTH_PORT": str(args.health_ports[0]),
+            "PYTHONUNBUFFERED": "1",
+            "PYTHONPATH": str(args.source),
+        }
+    )
+    os.environ.update({k: base[k] for k in ("DATABASE_URL", "DATABASE_PREFIX", "DEV_AUTH")})
+    settings = load_settings(base)
+    deckyard = [str(VENV / "bin" / "python"), "-m", "deckyard.cli"]
+    print(f"code from {args.code}", flush=True)
+
+    results: list[tuple[Any, DbCounts, DbCounts]] = []
+    workdir = Path(tempfile.mkdtemp(prefix="bench2-answers-"))
+    try:
+        with private_vhost(base["AMQP_URI"], args.shared_vhost) as amqp_uri:
+            base["AMQP_URI"] = amqp_uri
+            for service in ("challenge", "accounts"):
+                drop_database(settings, service)
+            print(f"  migrating {DATABASE_PREFIX}_challenge and _accounts", flush=True)
+            subprocess.run(
+                [*deckyard, "migrate", "--service", "challenge", "--service", "accounts"],
+                cwd=args.source,
+                env=base,
+                check=True,
+                timeout=H.MIGRATE_TIMEOUT,
+                stdout=subprocess.DEVNULL,
+            )
+            event_id = publish_event(settings, args.questions)
+            tokens = [
+                mint_token(
+                    f"auth0|bench2-answers-{n}",
+                    audience=settings.auth0_audience,
+                    roles_claim=settings.auth0_roles_claim,
+                    ttl_seconds=3600,
+                )
+                for n in range(args.players + args.warmup_players)
+            ]
+            with H.children("answers") as started:
+                if args.processes == 1:
+                    started.start(
+                        "deckyard", [*deckyard, "run", *args.service_flags], base, args.source
+                    )
+                else:
+                    for service, port in zip(SERVICES, [*args.health_ports, 0], strict=True):
+                        env = {**base, "HEALTH_PORT": str(port)} if port else base
+                        started.start(
+                            service, [*deckyard, "run", "--service", service], env, args.source
+                        )
+                for port in args.health_ports:
+                    H.wait_until(
+                        f"health on {port}",
+                        lambda p=port: H.http_get(p, "/health")[0] == 200,
+                        started,
+                    )
+                auth = {"Authorization": f"Bearer {tokens[0]}"}
+                H.wait_until(
+                    "gateway GET /me",
+                    lambda: H.http_get(args.gateway_port, "/me", auth)[0] == 200,
+                    started,
+                )
+                t0 = time.monotonic()
+                attempts = start_attempts(args.gateway_port, event_id, tokens, workers=8)
+                first_deadline = min(a.deadline for a in attempts)
+                print(
+                    f"  {len(attempts)} attempts started in {time.monotonic() - t0:.1f}s "
+                    f"({args.warmup_players} for the warm-up); first deadline in "
+                    f"{(first_deadline - datetime.now(UTC)).total_seconds():.0f}s",
+                    flush=True,
+                )
+                warm, main = attempts[: args.warmup_players], attempts[args.warmup_players :]
+                warm_data, main_data = workdir / "warmup.txt", workdir / "answers.txt"
+                if warm:
+                    write_tuples(warm_data, warm)
+                tuples = write_tuples(main_data, main)
+                ids = [a.attempt_id for a in main]
+                needed = (args.warmup if warm else 0) + args.duration * (2 if args.repeats else 1)
+                left = (first_deadline - datetime.now(UTC)).total_seconds()
+                if needed + DEADLINE_SLACK > left:
+                    raise BenchError(
+                        f"the runs need {needed}s but the first deadline is in {left:.0f}s: "
+                        "use fewer --players or a shorter --duration"
+                    )
+                if warm and args.warmup > 0:
+                    print(f"  warming up {args.warmup}s ({len(warm)} other players)", flush=True)
+                    H.run_wrk(wrk_argv(args, args.warmup, warm_data), args.warmup)
+                print(f"  {tuples} (player, question) tuples", flush=True)
+                results.append(measure("answers", args, started, main_data, settings, ids))
+                if args.repeats:
+                    counts = results[-1][2]
+                    if counts.answers < tuples:
+                        print(
+                            f"  repeats skipped: only {counts.answers} of {tuples} answered",
+                            flush=True,
+                        )
+                    else:
+                        results.append(measure("repeats", args, started, main_data, settings, ids))
+                print("  stopping", flush=True)
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+        if args.keep:
+            print(f"  kept {DATABASE_PREFIX}_challenge and _accounts")
+        else:
+            for service in ("challenge", "accounts"):
+                with contextlib.suppress(Exception):
+                    drop_database(settings, service)
+    report(args, [r for r, _, _ in results], results)
+    return 0
+
+
+def report(args: argparse.Namespace, plain: list[Any], results: list[Any]) -> None:
+    print()
+    print(
+        f"{datetime.now(UTC):%Y-%m-%d %H:%M} UTC, {os.cpu_count()} CPUs, wrk -t{args.threads} "
+        f"-c{args.connections} -d{args.duration}s, {args.players} players x 5 questions, "
+        f"{args.processes} process(es)"
+    )
+    print(f"code: {args.code}")
+    print(H.table(plain))
+    for result, before, after in results:
+        new = after.answers - before.answers
+        print(
+            f"{result.scenario}: {result.topology}; new answers recorded {new} "
+            f"({new / max(1, result.requests) * 100:.0f}% of requests), attempts completed "
+            f"{after.completed - before.completed}; outbox pending {after.outbox_pending}, "
+            f"relay publish tries in the window {after.outbox_attempts - before.outbox_attempts}"
+        )
+
+
+def describe_code(source: Path) -> str:
+    try:
+        done = subprocess.run(
+            ["git", "-C", str(source), "describe", "--always", "--dirty"],
+            capture_output=True,
+            text=True,
+            timeout=10,
+            check=True,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return f"{source} (not a git checkout)"
+    return f"{source} at {done.stdout.strip()}"
+
+
+def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--players", type=int, default=200, help="measured players (5 answers)")
+    parser.add_argument("--warmup-players", type=int, default=40, help="players for the warm-up")
+    parser.add_argument("--questions", type=int, default=20, help="questions of the challenge")
+    parser.add_argument("--duration", type=int, default=15, help="measured seconds per scenario")
+    parser.add_argument("--warmup", type=int, default=3, help="seconds of unmeasured load first")
+    parser.add_argument("--connections", type=int, default=32)
+    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument(
+        "--no-repeats",
+        dest="repeats",
+        action="store_false",
+        help="skip the repeats-only scenario",
+    )
+    parser.add_argument(
+        "--processes",
+        type=int,
+        choices=(1, 3),
+        default=1,
+        help="the three services in one process (default) or one process each",
+    )
+    parser.add_argument(
+        "--base-port", type=int, default=19000, help="gateway port; health ports +80, +81"
+    )
+    parser.add_argument("--source", metavar="DIR", help="run the project's code from DIR")
+    parser.add_argument(
+        "--shared-vhost",
+        action="store_true",
+        help="use AMQP_URI's vhost as it is (another run on it may take this one's RPCs)",
+    )
+    parser.add_argument("--keep", action="store_true", help="keep the databases afterwards")
+    parser.add_argument("-v", "--verbose", action="store_true", help="print wrk's output")
+    args = parser.parse_args(argv)
+    if not (5 <= args.players <= 5000 and 0 <= args.warmup_players <= 1000):
+        parser.error("--players must be in 5..5000 and --warmup-players in 0..1000")
+    if not (5 <= args.questions <= 500):
+        parser.error("--questions must be in 5..500")
+    if not (0 < args.duration <= 120 and 0 <= args.warmup <= 30):
+        parser.error("--duration must be in 1..120 and --warmup in 0..30")
+    if args.connections <= 0 or not (0 < args.threads <= args.connections):
+        parser.error("--connections and --threads must be positive, threads <= connections")
+    args.source = Path(args.source).resolve() if args.source else ROOT
+    if not (args.source / "deckyard" / "cli.py").exists():
+        parser.error(f"--source {args.source}: not a copy of the project")
+    args.code = describe_code(args.source)
+    args.gateway_port = args.base_port
+    args.health_ports = [args.base_port + 80, args.base_port + 81]  # challenge, accounts
+    args.service_flags = [flag for s in SERVICES for flag in ("--service", s)]
+    return args
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = parse_args(argv)
+    sys.path.insert(0, str(args.source))
+    H._terminate_on_sigterm()
+    try:
+        return run(args)
+    except KeyboardInterrupt:
+        print("\ninterrupted; services stopped", file=sys.stderr)
+        return 130
+    except (BenchError, subprocess.CalledProcessError, subprocess.TimeoutExpired) as exc:
+        print(f"benchmark failed: {exc}", file=sys.stderr)
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
