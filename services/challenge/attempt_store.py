@@ -34,6 +34,7 @@ from shared.content import MAX_EVENT_RADIUS_M
 # out a fraction of a millimetre outside it. "Boundary included" is honoured to 1 mm.
 BOUNDARY_TOLERANCE_M = 0.001
 NEARBY_M = 5000  # ours: how far GET /quest/events looks around the player
+NEARBY_LIMIT = 100  # ours: at most this many events in one answer
 
 
 def _questions_json(items: tuple[AttemptQuestion, ...]) -> list[dict[str, Any]]:
@@ -107,7 +108,25 @@ class SqlAttempts:
         return dict(row._mapping) if row else None
 
     def nearby_events(self, lat: float, lon: float, now: datetime) -> list[dict[str, Any]]:
+        """The nearest open events within NEARBY_M, nearest first.
+
+        The index orders candidates (KNN ``<->``, on the sphere) so a dense city does not
+        compute the spheroid distance of thousands of rows; the exact distance then orders
+        twice as many candidates as are returned (docs/performance.md).
+        """
         here = point(lat, lon)
+        nearest = (
+            select(events.c.id)
+            .where(
+                func.ST_DWithin(events.c.geog, here, NEARBY_M),
+                events.c.retired_at.is_(None),
+                events.c.starts_at <= now,
+                events.c.ends_at > now,
+            )
+            .order_by(events.c.geog.op("<->")(here))
+            .limit(2 * NEARBY_LIMIT)
+            .subquery()
+        )
         rows = self._session.execute(
             select(
                 events.c.id,
@@ -120,14 +139,9 @@ class SqlAttempts:
                 events.c.ends_at,
                 func.ST_Distance(events.c.geog, here).label("distance_m"),
             )
-            .where(
-                func.ST_DWithin(events.c.geog, here, NEARBY_M),  # uses the GiST index
-                events.c.retired_at.is_(None),
-                events.c.starts_at <= now,
-                events.c.ends_at > now,
-            )
+            .join(nearest, nearest.c.id == events.c.id)
             .order_by("distance_m")
-            .limit(100)
+            .limit(NEARBY_LIMIT)
         ).all()
         return [dict(r._mapping) for r in rows]
 
