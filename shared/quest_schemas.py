@@ -15,8 +15,8 @@ class LocationClaimSchema(PointSchema):
     acquired_at = fields.AwareDateTime(required=True)
 
 
-class NearbyEventSchema(Schema):
-    """A published event as anyone may see it, with its distance from the asker."""
+class EventSchema(Schema):
+    """A published event as anyone may see it: no answer data."""
 
     id = fields.UUID()
     name = fields.String()
@@ -26,4 +26,9 @@ class NearbyEventSchema(Schema):
     radius_m = fields.Integer()
     starts_at = fields.AwareDateTime()
     ends_at = fields.AwareDateTime()
+
+
+class NearbyEventSchema(EventSchema):
+    """An event with its distance from the asker."""
+
     distance_m = fields.Float()

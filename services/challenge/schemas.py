@@ -2,24 +2,16 @@
 
 from marshmallow import Schema, fields
 
-from shared.quest_schemas import LocationClaimSchema
+from shared.quest_schemas import EventSchema, LocationClaimSchema
 
 
 class EventIdSchema(Schema):
     event_id = fields.UUID(required=True)
 
 
-class PublishedEventSchema(Schema):
-    """An event as anyone may see it: no answer data."""
+class PublishedEventSchema(EventSchema):
+    """A published event with its references: still no answer data."""
 
-    id = fields.UUID()
-    name = fields.String()
-    description = fields.String()
-    lat = fields.Float()
-    lon = fields.Float()
-    radius_m = fields.Integer()
-    starts_at = fields.AwareDateTime()
-    ends_at = fields.AwareDateTime()
     challenge_id = fields.UUID()
     reward_definition_id = fields.UUID()
     retired_at = fields.AwareDateTime(allow_none=True)
