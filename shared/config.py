@@ -34,7 +34,9 @@ class Settings:
     database_prefix: prefix of the per-service database names
         (``DATABASE_PREFIX``, default ``deckyard``; tests use a random one).
     amqp_uri: the RabbitMQ broker (``AMQP_URI``).
-    rpc_exchange: nameko's RPC exchange (``RPC_EXCHANGE``, default ``nameko-rpc``).
+    rpc_exchange: nameko's RPC exchange (``RPC_EXCHANGE``, default ``nameko-rpc``). It does
+        not isolate two stacks on one vhost (every service queue is ``rpc-<service>``
+        whatever the exchange): give each stack its own vhost in ``AMQP_URI``.
     auth0_domain / auth0_audience: the Auth0 tenant and API identifier whose
         access tokens the gateway accepts (``AUTH0_DOMAIN``, ``AUTH0_AUDIENCE``).
     auth0_roles_claim: the custom claim carrying Auth0 RBAC role names
