@@ -41,58 +41,59 @@ requests. Databases ``deckyard_bench2_answers_*`` (dropped at the end unless
 
 from __future__ import annotations
 
-import os
-import sys
-from pathlib import Path
+import harness
 
-BENCH = Path(__file__).resolve().parent
-ROOT = BENCH.parent
-VENV = ROOT / ".venv"
-
-
-def _in_venv() -> bool:
-    return Path(sys.prefix).resolve() == VENV.resolve()
-
-
-if __name__ == "__main__" and not _in_venv() and (VENV / "bin" / "python").exists():
+if __name__ == "__main__":
     # Tokens, the read model and the settings come from the project's code.
-    os.execv(str(VENV / "bin" / "python"), [str(VENV / "bin" / "python"), *sys.argv])
+    harness.reexec_in_venv()
 
-import argparse  # noqa: E402
-import contextlib  # noqa: E402
-import importlib.util  # noqa: E402
-import json  # noqa: E402
-import shutil  # noqa: E402
-import subprocess  # noqa: E402
-import tempfile  # noqa: E402
-import time  # noqa: E402
-import urllib.error  # noqa: E402
-import urllib.request  # noqa: E402
-import uuid  # noqa: E402
-from collections.abc import Sequence  # noqa: E402
-from concurrent.futures import ThreadPoolExecutor  # noqa: E402
-from dataclasses import dataclass  # noqa: E402
-from datetime import UTC, datetime, timedelta  # noqa: E402
-from typing import Any  # noqa: E402
-from urllib.parse import quote, urlsplit, urlunsplit  # noqa: E402
+import argparse
+import contextlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+import uuid
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
 
+from harness import (
+    BENCH,
+    HOST,
+    VENV,
+    BenchError,
+    Children,
+    CpuWindow,
+    Result,
+    bench_values,
+    children,
+    describe_code,
+    http_get,
+    migrate,
+    parse_report,
+    private_vhost,
+    refuse_busy_ports,
+    resolve_source,
+    run_wrk,
+    service_env,
+    table,
+    terminate_on_sigterm,
+    wait_until,
+    wrk_command,
+)
 
-def _harness() -> Any:
-    """bench/run.py: its process handling, waiting, CPU accounting and wrk parsing."""
-    spec = importlib.util.spec_from_file_location("bench_run", BENCH / "run.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["bench_run"] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-H = _harness()
-BenchError = H.BenchError
-
-HOST = "127.0.0.1"
 DATABASE_PREFIX = "deckyard_bench2_answers"
 RPC_EXCHANGE = "deckyard-bench2-rpc"
+VHOST_PREFIX = "deckyard-bench2"
 ANSWERS_LUA = BENCH / "answers.lua"
 CENTRE = (51.5080, -0.1281)  # Trafalgar Square
 RADIUS_M = 100
@@ -109,41 +110,6 @@ class PlayerAttempt:
     attempt_id: str
     choices: list[tuple[int, str]]  # (index, option id) for each question
     deadline: datetime
-
-
-# -- the broker's virtual host --------------------------------------------------------
-
-
-def rabbitmqctl(*args: str) -> None:
-    if shutil.which("rabbitmqctl") is None:
-        raise BenchError("rabbitmqctl is not available (needed for a private vhost)")
-    done = subprocess.run(
-        ["rabbitmqctl", "-q", *args], capture_output=True, text=True, timeout=90, check=False
-    )
-    if done.returncode != 0:
-        raise BenchError(f"rabbitmqctl {' '.join(args)} failed: {done.stderr.strip()}")
-
-
-@contextlib.contextmanager
-def private_vhost(amqp_uri: str, shared: bool) -> Any:
-    """The AMQP URI of a vhost of this run's own, deleted afterwards."""
-    if shared:
-        yield amqp_uri
-        return
-    parts = urlsplit(amqp_uri)
-    if parts.hostname not in ("127.0.0.1", "localhost"):
-        raise BenchError("a private vhost needs RabbitMQ on this machine (or --shared-vhost)")
-    vhost = f"deckyard-bench2-{uuid.uuid4().hex[:8]}"
-    rabbitmqctl("add_vhost", vhost)
-    try:
-        rabbitmqctl("set_permissions", "-p", vhost, parts.username or "guest", ".*", ".*", ".*")
-        print(f"  RabbitMQ vhost {vhost}", flush=True)
-        yield urlunsplit(parts._replace(path="/" + quote(vhost, safe="")))
-    finally:
-        try:
-            rabbitmqctl("delete_vhost", vhost)
-        except (BenchError, subprocess.TimeoutExpired) as exc:
-            print(f"  could not delete vhost {vhost}: {exc}", file=sys.stderr)
 
 
 # -- HTTP -------------------------------------------------------------------------------
@@ -292,24 +258,14 @@ def write_tuples(path: Path, attempts: Sequence[PlayerAttempt]) -> int:
 
 
 def wrk_argv(args: argparse.Namespace, duration: int, data: Path) -> list[str]:
-    wrk = shutil.which("wrk")
-    if wrk is None:
-        raise BenchError("wrk is not installed (apt-get install -y wrk)")
-    return [
-        wrk,
-        f"-t{args.threads}",
-        f"-c{args.connections}",
-        f"-d{duration}s",
-        "--latency",
-        "--timeout",
-        "10s",
-        "-s",
-        str(ANSWERS_LUA),
+    return wrk_command(
         f"http://{HOST}:{args.gateway_port}",
-        "--",
-        str(data),
-        str(args.threads),
-    ]
+        duration,
+        args.connections,
+        args.threads,
+        script=ANSWERS_LUA,
+        script_args=[str(data), str(args.threads)],
+    )
 
 
 @dataclass
@@ -343,28 +299,26 @@ def db_counts(settings: Any, attempt_ids: Sequence[str]) -> DbCounts:
 def measure(
     name: str,
     args: argparse.Namespace,
-    started: Any,
+    started: Children,
     data: Path,
     settings: Any,
     attempt_ids: Sequence[str],
-) -> tuple[Any, DbCounts, DbCounts]:
+) -> tuple[Result, DbCounts, DbCounts]:
     started.check_alive()
     before = db_counts(settings, attempt_ids)
     argv = wrk_argv(args, args.duration, data)
     print(f"  {name}: {' '.join(argv[:9])} ...", flush=True)
-    window = H.CpuWindow(started.pids())
-    output = H.run_wrk(argv, args.duration)
+    window = CpuWindow(started.pids())
+    output = run_wrk(argv, args.duration)
     cpu = window.finish()
     started.check_alive()
     after = db_counts(settings, attempt_ids)
     if args.verbose:
         print(output)
-    result = H.parse_report(name, output)
+    result = parse_report(name, output)
     result.cpu_percent = cpu
-    for line in output.splitlines():
-        if line.startswith("BENCH "):
-            values = dict(pair.split("=", 1) for pair in line.split()[1:])
-            result.topology = f"4xx {values['s4xx']}, 5xx {values['s5xx']}"
+    values = bench_values(output)
+    result.topology = f"4xx {values['s4xx']}, 5xx {values['s5xx']}"
     return result, before, after
 
 
@@ -376,44 +330,28 @@ def run(args: argparse.Namespace) -> int:
     from shared.config import load_settings
     from shared.migrations import drop_database
 
-    H.refuse_busy_ports([args.gateway_port, *args.health_ports])
-    base = dict(os.environ)
-    base.setdefault("DATABASE_URL", H.DEV_DATABASE_URL)
-    base.setdefault("AMQP_URI", H.DEV_AMQP_URI)
-    base.update(
-        {
-            "DECKYARD_ENV": "development",
-            "DEV_AUTH": "1",
-            "DATABASE_PREFIX": DATABASE_PREFIX,
-            "RPC_EXCHANGE": RPC_EXCHANGE,
-            "BIND_HOST": HOST,
-            "GATEWAY_PORT": str(args.gateway_port),
-            "HEALTH_PORT": str(args.health_ports[0]),
-            "PYTHONUNBUFFERED": "1",
-            "PYTHONPATH": str(args.source),
-        }
+    refuse_busy_ports([args.gateway_port, *args.health_ports])
+    base = service_env(
+        database_prefix=DATABASE_PREFIX,
+        rpc_exchange=RPC_EXCHANGE,
+        gateway_port=args.gateway_port,
+        health_port=args.health_ports[0],
+        extra={"PYTHONPATH": str(args.source)},
     )
     os.environ.update({k: base[k] for k in ("DATABASE_URL", "DATABASE_PREFIX", "DEV_AUTH")})
     settings = load_settings(base)
     deckyard = [str(VENV / "bin" / "python"), "-m", "deckyard.cli"]
     print(f"code from {args.code}", flush=True)
 
-    results: list[tuple[Any, DbCounts, DbCounts]] = []
+    results: list[tuple[Result, DbCounts, DbCounts]] = []
     workdir = Path(tempfile.mkdtemp(prefix="bench2-answers-"))
     try:
-        with private_vhost(base["AMQP_URI"], args.shared_vhost) as amqp_uri:
+        with private_vhost(base["AMQP_URI"], args.shared_vhost, VHOST_PREFIX) as amqp_uri:
             base["AMQP_URI"] = amqp_uri
             for service in ("challenge", "accounts"):
                 drop_database(settings, service)
             print(f"  migrating {DATABASE_PREFIX}_challenge and _accounts", flush=True)
-            subprocess.run(
-                [*deckyard, "migrate", "--service", "challenge", "--service", "accounts"],
-                cwd=args.source,
-                env=base,
-                check=True,
-                timeout=H.MIGRATE_TIMEOUT,
-                stdout=subprocess.DEVNULL,
-            )
+            migrate(deckyard, ["challenge", "accounts"], args.source, base)
             event_id = publish_event(settings, args.questions)
             tokens = [
                 mint_token(
@@ -424,7 +362,7 @@ def run(args: argparse.Namespace) -> int:
                 )
                 for n in range(args.players + args.warmup_players)
             ]
-            with H.children("answers") as started:
+            with children("answers") as started:
                 if args.processes == 1:
                     started.start(
                         "deckyard", [*deckyard, "run", *args.service_flags], base, args.source
@@ -436,15 +374,15 @@ def run(args: argparse.Namespace) -> int:
                             service, [*deckyard, "run", "--service", service], env, args.source
                         )
                 for port in args.health_ports:
-                    H.wait_until(
+                    wait_until(
                         f"health on {port}",
-                        lambda p=port: H.http_get(p, "/health")[0] == 200,
+                        lambda p=port: http_get(p, "/health")[0] == 200,
                         started,
                     )
                 auth = {"Authorization": f"Bearer {tokens[0]}"}
-                H.wait_until(
+                wait_until(
                     "gateway GET /me",
-                    lambda: H.http_get(args.gateway_port, "/me", auth)[0] == 200,
+                    lambda: http_get(args.gateway_port, "/me", auth)[0] == 200,
                     started,
                 )
                 t0 = time.monotonic()
@@ -471,7 +409,7 @@ def run(args: argparse.Namespace) -> int:
                     )
                 if warm and args.warmup > 0:
                     print(f"  warming up {args.warmup}s ({len(warm)} other players)", flush=True)
-                    H.run_wrk(wrk_argv(args, args.warmup, warm_data), args.warmup)
+                    run_wrk(wrk_argv(args, args.warmup, warm_data), args.warmup)
                 print(f"  {tuples} (player, question) tuples", flush=True)
                 results.append(measure("answers", args, started, main_data, settings, ids))
                 if args.repeats:
@@ -496,7 +434,9 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def report(args: argparse.Namespace, plain: list[Any], results: list[Any]) -> None:
+def report(
+    args: argparse.Namespace, plain: list[Result], results: list[tuple[Result, DbCounts, DbCounts]]
+) -> None:
     print()
     print(
         f"{datetime.now(UTC):%Y-%m-%d %H:%M} UTC, {os.cpu_count()} CPUs, wrk -t{args.threads} "
@@ -504,7 +444,7 @@ def report(args: argparse.Namespace, plain: list[Any], results: list[Any]) -> No
         f"{args.processes} process(es)"
     )
     print(f"code: {args.code}")
-    print(H.table(plain))
+    print(table(plain))
     for result, before, after in results:
         new = after.answers - before.answers
         print(
@@ -513,20 +453,6 @@ def report(args: argparse.Namespace, plain: list[Any], results: list[Any]) -> No
             f"{after.completed - before.completed}; outbox pending {after.outbox_pending}, "
             f"relay publish tries in the window {after.outbox_attempts - before.outbox_attempts}"
         )
-
-
-def describe_code(source: Path) -> str:
-    try:
-        done = subprocess.run(
-            ["git", "-C", str(source), "describe", "--always", "--dirty"],
-            capture_output=True,
-            text=True,
-            timeout=10,
-            check=True,
-        )
-    except (OSError, subprocess.SubprocessError):
-        return f"{source} (not a git checkout)"
-    return f"{source} at {done.stdout.strip()}"
 
 
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
@@ -571,9 +497,10 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         parser.error("--duration must be in 1..120 and --warmup in 0..30")
     if args.connections <= 0 or not (0 < args.threads <= args.connections):
         parser.error("--connections and --threads must be positive, threads <= connections")
-    args.source = Path(args.source).resolve() if args.source else ROOT
-    if not (args.source / "deckyard" / "cli.py").exists():
-        parser.error(f"--source {args.source}: not a copy of the project")
+    try:
+        args.source = resolve_source(args.source)
+    except BenchError as exc:
+        parser.error(str(exc))
     args.code = describe_code(args.source)
     args.gateway_port = args.base_port
     args.health_ports = [args.base_port + 80, args.base_port + 81]  # challenge, accounts
@@ -584,7 +511,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
     sys.path.insert(0, str(args.source))
-    H._terminate_on_sigterm()
+    terminate_on_sigterm()
     try:
         return run(args)
     except KeyboardInterrupt:

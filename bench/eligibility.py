@@ -33,35 +33,28 @@ project's virtualenv (the script re-runs itself with ``.venv/bin/python``).
 
 from __future__ import annotations
 
-import os
-import sys
-from pathlib import Path
+import harness
 
-BENCH = Path(__file__).resolve().parent
-ROOT = BENCH.parent
-VENV = ROOT / ".venv"
-
-
-def _in_venv() -> bool:
-    return Path(sys.prefix).resolve() == VENV.resolve()
-
-
-if __name__ == "__main__" and not _in_venv() and (VENV / "bin" / "python").exists():
+if __name__ == "__main__":
     # The queries run through the project's own code: use its virtualenv.
-    os.execv(str(VENV / "bin" / "python"), [str(VENV / "bin" / "python"), *sys.argv])
+    harness.reexec_in_venv()
 
-import argparse  # noqa: E402
-import math  # noqa: E402
-import random  # noqa: E402
-import re  # noqa: E402
-import statistics  # noqa: E402
-import subprocess  # noqa: E402
-import time  # noqa: E402
-import uuid  # noqa: E402
-from collections.abc import Callable, Sequence  # noqa: E402
-from dataclasses import dataclass, field  # noqa: E402
-from datetime import UTC, datetime, timedelta  # noqa: E402
-from typing import Any  # noqa: E402
+import argparse
+import math
+import os
+import random
+import re
+import statistics
+import sys
+import time
+import uuid
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+from harness import ROOT, VENV, BenchError, describe_code, migrate, resolve_source
 
 sys.path.insert(0, str(ROOT))
 
@@ -70,25 +63,12 @@ def use_source(source: str | None) -> Path:
     """Import the project's code from ``source`` (a copy, e.g. ``git archive``) if given."""
     if source is None:
         return ROOT
-    path = Path(source).resolve()
-    if not (path / "services" / "challenge" / "attempt_store.py").exists():
-        raise SystemExit(f"--source {path}: not a copy of the project")
+    try:
+        path = resolve_source(source, "services/challenge/attempt_store.py")
+    except BenchError as exc:
+        raise SystemExit(str(exc)) from None
     sys.path.insert(0, str(path))
     return path
-
-
-def describe_code(source: Path) -> str:
-    try:
-        done = subprocess.run(
-            ["git", "-C", str(source), "describe", "--always", "--dirty"],
-            capture_output=True,
-            text=True,
-            timeout=10,
-            check=True,
-        )
-    except (OSError, subprocess.SubprocessError):
-        return f"{source} (not a git checkout)"
-    return f"{source} at {done.stdout.strip()}"
 
 
 DATABASE_PREFIX = "deckyard_bench2"
@@ -97,7 +77,6 @@ BENCH_ENV = {
     "RPC_EXCHANGE": "deckyard-bench2-rpc",
     "DECKYARD_ENV": "development",
 }
-MIGRATE_TIMEOUT = 180.0
 
 # Europe, roughly: Lisbon to Helsinki, Sicily to Oslo (sea included).
 EUROPE_LAT = (36.0, 60.0)
@@ -329,21 +308,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"fresh database {database}", flush=True)
     drop_database(settings, "challenge")
     try:
-        subprocess.run(
-            [
-                str(VENV / "bin" / "python"),
-                "-m",
-                "deckyard.cli",
-                "migrate",
-                "--service",
-                "challenge",
-            ],
-            cwd=source,
-            env=env,
-            check=True,
-            timeout=MIGRATE_TIMEOUT,
-            stdout=subprocess.DEVNULL,
-        )
+        migrate([str(VENV / "bin" / "python"), "-m", "deckyard.cli"], ["challenge"], source, env)
         return run(args, settings)
     finally:
         if args.keep:
