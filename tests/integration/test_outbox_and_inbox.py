@@ -144,11 +144,19 @@ def test_a_redelivered_event_is_applied_once(start_service, settings, accounts_d
         publisher.publish(
             event.to_message(), exchange=exchange, routing_key="PlayerRegistered", mandatory=True
         )
+    # A marker published after the duplicates: once it is applied, the duplicates
+    # ahead of it in the queue have been delivered too (no fixed sleep).
+    marker = uuid.uuid4()
+    publisher.publish(
+        registered_event(marker).to_message(),
+        exchange=exchange,
+        routing_key="PlayerRegistered",
+        mandatory=True,
+    )
     with eventlet.Timeout(10):
-        while count_collections(settings, player_id)[1] < before + 1:
+        while count_collections(settings, marker)[0] == 0:
             eventlet.sleep(0.05)
-    eventlet.sleep(0.5)  # let the duplicates arrive too; they must change nothing
-    assert count_collections(settings, player_id) == (1, before + 1)
+    assert count_collections(settings, player_id) == (1, before + 2)
 
 
 def test_a_malformed_event_is_dropped_not_looped(start_service, settings):
