@@ -31,6 +31,7 @@ class MeSchema(Schema):
     id = fields.UUID(metadata={"description": "The player's id"})
     roles = fields.List(fields.String(), metadata={"example": ["player", "author"]})
     status = fields.String(metadata={"example": "active"})
+    points = fields.Integer(metadata={"description": "Progression points (permanent)"})
     registered_at = fields.AwareDateTime()
     registered_now = fields.Boolean(
         metadata={"description": "True when this call created the player"}
@@ -148,3 +149,22 @@ class AttemptSchema(Schema):
     deadline = fields.AwareDateTime()
     questions = fields.List(fields.Dict())
     result = fields.Dict(metadata={"description": "Score and review, once completed"})
+
+
+class ProgressionQuery(Schema):
+    limit = fields.Integer(load_default=50, validate=validate.Range(1, 200))
+
+
+class ProgressionEntrySchema(Schema):
+    source_type = fields.String(metadata={"example": "attempt"})
+    source_id = fields.UUID()
+    points = fields.Integer(metadata={"example": 40})
+    reason = fields.String(metadata={"example": "challenge_answers"})
+    correct_count = fields.Integer(allow_none=True)
+    occurred_at = fields.AwareDateTime()
+
+
+class ProgressionSchema(Schema):
+    player_id = fields.UUID()
+    points = fields.Integer(metadata={"description": "Permanent; cannot be spent"})
+    entries = fields.List(fields.Nested(ProgressionEntrySchema))

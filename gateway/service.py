@@ -13,6 +13,7 @@ from kombu.connection import Connection
 from werkzeug.wrappers import Request, Response
 
 from gateway.auth import Identity, bearer_token
+from gateway.card_routes import CardRoutes
 from gateway.dependencies import Authenticator
 from gateway.devauth import dev_jwks
 from gateway.entrypoints import RouteDoc, api, json_body
@@ -43,7 +44,7 @@ from shared.schemas import load
 READY_TIMEOUT_SECONDS = 2.0
 
 
-class GatewayService:
+class GatewayService(CardRoutes):
     name = "gateway"
 
     settings = SettingsProvider()

@@ -102,6 +102,37 @@ class AttemptCompletedV1(EventSchema):
     completed_at = fields.AwareDateTime(required=True)
 
 
+class GrantedCardV1(EventSchema):
+    owned_card_id = fields.UUID(required=True)
+    definition_id = fields.UUID(required=True)
+    name = fields.String(required=True)
+    kind = fields.String(required=True)
+    rarity = fields.String(required=True)
+    affinity = fields.String(allow_none=True, load_default=None)
+
+
+class RewardGrantedV1(EventSchema):
+    """The cards an attempt earned, rolled once and owned from now on (maybe none)."""
+
+    attempt_id = fields.UUID(required=True)
+    player_id = fields.UUID(required=True)
+    correct_count = fields.Integer(required=True, strict=True, validate=validate.Range(0, 5))
+    cards = fields.List(fields.Nested(GrantedCardV1), required=True)
+    granted_at = fields.AwareDateTime(required=True)
+
+
+class MatchFinishedV1(EventSchema):
+    """A CPU match ended: who won and how; its result is final."""
+
+    match_id = fields.UUID(required=True)
+    player_id = fields.UUID(required=True)
+    mode = fields.String(required=True, validate=validate.OneOf(["cpu"]))
+    outcome = fields.String(
+        required=True, validate=validate.OneOf(["victory", "defeat", "forfeit"])
+    )
+    finished_at = fields.AwareDateTime(required=True)
+
+
 @dataclass(frozen=True)
 class EventContract:
     """One event type: who emits it, its payload, and who consumes it.
@@ -157,9 +188,27 @@ CONTENT_RETIRED = EventContract(
     consumers=("cards.on_content_retired", "challenge.on_content_retired"),
 )
 
-# Consumed by cards (reward) and accounts (points) once issue 5 builds them; until
-# then completions wait, pending, in the challenge outbox and are delivered then.
-ATTEMPT_COMPLETED = EventContract("AttemptCompleted", 1, "challenge", AttemptCompletedV1)
+ATTEMPT_COMPLETED = EventContract(
+    "AttemptCompleted",
+    1,
+    "challenge",
+    AttemptCompletedV1,
+    consumers=("cards.on_attempt_completed", "accounts.on_attempt_completed"),
+)
+REWARD_GRANTED = EventContract(
+    "RewardGranted",
+    1,
+    "cards",
+    RewardGrantedV1,
+    consumers=("challenge.on_reward_granted",),
+)
+MATCH_FINISHED = EventContract(
+    "MatchFinished",
+    1,
+    "battle",
+    MatchFinishedV1,
+    consumers=("accounts.on_match_finished",),
+)
 
 CONTRACTS: Mapping[str, EventContract] = {
     c.name: c
@@ -169,10 +218,14 @@ CONTRACTS: Mapping[str, EventContract] = {
         QUESTION_PUBLISHED,
         CONTENT_RETIRED,
         ATTEMPT_COMPLETED,
+        REWARD_GRANTED,
+        MATCH_FINISHED,
     )
 }
 
-AWAITING_CONSUMERS = frozenset({ATTEMPT_COMPLETED.name})
+# Contracts whose consumers do not exist yet: the outbox keeps their rows, untried,
+# until a later change names the consumers (publishing them now would drop them).
+AWAITING_CONSUMERS: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)

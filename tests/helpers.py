@@ -23,3 +23,18 @@ def collection_of(rpc, player_id):
         return rpc.cards.get_collection(player_id=player_id)
     except NotFound:
         return None
+
+
+def publish_event(settings, event):
+    """Publish an event as the outbox relay does: the envelope on the source's events
+    exchange, the type as routing key, refused when no consumer queue is bound."""
+    from kombu import Exchange
+
+    from shared.outbox import nameko_publisher
+
+    nameko_publisher(settings.amqp_uri).publish(
+        event.to_message(),
+        exchange=Exchange(event.contract.exchange, type="topic", durable=True),
+        routing_key=event.contract.name,
+        mandatory=True,
+    )

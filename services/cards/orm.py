@@ -1,6 +1,21 @@
 """Tables of the cards database."""
 
-from sqlalchemy import Boolean, Column, DateTime, Index, Integer, MetaData, String, Table, Uuid
+from sqlalchemy import (
+    Boolean,
+    CheckConstraint,
+    Column,
+    DateTime,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    PrimaryKeyConstraint,
+    SmallInteger,
+    String,
+    Table,
+    UniqueConstraint,
+    Uuid,
+)
 from sqlalchemy.dialects.postgresql import JSONB
 
 from shared.plumbing_tables import PlumbingTables
@@ -37,6 +52,70 @@ card_definitions = Table(
     Column("published_at", DateTime(timezone=True), nullable=False),
     Column("retired_at", DateTime(timezone=True), nullable=True),
     Index("ix_card_definitions_game_rarity", "game", "rarity"),
+)
+
+# A player's individual cards. A definition describes a card; each owned copy has
+# its own id, so two awards of one definition are two rows. ``source_id`` is what
+# granted it: the attempt (reward) or the player (starter grant).
+owned_cards = Table(
+    "owned_cards",
+    metadata,
+    Column("id", Uuid, primary_key=True),
+    Column("player_id", Uuid, nullable=False),
+    Column("definition_id", Uuid, ForeignKey("card_definitions.id"), nullable=False),
+    Column("source_type", String(16), nullable=False),
+    Column("source_id", Uuid, nullable=False),
+    Column("acquired_at", DateTime(timezone=True), nullable=False),
+    CheckConstraint("source_type IN ('reward', 'starter')", name="ck_owned_cards_source_type"),
+    Index("ix_owned_cards_player", "player_id"),
+    Index("ix_owned_cards_source", "source_type", "source_id"),
+)
+
+# One row per completed attempt: the persisted roll. Its primary key is what makes
+# a redelivered (or re-sent) AttemptCompleted grant nothing more.
+reward_grants = Table(
+    "reward_grants",
+    metadata,
+    Column("attempt_id", Uuid, primary_key=True),
+    Column("player_id", Uuid, nullable=False),
+    Column("event_id", Uuid, nullable=False),
+    Column("correct_count", SmallInteger, nullable=False),
+    Column("rarities", JSONB, nullable=False),
+    Column("granted_at", DateTime(timezone=True), nullable=False),
+    Index("ix_reward_grants_player", "player_id"),
+)
+
+# The starter choice, once per player (primary key): concurrent choices grant once.
+starter_grants = Table(
+    "starter_grants",
+    metadata,
+    Column("player_id", Uuid, primary_key=True),
+    Column("affinity", String(20), nullable=False),
+    Column("granted_at", DateTime(timezone=True), nullable=False),
+)
+
+decks = Table(
+    "decks",
+    metadata,
+    Column("id", Uuid, primary_key=True),
+    Column("player_id", Uuid, nullable=False),
+    Column("name", String(40), nullable=False),
+    Column("version", Integer, nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("updated_at", DateTime(timezone=True), nullable=False),
+    Index("ix_decks_player", "player_id"),
+)
+
+# A copy appears at most once in a deck (the rulebook), and may be in many decks.
+deck_cards = Table(
+    "deck_cards",
+    metadata,
+    Column("deck_id", Uuid, ForeignKey("decks.id", ondelete="CASCADE"), nullable=False),
+    Column("position", SmallInteger, nullable=False),
+    Column("owned_card_id", Uuid, ForeignKey("owned_cards.id"), nullable=False),
+    PrimaryKeyConstraint("deck_id", "position"),
+    UniqueConstraint("deck_id", "owned_card_id", name="uq_deck_cards_copy_once"),
+    Index("ix_deck_cards_owned_card", "owned_card_id"),
 )
 
 plumbing = PlumbingTables(metadata)

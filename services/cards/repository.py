@@ -3,18 +3,22 @@
 from __future__ import annotations
 
 import uuid
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Protocol
 
-from sqlalchemy import select, update
+from sqlalchemy import func, select, update
 from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.orm import Session
 
+from services.cards.deck_store import SqlDecks
 from services.cards.orm import card_definitions, collections
+from services.cards.ownership_store import SqlOwnedCards, SqlRewardGrants, SqlStarterGrants
+from shared.content import Kind, Rarity
 from shared.db import Database
+from shared.events import Event
 
 
 @dataclass(frozen=True)
@@ -40,12 +44,27 @@ class DefinitionRepository(Protocol):
 
     def active(self, game: str) -> list[dict[str, Any]]: ...
 
+    def reward_pool(self, game: str) -> dict[str, list[dict[str, Any]]]: ...
+
+    def starter_creatures(self, game: str, affinity: str) -> list[dict[str, Any]]: ...
+
+    def active_named(self, game: str, kind: str, names: Sequence[str]) -> list[dict[str, Any]]: ...
+
+
+class EventSink(Protocol):
+    def add_event(self, event: Event) -> None: ...
+
 
 @dataclass
 class CardsUnitOfWork:
     collections: CollectionRepository
     inbox: Inbox
     definitions: DefinitionRepository
+    events: EventSink
+    owned: SqlOwnedCards
+    rewards: SqlRewardGrants
+    starters: SqlStarterGrants
+    decks: SqlDecks
 
 
 class SqlCollectionRepository:
@@ -99,6 +118,57 @@ class SqlDefinitionRepository:
         ).all()
         return [dict(row._mapping) for row in rows]
 
+    def _available(self, game: str) -> Any:
+        return select(card_definitions).where(
+            card_definitions.c.game == game, card_definitions.c.retired_at.is_(None)
+        )
+
+    def reward_pool(self, game: str) -> dict[str, list[dict[str, Any]]]:
+        """Active, reward-eligible, non-evolved Creatures and Power cards, by rarity.
+
+        Ordered by id so that a seeded roll picks the same definition every time.
+        """
+        rows = self._session.execute(
+            self._available(game)
+            .where(
+                card_definitions.c.reward_eligible.is_(True),
+                card_definitions.c.evolved.is_(False),
+                card_definitions.c.kind.in_([Kind.CREATURE, Kind.POWER_CARD]),
+            )
+            .order_by(card_definitions.c.id)
+        ).all()
+        pool: dict[str, list[dict[str, Any]]] = {}
+        for row in rows:
+            pool.setdefault(row.rarity, []).append(dict(row._mapping))
+        return pool
+
+    def starter_creatures(self, game: str, affinity: str) -> list[dict[str, Any]]:
+        rows = self._session.execute(
+            self._available(game)
+            .where(
+                card_definitions.c.kind == Kind.CREATURE,
+                card_definitions.c.starter.is_(True),
+                card_definitions.c.evolved.is_(False),
+                card_definitions.c.rarity == Rarity.COMMON,
+                card_definitions.c.affinity == affinity,
+            )
+            .order_by(card_definitions.c.name, card_definitions.c.id)
+        ).all()
+        return [dict(row._mapping) for row in rows]
+
+    def active_named(self, game: str, kind: str, names: Sequence[str]) -> list[dict[str, Any]]:
+        """Active definitions by name, compared as authoring keeps names unique."""
+        wanted = [name.strip().lower() for name in names]
+        rows = self._session.execute(
+            self._available(game)
+            .where(
+                card_definitions.c.kind == kind,
+                func.lower(func.btrim(card_definitions.c.name)).in_(wanted),
+            )
+            .order_by(card_definitions.c.name)
+        ).all()
+        return [dict(row._mapping) for row in rows]
+
 
 @contextmanager
 def unit_of_work(db: Database) -> Iterator[CardsUnitOfWork]:
@@ -107,4 +177,9 @@ def unit_of_work(db: Database) -> Iterator[CardsUnitOfWork]:
             collections=SqlCollectionRepository(tx.session),
             inbox=tx,
             definitions=SqlDefinitionRepository(tx.session),
+            events=tx,
+            owned=SqlOwnedCards(tx.session),
+            rewards=SqlRewardGrants(tx.session),
+            starters=SqlStarterGrants(tx.session),
+            decks=SqlDecks(tx.session),
         )

@@ -3,6 +3,7 @@
 from marshmallow import Schema, fields, validate
 
 from shared.content import Game
+from shared.quest_card_schemas import MAX_LISTED_CARDS, MAX_NAME_INPUT
 
 
 class PlayerIdSchema(Schema):
@@ -30,3 +31,30 @@ class DefinitionSchema(Schema):
     reward_eligible = fields.Boolean()
     evolved = fields.Boolean()
     snapshot = fields.Dict(data_key="definition")
+
+
+class StarterChoiceSchema(PlayerIdSchema):
+    affinity = fields.String(required=True, validate=validate.Length(min=1, max=20))
+
+
+class DeckRefSchema(PlayerIdSchema):
+    deck_id = fields.UUID(required=True)
+
+
+class CreateDeckSchema(PlayerIdSchema):
+    name = fields.String(required=True, validate=validate.Length(max=MAX_NAME_INPUT))
+    cards = fields.List(
+        fields.UUID(), required=True, validate=validate.Length(max=MAX_LISTED_CARDS)
+    )
+
+
+class EditDeckSchema(DeckRefSchema):
+    expected_version = fields.Integer(required=True, strict=True, validate=validate.Range(min=1))
+    name = fields.String(load_default=None, validate=validate.Length(max=MAX_NAME_INPUT))
+    cards = fields.List(
+        fields.UUID(), load_default=None, validate=validate.Length(max=MAX_LISTED_CARDS)
+    )
+
+
+class DeleteDeckSchema(DeckRefSchema):
+    expected_version = fields.Integer(required=True, strict=True, validate=validate.Range(min=1))

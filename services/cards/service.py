@@ -8,25 +8,38 @@ from typing import Any
 from nameko.events import event_handler
 from nameko.rpc import rpc
 
-from services.cards import handlers, orm
+from services.cards import collection_handlers as collection
+from services.cards import handlers, orm, reward_handlers
 from services.cards.repository import CardsUnitOfWork, unit_of_work
 from services.cards.schemas import (
     CollectionSchema,
+    CreateDeckSchema,
+    DeckRefSchema,
     DefinitionSchema,
+    DeleteDeckSchema,
+    EditDeckSchema,
     GameSchema,
     PlayerIdSchema,
+    StarterChoiceSchema,
 )
 from shared.consumers import consume
-from shared.dependencies import ClockProvider, DatabaseProvider
+from shared.dependencies import ClockProvider, DatabaseProvider, RandomProvider
 from shared.events import (
+    ATTEMPT_COMPLETED,
     CONTENT_PUBLISHED,
     CONTENT_RETIRED,
     PLAYER_REGISTERED,
 )
 from shared.health import HealthEndpoints
+from shared.quest_card_schemas import CollectionSchema as PlayerCollectionSchema
+from shared.quest_card_schemas import DeckSchema, StarterSchema
 from shared.schemas import load
 
 DEFINITIONS = DefinitionSchema(many=True)
+STARTER = StarterSchema()
+PLAYER_COLLECTION = PlayerCollectionSchema()
+DECK = DeckSchema()
+DECKS = DeckSchema(many=True)
 
 
 class CardsService(HealthEndpoints):
@@ -34,6 +47,7 @@ class CardsService(HealthEndpoints):
 
     db = DatabaseProvider(orm.plumbing)
     clock = ClockProvider()
+    random = RandomProvider()
 
     def _uow(self) -> AbstractContextManager[CardsUnitOfWork]:
         return unit_of_work(self.db)
@@ -50,6 +64,15 @@ class CardsService(HealthEndpoints):
     def on_content_retired(self, message: dict[str, Any]) -> None:
         consume(CONTENT_RETIRED, message, self._uow, handlers.record_retired_definition)
 
+    @event_handler(ATTEMPT_COMPLETED.source, ATTEMPT_COMPLETED.name, requeue_on_error=True)
+    def on_attempt_completed(self, message: dict[str, Any]) -> None:
+        consume(
+            ATTEMPT_COMPLETED,
+            message,
+            self._uow,
+            lambda event, uow: reward_handlers.grant_reward(event, uow, self.random, self.clock),
+        )
+
     @rpc
     def catalogue(self, game: str) -> list[dict[str, Any]]:
         """The active published card definitions of a game (``quest``), by name."""
@@ -65,3 +88,65 @@ class CardsService(HealthEndpoints):
             collection = handlers.get_collection(cmd, uow)
         result: dict[str, Any] = CollectionSchema().dump(collection)
         return result
+
+    # -- the player's own cards (player_id always comes from the gateway) ----------------
+
+    @rpc
+    def choose_starter(self, player_id: str, affinity: str) -> dict[str, Any]:
+        """``affinity="Wit"`` ->
+        ``{"created": true, "starter": {"affinity": "Wit", "cards": [...]}}``"""
+        args = load(StarterChoiceSchema(), {"player_id": player_id, "affinity": affinity})
+        with self._uow() as uow:
+            grant, created = collection.choose_starter(
+                collection.ChooseStarter(**args), uow, self.random, self.clock
+            )
+        return {"created": created, "starter": STARTER.dump(grant)}
+
+    @rpc
+    def get_starter(self, player_id: str) -> dict[str, Any]:
+        args = load(PlayerIdSchema(), {"player_id": player_id})
+        with self._uow() as uow:
+            return dict(STARTER.dump(collection.get_starter(args["player_id"], uow)))
+
+    @rpc
+    def player_collection(self, player_id: str) -> dict[str, Any]:
+        """The player's copies grouped by definition, with counts."""
+        args = load(PlayerIdSchema(), {"player_id": player_id})
+        with self._uow() as uow:
+            return dict(
+                PLAYER_COLLECTION.dump(collection.get_collection_view(args["player_id"], uow))
+            )
+
+    @rpc
+    def list_decks(self, player_id: str) -> list[dict[str, Any]]:
+        args = load(PlayerIdSchema(), {"player_id": player_id})
+        with self._uow() as uow:
+            return list(DECKS.dump(collection.list_decks(args["player_id"], uow)))
+
+    @rpc
+    def get_deck(self, player_id: str, deck_id: str) -> dict[str, Any]:
+        args = load(DeckRefSchema(), {"player_id": player_id, "deck_id": deck_id})
+        with self._uow() as uow:
+            return dict(DECK.dump(collection.get_deck(args["player_id"], args["deck_id"], uow)))
+
+    @rpc
+    def create_deck(self, **payload: Any) -> dict[str, Any]:
+        """``name="Morning walk", cards=[five owned copy ids]`` -> the deck at version 1"""
+        cmd = collection.SaveDeck(**load(CreateDeckSchema(), payload))
+        with self._uow() as uow:
+            return dict(DECK.dump(collection.create_deck(cmd, uow, self.clock)))
+
+    @rpc
+    def edit_deck(self, **payload: Any) -> dict[str, Any]:
+        """Rename (``name``) and/or replace the cards (``cards``) at ``expected_version``."""
+        cmd = collection.EditDeck(**load(EditDeckSchema(), payload))
+        with self._uow() as uow:
+            return dict(DECK.dump(collection.edit_deck(cmd, uow, self.clock)))
+
+    @rpc
+    def delete_deck(self, **payload: Any) -> None:
+        args = load(DeleteDeckSchema(), payload)
+        with self._uow() as uow:
+            collection.delete_deck(
+                args["player_id"], args["deck_id"], args["expected_version"], uow
+            )

@@ -14,7 +14,7 @@ from services.challenge.domain.attempt import Answer, Attempt
 from services.challenge.repository import ChallengeUnitOfWork
 from shared.clock import Clock
 from shared.errors import Conflict, DeckyardError, NotFound
-from shared.events import ATTEMPT_COMPLETED, new_event
+from shared.events import ATTEMPT_COMPLETED, Event, new_event
 from shared.randomness import RandomSource
 
 
@@ -157,3 +157,28 @@ def expire_due(uow: ChallengeUnitOfWork, clock: Clock, limit: int = 100) -> int:
     for attempt in due:
         _complete(uow, attempt, uow.attempts.answers(attempt.id), now)
     return len(due)
+
+
+REWARD_GRANTED_CONSUMER = "challenge.attempt_reward"
+
+
+def record_reward(event: Event, uow: ChallengeUnitOfWork) -> bool:
+    """Show in the attempt's result the cards the cards service granted for it."""
+    if not uow.inbox.first_delivery(event.event_id, REWARD_GRANTED_CONSUMER):
+        return False
+    data = event.data
+    reward = {
+        "grantedAt": data["granted_at"].isoformat(),
+        "cards": [
+            {
+                "ownedCardId": str(card["owned_card_id"]),
+                "definitionId": str(card["definition_id"]),
+                "name": card["name"],
+                "kind": card["kind"],
+                "rarity": card["rarity"],
+                "affinity": card["affinity"],
+            }
+            for card in data["cards"]
+        ],
+    }
+    return uow.attempts.record_reward(data["attempt_id"], reward)

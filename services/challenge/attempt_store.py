@@ -80,6 +80,7 @@ def _attempt(row: Any) -> Attempt:
         questions=_questions(row.questions),
         completed_at=row.completed_at,
         correct_count=row.correct_count,
+        reward=row.reward,
     )
 
 
@@ -273,6 +274,16 @@ class SqlAttempts:
                 correct_count=attempt.correct_count,
             )
         )
+
+    def record_reward(self, attempt_id: uuid.UUID, reward: dict[str, Any]) -> bool:
+        """Keep the first reward the cards service reports for this attempt."""
+        recorded = self._session.execute(
+            update(attempts)
+            .where(attempts.c.id == attempt_id, attempts.c.reward.is_(None))
+            .values(reward=reward)
+            .returning(attempts.c.id)
+        ).first()
+        return recorded is not None
 
     def due_for_expiry(self, now: datetime, limit: int) -> list[Attempt]:
         rows = self._session.execute(

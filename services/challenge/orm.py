@@ -115,6 +115,9 @@ attempts = Table(
     Column("questions", JSONB, nullable=False),
     Column("completed_at", DateTime(timezone=True), nullable=True),
     Column("correct_count", Integer, nullable=True),
+    # The cards the cards service granted for this attempt (from RewardGranted):
+    # null until it arrives, then never changed. Shown in the result, never rerolled.
+    Column("reward", JSONB, nullable=True),
     UniqueConstraint("player_id", "event_id", name="uq_attempts_player_event"),
     Index("ix_attempts_active_deadline", "deadline", postgresql_where=text("status = 'active'")),
 )

@@ -32,6 +32,7 @@ from shared.events import (
     CONTENT_PUBLISHED,
     CONTENT_RETIRED,
     QUESTION_PUBLISHED,
+    REWARD_GRANTED,
 )
 from shared.health import HealthEndpoints
 from shared.quest_schemas import NearbyEventSchema, PointSchema
@@ -64,6 +65,10 @@ class ChallengeService(HealthEndpoints):
     @event_handler(CONTENT_RETIRED.source, CONTENT_RETIRED.name, requeue_on_error=True)
     def on_content_retired(self, message: dict[str, Any]) -> None:
         consume(CONTENT_RETIRED, message, self._uow, handlers.record_retired_content)
+
+    @event_handler(REWARD_GRANTED.source, REWARD_GRANTED.name, requeue_on_error=True)
+    def on_reward_granted(self, message: dict[str, Any]) -> None:
+        consume(REWARD_GRANTED, message, self._uow, attempt_handlers.record_reward)
 
     @rpc
     def get_event(self, event_id: str) -> dict[str, Any]:

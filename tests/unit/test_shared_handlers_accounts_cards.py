@@ -108,8 +108,17 @@ class FakeDefinitions:
 
 
 def cards_uow() -> CardsUnitOfWork:
+    # These handlers touch only collections, the inbox and definitions; the other
+    # repositories are absent so that any use of them fails loudly.
     return CardsUnitOfWork(
-        collections=FakeCollectionRepository(), inbox=FakeInbox(), definitions=FakeDefinitions()
+        collections=FakeCollectionRepository(),
+        inbox=FakeInbox(),
+        definitions=FakeDefinitions(),
+        events=None,  # type: ignore[arg-type]
+        owned=None,  # type: ignore[arg-type]
+        rewards=None,  # type: ignore[arg-type]
+        starters=None,  # type: ignore[arg-type]
+        decks=None,  # type: ignore[arg-type]
     )
 
 
@@ -260,9 +269,9 @@ def test_redelivery_seen_by_the_inbox_does_not_touch_collections():
     event = player_registered(uuid.UUID(int=13))
     inbox = FakeInbox()
     inbox.seen.add((event.event_id, PLAYER_REGISTERED_CONSUMER))
-    uow = CardsUnitOfWork(
-        collections=ExplodingCollections(), inbox=inbox, definitions=FakeDefinitions()
-    )
+    uow = cards_uow()
+    uow.collections = ExplodingCollections()
+    uow.inbox = inbox
 
     assert create_collection(event, uow) is False
 

@@ -74,6 +74,7 @@ class Attempt:
     questions: tuple[AttemptQuestion, ...]
     completed_at: datetime | None = None
     correct_count: int | None = None
+    reward: Mapping[str, Any] | None = None  # from RewardGranted: {"grantedAt", "cards"}
 
     def expired(self, now: datetime) -> bool:
         return self.status is Status.ACTIVE and not on_time(now, self.deadline)
@@ -228,8 +229,19 @@ def player_view(attempt: Attempt, answers: Mapping[int, Answer]) -> dict[str, An
             "score": attempt.correct_count,
             "completedAt": attempt.completed_at.isoformat() if attempt.completed_at else None,
             "review": [_review(q, answers.get(q.position)) for q in attempt.questions],
+            "reward": _reward(attempt),
         }
     return view
+
+
+def _reward(attempt: Attempt) -> dict[str, Any]:
+    """The granted cards once the cards service has rolled them; until then, pending.
+
+    The roll happens once, in the cards service; this only shows what it granted.
+    """
+    if attempt.reward is None:
+        return {"status": "pending", "cards": []}
+    return {"status": "granted", **attempt.reward}
 
 
 def _submitted_json(question: AttemptQuestion, answer: Answer | None) -> Any:

@@ -1,0 +1,189 @@
+"""A player's own cards: the starter choice, the collection, saved decks.
+
+Every use case takes the caller's player id from the gateway (never from the
+body) and scopes every read to it, so another player's copies and decks are
+indistinguishable from ids that do not exist.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from services.cards.deck_store import Deck
+from services.cards.domain import decks as deck_rules
+from services.cards.domain import starter as starter_rules
+from services.cards.ownership_store import OwnedCopy, StarterGrant
+from services.cards.repository import CardsUnitOfWork
+from services.cards.views import collection_view, deck_card, deck_view, starter_view
+from shared.clock import Clock
+from shared.content import Game, Kind
+from shared.errors import Conflict, InvalidInput, NotFound
+from shared.randomness import RandomSource
+
+
+@dataclass(frozen=True)
+class ChooseStarter:
+    player_id: uuid.UUID
+    affinity: str
+
+
+@dataclass(frozen=True)
+class SaveDeck:
+    player_id: uuid.UUID
+    name: str
+    cards: Sequence[uuid.UUID]
+
+
+@dataclass(frozen=True)
+class EditDeck:
+    player_id: uuid.UUID
+    deck_id: uuid.UUID
+    expected_version: int
+    name: str | None = None
+    cards: Sequence[uuid.UUID] | None = None
+
+
+# -- starter grant ------------------------------------------------------------------
+
+
+def _existing_starter(uow: CardsUnitOfWork, grant: StarterGrant, asked: str) -> dict[str, Any]:
+    """A retry of the same choice returns the persisted grant; another choice is refused."""
+    if grant.affinity != asked:
+        raise Conflict(
+            "starter_already_chosen",
+            f"the starter was already chosen ({grant.affinity}); it cannot be chosen again",
+            {"affinity": grant.affinity},
+        )
+    return starter_view(grant, uow.owned.granted_by("starter", grant.player_id))
+
+
+def choose_starter(
+    cmd: ChooseStarter, uow: CardsUnitOfWork, rng: RandomSource, clock: Clock
+) -> tuple[dict[str, Any], bool]:
+    """Grant the starter set once; returns the grant and whether this call made it."""
+    affinity = starter_rules.offered_affinity(cmd.affinity)
+    existing = uow.starters.get(cmd.player_id)
+    if existing is not None:
+        return _existing_starter(uow, existing, affinity), False
+    cards = starter_rules.choose_starter_cards(
+        uow.definitions.starter_creatures(Game.QUEST, affinity),
+        uow.definitions.active_named(
+            Game.QUEST, Kind.POWER_CARD, starter_rules.STARTER_POWER_CARD_NAMES
+        ),
+        rng,
+    )
+    grant = StarterGrant(cmd.player_id, affinity, clock.now())
+    if not uow.starters.add_if_new(grant):
+        # A concurrent choice committed first (the insert waited for it).
+        winner = uow.starters.get(cmd.player_id)
+        assert winner is not None, "the conflicting insert has committed"
+        return _existing_starter(uow, winner, affinity), False
+    uow.owned.add_all(
+        [
+            OwnedCopy(
+                uuid.uuid4(), cmd.player_id, card["id"], "starter", cmd.player_id, grant.granted_at
+            )
+            for card in cards
+        ]
+    )
+    return starter_view(grant, uow.owned.granted_by("starter", cmd.player_id)), True
+
+
+def get_starter(player_id: uuid.UUID, uow: CardsUnitOfWork) -> dict[str, Any]:
+    grant = uow.starters.get(player_id)
+    if grant is None:
+        raise NotFound("starter_not_chosen", "you have not chosen a starter yet")
+    return starter_view(grant, uow.owned.granted_by("starter", player_id))
+
+
+# -- collection -------------------------------------------------------------------------
+
+
+def get_collection_view(player_id: uuid.UUID, uow: CardsUnitOfWork) -> dict[str, Any]:
+    return collection_view(player_id, uow.owned.of_player(player_id), uow.starters.get(player_id))
+
+
+# -- decks ------------------------------------------------------------------------------
+
+
+def _legal_cards(uow: CardsUnitOfWork, player_id: uuid.UUID, cards: Sequence[uuid.UUID]) -> None:
+    owned = uow.owned.of_player_by_ids(player_id, cards)
+    deck_rules.require_legal(cards, {copy_id: deck_card(copy) for copy_id, copy in owned.items()})
+
+
+def _view(uow: CardsUnitOfWork, deck: Deck) -> dict[str, Any]:
+    return deck_view(deck, uow.owned.of_player_by_ids(deck.player_id, deck.copy_ids))
+
+
+def _own_deck(
+    uow: CardsUnitOfWork, player_id: uuid.UUID, deck_id: uuid.UUID, *, for_update: bool = False
+) -> Deck:
+    deck = uow.decks.get(player_id, deck_id, for_update=for_update)
+    if deck is None:
+        raise NotFound("deck_not_found", "you have no deck with this id")
+    return deck
+
+
+def _check_version(deck: Deck, expected_version: int) -> None:
+    if deck.version != expected_version:
+        raise Conflict(
+            "stale_version",
+            f"the deck is at version {deck.version}, not {expected_version}",
+            {"version": deck.version},
+        )
+
+
+def create_deck(cmd: SaveDeck, uow: CardsUnitOfWork, clock: Clock) -> dict[str, Any]:
+    name = deck_rules.clean_name(cmd.name)
+    uow.decks.lock_player(cmd.player_id)
+    if uow.decks.count(cmd.player_id) >= deck_rules.MAX_DECKS_PER_PLAYER:
+        raise Conflict(
+            "deck_limit_reached",
+            f"you can keep at most {deck_rules.MAX_DECKS_PER_PLAYER} decks; delete one first",
+        )
+    _legal_cards(uow, cmd.player_id, cmd.cards)
+    now = clock.now()
+    deck = Deck(uuid.uuid4(), cmd.player_id, name, 1, now, now, tuple(cmd.cards))
+    uow.decks.add(deck)
+    return _view(uow, deck)
+
+
+def edit_deck(cmd: EditDeck, uow: CardsUnitOfWork, clock: Clock) -> dict[str, Any]:
+    """Rename (``name``), replace the cards (``cards``), or both; one version step."""
+    if cmd.name is None and cmd.cards is None:
+        raise InvalidInput("nothing_to_change", "send a new name, new cards, or both")
+    deck = _own_deck(uow, cmd.player_id, cmd.deck_id, for_update=True)
+    _check_version(deck, cmd.expected_version)
+    name = deck_rules.clean_name(cmd.name) if cmd.name is not None else deck.name
+    if cmd.cards is not None:
+        _legal_cards(uow, cmd.player_id, cmd.cards)
+    edited = Deck(
+        deck.id,
+        deck.player_id,
+        name,
+        deck.version + 1,
+        deck.created_at,
+        clock.now(),
+        tuple(cmd.cards) if cmd.cards is not None else deck.copy_ids,
+    )
+    uow.decks.save(edited, cards_changed=cmd.cards is not None)
+    return _view(uow, edited)
+
+
+def delete_deck(
+    player_id: uuid.UUID, deck_id: uuid.UUID, expected_version: int, uow: CardsUnitOfWork
+) -> None:
+    deck = _own_deck(uow, player_id, deck_id, for_update=True)
+    _check_version(deck, expected_version)
+    uow.decks.remove(deck.id)
+
+
+def get_deck(player_id: uuid.UUID, deck_id: uuid.UUID, uow: CardsUnitOfWork) -> dict[str, Any]:
+    return _view(uow, _own_deck(uow, player_id, deck_id))
+
+
+def list_decks(player_id: uuid.UUID, uow: CardsUnitOfWork) -> list[dict[str, Any]]:
+    return [_view(uow, deck) for deck in uow.decks.of_player(player_id)]

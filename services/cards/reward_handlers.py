@@ -1,0 +1,75 @@
+"""Quest challenge rewards: roll once per completed attempt, own the cards, say so."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from services.cards.domain.rewards import choose_definitions, roll_rarities
+from services.cards.ownership_store import OwnedCopy, RewardGrant
+from services.cards.repository import CardsUnitOfWork
+from shared.clock import Clock
+from shared.content import Game, Rarity
+from shared.events import REWARD_GRANTED, Event, new_event
+from shared.randomness import RandomSource
+
+ATTEMPT_COMPLETED_CONSUMER = "cards.grant_reward"
+
+
+def grant_reward(event: Event, uow: CardsUnitOfWork, rng: RandomSource, clock: Clock) -> bool:
+    """Roll the reward of a completed attempt and grant its cards, in one transaction.
+
+    Keyed twice: by message (a redelivery) and by attempt (the same completion
+    sent again as another message). Either way the second one changes nothing and
+    emits nothing; the first committed roll is the only one there will ever be.
+    Returns whether this call granted.
+    """
+    if not uow.inbox.first_delivery(event.event_id, ATTEMPT_COMPLETED_CONSUMER):
+        return False
+    data = event.data
+    attempt_id: uuid.UUID = data["attempt_id"]
+    player_id: uuid.UUID = data["player_id"]
+    if uow.rewards.exists(attempt_id):
+        return False
+    pool = uow.definitions.reward_pool(Game.QUEST)
+    rarities = roll_rarities(data["correct_count"], {Rarity(rarity) for rarity in pool}, rng)
+    definitions = choose_definitions(rarities, {Rarity(r): defs for r, defs in pool.items()}, rng)
+    now = clock.now()
+    grant = RewardGrant(
+        attempt_id, player_id, data["event_id"], data["correct_count"], list(rarities), now
+    )
+    if not uow.rewards.add_if_new(grant):
+        return False  # a concurrent message for this attempt committed first
+    copies = [
+        OwnedCopy(uuid.uuid4(), player_id, definition["id"], "reward", attempt_id, now)
+        for definition in definitions
+    ]
+    uow.owned.add_all(copies)
+    uow.events.add_event(
+        new_event(
+            REWARD_GRANTED,
+            {
+                "attempt_id": attempt_id,
+                "player_id": player_id,
+                "correct_count": data["correct_count"],
+                "cards": [
+                    _granted_card(copy, definition)
+                    for copy, definition in zip(copies, definitions, strict=True)
+                ],
+                "granted_at": now,
+            },
+            occurred_at=now,
+        )
+    )
+    return True
+
+
+def _granted_card(copy: OwnedCopy, definition: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "owned_card_id": copy.id,
+        "definition_id": definition["id"],
+        "name": definition["name"],
+        "kind": definition["kind"],
+        "rarity": definition["rarity"],
+        "affinity": definition["affinity"],
+    }
