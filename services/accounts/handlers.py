@@ -2,15 +2,29 @@
 
 from __future__ import annotations
 
+import logging
 import uuid
 from collections.abc import Callable
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 
 from services.accounts import domain
-from services.accounts.domain import Player
-from services.accounts.repository import AccountsUnitOfWork, PlayerRepository
+from services.accounts.domain import Player, Progression, ProgressionEntry
+from services.accounts.repository import (
+    AccountsUnitOfWork,
+    PlayerRepository,
+    ProgressionRepository,
+    ProgressionUnitOfWork,
+)
 from shared.clock import Clock
+from shared.errors import NotFound
+from shared.events import Event
+
+log = logging.getLogger(__name__)
+
+# Names under which the inbox records each applied message (processed_messages).
+ATTEMPT_COMPLETED_CONSUMER = "accounts.attempt_points"
+MATCH_FINISHED_CONSUMER = "accounts.match_points"
 
 
 @dataclass(frozen=True)
@@ -59,3 +73,66 @@ def me(
         return existing, False
     with unit_of_work() as uow:
         return get_or_register_player(cmd, uow, clock)
+
+
+# -- progression points ------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class GetProgression:
+    player_id: uuid.UUID
+    limit: int = domain.DEFAULT_HISTORY_LIMIT
+
+
+def record_attempt_points(event: Event, uow: ProgressionUnitOfWork) -> bool:
+    """Add a completed attempt's points (10 per correct answer), once per attempt.
+
+    Returns True when this call added the entry; False for a message already
+    applied, an attempt already counted (by another message), or an unknown player.
+    """
+    if not uow.inbox.first_delivery(event.event_id, ATTEMPT_COMPLETED_CONSUMER):
+        return False
+    data = event.data
+    entry = domain.attempt_entry(
+        data["player_id"], data["attempt_id"], data["correct_count"], data["completed_at"]
+    )
+    return _record(entry, event, uow)
+
+
+def record_match_points(event: Event, uow: ProgressionUnitOfWork) -> bool:
+    """Add a finished CPU match's points (25 for a victory, 0 otherwise), once per match."""
+    if not uow.inbox.first_delivery(event.event_id, MATCH_FINISHED_CONSUMER):
+        return False
+    data = event.data
+    entry = domain.cpu_match_entry(
+        data["player_id"], data["match_id"], data["outcome"], data["finished_at"]
+    )
+    return _record(entry, event, uow)
+
+
+def _record(entry: ProgressionEntry, event: Event, uow: ProgressionUnitOfWork) -> bool:
+    """The entry and the player's total change together, in the caller's transaction."""
+    if not uow.progression.player_exists(entry.player_id):
+        # A deleted (or never known) player: nothing to credit. The message stays
+        # recorded as processed, so it is not retried.
+        log.warning("ignoring %s %s: no player %s", event.type, event.event_id, entry.player_id)
+        return False
+    if not uow.progression.add_entry(entry, uow.clock.now()):
+        log.info(
+            "%s %s: %s %s already counted",
+            event.type,
+            event.event_id,
+            entry.source_type.value,
+            entry.source_id,
+        )
+        return False
+    if entry.points:
+        uow.progression.add_points(entry.player_id, entry.points)
+    return True
+
+
+def get_progression(cmd: GetProgression, progression: ProgressionRepository) -> Progression:
+    found = progression.progression(cmd.player_id, cmd.limit)
+    if found is None:
+        raise NotFound("player_not_found", "there is no such player")
+    return found

@@ -2,7 +2,13 @@
 
 from marshmallow import Schema, fields, validate
 
-from services.accounts.domain import MAX_SUBJECT_LENGTH
+from services.accounts.domain import (
+    DEFAULT_HISTORY_LIMIT,
+    MAX_HISTORY_LIMIT,
+    MAX_SUBJECT_LENGTH,
+    Reason,
+    SourceType,
+)
 
 
 class SubjectSchema(Schema):
@@ -14,3 +20,28 @@ class PlayerSchema(Schema):
     status = fields.Function(lambda player: player.status.value)
     registered_at = fields.AwareDateTime()
     registered_now = fields.Boolean()
+    points = fields.Integer()
+
+
+class ProgressionQuerySchema(Schema):
+    player_id = fields.UUID(required=True)
+    limit = fields.Integer(
+        strict=True,
+        load_default=DEFAULT_HISTORY_LIMIT,
+        validate=validate.Range(1, MAX_HISTORY_LIMIT),
+    )
+
+
+class ProgressionEntrySchema(Schema):
+    source_type = fields.Enum(SourceType, by_value=True)
+    source_id = fields.UUID()
+    points = fields.Integer()
+    reason = fields.Enum(Reason, by_value=True)
+    correct_count = fields.Integer(allow_none=True)  # attempts only; null for matches
+    occurred_at = fields.AwareDateTime()
+
+
+class ProgressionSchema(Schema):
+    player_id = fields.UUID()
+    points = fields.Integer()
+    entries = fields.List(fields.Nested(ProgressionEntrySchema))

@@ -109,6 +109,23 @@ def test_a_player_plays_an_event_challenge_from_start_to_result(api, event_id):
     assert all(entry["correct"] for entry in result["review"])
     assert all("explanation" not in entry for entry in result["review"])  # multiple choice
 
+    # The cards service rolls the reward once (RewardGranted); the result then shows it.
+    def granted():
+        reward = api.get(f"/quest/attempts/{attempt['id']}", token=token).json()["result"]
+        return reward["reward"] if reward["reward"]["status"] == "granted" else None
+
+    reward = wait_for(granted)
+    assert 1 <= len(reward["cards"]) <= 2  # five correct: one card, or two
+    collection = api.request("GET", "/quest/collection", headers=h).json()
+    owned = {copy["id"] for group in collection["definitions"] for copy in group["copies"]}
+    assert {card["ownedCardId"] for card in reward["cards"]} == owned
+    assert wait_for(granted) == reward  # read again: the same cards, never a reroll
+
+    # accounts applies the same completion: 10 points per correct answer.
+    wait_for(lambda: api.request("GET", "/me", headers=h).json()["points"] == 50)
+    history = api.request("GET", "/me/progression", headers=h).json()
+    assert [(e["source_id"], e["points"]) for e in history["entries"]] == [(attempt["id"], 50)]
+
 
 def test_another_players_attempt_is_404_and_says_nothing(api, event_id):
     owner = {"Authorization": f"Bearer {api.token(random_sub())}"}

@@ -1,5 +1,6 @@
 """`deckyard seed` loads the catalogue and demo content through the lifecycle, once."""
 
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -9,17 +10,23 @@ from services.authoring.orm import content, content_audit, plumbing, seed_refs
 from services.authoring.seed import SEED_AUTHOR, SEED_REVIEWER, seed
 from shared.clock import FixedClock
 from shared.db import Database, make_engine
+from shared.migrations import drop_database, upgrade
 
 pytestmark = pytest.mark.integration
 
 SEEDED_AT = datetime(2026, 12, 1, 9, 0, tzinfo=UTC)
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def authoring_db(settings):
-    engine = make_engine(settings.database_url_for("authoring"))
+    """An authoring database of this module's own: other tests (the e2e ones seed the
+    shared one, then retire content) must not change what seeding finds."""
+    own = replace(settings, database_prefix=f"{settings.database_prefix}_seed")
+    upgrade(own, "authoring")
+    engine = make_engine(own.database_url_for("authoring"))
     yield Database(engine, plumbing, FixedClock(SEEDED_AT).now)
     engine.dispose()
+    drop_database(own, "authoring")
 
 
 def seeded_rows(db):

@@ -1,0 +1,62 @@
+"""The Quest CPU-battle rules engine: pure, no I/O, no clock, no global random.
+
+Rooms (docs STYLE "The engines"): ``state`` (the match and its JSON dict),
+``actions`` (what a side asks for), ``rules`` (legality), ``effects`` (the
+effect interpreter), ``turns`` (end of turn, defeat, replacement, victory),
+``view`` (what one side may see), ``cpu`` (the CPU policy), ``chance``
+(persisted randomness), ``cards``/``vocabulary`` (card snapshots),
+``matchup`` (affinity tables). The rules it implements are the rulebook's
+"CPU battles" and docs/card-catalogue.md sections 1 and 2.
+"""
+
+from services.battle.quest.actions import Action, ActionKind
+from services.battle.quest.cards import (
+    CreatureCard,
+    Move,
+    PowerCard,
+    creature_from_definition,
+    power_card_from_definition,
+)
+from services.battle.quest.cpu import cpu_action
+from services.battle.quest.engine import (
+    Deck,
+    LogEntry,
+    Settings,
+    apply,
+    expire,
+    new_match,
+    overdue,
+    replay,
+)
+from services.battle.quest.errors import IllegalAction, Refusal
+from services.battle.quest.rules import legal_actions
+from services.battle.quest.state import FinishReason, MatchState, Phase, Side
+from services.battle.quest.view import view, view_events
+
+__all__ = [
+    "Action",
+    "ActionKind",
+    "CreatureCard",
+    "Deck",
+    "FinishReason",
+    "IllegalAction",
+    "LogEntry",
+    "MatchState",
+    "Move",
+    "Phase",
+    "PowerCard",
+    "Refusal",
+    "Settings",
+    "Side",
+    "apply",
+    "cpu_action",
+    "creature_from_definition",
+    "expire",
+    "legal_actions",
+    "new_match",
+    "overdue",
+    "power_card_from_definition",
+    "replay",
+    "view",
+    "view_events",
+]
