@@ -185,5 +185,34 @@ def get_deck(player_id: uuid.UUID, deck_id: uuid.UUID, uow: CardsUnitOfWork) -> 
     return _view(uow, _own_deck(uow, player_id, deck_id))
 
 
+def deck_for_match(
+    player_id: uuid.UUID, deck_id: uuid.UUID, uow: CardsUnitOfWork
+) -> dict[str, Any]:
+    """A legal saved deck with each card's full published definition, for a match snapshot.
+
+    Owned copies keep their definition even after it is retired, so a deck stays
+    playable; an illegal deck (it cannot be saved, but rules may change) is refused.
+    """
+    deck = _own_deck(uow, player_id, deck_id)
+    owned = uow.owned.of_player_by_ids(player_id, deck.copy_ids)
+    deck_rules.require_legal(
+        deck.copy_ids, {copy_id: deck_card(copy) for copy_id, copy in owned.items()}
+    )
+    snapshots = uow.definitions.snapshots([owned[c]["definition_id"] for c in deck.copy_ids])
+    return {
+        "deck_id": deck.id,
+        "version": deck.version,
+        "cards": [
+            {
+                "copy_id": copy_id,
+                "definition_id": owned[copy_id]["definition_id"],
+                "kind": owned[copy_id]["kind"],
+                "definition": snapshots[owned[copy_id]["definition_id"]],
+            }
+            for copy_id in deck.copy_ids
+        ],
+    }
+
+
 def list_decks(player_id: uuid.UUID, uow: CardsUnitOfWork) -> list[dict[str, Any]]:
     return [_view(uow, deck) for deck in uow.decks.of_player(player_id)]

@@ -46,6 +46,8 @@ class DefinitionRepository(Protocol):
 
     def reward_pool(self, game: str) -> dict[str, list[dict[str, Any]]]: ...
 
+    def snapshots(self, definition_ids: Sequence[uuid.UUID]) -> dict[uuid.UUID, dict[str, Any]]: ...
+
     def starter_creatures(self, game: str, affinity: str) -> list[dict[str, Any]]: ...
 
     def active_named(self, game: str, kind: str, names: Sequence[str]) -> list[dict[str, Any]]: ...
@@ -117,6 +119,15 @@ class SqlDefinitionRepository:
             .order_by(card_definitions.c.name)
         ).all()
         return [dict(row._mapping) for row in rows]
+
+    def snapshots(self, definition_ids: Sequence[uuid.UUID]) -> dict[uuid.UUID, dict[str, Any]]:
+        """Published bodies by id, retired or not (owned copies outlive retirement)."""
+        rows = self._session.execute(
+            select(card_definitions.c.id, card_definitions.c.snapshot).where(
+                card_definitions.c.id.in_(set(definition_ids))
+            )
+        ).all()
+        return {row.id: row.snapshot for row in rows}
 
     def _available(self, game: str) -> Any:
         return select(card_definitions).where(

@@ -2,7 +2,7 @@
 
 from marshmallow import Schema, fields, validate
 
-from shared.content import Game
+from shared.content import CARD_KINDS, Game
 from shared.quest_card_schemas import MAX_LISTED_CARDS, MAX_NAME_INPUT
 
 
@@ -58,3 +58,25 @@ class EditDeckSchema(DeckRefSchema):
 
 class DeleteDeckSchema(DeckRefSchema):
     expected_version = fields.Integer(required=True, strict=True, validate=validate.Range(min=1))
+
+
+class NamedDefinitionsSchema(GameSchema):
+    kind = fields.String(required=True, validate=validate.OneOf(sorted(CARD_KINDS)))
+    names = fields.List(
+        fields.String(validate=validate.Length(min=1, max=80)),
+        required=True,
+        validate=validate.Length(min=1, max=10),
+    )
+
+
+class MatchDeckCardSchema(Schema):
+    copy_id = fields.UUID()
+    definition_id = fields.UUID()
+    kind = fields.String()
+    definition = fields.Dict()
+
+
+class MatchDeckSchema(Schema):
+    deck_id = fields.UUID()
+    version = fields.Integer()
+    cards = fields.List(fields.Nested(MatchDeckCardSchema))

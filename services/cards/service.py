@@ -19,6 +19,8 @@ from services.cards.schemas import (
     DeleteDeckSchema,
     EditDeckSchema,
     GameSchema,
+    MatchDeckSchema,
+    NamedDefinitionsSchema,
     PlayerIdSchema,
     StarterChoiceSchema,
 )
@@ -40,6 +42,7 @@ STARTER = StarterSchema()
 PLAYER_COLLECTION = PlayerCollectionSchema()
 DECK = DeckSchema()
 DECKS = DeckSchema(many=True)
+MATCH_DECK = MatchDeckSchema()
 
 
 class CardsService(HealthEndpoints):
@@ -128,6 +131,24 @@ class CardsService(HealthEndpoints):
         args = load(DeckRefSchema(), {"player_id": player_id, "deck_id": deck_id})
         with self._uow() as uow:
             return dict(DECK.dump(collection.get_deck(args["player_id"], args["deck_id"], uow)))
+
+    @rpc
+    def deck_for_match(self, player_id: str, deck_id: str) -> dict[str, Any]:
+        """A legal saved deck with each card's full definition (for the battle snapshot)."""
+        args = load(DeckRefSchema(), {"player_id": player_id, "deck_id": deck_id})
+        with self._uow() as uow:
+            found = collection.deck_for_match(args["player_id"], args["deck_id"], uow)
+        return dict(MATCH_DECK.dump(found))
+
+    @rpc
+    def active_definitions_named(
+        self, game: str, kind: str, names: list[str]
+    ) -> list[dict[str, Any]]:
+        """Active definitions by name (the configured CPU deck), full definition included."""
+        args = load(NamedDefinitionsSchema(), {"game": game, "kind": kind, "names": names})
+        with self._uow() as uow:
+            found = uow.definitions.active_named(args["game"], args["kind"], args["names"])
+        return list(DEFINITIONS.dump(found))
 
     @rpc
     def create_deck(self, **payload: Any) -> dict[str, Any]:

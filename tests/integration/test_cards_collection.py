@@ -467,3 +467,26 @@ def test_the_collection_groups_copies_by_definition(cards, player, deck_definiti
     assert collection["starter_affinity"] is None
     empty = cards.player_collection(player_id=str(uuid.uuid4()))
     assert (empty["total_copies"], empty["definitions"]) == (0, [])
+
+
+def test_a_deck_for_a_match_carries_each_cards_definition(cards, player, deck_definitions):
+    player_id, own = player
+    chosen = [own["cC"], own["cR"], own["cE"], own["pC"], own["pR"]]
+    deck = cards.create_deck(player_id=player_id, name="Battle", cards=chosen)
+    snapshot = cards.deck_for_match(player_id=player_id, deck_id=deck["id"])
+    assert [c["copy_id"] for c in snapshot["cards"]] == chosen
+    assert [c["kind"] for c in snapshot["cards"]] == ["creature"] * 3 + ["power_card"] * 2
+    expected = deck_definitions[("creature", "Common")]
+    assert snapshot["cards"][0]["definition_id"] == str(expected["id"])
+    assert snapshot["cards"][0]["definition"] == expected["snapshot"]
+    with pytest.raises(NotFound):
+        cards.deck_for_match(player_id=str(uuid.uuid4()), deck_id=deck["id"])
+
+
+def test_active_definitions_are_found_by_name_for_the_cpu_deck(cards, starter_set):
+    found = cards.active_definitions_named(
+        game="quest", kind="power_card", names=["field kit", "Reserve Focus", "Nothing"]
+    )
+    assert sorted(d["name"] for d in found) == ["Field Kit", "Reserve Focus"]
+    with pytest.raises(InvalidInput):
+        cards.active_definitions_named(game="quest", kind="event", names=["Field Kit"])
