@@ -8,6 +8,7 @@ from nameko.extensions import DependencyProvider
 
 from gateway.auth import JwksCache, TokenVerifier, fetch_jwks_over_http
 from gateway.devauth import DEV_ISSUER, dev_jwks
+from gateway.ratelimit import Limit, RateLimits
 from shared.config import Settings, settings_from_nameko_config
 
 
@@ -22,6 +23,33 @@ def build_verifier(settings: Settings) -> TokenVerifier:
         issuer = f"https://{settings.auth0_domain}/"
         keys = JwksCache(fetch=fetch_jwks_over_http(f"{issuer}.well-known/jwks.json"))
     return TokenVerifier(issuer, settings.auth0_audience, keys, settings.auth0_roles_claim)
+
+
+# Defaults (ours): generous for a person, tight for a script. Config keys override them.
+DEFAULT_PLAYER_LIMIT = Limit(per_minute=120, burst=30)
+DEFAULT_ADDRESS_LIMIT = Limit(per_minute=600, burst=100)
+
+
+class RateLimiter(DependencyProvider):  # type: ignore[misc]
+    """One set of buckets per gateway container, shared by its workers."""
+
+    def setup(self) -> None:
+        config = self.container.config
+        self.limits = RateLimits(
+            Limit(
+                float(config.get("RATE_LIMIT_PLAYER_PER_MINUTE", DEFAULT_PLAYER_LIMIT.per_minute)),
+                int(config.get("RATE_LIMIT_PLAYER_BURST", DEFAULT_PLAYER_LIMIT.burst)),
+            ),
+            Limit(
+                float(
+                    config.get("RATE_LIMIT_ADDRESS_PER_MINUTE", DEFAULT_ADDRESS_LIMIT.per_minute)
+                ),
+                int(config.get("RATE_LIMIT_ADDRESS_BURST", DEFAULT_ADDRESS_LIMIT.burst)),
+            ),
+        )
+
+    def get_dependency(self, worker_ctx: Any) -> RateLimits:
+        return self.limits
 
 
 class Authenticator(DependencyProvider):  # type: ignore[misc]

@@ -15,6 +15,7 @@ from apispec import APISpec
 from apispec.ext.marshmallow import MarshmallowPlugin
 
 from gateway.entrypoints import ApiEntrypoint
+from gateway.ratelimit import MUTATING_METHODS
 from gateway.schemas import ProblemSchema
 
 _ERROR_TEXT = {
@@ -25,6 +26,7 @@ _ERROR_TEXT = {
     409: "Conflict with the current state",
     413: "Body too large",
     422: "Invalid input",
+    429: "Too many changes: wait for Retry-After seconds",
     503: "A service is unavailable",
 }
 
@@ -82,6 +84,8 @@ def build_spec(service_cls: type, version: str = "0.1.0") -> dict[str, Any]:
         for status in doc.also:
             responses[str(status)] = {"description": _ERROR_TEXT.get(status, ""), "content": body}
         errors = set(doc.errors) | ({401, 403, 503} if doc.auth != "none" else set())
+        if doc.auth != "none" and set(route.method.split(",")) & MUTATING_METHODS:
+            errors.add(429)  # the rate limits (gateway/ratelimit.py)
         for status in sorted(errors):
             responses[str(status)] = {
                 "description": _ERROR_TEXT.get(status, "Error"),

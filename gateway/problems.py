@@ -61,6 +61,8 @@ def _bearer_challenge(code: str) -> str:
 def response_for_exception(exc: BaseException) -> Response:
     if isinstance(exc, DeckyardError):
         headers = {"WWW-Authenticate": _bearer_challenge(exc.code)} if exc.status == 401 else None
+        if exc.status == 429 and isinstance(exc.details, dict) and "retry_after" in exc.details:
+            headers = {"Retry-After": str(exc.details["retry_after"])}
         return problem(exc.status, exc.code, exc.title, exc.message, exc.details, headers)
     if isinstance(exc, UnknownService):
         return problem(

@@ -14,7 +14,7 @@ from werkzeug.wrappers import Request, Response
 
 from gateway.auth import Identity, bearer_token
 from gateway.card_routes import CardRoutes
-from gateway.dependencies import Authenticator
+from gateway.dependencies import Authenticator, RateLimiter
 from gateway.devauth import dev_jwks
 from gateway.entrypoints import RouteDoc, api, json_body
 from gateway.openapi import build_spec, render_docs_page
@@ -49,12 +49,17 @@ class GatewayService(CardRoutes):
 
     settings = SettingsProvider()
     auth = Authenticator()
+    limits = RateLimiter()
     services = Services()
 
     # -- who is calling --------------------------------------------------------
 
     def _identity(self, request: Request) -> Identity:
+        """The verified caller; a mutating request also spends from the rate limits
+        (the address before the token is checked, so bad tokens are limited too)."""
+        self.limits.check_address(request.method, request.remote_addr)
         identity: Identity = self.auth.verify(bearer_token(request.headers.get("Authorization")))
+        self.limits.check_player(request.method, identity.sub)
         return identity
 
     def _active_player(self, identity: Identity) -> dict[str, Any]:

@@ -122,7 +122,7 @@ def test_werkzeug_rule_becomes_an_openapi_path_with_the_route_documentation():
     operation = spec["paths"]["/things/{thing_id}"]["post"]
 
     assert operation["requestBody"]["required"] is True
-    assert set(operation["responses"]) == {"201", "401", "403", "404", "422", "503"}
+    assert set(operation["responses"]) == {"201", "401", "403", "404", "422", "429", "503"}
     assert operation["description"] == "Requires the author role."
 
 

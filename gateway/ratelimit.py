@@ -1,0 +1,87 @@
+"""Rate limits for the mutating routes: a token bucket per player and per address.
+
+Each gateway replica keeps its own buckets in memory (ours: no shared store is
+part of the stack), so with N replicas a client can reach at most N times the
+limit; the ingress spreads one client's requests, which keeps that bound loose
+but finite. Buckets are forgotten least-recently-used beyond ``max_keys``, so a
+flood of addresses costs bounded memory.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from shared.errors import RateLimited
+
+MUTATING_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+
+
+@dataclass(frozen=True)
+class Limit:
+    """``burst`` requests at once, then ``per_minute`` on average."""
+
+    per_minute: float
+    burst: int
+
+    def __post_init__(self) -> None:
+        if self.per_minute <= 0 or self.burst < 1:
+            raise ValueError("a limit needs a positive rate and a burst of at least 1")
+
+
+class TokenBuckets:
+    def __init__(
+        self,
+        limit: Limit,
+        now: Callable[[], float] = time.monotonic,
+        max_keys: int = 100_000,
+    ) -> None:
+        self._limit = limit
+        self._now = now
+        self._max_keys = max_keys
+        self._buckets: OrderedDict[str, tuple[float, float]] = OrderedDict()  # tokens, at
+
+    def take(self, key: str) -> float | None:
+        """Spend one token for ``key``; None if allowed, else seconds until the next one."""
+        now = self._now()
+        rate = self._limit.per_minute / 60.0
+        tokens, at = self._buckets.pop(key, (float(self._limit.burst), now))
+        tokens = min(float(self._limit.burst), tokens + (now - at) * rate)
+        allowed = tokens >= 1.0
+        if allowed:
+            tokens -= 1.0
+        self._buckets[key] = (tokens, now)
+        if len(self._buckets) > self._max_keys:
+            self._buckets.popitem(last=False)
+        return None if allowed else (1.0 - tokens) / rate
+
+
+class RateLimits:
+    """The two limits the gateway applies to every mutating request."""
+
+    def __init__(
+        self, per_player: Limit, per_address: Limit, now: Callable[[], float] = time.monotonic
+    ) -> None:
+        self._players = TokenBuckets(per_player, now)
+        self._addresses = TokenBuckets(per_address, now)
+
+    def check_address(self, method: str, address: str | None) -> None:
+        if method in MUTATING_METHODS:
+            _refuse_if_due(self._addresses.take(address or "unknown"), "address")
+
+    def check_player(self, method: str, sub: str) -> None:
+        if method in MUTATING_METHODS:
+            _refuse_if_due(self._players.take(sub), "player")
+
+
+def _refuse_if_due(wait: float | None, scope: str) -> None:
+    if wait is not None:
+        retry_after = max(1, math.ceil(wait))
+        raise RateLimited(
+            "rate_limited",
+            f"too many changes from this {scope}; try again in {retry_after} s",
+            {"retry_after": retry_after, "scope": scope},
+        )
