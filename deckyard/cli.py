@@ -1,4 +1,4 @@
-"""``deckyard run | migrate | token``.
+"""``deckyard run | migrate | seed | token | dead-letters``.
 
 Run and migrate read the environment (see ``shared.config``). ``run`` without
 ``--service`` is the all-in-one development mode: it migrates and seeds, then starts
@@ -34,6 +34,13 @@ def _parser() -> argparse.ArgumentParser:
     migrate = commands.add_parser("migrate", help="create databases and run migrations")
     migrate.add_argument("--service", choices=ALL[:-1], action="append")
 
+    dead = commands.add_parser(
+        "dead-letters", help="list or replay events no handler could process"
+    )
+    dead.add_argument("action", choices=["list", "replay"])
+    dead.add_argument("--queue", action="append", help="only this consumer queue (repeatable)")
+    dead.add_argument("--event-id", help="replay only this event")
+
     token = commands.add_parser("token", help="print a development access token")
     token.add_argument("--sub", required=True, help="the subject, e.g. auth0|alice")
     token.add_argument(
@@ -55,7 +62,28 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _migrate(args.service or list(ALL[:-1]))
     if args.command == "seed":
         return _seed()
+    if args.command == "dead-letters":
+        return _dead_letters(args)
     return _run(args)
+
+
+def _dead_letters(args: argparse.Namespace) -> int:
+    from deckyard.dead_letters import list_parked, replay
+    from shared.config import load_settings
+
+    amqp_uri = load_settings().amqp_uri
+    if args.action == "replay":
+        count = replay(amqp_uri, args.queue, args.event_id)
+        print(f"replayed {count} message(s)")
+        return 0
+    parked = list_parked(amqp_uri, args.queue)
+    for item in parked:
+        print(
+            f"{item.queue}\t{item.event_type}\t{item.event_id}\t"
+            f"attempts={item.attempts}\t{item.failed_at}\t{item.error}"
+        )
+    print(f"{len(parked)} parked message(s)")
+    return 0
 
 
 def _token(args: argparse.Namespace) -> int:
