@@ -168,3 +168,35 @@ class ProgressionSchema(Schema):
     player_id = fields.UUID()
     points = fields.Integer(metadata={"description": "Permanent; cannot be spent"})
     entries = fields.List(fields.Nested(ProgressionEntrySchema))
+
+
+# -- account deletion (gateway/account_routes.py) ---------------------------------------
+
+
+class DeleteAccountRequest(Schema):
+    """Only the confirmation: the account deleted is always the caller's own."""
+
+    confirm = fields.String(
+        load_default=None,
+        metadata={"description": "Exactly DELETE MY ACCOUNT", "example": "DELETE MY ACCOUNT"},
+    )
+
+
+class DeletionSchema(Schema):
+    id = fields.UUID(metadata={"description": "The deletion (and later its receipt)"})
+    status = fields.String(
+        metadata={
+            "description": "purging_data, deleting_identity or completed",
+            "example": "purging_data",
+        }
+    )
+    requested_at = fields.AwareDateTime()
+    completed_at = fields.AwareDateTime(allow_none=True)
+    services = fields.Dict(
+        keys=fields.String(),
+        values=fields.String(),
+        metadata={"example": {"cards": "purged", "battle": "pending"}},
+    )
+    identity = fields.String(
+        metadata={"description": "The Auth0 user: pending or deleted", "example": "pending"}
+    )

@@ -12,7 +12,9 @@ from typing import Any
 from kombu.connection import Connection
 from werkzeug.wrappers import Request, Response
 
+from gateway.account_routes import AccountRoutes
 from gateway.auth import Identity, bearer_token
+from gateway.battle_routes import BattleRoutes
 from gateway.card_routes import CardRoutes
 from gateway.dependencies import Authenticator, RateLimiter
 from gateway.devauth import dev_jwks
@@ -44,7 +46,7 @@ from shared.schemas import load
 READY_TIMEOUT_SECONDS = 2.0
 
 
-class GatewayService(CardRoutes):
+class GatewayService(CardRoutes, BattleRoutes, AccountRoutes):
     name = "gateway"
 
     settings = SettingsProvider()

@@ -54,6 +54,17 @@ class Settings:
         120: the rulebook's provisional limit).
     max_speed_kmh: fastest plausible movement between two location claims
         (``MAX_SPEED_KMH``, 300: ours, see services/challenge/domain/claims.py).
+    deletion_reauth_seconds: how recent the caller's login (the token's ``auth_time``)
+        must be to delete the account (``DELETION_REAUTH_SECONDS``, 300: ours).
+    deletion_digest_secret: the HMAC key of the private digest that keeps a deleted
+        identity from coming back for 30 days (``DELETION_DIGEST_SECRET``; accounts
+        refuses to start without it in production).
+    auth0_mgmt_domain: the Auth0 tenant whose Management API deletes users
+        (``AUTH0_MGMT_DOMAIN``, default ``AUTH0_DOMAIN``).
+    auth0_mgmt_client_id / auth0_mgmt_client_secret: the machine-to-machine client
+        allowed ``delete:users`` (``AUTH0_MGMT_CLIENT_ID``, ``AUTH0_MGMT_CLIENT_SECRET``).
+    auth0_mgmt_protocol: ``https`` (``AUTH0_MGMT_PROTOCOL``; ``http`` only for the test
+        suite's stand-in, refused in production).
     """
 
     database_url: str
@@ -72,7 +83,13 @@ class Settings:
     claim_max_age_seconds: float = 120.0
     max_speed_kmh: float = 300.0
     production: bool = False
-    extra: Mapping[str, str] = field(default_factory=dict)
+    extra: Mapping[str, str] = field(default_factory=dict, repr=False)
+    deletion_reauth_seconds: float = 300.0
+    deletion_digest_secret: str = field(default="", repr=False)
+    auth0_mgmt_domain: str = ""
+    auth0_mgmt_client_id: str = ""
+    auth0_mgmt_client_secret: str = field(default="", repr=False)
+    auth0_mgmt_protocol: str = "https"
 
     def database_url_for(self, service: str) -> URL:
         """The SQLAlchemy URL of one service's own database (psycopg 3 driver)."""
@@ -140,6 +157,11 @@ def load_settings(env: Mapping[str, str] | None = None) -> Settings:
     auth0_domain = env.get("AUTH0_DOMAIN", "").strip()
     if production and not auth0_domain:
         raise ConfigError("AUTH0_DOMAIN must be set when DECKYARD_ENV=production")
+    auth0_mgmt_protocol = env.get("AUTH0_MGMT_PROTOCOL", "").strip().lower() or "https"
+    if auth0_mgmt_protocol not in ("https", "http"):
+        raise ConfigError(f"AUTH0_MGMT_PROTOCOL must be https or http, got {auth0_mgmt_protocol!r}")
+    if production and auth0_mgmt_protocol != "https":
+        raise ConfigError("AUTH0_MGMT_PROTOCOL must be https when DECKYARD_ENV=production")
 
     return Settings(
         database_url=required("DATABASE_URL", DEV_DATABASE_URL),
@@ -159,6 +181,12 @@ def load_settings(env: Mapping[str, str] | None = None) -> Settings:
         max_speed_kmh=_number(env, "MAX_SPEED_KMH", 300.0),
         production=production,
         extra={k: v for k, v in env.items() if k.startswith(("AUTH0_MGMT_", "AUTH0_MANAGEMENT_"))},
+        deletion_reauth_seconds=_number(env, "DELETION_REAUTH_SECONDS", 300.0),
+        deletion_digest_secret=env.get("DELETION_DIGEST_SECRET", "").strip(),
+        auth0_mgmt_domain=env.get("AUTH0_MGMT_DOMAIN", "").strip() or auth0_domain,
+        auth0_mgmt_client_id=env.get("AUTH0_MGMT_CLIENT_ID", "").strip(),
+        auth0_mgmt_client_secret=env.get("AUTH0_MGMT_CLIENT_SECRET", "").strip(),
+        auth0_mgmt_protocol=auth0_mgmt_protocol,
     )
 
 

@@ -133,6 +133,32 @@ class MatchFinishedV1(EventSchema):
     finished_at = fields.AwareDateTime(required=True)
 
 
+class AccountDeletionRequestedV1(EventSchema):
+    """A player asked to delete their account; it is locked. Purge their personal data.
+
+    Every consumer purges what it holds about ``player_id`` (authoring: the actor
+    ``auth0_sub``), idempotently, and answers with its own ``PersonalDataPurged``.
+    The same deletion may be requested again (a retry): purge again, answer again.
+    """
+
+    deletion_id = fields.UUID(required=True)
+    player_id = fields.UUID(required=True)
+    auth0_sub = fields.String(required=True, validate=validate.Length(min=1, max=255))
+    requested_at = fields.AwareDateTime(required=True)
+
+
+class PersonalDataPurgedV1(EventSchema):
+    """A service holds nothing personal of a deletion's player any more.
+
+    It names the deletion, not the player: the answer stays in the service's outbox
+    after the purge, and must not keep the player's id there.
+    """
+
+    deletion_id = fields.UUID(required=True)
+    service = fields.String(required=True, validate=validate.Length(min=1, max=40))
+    purged_at = fields.AwareDateTime(required=True)
+
+
 @dataclass(frozen=True)
 class EventContract:
     """One event type: who emits it, its payload, and who consumes it.
@@ -210,18 +236,69 @@ MATCH_FINISHED = EventContract(
     consumers=("accounts.on_match_finished",),
 )
 
-CONTRACTS: Mapping[str, EventContract] = {
-    c.name: c
-    for c in (
-        PLAYER_REGISTERED,
-        CONTENT_PUBLISHED,
-        QUESTION_PUBLISHED,
-        CONTENT_RETIRED,
-        ATTEMPT_COMPLETED,
-        REWARD_GRANTED,
-        MATCH_FINISHED,
+ACCOUNT_DELETION_REQUESTED = EventContract(
+    "AccountDeletionRequested",
+    1,
+    "accounts",
+    AccountDeletionRequestedV1,
+    consumers=(
+        "authoring.on_account_deletion_requested",
+        "battle.on_account_deletion_requested",
+        "cards.on_account_deletion_requested",
+        "challenge.on_account_deletion_requested",
+    ),
+)
+
+
+def _personal_data_purged(service: str) -> EventContract:
+    return EventContract(
+        "PersonalDataPurged",
+        1,
+        service,
+        PersonalDataPurgedV1,
+        consumers=(f"accounts.on_{service}_data_purged",),
     )
+
+
+# One PersonalDataPurged contract per answering service: a contract has one source
+# exchange, and each service answers from its own outbox on its own exchange. The
+# services that must answer a deletion are exactly the consumers of the request.
+DELETION_ANSWERERS: tuple[str, ...] = tuple(
+    consumer.partition(".")[0] for consumer in ACCOUNT_DELETION_REQUESTED.consumers
+)
+PERSONAL_DATA_PURGED: Mapping[str, EventContract] = {
+    service: _personal_data_purged(service) for service in DELETION_ANSWERERS
 }
+
+CONTRACTS: Mapping[str, EventContract] = {
+    **{
+        c.name: c
+        for c in (
+            PLAYER_REGISTERED,
+            CONTENT_PUBLISHED,
+            QUESTION_PUBLISHED,
+            CONTENT_RETIRED,
+            ATTEMPT_COMPLETED,
+            REWARD_GRANTED,
+            MATCH_FINISHED,
+            ACCOUNT_DELETION_REQUESTED,
+        )
+    },
+    # An event type that several services emit, each on its own exchange, is keyed
+    # "<type>@<source>"; on the wire its routing key is still the type.
+    **{f"{c.name}@{c.source}": c for c in PERSONAL_DATA_PURGED.values()},
+}
+
+
+def contract_for(exchange: str, routing_key: str) -> EventContract | None:
+    """The contract of an event published on ``exchange`` with ``routing_key`` (its type)."""
+    source = exchange.removesuffix(".events")
+    for key in (routing_key, f"{routing_key}@{source}"):
+        contract = CONTRACTS.get(key)
+        if contract is not None and contract.exchange == exchange:
+            return contract
+    return None
+
 
 # Contracts whose consumers do not exist yet: the outbox keeps their rows, untried,
 # until a later change names the consumers (publishing them now would drop them).
@@ -268,6 +345,15 @@ def new_event(
     if occurred_at.tzinfo is None:
         raise InvalidInput("invalid_event", "occurred_at must be timezone-aware")
     return Event(contract, event_id or uuid.uuid4(), occurred_at, dict(data))
+
+
+def personal_data_purged(service: str, deletion_id: uuid.UUID, purged_at: datetime) -> Event:
+    """A service's answer to AccountDeletionRequested, for its own outbox."""
+    return new_event(
+        PERSONAL_DATA_PURGED[service],
+        {"deletion_id": deletion_id, "service": service, "purged_at": purged_at},
+        occurred_at=purged_at,
+    )
 
 
 def read_event(contract: EventContract, message: Mapping[str, Any]) -> Event:

@@ -18,15 +18,17 @@ pending, retried next round. A broken connection stops the batch.
 from __future__ import annotations
 
 import logging
+import uuid
 from datetime import timedelta
 from typing import Any, Protocol
 
 from kombu.entity import Exchange, Queue
 from nameko.amqp.publish import UndeliverableMessage
 from nameko.standalone.events import get_event_exchange
-from sqlalchemy import Engine, delete, func, select, update
+from sqlalchemy import Engine, Table, delete, func, select, update
+from sqlalchemy.orm import Session
 
-from shared.events import AWAITING_CONSUMERS, CONTRACTS
+from shared.events import AWAITING_CONSUMERS, contract_for
 from shared.plumbing_tables import PlumbingTables
 
 log = logging.getLogger(__name__)
@@ -55,9 +57,9 @@ def _exchange(source_service: str) -> Exchange:
 def declarations(exchange_name: str, routing_key: str) -> list[Exchange | Queue]:
     """The exchange and the queues of the contract's consumers, as nameko declares them."""
     exchange = _exchange(exchange_name.removesuffix(".events"))
-    contract = CONTRACTS.get(routing_key)
+    contract = contract_for(exchange_name, routing_key)
     queues = []
-    if contract is not None and contract.exchange == exchange_name:
+    if contract is not None:
         queues = [
             Queue(
                 name,
@@ -70,6 +72,18 @@ def declarations(exchange_name: str, routing_key: str) -> list[Exchange | Queue]
             for name in contract.consumer_queues()
         ]
     return [exchange, *queues]
+
+
+def forget_player_events(session: Session, outbox: Table, player_id: uuid.UUID) -> int:
+    """Delete a service's outbox rows about a player (``data.player_id``), published or not.
+
+    For account deletion, in the purge's transaction: a published row would keep
+    the player's id for a week; an unpublished one is owed to nobody any more (its
+    consumers purge the player too). Returns how many rows went.
+    """
+    about_player = outbox.c.payload["data"]["player_id"].astext == str(player_id)
+    deleted = session.execute(delete(outbox).where(about_player).returning(outbox.c.seq)).all()
+    return len(deleted)
 
 
 class OutboxRelay:

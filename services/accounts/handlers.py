@@ -17,7 +17,7 @@ from services.accounts.repository import (
     ProgressionUnitOfWork,
 )
 from shared.clock import Clock
-from shared.errors import NotFound
+from shared.errors import Forbidden, NotFound
 from shared.events import Event
 
 log = logging.getLogger(__name__)
@@ -43,13 +43,21 @@ def get_or_register_player(
     """Return the player and whether this call registered it.
 
     Concurrent first calls for one subject race on the unique subject: exactly
-    one insert wins and writes ``PlayerRegistered``; the others read its row.
+    one insert wins and writes ``PlayerRegistered``; the others read its row. A
+    subject whose account was deleted less than 30 days ago is refused, not
+    registered again (an old token of it may still be valid).
     """
     sub = domain.validate_subject(cmd.sub)
     existing = uow.players.by_subject(sub)
     if existing is not None:
         return existing, False
-    player, event = domain.register(sub, new_id(), clock.now())
+    now = clock.now()
+    if uow.deleted_identities is not None and uow.deleted_identities.is_deleted(sub, now):
+        raise Forbidden(
+            "account_deleted",
+            "this account was deleted; its identity cannot be used again for 30 days",
+        )
+    player, event = domain.register(sub, new_id(), now)
     if uow.players.add_if_new(player):
         uow.events.add_event(event)
         return player, True

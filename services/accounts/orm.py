@@ -9,9 +9,11 @@ from sqlalchemy import (
     Index,
     Integer,
     MetaData,
+    PrimaryKeyConstraint,
     SmallInteger,
     String,
     Table,
+    Text,
     UniqueConstraint,
     Uuid,
     text,
@@ -67,6 +69,68 @@ progression_entries = Table(
     ),
     # A player's history, newest first, is a backward scan of this index.
     Index("ix_progression_entries_history", "player_id", "occurred_at", "id"),
+)
+
+# -- account deletion (docs/account-deletion.md) -------------------------------------------
+
+# A deletion in progress, one per player. It holds the Auth0 subject until the Auth0
+# user is deleted; the row goes when the deletion completes (a receipt replaces it).
+deletion_sagas = Table(
+    "deletion_sagas",
+    metadata,
+    Column("id", Uuid, primary_key=True),
+    Column("player_id", Uuid, nullable=False, unique=True),
+    Column("auth0_sub", String(255), nullable=False),
+    Column("requested_at", DateTime(timezone=True), nullable=False),
+    Column("identity_deleted_at", DateTime(timezone=True), nullable=True),
+    # Retries of the current step, and when the sweeper next acts (backoff or a lease).
+    Column("attempts", Integer, nullable=False, server_default=text("0")),
+    Column("next_attempt_at", DateTime(timezone=True), nullable=False),
+    Column("last_error", Text, nullable=True),
+    Index("ix_deletion_sagas_next_attempt", "next_attempt_at"),
+)
+
+# Which services must answer PersonalDataPurged for a deletion, and when each did.
+deletion_answers = Table(
+    "deletion_answers",
+    metadata,
+    Column(
+        "deletion_id",
+        Uuid,
+        ForeignKey("deletion_sagas.id", ondelete="CASCADE"),
+        nullable=False,
+    ),
+    Column("service", String(40), nullable=False),
+    Column("answered_at", DateTime(timezone=True), nullable=True),
+    PrimaryKeyConstraint("deletion_id", "service", name="pk_deletion_answers"),
+)
+
+# Kept 12 months: a deletion was asked for and done. No player id, no subject.
+deletion_receipts = Table(
+    "deletion_receipts",
+    metadata,
+    Column("id", Uuid, primary_key=True),
+    Column("requested_at", DateTime(timezone=True), nullable=False),
+    Column("completed_at", DateTime(timezone=True), nullable=False),
+    Column("expires_at", DateTime(timezone=True), nullable=False),
+    Index("ix_deletion_receipts_expires", "expires_at"),
+)
+
+# Kept 30 days: HMAC-SHA256 of the deleted Auth0 subject under DELETION_DIGEST_SECRET, so
+# that an old token cannot register the subject again while it lives.
+deleted_identities = Table(
+    "deleted_identities",
+    metadata,
+    Column("digest", String(64), primary_key=True),
+    Column(
+        "receipt_id",
+        Uuid,
+        ForeignKey("deletion_receipts.id", ondelete="CASCADE"),
+        nullable=False,
+    ),
+    Column("deleted_at", DateTime(timezone=True), nullable=False),
+    Column("expires_at", DateTime(timezone=True), nullable=False),
+    Index("ix_deleted_identities_expires", "expires_at"),
 )
 
 plumbing = PlumbingTables(metadata)

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Protocol
 
-from sqlalchemy import select, true, update
+from sqlalchemy import func, select, true, update
 from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.orm import Session
 
@@ -21,7 +21,7 @@ from services.accounts.domain import (
     Reason,
     SourceType,
 )
-from services.accounts.orm import players, progression_entries
+from services.accounts.orm import deleted_identities, players, progression_entries
 from shared.clock import Clock
 from shared.db import Database
 from shared.events import Event
@@ -39,10 +39,18 @@ class EventSink(Protocol):
     def add_event(self, event: Event) -> None: ...
 
 
+class DeletedIdentities(Protocol):
+    def is_deleted(self, sub: str, now: datetime) -> bool:
+        """True while a deleted account's identity digest for ``sub`` lives (30 days)."""
+        ...
+
+
 @dataclass
 class AccountsUnitOfWork:
     players: PlayerRepository
     events: EventSink
+    # Checked before registering a subject; None where deletion plays no part.
+    deleted_identities: DeletedIdentities | None = None
 
 
 class ProgressionRepository(Protocol):
@@ -70,7 +78,7 @@ class ProgressionUnitOfWork:
     clock: Clock  # when entries are recorded
 
 
-def _player(row: Any) -> Player:
+def player_from_row(row: Any) -> Player:
     return Player(row.id, row.auth0_sub, PlayerStatus(row.status), row.registered_at, row.points)
 
 
@@ -80,7 +88,7 @@ class SqlPlayerRepository:
 
     def by_subject(self, sub: str) -> Player | None:
         row = self._session.execute(select(players).where(players.c.auth0_sub == sub)).first()
-        return _player(row) if row else None
+        return player_from_row(row) if row else None
 
     def add_if_new(self, player: Player) -> bool:
         inserted = self._session.execute(
@@ -172,6 +180,25 @@ class SqlProgressionRepository:
         )
 
 
+class SqlDeletedIdentities:
+    """For registration: is this subject a deleted identity whose digest still lives?"""
+
+    def __init__(self, session: Session, digest: Callable[[str], str]) -> None:
+        self._session = session
+        self._digest = digest
+
+    def is_deleted(self, sub: str, now: datetime) -> bool:
+        found = self._session.execute(
+            select(func.count())
+            .select_from(deleted_identities)
+            .where(
+                deleted_identities.c.digest == self._digest(sub),
+                deleted_identities.c.expires_at > now,
+            )
+        ).scalar_one()
+        return bool(found)
+
+
 def _entry(player_id: uuid.UUID, row: Any) -> ProgressionEntry:
     return ProgressionEntry(
         player_id=player_id,
@@ -199,9 +226,16 @@ def progression_reader(db: Database) -> Iterator[ProgressionRepository]:
 
 
 @contextmanager
-def unit_of_work(db: Database) -> Iterator[AccountsUnitOfWork]:
+def unit_of_work(
+    db: Database, digest: Callable[[str], str] | None = None
+) -> Iterator[AccountsUnitOfWork]:
+    """``digest`` (the deleted-identity HMAC) makes registration refuse deleted identities."""
     with db.transaction() as tx:
-        yield AccountsUnitOfWork(players=SqlPlayerRepository(tx.session), events=tx)
+        yield AccountsUnitOfWork(
+            players=SqlPlayerRepository(tx.session),
+            events=tx,
+            deleted_identities=SqlDeletedIdentities(tx.session, digest) if digest else None,
+        )
 
 
 @contextmanager

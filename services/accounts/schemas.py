@@ -45,3 +45,18 @@ class ProgressionSchema(Schema):
     player_id = fields.UUID()
     points = fields.Integer()
     entries = fields.List(fields.Nested(ProgressionEntrySchema))
+
+
+class DeletionRequestSchema(Schema):
+    sub = fields.String(required=True, validate=validate.Length(min=1, max=MAX_SUBJECT_LENGTH))
+    auth_time = fields.Integer(strict=True, allow_none=True, load_default=None)
+    confirm = fields.String(allow_none=True, load_default=None)
+
+
+class DeletionViewSchema(Schema):
+    id = fields.UUID()
+    status = fields.Function(lambda view: view.status.value)
+    requested_at = fields.AwareDateTime()
+    completed_at = fields.AwareDateTime(allow_none=True)
+    services = fields.Dict(keys=fields.String(), values=fields.String())
+    identity = fields.String()

@@ -8,8 +8,11 @@ from typing import Any
 
 from nameko.events import event_handler
 from nameko.rpc import rpc
+from nameko.timer import timer
 
-from services.accounts import handlers, orm
+from services.accounts import deletion_handlers, handlers, orm
+from services.accounts.deletion_store import DeletionUnitOfWork, deletion_unit_of_work
+from services.accounts.dependencies import DeletionPolicyProvider, Identities
 from services.accounts.domain import DEFAULT_HISTORY_LIMIT
 from services.accounts.repository import (
     ProgressionUnitOfWork,
@@ -19,6 +22,8 @@ from services.accounts.repository import (
     unit_of_work,
 )
 from services.accounts.schemas import (
+    DeletionRequestSchema,
+    DeletionViewSchema,
     PlayerSchema,
     ProgressionQuerySchema,
     ProgressionSchema,
@@ -26,7 +31,12 @@ from services.accounts.schemas import (
 )
 from shared.consumers import consume
 from shared.dependencies import ClockProvider, DatabaseProvider
-from shared.events import ATTEMPT_COMPLETED, MATCH_FINISHED
+from shared.events import (
+    ATTEMPT_COMPLETED,
+    MATCH_FINISHED,
+    PERSONAL_DATA_PURGED,
+    EventContract,
+)
 from shared.health import HealthEndpoints
 from shared.schemas import load
 
@@ -34,6 +44,11 @@ SUBJECT = SubjectSchema()
 PLAYER = PlayerSchema()
 PROGRESSION_QUERY = ProgressionQuerySchema()
 PROGRESSION = ProgressionSchema()
+DELETION_REQUEST = DeletionRequestSchema()
+DELETION_VIEW = DeletionViewSchema()
+
+
+DELETION_SWEEP_SECONDS = 10  # ours: a stalled deletion step is retried within seconds of due
 
 
 class AccountsService(HealthEndpoints):
@@ -41,6 +56,8 @@ class AccountsService(HealthEndpoints):
 
     db = DatabaseProvider(orm.plumbing)
     clock = ClockProvider()
+    deletion_policy = DeletionPolicyProvider()
+    identities = Identities()
 
     def _progression_uow(self) -> AbstractContextManager[ProgressionUnitOfWork]:
         return progression_unit_of_work(self.db, self.clock)
@@ -58,11 +75,16 @@ class AccountsService(HealthEndpoints):
         """The player for an authenticated subject, registered on first call.
 
         ``{"sub": "auth0|123"}`` -> ``{"id": "...", "status": "active",
-        "registered_at": "...", "registered_now": true, "points": 0}``
+        "registered_at": "...", "registered_now": true, "points": 0}``; ``status`` is
+        ``locked`` while its deletion runs. A subject deleted less than 30 days ago is
+        refused (Forbidden ``account_deleted``), not registered again.
         """
         cmd = handlers.GetOrRegisterPlayer(**load(SUBJECT, {"sub": sub}))
         player, registered = handlers.me(
-            cmd, partial(player_reader, self.db), partial(unit_of_work, self.db), self.clock
+            cmd,
+            partial(player_reader, self.db),
+            partial(unit_of_work, self.db, self.deletion_policy.digest),
+            self.clock,
         )
         result: dict[str, Any] = PLAYER.dump(player)
         result["registered_now"] = registered
@@ -85,3 +107,68 @@ class AccountsService(HealthEndpoints):
             progression = handlers.get_progression(cmd, reader)
         result: dict[str, Any] = PROGRESSION.dump(progression)
         return result
+
+    # -- account deletion (docs/account-deletion.md) ----------------------------------------
+
+    def _deletion_uow(self) -> AbstractContextManager[DeletionUnitOfWork]:
+        return deletion_unit_of_work(self.db)
+
+    @rpc
+    def request_deletion(
+        self, sub: str, auth_time: int | None = None, confirm: str | None = None
+    ) -> dict[str, Any]:
+        """Lock the account and start deleting it; the same request again changes nothing.
+
+        ``{"sub": "auth0|123", "auth_time": 1764504000, "confirm": "DELETE MY ACCOUNT"}`` ->
+        ``{"created": true, "deletion": {"id": "...", "status": "purging_data",
+        "requested_at": "...", "completed_at": null, "services": {"cards": "pending", ...},
+        "identity": "pending"}}``
+        """
+        payload = {"sub": sub, "auth_time": auth_time, "confirm": confirm}
+        cmd = deletion_handlers.RequestDeletion(**load(DELETION_REQUEST, payload))
+        with self._deletion_uow() as uow:
+            view, created = deletion_handlers.request_deletion(
+                cmd, uow, self.clock, self.deletion_policy
+            )
+        return {"created": created, "deletion": DELETION_VIEW.dump(view)}
+
+    @rpc
+    def deletion_status(self, sub: str) -> dict[str, Any]:
+        """The subject's deletion: under way, or completed (while its digest lives)."""
+        args = load(SUBJECT, {"sub": sub})
+        with self._deletion_uow() as uow:
+            view = deletion_handlers.deletion_status(
+                args["sub"], uow, self.clock, self.deletion_policy
+            )
+        return dict(DELETION_VIEW.dump(view))
+
+    def _on_data_purged(self, contract: EventContract, message: Any) -> None:
+        ready = deletion_handlers.apply_answer(contract, message, self._deletion_uow, self.clock)
+        if ready is not None:
+            deletion_handlers.complete_deletion(
+                ready, self._deletion_uow, self.identities, self.clock, self.deletion_policy
+            )
+
+    @event_handler("authoring", "PersonalDataPurged", requeue_on_error=True)
+    def on_authoring_data_purged(self, message: dict[str, Any]) -> None:
+        self._on_data_purged(PERSONAL_DATA_PURGED["authoring"], message)
+
+    @event_handler("battle", "PersonalDataPurged", requeue_on_error=True)
+    def on_battle_data_purged(self, message: dict[str, Any]) -> None:
+        self._on_data_purged(PERSONAL_DATA_PURGED["battle"], message)
+
+    @event_handler("cards", "PersonalDataPurged", requeue_on_error=True)
+    def on_cards_data_purged(self, message: dict[str, Any]) -> None:
+        self._on_data_purged(PERSONAL_DATA_PURGED["cards"], message)
+
+    @event_handler("challenge", "PersonalDataPurged", requeue_on_error=True)
+    def on_challenge_data_purged(self, message: dict[str, Any]) -> None:
+        self._on_data_purged(PERSONAL_DATA_PURGED["challenge"], message)
+
+    @timer(interval=DELETION_SWEEP_SECONDS)
+    def sweep_deletions(self) -> dict[str, int]:
+        """Retry stalled deletions (with backoff) and purge expired receipts and digests."""
+        report = deletion_handlers.sweep(
+            self._deletion_uow, self.identities, self.clock, self.deletion_policy
+        )
+        return dict(vars(report))

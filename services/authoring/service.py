@@ -8,9 +8,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from nameko.events import event_handler
 from nameko.rpc import rpc
 
-from services.authoring import handlers, orm
+from services.authoring import handlers, orm, purge
 from services.authoring.repository import unit_of_work
 from services.authoring.schemas import (
     AuditEntrySchema,
@@ -21,7 +22,9 @@ from services.authoring.schemas import (
     ListSchema,
     TransitionSchema,
 )
+from shared.consumers import consume
 from shared.dependencies import ClockProvider, DatabaseProvider
+from shared.events import ACCOUNT_DELETION_REQUESTED
 from shared.health import HealthEndpoints
 from shared.schemas import load
 
@@ -35,6 +38,18 @@ class AuthoringService(HealthEndpoints):
 
     db = DatabaseProvider(orm.plumbing)
     clock = ClockProvider()
+
+    @event_handler(
+        ACCOUNT_DELETION_REQUESTED.source, ACCOUNT_DELETION_REQUESTED.name, requeue_on_error=True
+    )
+    def on_account_deletion_requested(self, message: dict[str, Any]) -> None:
+        """Purge the player's personal data here and answer PersonalDataPurged."""
+        consume(
+            ACCOUNT_DELETION_REQUESTED,
+            message,
+            self.db.transaction,
+            lambda event, tx: purge.purge_personal_data(event, tx, self.clock),
+        )
 
     @rpc
     def create(self, **payload: Any) -> dict[str, Any]:

@@ -2,9 +2,31 @@
 
 from __future__ import annotations
 
-from services.battle import orm
-from shared.dependencies import ClockProvider, DatabaseProvider
+from contextlib import AbstractContextManager
+from functools import partial
+from typing import Any
+
+from nameko.events import event_handler
+from nameko.rpc import rpc
+from nameko.timer import timer
+
+from services.battle import handlers, orm, purge
+from services.battle.dependencies import CardsRpc, CpuDeckProvider
+from services.battle.repository import BattleUnitOfWork, unit_of_work
+from services.battle.schemas import (
+    ActSchema,
+    ForfeitSchema,
+    MatchRefSchema,
+    PlayerSchema,
+    StartMatchSchema,
+)
+from shared.consumers import consume
+from shared.dependencies import ClockProvider, DatabaseProvider, RandomProvider
+from shared.events import ACCOUNT_DELETION_REQUESTED
 from shared.health import HealthEndpoints
+from shared.schemas import load
+
+SWEEP_INTERVAL_SECONDS = 5  # ours: an abandoned turn times out within seconds of its deadline
 
 
 class BattleService(HealthEndpoints):
@@ -12,3 +34,67 @@ class BattleService(HealthEndpoints):
 
     db = DatabaseProvider(orm.plumbing)
     clock = ClockProvider()
+    random = RandomProvider()
+    cards = CardsRpc()
+    cpu_deck = CpuDeckProvider()
+
+    def _uow(self) -> AbstractContextManager[BattleUnitOfWork]:
+        return unit_of_work(self.db)
+
+    @event_handler(
+        ACCOUNT_DELETION_REQUESTED.source, ACCOUNT_DELETION_REQUESTED.name, requeue_on_error=True
+    )
+    def on_account_deletion_requested(self, message: dict[str, Any]) -> None:
+        """Purge the player's personal data here and answer PersonalDataPurged."""
+        consume(
+            ACCOUNT_DELETION_REQUESTED,
+            message,
+            self.db.transaction,
+            lambda event, tx: purge.purge_personal_data(event, tx, self.clock),
+        )
+
+    @rpc
+    def start_match(self, player_id: str, deck_id: str) -> dict[str, Any]:
+        """Start a Quest CPU match with a saved deck -> the player's view (version 1)."""
+        args = load(StartMatchSchema(), {"player_id": player_id, "deck_id": deck_id})
+        cmd = handlers.StartMatch(args["player_id"], args["deck_id"])
+        return handlers.start_match(
+            cmd, self.cards, partial(unit_of_work, self.db), self.clock, self.random, self.cpu_deck
+        )
+
+    @rpc
+    def get_match(self, player_id: str, match_id: str) -> dict[str, Any]:
+        args = load(MatchRefSchema(), {"player_id": player_id, "match_id": match_id})
+        with self._uow() as uow:
+            return handlers.get_match(args["player_id"], args["match_id"], uow, self.clock)
+
+    @rpc
+    def active_match(self, player_id: str) -> dict[str, Any]:
+        args = load(PlayerSchema(), {"player_id": player_id})
+        with self._uow() as uow:
+            return handlers.active_match(args["player_id"], uow, self.clock)
+
+    @rpc
+    def act(self, **payload: Any) -> dict[str, Any]:
+        """``expected_version``, ``action`` ({kind, index?}), ``idempotency_key``? -> the
+        view and this action's events as the player may see them."""
+        args = load(ActSchema(), payload)
+        with self._uow() as uow:
+            return handlers.act(handlers.Act(**args), uow, self.clock)
+
+    @rpc
+    def forfeit(self, **payload: Any) -> dict[str, Any]:
+        args = load(ForfeitSchema(), payload)
+        with self._uow() as uow:
+            return handlers.act(handlers.Act(**args, action={"kind": "forfeit"}), uow, self.clock)
+
+    @rpc
+    def match_history(self, player_id: str, match_id: str) -> dict[str, Any]:
+        args = load(MatchRefSchema(), {"player_id": player_id, "match_id": match_id})
+        with self._uow() as uow:
+            return handlers.history(args["player_id"], args["match_id"], uow, self.clock)
+
+    @timer(interval=SWEEP_INTERVAL_SECONDS)
+    def expire_overdue_turns(self) -> None:
+        with self._uow() as uow:
+            handlers.expire_overdue(uow, self.clock)

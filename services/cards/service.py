@@ -9,7 +9,7 @@ from nameko.events import event_handler
 from nameko.rpc import rpc
 
 from services.cards import collection_handlers as collection
-from services.cards import handlers, orm, reward_handlers
+from services.cards import handlers, orm, purge, reward_handlers
 from services.cards.repository import CardsUnitOfWork, unit_of_work
 from services.cards.schemas import (
     CollectionSchema,
@@ -27,6 +27,7 @@ from services.cards.schemas import (
 from shared.consumers import consume
 from shared.dependencies import ClockProvider, DatabaseProvider, RandomProvider
 from shared.events import (
+    ACCOUNT_DELETION_REQUESTED,
     ATTEMPT_COMPLETED,
     CONTENT_PUBLISHED,
     CONTENT_RETIRED,
@@ -74,6 +75,18 @@ class CardsService(HealthEndpoints):
             message,
             self._uow,
             lambda event, uow: reward_handlers.grant_reward(event, uow, self.random, self.clock),
+        )
+
+    @event_handler(
+        ACCOUNT_DELETION_REQUESTED.source, ACCOUNT_DELETION_REQUESTED.name, requeue_on_error=True
+    )
+    def on_account_deletion_requested(self, message: dict[str, Any]) -> None:
+        """Purge the player's personal data here and answer PersonalDataPurged."""
+        consume(
+            ACCOUNT_DELETION_REQUESTED,
+            message,
+            self.db.transaction,
+            lambda event, tx: purge.purge_personal_data(event, tx, self.clock),
         )
 
     @rpc

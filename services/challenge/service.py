@@ -10,7 +10,7 @@ from nameko.events import event_handler
 from nameko.rpc import rpc
 from nameko.timer import timer
 
-from services.challenge import attempt_handlers, handlers, orm
+from services.challenge import attempt_handlers, handlers, orm, purge
 from services.challenge.domain.claims import Claim, ClaimPolicy
 from services.challenge.repository import ChallengeUnitOfWork, unit_of_work
 from services.challenge.schemas import (
@@ -29,6 +29,7 @@ from shared.dependencies import (
 )
 from shared.errors import NotFound
 from shared.events import (
+    ACCOUNT_DELETION_REQUESTED,
     CONTENT_PUBLISHED,
     CONTENT_RETIRED,
     QUESTION_PUBLISHED,
@@ -69,6 +70,18 @@ class ChallengeService(HealthEndpoints):
     @event_handler(REWARD_GRANTED.source, REWARD_GRANTED.name, requeue_on_error=True)
     def on_reward_granted(self, message: dict[str, Any]) -> None:
         consume(REWARD_GRANTED, message, self._uow, attempt_handlers.record_reward)
+
+    @event_handler(
+        ACCOUNT_DELETION_REQUESTED.source, ACCOUNT_DELETION_REQUESTED.name, requeue_on_error=True
+    )
+    def on_account_deletion_requested(self, message: dict[str, Any]) -> None:
+        """Purge the player's personal data here and answer PersonalDataPurged."""
+        consume(
+            ACCOUNT_DELETION_REQUESTED,
+            message,
+            self.db.transaction,
+            lambda event, tx: purge.purge_personal_data(event, tx, self.clock),
+        )
 
     @rpc
     def get_event(self, event_id: str) -> dict[str, Any]:

@@ -1,0 +1,182 @@
+"""Quest CPU battles: start, read, act, forfeit, history (docs/quest-battles.md).
+
+A mixin of the gateway service. The player id always comes from the verified
+token (through accounts), so a match id of another player is simply not found.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from werkzeug.wrappers import Request
+
+from gateway.auth import Identity
+from gateway.battle_schemas import (
+    MAX_IDEMPOTENCY_KEY,
+    BattleActionRequest,
+    BattleHistorySchema,
+    BattleResultSchema,
+    BattleViewSchema,
+    ForfeitRequest,
+    StartBattleRequest,
+)
+from gateway.entrypoints import RouteDoc, api, json_body
+from gateway.rpc import Services
+from shared.errors import InvalidInput
+from shared.schemas import load
+
+WRITE_ERRORS = (400, 404, 409, 413, 422, 503)
+TAGS = ("quest battles",)
+
+
+def idempotency_key(request: Request, in_body: str | None) -> str | None:
+    """The body's ``idempotencyKey`` or the ``Idempotency-Key`` header (both: the same)."""
+    header = request.headers.get("Idempotency-Key")
+    if header is None:
+        return in_body
+    if not 1 <= len(header) <= MAX_IDEMPOTENCY_KEY:
+        raise InvalidInput(
+            "invalid_idempotency_key",
+            f"an idempotency key has 1 to {MAX_IDEMPOTENCY_KEY} characters",
+        )
+    if in_body is not None and in_body != header:
+        raise InvalidInput(
+            "idempotency_key_mismatch", "the Idempotency-Key header and idempotencyKey differ"
+        )
+    return header
+
+
+class BattleRoutes:
+    services: Services
+
+    def _identity(self, request: Request) -> Identity:
+        raise NotImplementedError  # provided by GatewayService
+
+    def _active_player(self, identity: Identity) -> dict[str, Any]:
+        raise NotImplementedError  # provided by GatewayService
+
+    def _player_id(self, request: Request) -> str:
+        return str(self._active_player(self._identity(request))["id"])
+
+    @api(
+        "POST",
+        "/quest/battles",
+        RouteDoc(
+            "Start a CPU battle with one of your saved decks (409 with the active "
+            "match's id if you have one)",
+            BattleViewSchema,
+            StartBattleRequest,
+            auth="player",
+            status=201,
+            errors=WRITE_ERRORS,
+            tags=TAGS,
+        ),
+    )
+    def start_battle(self, request: Request) -> tuple[int, Any]:
+        """``{"deckId": "<deck id>"}`` -> 201 the match: ``{"id": "...", "status": "active",
+        "phase": "initial_selection", "version": 1, "legal_actions": [{"kind":
+        "select_creature", "index": 0}, ...], "you": {...}, "opponent": {...}}``"""
+        player_id = self._player_id(request)
+        args = load(StartBattleRequest(), json_body(request))
+        started = self.services.call(
+            "battle", "start_match", player_id=player_id, deck_id=str(args["deck_id"])
+        )
+        return 201, started
+
+    @api(
+        "GET",
+        "/quest/battles/active",
+        RouteDoc(
+            "Your active CPU battle (404 if none)",
+            BattleViewSchema,
+            auth="player",
+            errors=(404,),
+            tags=TAGS,
+        ),
+    )
+    def active_battle(self, request: Request) -> Any:
+        return self.services.call("battle", "active_match", player_id=self._player_id(request))
+
+    @api(
+        "GET",
+        "/quest/battles/<uuid:match_id>",
+        RouteDoc(
+            "One of your CPU battles, as you may see it",
+            BattleViewSchema,
+            auth="player",
+            errors=(404,),
+            tags=TAGS,
+        ),
+    )
+    def get_battle(self, request: Request, match_id: Any) -> Any:
+        return self.services.call(
+            "battle", "get_match", player_id=self._player_id(request), match_id=str(match_id)
+        )
+
+    @api(
+        "POST",
+        "/quest/battles/<uuid:match_id>/actions",
+        RouteDoc(
+            "Take one legal action at the version you saw; the CPU replies at once",
+            BattleResultSchema,
+            BattleActionRequest,
+            auth="player",
+            errors=WRITE_ERRORS,
+            tags=TAGS,
+        ),
+    )
+    def battle_action(self, request: Request, match_id: Any) -> Any:
+        """``{"expectedVersion": 3, "action": {"kind": "use_move", "index": 1}}`` -> the
+        match at its new version with ``events`` (your move, the CPU's reply)"""
+        player_id = self._player_id(request)
+        args = load(BattleActionRequest(), json_body(request))
+        return self.services.call(
+            "battle",
+            "act",
+            player_id=player_id,
+            match_id=str(match_id),
+            expected_version=args["expected_version"],
+            action=BattleActionRequest().dump(args)["action"],
+            idempotency_key=idempotency_key(request, args["idempotency_key"]),
+        )
+
+    @api(
+        "POST",
+        "/quest/battles/<uuid:match_id>/forfeit",
+        RouteDoc(
+            "Forfeit: the CPU wins, you score nothing",
+            BattleResultSchema,
+            ForfeitRequest,
+            auth="player",
+            errors=WRITE_ERRORS,
+            tags=TAGS,
+        ),
+    )
+    def forfeit_battle(self, request: Request, match_id: Any) -> Any:
+        """``{"expectedVersion": 3}`` -> the finished match, ``"outcome": "forfeit"``"""
+        player_id = self._player_id(request)
+        args = load(ForfeitRequest(), json_body(request))
+        return self.services.call(
+            "battle",
+            "forfeit",
+            player_id=player_id,
+            match_id=str(match_id),
+            expected_version=args["expected_version"],
+            idempotency_key=idempotency_key(request, args["idempotency_key"]),
+        )
+
+    @api(
+        "GET",
+        "/quest/battles/<uuid:match_id>/history",
+        RouteDoc(
+            "Your battle's action log, as you may see it",
+            BattleHistorySchema,
+            auth="player",
+            errors=(404,),
+            tags=TAGS,
+        ),
+    )
+    def battle_history(self, request: Request, match_id: Any) -> Any:
+        return self.services.call(
+            "battle", "match_history", player_id=self._player_id(request), match_id=str(match_id)
+        )

@@ -1,0 +1,129 @@
+"""Schemas of the Quest CPU battle routes: request bodies and documented answers."""
+
+from __future__ import annotations
+
+from marshmallow import Schema, fields, validate
+
+ACTION_KINDS = ("use_move", "play_power_card", "swap", "select_creature", "timeout", "forfeit")
+MAX_IDEMPOTENCY_KEY = 100
+
+
+def _expected_version() -> fields.Integer:
+    return fields.Integer(
+        required=True,
+        strict=True,
+        data_key="expectedVersion",
+        validate=validate.Range(min=0, max=2**31 - 1),
+        metadata={"description": "The match version your view shows (stale: 409)"},
+    )
+
+
+def _idempotency_key() -> fields.String:
+    return fields.String(
+        load_default=None,
+        allow_none=True,
+        data_key="idempotencyKey",
+        validate=validate.Length(min=1, max=MAX_IDEMPOTENCY_KEY),
+        metadata={
+            "description": "Optional (or the Idempotency-Key header): the same key again "
+            "returns the first answer"
+        },
+    )
+
+
+class StartBattleRequest(Schema):
+    deck_id = fields.UUID(
+        required=True, data_key="deckId", metadata={"description": "One of your saved decks"}
+    )
+
+
+class BattleActionSchema(Schema):
+    kind = fields.String(
+        required=True,
+        validate=validate.Length(min=1, max=40),
+        metadata={"example": "use_move", "description": " | ".join(ACTION_KINDS)},
+    )
+    index = fields.Integer(
+        strict=True,
+        allow_none=True,
+        load_default=None,
+        metadata={"description": "The move, Power card or Creature (not for timeout/forfeit)"},
+    )
+
+
+class BattleActionRequest(Schema):
+    expected_version = _expected_version()
+    action = fields.Nested(
+        BattleActionSchema,
+        required=True,
+        metadata={"description": "Copy one of the view's legal_actions"},
+    )
+    idempotency_key = _idempotency_key()
+
+
+class ForfeitRequest(Schema):
+    expected_version = _expected_version()
+    idempotency_key = _idempotency_key()
+
+
+class BattleViewSchema(Schema):
+    """The player's view of a match: never the seed, the CPU's hand or its bench."""
+
+    id = fields.UUID()
+    mode = fields.String(metadata={"example": "cpu"})
+    deck_id = fields.UUID()
+    status = fields.String(metadata={"example": "active", "description": "active | finished"})
+    outcome = fields.String(
+        allow_none=True, metadata={"description": "victory | defeat | forfeit once finished"}
+    )
+    version = fields.Integer(metadata={"description": "Send it back as expectedVersion"})
+    side = fields.String(metadata={"example": "player"})
+    phase = fields.String(
+        metadata={
+            "example": "normal_turn",
+            "description": "initial_selection | normal_turn | mandatory_replacement | finished",
+        }
+    )
+    turn = fields.String(allow_none=True, metadata={"example": "player"})
+    your_turn = fields.Boolean()
+    turn_number = fields.Integer()
+    deadline = fields.AwareDateTime(
+        allow_none=True, metadata={"description": "Your normal turn's deadline (90 s)"}
+    )
+    winner = fields.String(allow_none=True)
+    finish_reason = fields.String(allow_none=True)
+    affinity_rules_version = fields.Integer()
+    you = fields.Dict(metadata={"description": "Your Creatures and Power cards, in full"})
+    opponent = fields.Dict(
+        metadata={"description": "The CPU's active Creature, counts and played Power cards"}
+    )
+    legal_actions = fields.List(
+        fields.Dict(),
+        metadata={"example": [{"kind": "use_move", "index": 0}, {"kind": "forfeit"}]},
+    )
+    created_at = fields.AwareDateTime()
+    updated_at = fields.AwareDateTime()
+    finished_at = fields.AwareDateTime(allow_none=True)
+
+
+class BattleResultSchema(BattleViewSchema):
+    events = fields.List(
+        fields.Dict(),
+        metadata={"description": "What your action and the CPU's replies did, in order"},
+    )
+
+
+class BattleHistoryEntrySchema(Schema):
+    seq = fields.Integer(metadata={"description": "The match version this action produced"})
+    side = fields.String(metadata={"example": "cpu"})
+    action = fields.Dict()
+    at = fields.AwareDateTime()
+    events = fields.List(fields.Dict())
+
+
+class BattleHistorySchema(Schema):
+    match_id = fields.UUID()
+    status = fields.String()
+    outcome = fields.String(allow_none=True)
+    version = fields.Integer()
+    entries = fields.List(fields.Nested(BattleHistoryEntrySchema))

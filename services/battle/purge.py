@@ -1,0 +1,40 @@
+"""Account deletion in battle: a player's CPU matches and their action logs go; then it answers.
+
+rules/quest.txt: "Completed results and action history remain available privately
+to the owning player until account deletion." A CPU match is the player's alone
+(no other player shares its history), so it goes whole, active or finished.
+Idempotent: a second request finds nothing and answers again.
+"""
+
+from __future__ import annotations
+
+import uuid
+
+from sqlalchemy import delete, select
+from sqlalchemy.orm import Session
+
+from services.battle.orm import match_actions, matches, plumbing
+from shared.clock import Clock
+from shared.db import UnitOfWork
+from shared.events import Event, personal_data_purged
+from shared.outbox import forget_player_events
+
+SERVICE = "battle"
+CONSUMER = "battle.account_deletion"  # the inbox name of AccountDeletionRequested here
+
+
+def purge_personal_data(event: Event, tx: UnitOfWork, clock: Clock) -> bool:
+    """Purge the player of an AccountDeletionRequested and answer PersonalDataPurged,
+    in one transaction; False for a message already applied."""
+    if not tx.first_delivery(event.event_id, CONSUMER):
+        return False
+    purge_player(tx.session, event.data["player_id"])
+    tx.add_event(personal_data_purged(SERVICE, event.data["deletion_id"], clock.now()))
+    return True
+
+
+def purge_player(session: Session, player_id: uuid.UUID) -> None:
+    theirs = select(matches.c.id).where(matches.c.player_id == player_id)
+    session.execute(delete(match_actions).where(match_actions.c.match_id.in_(theirs)))
+    session.execute(delete(matches).where(matches.c.player_id == player_id))
+    forget_player_events(session, plumbing.outbox, player_id)

@@ -1,0 +1,54 @@
+"""Account deletion in cards: a player's copies, decks and grants go; then cards answers.
+
+Everything here keyed by the player is personal: the collection, every owned copy
+(rewards and the starter set, whose ``source_id`` is the player), saved decks and
+their cards, the starter choice and the reward rolls. Card definitions are not
+the player's and stay. Idempotent: a second request finds nothing and answers again.
+"""
+
+from __future__ import annotations
+
+import uuid
+
+from sqlalchemy import delete, select
+from sqlalchemy.orm import Session
+
+from services.cards.orm import (
+    collections,
+    deck_cards,
+    decks,
+    owned_cards,
+    plumbing,
+    reward_grants,
+    starter_grants,
+)
+from shared.clock import Clock
+from shared.db import UnitOfWork
+from shared.events import Event, personal_data_purged
+from shared.outbox import forget_player_events
+
+SERVICE = "cards"
+CONSUMER = "cards.account_deletion"  # the inbox name of AccountDeletionRequested here
+
+
+def purge_personal_data(event: Event, tx: UnitOfWork, clock: Clock) -> bool:
+    """Purge the player of an AccountDeletionRequested and answer PersonalDataPurged,
+    in one transaction; False for a message already applied."""
+    if not tx.first_delivery(event.event_id, CONSUMER):
+        return False
+    purge_player(tx.session, event.data["player_id"])
+    tx.add_event(personal_data_purged(SERVICE, event.data["deletion_id"], clock.now()))
+    return True
+
+
+def purge_player(session: Session, player_id: uuid.UUID) -> None:
+    copies = select(owned_cards.c.id).where(owned_cards.c.player_id == player_id)
+    session.execute(delete(decks).where(decks.c.player_id == player_id))  # deck cards cascade
+    # No other deck may hold these copies (decks hold their owner's copies); if one did,
+    # it would lose the card rather than keep the player's copy alive.
+    session.execute(delete(deck_cards).where(deck_cards.c.owned_card_id.in_(copies)))
+    session.execute(delete(owned_cards).where(owned_cards.c.player_id == player_id))
+    session.execute(delete(reward_grants).where(reward_grants.c.player_id == player_id))
+    session.execute(delete(starter_grants).where(starter_grants.c.player_id == player_id))
+    session.execute(delete(collections).where(collections.c.player_id == player_id))
+    forget_player_events(session, plumbing.outbox, player_id)

@@ -1,0 +1,43 @@
+"""Account deletion in challenge: a player's attempts and location claims go; then it answers.
+
+Personal here: every attempt (its questions as shown, the answers given, the score
+and the cards shown as its reward) and every accepted location claim. The published
+events, challenges and questions are not the player's and stay. Idempotent: a second
+request finds nothing and answers again.
+"""
+
+from __future__ import annotations
+
+import uuid
+
+from sqlalchemy import delete, select
+from sqlalchemy.orm import Session
+
+from services.challenge.orm import attempt_answers, attempts, location_claims, plumbing
+from shared.clock import Clock
+from shared.db import UnitOfWork
+from shared.events import Event, personal_data_purged
+from shared.outbox import forget_player_events
+
+SERVICE = "challenge"
+CONSUMER = "challenge.account_deletion"  # the inbox name of AccountDeletionRequested here
+
+
+def purge_personal_data(event: Event, tx: UnitOfWork, clock: Clock) -> bool:
+    """Purge the player of an AccountDeletionRequested and answer PersonalDataPurged,
+    in one transaction; False for a message already applied."""
+    if not tx.first_delivery(event.event_id, CONSUMER):
+        return False
+    purge_player(tx.session, event.data["player_id"])
+    tx.add_event(personal_data_purged(SERVICE, event.data["deletion_id"], clock.now()))
+    return True
+
+
+def purge_player(session: Session, player_id: uuid.UUID) -> None:
+    theirs = select(attempts.c.id).where(attempts.c.player_id == player_id)
+    session.execute(delete(attempt_answers).where(attempt_answers.c.attempt_id.in_(theirs)))
+    # An active attempt goes too: the sweeper can no longer complete it, so no
+    # AttemptCompleted about the player is written after this.
+    session.execute(delete(attempts).where(attempts.c.player_id == player_id))
+    session.execute(delete(location_claims).where(location_claims.c.player_id == player_id))
+    forget_player_events(session, plumbing.outbox, player_id)
