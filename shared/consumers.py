@@ -1,9 +1,9 @@
 """Applying a received event: parse it against its contract, then apply it in a unit of work.
 
 Every nameko event handler of the platform is this one line, so each gets
-the same treatment: a malformed message is logged and dropped (it could never
-succeed), anything else that fails propagates, and with
-``requeue_on_error=True`` the message comes back for another try.
+the same treatment: a malformed message raises ``UnprocessableMessage`` (it could
+never succeed) and is parked at once; anything else that fails propagates and
+``reliable_event_handler`` retries it with backoff, then parks it.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from collections.abc import Callable
 from contextlib import AbstractContextManager
 from typing import Any, TypeVar
 
-from shared.events import Event, EventContract, read_event_or_drop
+from shared.events import Event, EventContract, read_event_or_park
 
 UnitOfWorkT = TypeVar("UnitOfWorkT")
 
@@ -23,8 +23,6 @@ def consume(
     unit_of_work: Callable[[], AbstractContextManager[UnitOfWorkT]],
     apply: Callable[[Event, UnitOfWorkT], object],
 ) -> None:
-    event = read_event_or_drop(contract, message)
-    if event is None:
-        return
+    event = read_event_or_park(contract, message)
     with unit_of_work() as uow:
         apply(event, uow)

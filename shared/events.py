@@ -374,17 +374,19 @@ def read_event(contract: EventContract, message: Mapping[str, Any]) -> Event:
     return Event(contract, envelope["event_id"], envelope["occurred_at"], data)
 
 
-def read_event_or_drop(contract: EventContract, message: Any) -> Event | None:
-    """For consumers: a malformed message is logged and dropped, never retried.
+class UnprocessableMessage(Exception):
+    """A message no retry can help (malformed, or not of its contract): park it."""
 
-    Handlers are registered with ``requeue_on_error=True`` so that a passing
-    failure (database away) redelivers the message; a message that can never
-    be parsed must not loop, so it is refused here, once, loudly.
+
+def read_event_or_park(contract: EventContract, message: Any) -> Event:
+    """For consumers: the event, or UnprocessableMessage for a message that can never be
+    parsed. The reliable event handler parks such a message in its dead-letter queue
+    at once (no retries, nothing lost), and an operator can inspect and replay it.
     """
     try:
         if not isinstance(message, Mapping):
             raise InvalidInput("invalid_event", "message is not an object")
         return read_event(contract, message)
     except InvalidInput as exc:
-        log.error("dropping malformed %s message: %s %s", contract.name, exc, exc.details)
-        return None
+        log.error("parking malformed %s message: %s %s", contract.name, exc, exc.details)
+        raise UnprocessableMessage(f"malformed {contract.name} message: {exc.details}") from exc

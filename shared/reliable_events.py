@@ -32,6 +32,10 @@ from nameko.amqp.publish import Publisher
 from nameko.constants import AMQP_URI_CONFIG_KEY
 from nameko.events import EventHandler
 
+from shared.events import UnprocessableMessage
+
+__all__ = ["UnprocessableMessage", "reliable_event_handler"]
+
 log = logging.getLogger(__name__)
 
 ATTEMPTS_HEADER = "x-deckyard-attempts"
@@ -40,10 +44,6 @@ FAILED_AT_HEADER = "x-deckyard-failed-at"
 ORIGIN_HEADER = "x-deckyard-origin-queue"
 DEFAULT_RETRY_DELAYS_MS: tuple[int, ...] = (1_000, 5_000, 30_000, 120_000, 600_000)  # ours
 DEFAULT_EXCHANGE = Exchange("", type="direct")
-
-
-class UnprocessableMessage(Exception):
-    """A message that no retry can help (malformed, or not of its contract): park it."""
 
 
 def retry_queue(queue_name: str, attempt: int, delay_ms: int) -> Queue:

@@ -21,7 +21,7 @@ from services.accounts.deletion_store import DeletionUnitOfWork
 from services.accounts.identity import IdentityProvider, IdentityProviderError
 from shared.clock import Clock
 from shared.errors import NotFound
-from shared.events import Event, EventContract, read_event_or_drop
+from shared.events import Event, EventContract, read_event_or_park
 
 log = logging.getLogger(__name__)
 
@@ -112,9 +112,7 @@ def apply_answer(
     contract: EventContract, message: Any, unit_of_work: UnitOfWorkFactory, clock: Clock
 ) -> uuid.UUID | None:
     """``shared.consumers.consume`` for an answer, returning what ``record_answer`` does."""
-    event = read_event_or_drop(contract, message)
-    if event is None:
-        return None
+    event = read_event_or_park(contract, message)
     with unit_of_work() as uow:
         return record_answer(event, uow, clock)
 

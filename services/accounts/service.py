@@ -6,7 +6,6 @@ from contextlib import AbstractContextManager
 from functools import partial
 from typing import Any
 
-from nameko.events import event_handler
 from nameko.rpc import rpc
 from nameko.timer import timer
 
@@ -38,6 +37,7 @@ from shared.events import (
     EventContract,
 )
 from shared.health import HealthEndpoints
+from shared.reliable_events import reliable_event_handler
 from shared.schemas import load
 
 SUBJECT = SubjectSchema()
@@ -62,11 +62,11 @@ class AccountsService(HealthEndpoints):
     def _progression_uow(self) -> AbstractContextManager[ProgressionUnitOfWork]:
         return progression_unit_of_work(self.db, self.clock)
 
-    @event_handler(ATTEMPT_COMPLETED.source, ATTEMPT_COMPLETED.name, requeue_on_error=True)
+    @reliable_event_handler(ATTEMPT_COMPLETED.source, ATTEMPT_COMPLETED.name)
     def on_attempt_completed(self, message: dict[str, Any]) -> None:
         consume(ATTEMPT_COMPLETED, message, self._progression_uow, handlers.record_attempt_points)
 
-    @event_handler(MATCH_FINISHED.source, MATCH_FINISHED.name, requeue_on_error=True)
+    @reliable_event_handler(MATCH_FINISHED.source, MATCH_FINISHED.name)
     def on_match_finished(self, message: dict[str, Any]) -> None:
         consume(MATCH_FINISHED, message, self._progression_uow, handlers.record_match_points)
 
@@ -149,19 +149,19 @@ class AccountsService(HealthEndpoints):
                 ready, self._deletion_uow, self.identities, self.clock, self.deletion_policy
             )
 
-    @event_handler("authoring", "PersonalDataPurged", requeue_on_error=True)
+    @reliable_event_handler("authoring", "PersonalDataPurged")
     def on_authoring_data_purged(self, message: dict[str, Any]) -> None:
         self._on_data_purged(PERSONAL_DATA_PURGED["authoring"], message)
 
-    @event_handler("battle", "PersonalDataPurged", requeue_on_error=True)
+    @reliable_event_handler("battle", "PersonalDataPurged")
     def on_battle_data_purged(self, message: dict[str, Any]) -> None:
         self._on_data_purged(PERSONAL_DATA_PURGED["battle"], message)
 
-    @event_handler("cards", "PersonalDataPurged", requeue_on_error=True)
+    @reliable_event_handler("cards", "PersonalDataPurged")
     def on_cards_data_purged(self, message: dict[str, Any]) -> None:
         self._on_data_purged(PERSONAL_DATA_PURGED["cards"], message)
 
-    @event_handler("challenge", "PersonalDataPurged", requeue_on_error=True)
+    @reliable_event_handler("challenge", "PersonalDataPurged")
     def on_challenge_data_purged(self, message: dict[str, Any]) -> None:
         self._on_data_purged(PERSONAL_DATA_PURGED["challenge"], message)
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from nameko.events import event_handler
 from nameko.rpc import rpc
 
 from services.authoring import handlers, orm, purge
@@ -26,6 +25,7 @@ from shared.consumers import consume
 from shared.dependencies import ClockProvider, DatabaseProvider
 from shared.events import ACCOUNT_DELETION_REQUESTED
 from shared.health import HealthEndpoints
+from shared.reliable_events import reliable_event_handler
 from shared.schemas import load
 
 CONTENT = ContentSchema()
@@ -39,9 +39,7 @@ class AuthoringService(HealthEndpoints):
     db = DatabaseProvider(orm.plumbing)
     clock = ClockProvider()
 
-    @event_handler(
-        ACCOUNT_DELETION_REQUESTED.source, ACCOUNT_DELETION_REQUESTED.name, requeue_on_error=True
-    )
+    @reliable_event_handler(ACCOUNT_DELETION_REQUESTED.source, ACCOUNT_DELETION_REQUESTED.name)
     def on_account_deletion_requested(self, message: dict[str, Any]) -> None:
         """Purge the player's personal data here and answer PersonalDataPurged."""
         consume(

@@ -6,7 +6,6 @@ from contextlib import AbstractContextManager
 from functools import partial
 from typing import Any
 
-from nameko.events import event_handler
 from nameko.rpc import rpc
 from nameko.timer import timer
 
@@ -24,6 +23,7 @@ from shared.consumers import consume
 from shared.dependencies import ClockProvider, DatabaseProvider, RandomProvider
 from shared.events import ACCOUNT_DELETION_REQUESTED
 from shared.health import HealthEndpoints
+from shared.reliable_events import reliable_event_handler
 from shared.schemas import load
 
 SWEEP_INTERVAL_SECONDS = 5  # ours: an abandoned turn times out within seconds of its deadline
@@ -41,9 +41,7 @@ class BattleService(HealthEndpoints):
     def _uow(self) -> AbstractContextManager[BattleUnitOfWork]:
         return unit_of_work(self.db)
 
-    @event_handler(
-        ACCOUNT_DELETION_REQUESTED.source, ACCOUNT_DELETION_REQUESTED.name, requeue_on_error=True
-    )
+    @reliable_event_handler(ACCOUNT_DELETION_REQUESTED.source, ACCOUNT_DELETION_REQUESTED.name)
     def on_account_deletion_requested(self, message: dict[str, Any]) -> None:
         """Purge the player's personal data here and answer PersonalDataPurged."""
         consume(

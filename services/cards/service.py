@@ -5,7 +5,6 @@ from __future__ import annotations
 from contextlib import AbstractContextManager
 from typing import Any
 
-from nameko.events import event_handler
 from nameko.rpc import rpc
 
 from services.cards import collection_handlers as collection
@@ -36,6 +35,7 @@ from shared.events import (
 from shared.health import HealthEndpoints
 from shared.quest_card_schemas import CollectionSchema as PlayerCollectionSchema
 from shared.quest_card_schemas import DeckSchema, StarterSchema
+from shared.reliable_events import reliable_event_handler
 from shared.schemas import load
 
 DEFINITIONS = DefinitionSchema(many=True)
@@ -56,19 +56,19 @@ class CardsService(HealthEndpoints):
     def _uow(self) -> AbstractContextManager[CardsUnitOfWork]:
         return unit_of_work(self.db)
 
-    @event_handler(PLAYER_REGISTERED.source, PLAYER_REGISTERED.name, requeue_on_error=True)
+    @reliable_event_handler(PLAYER_REGISTERED.source, PLAYER_REGISTERED.name)
     def on_player_registered(self, message: dict[str, Any]) -> None:
         consume(PLAYER_REGISTERED, message, self._uow, handlers.create_collection)
 
-    @event_handler(CONTENT_PUBLISHED.source, CONTENT_PUBLISHED.name, requeue_on_error=True)
+    @reliable_event_handler(CONTENT_PUBLISHED.source, CONTENT_PUBLISHED.name)
     def on_content_published(self, message: dict[str, Any]) -> None:
         consume(CONTENT_PUBLISHED, message, self._uow, handlers.record_published_definition)
 
-    @event_handler(CONTENT_RETIRED.source, CONTENT_RETIRED.name, requeue_on_error=True)
+    @reliable_event_handler(CONTENT_RETIRED.source, CONTENT_RETIRED.name)
     def on_content_retired(self, message: dict[str, Any]) -> None:
         consume(CONTENT_RETIRED, message, self._uow, handlers.record_retired_definition)
 
-    @event_handler(ATTEMPT_COMPLETED.source, ATTEMPT_COMPLETED.name, requeue_on_error=True)
+    @reliable_event_handler(ATTEMPT_COMPLETED.source, ATTEMPT_COMPLETED.name)
     def on_attempt_completed(self, message: dict[str, Any]) -> None:
         consume(
             ATTEMPT_COMPLETED,
@@ -77,9 +77,7 @@ class CardsService(HealthEndpoints):
             lambda event, uow: reward_handlers.grant_reward(event, uow, self.random, self.clock),
         )
 
-    @event_handler(
-        ACCOUNT_DELETION_REQUESTED.source, ACCOUNT_DELETION_REQUESTED.name, requeue_on_error=True
-    )
+    @reliable_event_handler(ACCOUNT_DELETION_REQUESTED.source, ACCOUNT_DELETION_REQUESTED.name)
     def on_account_deletion_requested(self, message: dict[str, Any]) -> None:
         """Purge the player's personal data here and answer PersonalDataPurged."""
         consume(

@@ -6,7 +6,6 @@ from contextlib import AbstractContextManager
 from datetime import timedelta
 from typing import Any
 
-from nameko.events import event_handler
 from nameko.rpc import rpc
 from nameko.timer import timer
 
@@ -37,6 +36,7 @@ from shared.events import (
 )
 from shared.health import HealthEndpoints
 from shared.quest_schemas import NearbyEventSchema, PointSchema
+from shared.reliable_events import reliable_event_handler
 from shared.schemas import load
 
 EVENT = PublishedEventSchema()
@@ -55,25 +55,23 @@ class ChallengeService(HealthEndpoints):
     def _uow(self) -> AbstractContextManager[ChallengeUnitOfWork]:
         return unit_of_work(self.db)
 
-    @event_handler(CONTENT_PUBLISHED.source, CONTENT_PUBLISHED.name, requeue_on_error=True)
+    @reliable_event_handler(CONTENT_PUBLISHED.source, CONTENT_PUBLISHED.name)
     def on_content_published(self, message: dict[str, Any]) -> None:
         consume(CONTENT_PUBLISHED, message, self._uow, handlers.record_published_content)
 
-    @event_handler(QUESTION_PUBLISHED.source, QUESTION_PUBLISHED.name, requeue_on_error=True)
+    @reliable_event_handler(QUESTION_PUBLISHED.source, QUESTION_PUBLISHED.name)
     def on_question_published(self, message: dict[str, Any]) -> None:
         consume(QUESTION_PUBLISHED, message, self._uow, handlers.record_published_question)
 
-    @event_handler(CONTENT_RETIRED.source, CONTENT_RETIRED.name, requeue_on_error=True)
+    @reliable_event_handler(CONTENT_RETIRED.source, CONTENT_RETIRED.name)
     def on_content_retired(self, message: dict[str, Any]) -> None:
         consume(CONTENT_RETIRED, message, self._uow, handlers.record_retired_content)
 
-    @event_handler(REWARD_GRANTED.source, REWARD_GRANTED.name, requeue_on_error=True)
+    @reliable_event_handler(REWARD_GRANTED.source, REWARD_GRANTED.name)
     def on_reward_granted(self, message: dict[str, Any]) -> None:
         consume(REWARD_GRANTED, message, self._uow, attempt_handlers.record_reward)
 
-    @event_handler(
-        ACCOUNT_DELETION_REQUESTED.source, ACCOUNT_DELETION_REQUESTED.name, requeue_on_error=True
-    )
+    @reliable_event_handler(ACCOUNT_DELETION_REQUESTED.source, ACCOUNT_DELETION_REQUESTED.name)
     def on_account_deletion_requested(self, message: dict[str, Any]) -> None:
         """Purge the player's personal data here and answer PersonalDataPurged."""
         consume(

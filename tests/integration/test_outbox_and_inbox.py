@@ -8,12 +8,14 @@ import pytest
 from kombu import Connection, Exchange, Queue
 from sqlalchemy import func, insert, select, text
 
+from deckyard.dead_letters import list_parked
 from services.accounts.orm import plumbing as accounts_plumbing
 from services.cards.orm import collections
 from shared.clock import SystemClock
 from shared.db import Database, make_engine
 from shared.events import PLAYER_REGISTERED, new_event
 from shared.outbox import OutboxRelay, nameko_publisher
+from tests.helpers import wait_for
 
 pytestmark = pytest.mark.integration
 
@@ -159,7 +161,7 @@ def test_a_redelivered_event_is_applied_once(start_service, settings, accounts_d
     assert count_collections(settings, player_id) == (1, before + 2)
 
 
-def test_a_malformed_event_is_dropped_not_looped(start_service, settings):
+def test_a_malformed_event_is_parked_not_looped(start_service, settings):
     container = start_service("cards")
     publisher = nameko_publisher(settings.amqp_uri)
     exchange = Exchange("accounts.events", type="topic", durable=True)
@@ -178,6 +180,11 @@ def test_a_malformed_event_is_dropped_not_looped(start_service, settings):
         while count_collections(settings, player_id)[0] == 0:
             eventlet.sleep(0.05)
     assert container.max_workers  # container still running
+    # The bad one is parked, once, for an operator: neither dropped nor retried.
+    queue = "evt-accounts-PlayerRegistered--cards.on_player_registered"
+    parked = wait_for(lambda: list_parked(settings.amqp_uri, [queue]))
+    assert [p.attempts for p in parked] == [1]
+    assert "malformed PlayerRegistered" in parked[0].error
 
 
 def test_an_event_awaiting_its_first_consumer_is_kept_and_not_tried(

@@ -16,9 +16,10 @@ from shared.events import (
     PLAYER_REGISTERED,
     EventContract,
     PlayerRegisteredV1,
+    UnprocessableMessage,
     new_event,
     read_event,
-    read_event_or_drop,
+    read_event_or_park,
 )
 
 WHEN = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)
@@ -184,8 +185,8 @@ def test_read_event_for_a_different_contract_refuses_the_message():
     assert caught.value.code == "unexpected_event"
 
 
-def test_read_event_or_drop_returns_the_event_for_a_good_message():
-    event = read_event_or_drop(PLAYER_REGISTERED, wire_message())
+def test_read_event_or_park_returns_the_event_for_a_good_message():
+    event = read_event_or_park(PLAYER_REGISTERED, wire_message())
 
     assert event is not None
     assert event.event_id == EVENT_ID
@@ -196,18 +197,29 @@ def test_read_event_or_drop_returns_the_event_for_a_good_message():
     [None, "PlayerRegistered", b"\x00\xff", 17, 3.5, ["event_id"], [wire_message()], {}, set()],
     ids=repr,
 )
-def test_read_event_or_drop_returns_none_for_garbage(garbage):
-    assert read_event_or_drop(PLAYER_REGISTERED, garbage) is None
+def test_read_event_or_park_refuses_garbage_as_unprocessable(garbage):
+    with pytest.raises(UnprocessableMessage):
+        read_event_or_park(PLAYER_REGISTERED, garbage)
 
 
-def test_read_event_or_drop_returns_none_for_another_version():
-    assert read_event_or_drop(PLAYER_REGISTERED, wire_message(version=2)) is None
+def test_read_event_or_park_refuses_another_version():
+    with pytest.raises(UnprocessableMessage):
+        read_event_or_park(PLAYER_REGISTERED, wire_message(version=2))
 
 
-def test_read_event_or_drop_logs_what_it_drops(caplog):
-    read_event_or_drop(PLAYER_REGISTERED, ["junk"])
+def test_read_event_or_park_logs_what_it_parks(caplog):
+    with pytest.raises(UnprocessableMessage):
+        read_event_or_park(PLAYER_REGISTERED, ["junk"])
 
-    assert "dropping malformed PlayerRegistered message" in caplog.text
+    assert "parking malformed PlayerRegistered message" in caplog.text
+
+
+def parsed_or_unprocessable(message):
+    """The event, or None when it was refused as unprocessable (never another error)."""
+    try:
+        return read_event_or_park(PLAYER_REGISTERED, message)
+    except UnprocessableMessage:
+        return None
 
 
 junk_scalars = (
@@ -235,8 +247,8 @@ envelope_keys = st.sampled_from(
 
 
 @given(message=st.dictionaries(envelope_keys | st.text(max_size=12) | st.integers(), junk))
-def test_read_event_or_drop_never_raises_on_a_dict_of_junk(message):
-    result = read_event_or_drop(PLAYER_REGISTERED, message)
+def test_read_event_or_park_refuses_a_dict_of_junk_only_as_unprocessable(message):
+    result = parsed_or_unprocessable(message)
 
     assert result is None or result.type == "PlayerRegistered"
 
@@ -247,14 +259,14 @@ def test_read_event_or_drop_never_raises_on_a_dict_of_junk(message):
     data_field=st.sampled_from(["player_id", "registered_at"]),
     data_value=junk,
 )
-def test_read_event_or_drop_never_raises_on_a_nearly_valid_message(
+def test_read_event_or_park_refuses_a_nearly_valid_message_only_as_unprocessable(
     field, value, data_field, data_value
 ):
     message = wire_message()
     message["data"][data_field] = data_value
     message[field] = value
 
-    result = read_event_or_drop(PLAYER_REGISTERED, message)
+    result = parsed_or_unprocessable(message)
 
     assert result is None or result.event_id is not None
 
