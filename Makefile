@@ -6,7 +6,7 @@ DATABASE_URL ?= postgresql://postgres@127.0.0.1:5432/postgres
 AMQP_URI ?= amqp://guest:guest@127.0.0.1:5672/
 export DATABASE_URL AMQP_URI
 
-.PHONY: install run migrate test test-unit lint typecheck bench token
+.PHONY: install run migrate test test-unit lint typecheck bench token fuzz faults
 
 $(BIN)/deckyard: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -40,3 +40,12 @@ test-unit: install
 
 bench: install
 	$(BIN)/python bench/run.py
+
+# Long runs, not part of `make test` (docs/reliability.md has their figures).
+# The API fuzzer at full length: every operation, at least 2,000 generated cases.
+fuzz: install
+	FUZZ_EXAMPLES=$${FUZZ_EXAMPLES-100} REQUIRE_SERVICES=1 $(BIN)/python -m pytest tests/e2e/test_fuzz_api.py -q
+
+# Faults under load: SIGKILL of cards, RabbitMQ and PostgreSQL restarts; prints the counts.
+faults: install
+	$(BIN)/python bench/faults.py
