@@ -118,4 +118,13 @@ deck_cards = Table(
     Index("ix_deck_cards_owned_card", "owned_card_id"),
 )
 
+# Players whose data was purged (account deletion), as a one-way digest: an event
+# already on its way (AttemptCompleted) must not give a deleted player new cards.
+purged_players = Table(
+    "purged_players",
+    metadata,
+    Column("player_digest", String(64), primary_key=True),
+    Column("purged_at", DateTime(timezone=True), nullable=False),
+)
+
 plumbing = PlumbingTables(metadata)

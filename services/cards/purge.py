@@ -8,9 +8,12 @@ the player's and stay. Idempotent: a second request finds nothing and answers ag
 
 from __future__ import annotations
 
+import hashlib
 import uuid
+from datetime import datetime, timedelta
 
-from sqlalchemy import delete, select
+from sqlalchemy import delete, exists, select
+from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.orm import Session
 
 from services.cards.orm import (
@@ -19,6 +22,7 @@ from services.cards.orm import (
     decks,
     owned_cards,
     plumbing,
+    purged_players,
     reward_grants,
     starter_grants,
 )
@@ -29,6 +33,22 @@ from shared.outbox import forget_player_events
 
 SERVICE = "cards"
 CONSUMER = "cards.account_deletion"  # the inbox name of AccountDeletionRequested here
+# Ours: long after any event about the player can still be in flight (the handlers
+# retry for about 13 minutes before parking a message).
+TOMBSTONE_DAYS = 30
+
+
+def player_digest(player_id: uuid.UUID) -> str:
+    """A one-way name for a purged player: the tombstone must not keep the id itself."""
+    return hashlib.sha256(f"deckyard-cards-purged:{player_id}".encode()).hexdigest()
+
+
+def was_purged(session: Session, player_id: uuid.UUID) -> bool:
+    return bool(
+        session.execute(
+            select(exists().where(purged_players.c.player_digest == player_digest(player_id)))
+        ).scalar()
+    )
 
 
 def purge_personal_data(event: Event, tx: UnitOfWork, clock: Clock) -> bool:
@@ -36,12 +56,12 @@ def purge_personal_data(event: Event, tx: UnitOfWork, clock: Clock) -> bool:
     in one transaction; False for a message already applied."""
     if not tx.first_delivery(event.event_id, CONSUMER):
         return False
-    purge_player(tx.session, event.data["player_id"])
+    purge_player(tx.session, event.data["player_id"], clock.now())
     tx.add_event(personal_data_purged(SERVICE, event.data["deletion_id"], clock.now()))
     return True
 
 
-def purge_player(session: Session, player_id: uuid.UUID) -> None:
+def purge_player(session: Session, player_id: uuid.UUID, now: datetime) -> None:
     copies = select(owned_cards.c.id).where(owned_cards.c.player_id == player_id)
     session.execute(delete(decks).where(decks.c.player_id == player_id))  # deck cards cascade
     # No other deck may hold these copies (decks hold their owner's copies); if one did,
@@ -52,3 +72,13 @@ def purge_player(session: Session, player_id: uuid.UUID) -> None:
     session.execute(delete(starter_grants).where(starter_grants.c.player_id == player_id))
     session.execute(delete(collections).where(collections.c.player_id == player_id))
     forget_player_events(session, plumbing.outbox, player_id)
+    session.execute(
+        insert(purged_players)
+        .values(player_digest=player_digest(player_id), purged_at=now)
+        .on_conflict_do_nothing(index_elements=["player_digest"])
+    )
+    session.execute(  # tombstones expire; each purge clears the old ones
+        delete(purged_players).where(
+            purged_players.c.purged_at < now - timedelta(days=TOMBSTONE_DAYS)
+        )
+    )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import uuid
 from typing import Any
 
@@ -14,6 +15,7 @@ from shared.events import REWARD_GRANTED, Event, new_event
 from shared.randomness import RandomSource
 
 ATTEMPT_COMPLETED_CONSUMER = "cards.grant_reward"
+log = logging.getLogger(__name__)
 
 
 def grant_reward(event: Event, uow: CardsUnitOfWork, rng: RandomSource, clock: Clock) -> bool:
@@ -30,6 +32,10 @@ def grant_reward(event: Event, uow: CardsUnitOfWork, rng: RandomSource, clock: C
     attempt_id: uuid.UUID = data["attempt_id"]
     player_id: uuid.UUID = data["player_id"]
     if uow.rewards.exists(attempt_id):
+        return False
+    if uow.rewards.player_purged(player_id):
+        # A completion still on its way when the account was deleted: no new cards.
+        log.info("no reward for attempt %s: its player's data was purged", attempt_id)
         return False
     pool = uow.definitions.reward_pool(Game.QUEST)
     rarities = roll_rarities(data["correct_count"], {Rarity(rarity) for rarity in pool}, rng)

@@ -336,3 +336,19 @@ def test_a_cards_crash_before_commit_leaves_no_grant_and_the_restart_grants_once
                 os.killpg(process.pid, signal.SIGKILL)
         engine.dispose()
         eventlet.sleep(0)
+
+
+def test_a_completion_arriving_after_the_players_data_was_purged_grants_nothing(cards_db):
+    from services.cards.purge import purge_player
+
+    with only_these_definitions(cards_db, FULL_POOL) as (uow, session):
+        player_id = uuid.uuid4()
+        purge_player(session, player_id, NOW)
+        late = completed(5, player_id=player_id)
+        assert grant_reward(late, uow, SeededRandomSource(1), FixedClock(NOW)) is False
+        assert granted_rarities(session, late.data["attempt_id"]) == []
+        assert reward_events(session, late.data["attempt_id"]) == []
+        stored = session.execute(sa.select(orm.purged_players.c.player_digest)).scalars().all()
+        assert str(player_id) not in " ".join(stored)  # a digest, never the id
+        other = completed(5)
+        assert grant_reward(other, uow, SeededRandomSource(1), FixedClock(NOW)) is True
