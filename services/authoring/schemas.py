@@ -2,6 +2,8 @@
 
 from marshmallow import Schema, fields, validate
 
+from services.authoring.purge import display_actor
+
 ACTOR = fields.String(required=True, validate=validate.Length(min=1, max=255))
 VERSION = fields.Integer(required=True, strict=True, validate=validate.Range(min=1))
 
@@ -47,8 +49,13 @@ class ContentSchema(Schema):
     state = fields.Function(lambda c: c.state.value)
     version = fields.Integer()
     body = fields.Raw()
-    created_by = fields.String(data_key="createdBy")
-    submitted_by = fields.String(data_key="submittedBy", allow_none=True)
+    # A deleted account's actor is a profile-free historical id, shown as "Deleted author".
+    created_by = fields.Function(lambda c: display_actor(c.created_by), data_key="createdBy")
+    submitted_by = fields.Function(
+        lambda c: display_actor(c.submitted_by) if c.submitted_by else None,
+        data_key="submittedBy",
+        allow_none=True,
+    )
     replaces = fields.UUID(allow_none=True)
     created_at = fields.AwareDateTime(data_key="createdAt")
     updated_at = fields.AwareDateTime(data_key="updatedAt")
@@ -58,7 +65,7 @@ class ContentSchema(Schema):
 
 class AuditEntrySchema(Schema):
     version = fields.Integer()
-    actor = fields.String()
+    actor = fields.Function(lambda e: display_actor(e.actor))
     at = fields.AwareDateTime()
     action = fields.String()
     from_state = fields.Function(
