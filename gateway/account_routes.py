@@ -13,19 +13,13 @@ from typing import Any
 
 from werkzeug.wrappers import Request
 
-from gateway.auth import Identity
 from gateway.entrypoints import RouteDoc, api, json_body
-from gateway.rpc import Services
+from gateway.routes import PlayerRoutes
 from gateway.schemas import DeleteAccountRequest, DeletionSchema
 from shared.schemas import load
 
 
-class AccountRoutes:
-    services: Services
-
-    def _identity(self, request: Request) -> Identity:
-        raise NotImplementedError  # provided by GatewayService
-
+class AccountRoutes(PlayerRoutes):
     @api(
         "DELETE",
         "/me",

@@ -10,7 +10,6 @@ from typing import Any
 
 from werkzeug.wrappers import Request
 
-from gateway.auth import Identity
 from gateway.battle_schemas import (
     MAX_IDEMPOTENCY_KEY,
     BattleActionRequest,
@@ -21,7 +20,7 @@ from gateway.battle_schemas import (
     StartBattleRequest,
 )
 from gateway.entrypoints import RouteDoc, api, json_body
-from gateway.rpc import Services
+from gateway.routes import PlayerRoutes
 from shared.errors import InvalidInput
 from shared.schemas import load
 
@@ -46,18 +45,7 @@ def idempotency_key(request: Request, in_body: str | None) -> str | None:
     return header
 
 
-class BattleRoutes:
-    services: Services
-
-    def _identity(self, request: Request) -> Identity:
-        raise NotImplementedError  # provided by GatewayService
-
-    def _active_player(self, identity: Identity) -> dict[str, Any]:
-        raise NotImplementedError  # provided by GatewayService
-
-    def _player_id(self, request: Request) -> str:
-        return str(self._active_player(self._identity(request))["id"])
-
+class BattleRoutes(PlayerRoutes):
     @api(
         "POST",
         "/quest/battles",

@@ -11,9 +11,8 @@ from typing import Any
 
 from werkzeug.wrappers import Request, Response
 
-from gateway.auth import Identity
 from gateway.entrypoints import RouteDoc, api, json_body
-from gateway.rpc import Services
+from gateway.routes import PlayerRoutes
 from gateway.schemas import ProgressionQuery, ProgressionSchema
 from shared.quest_card_schemas import (
     CollectionSchema,
@@ -29,18 +28,7 @@ from shared.schemas import load
 WRITE_ERRORS = (400, 404, 409, 413, 422)
 
 
-class CardRoutes:
-    services: Services
-
-    def _identity(self, request: Request) -> Identity:
-        raise NotImplementedError  # provided by GatewayService
-
-    def _active_player(self, identity: Identity) -> dict[str, Any]:
-        raise NotImplementedError  # provided by GatewayService
-
-    def _player_id(self, request: Request) -> str:
-        return str(self._active_player(self._identity(request))["id"])
-
+class CardRoutes(PlayerRoutes):
     # -- starter --------------------------------------------------------------------------
 
     @api(
