@@ -6,7 +6,7 @@ DATABASE_URL ?= postgresql://postgres@127.0.0.1:5432/postgres
 AMQP_URI ?= amqp://guest:guest@127.0.0.1:5672/
 export DATABASE_URL AMQP_URI
 
-.PHONY: install run migrate test test-unit lint typecheck bench token fuzz faults
+.PHONY: install run migrate test test-unit lint typecheck bench token fuzz faults soak
 
 $(BIN)/deckyard: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -49,3 +49,7 @@ fuzz: install
 # Faults under load: SIGKILL of cards, RabbitMQ and PostgreSQL restarts; prints the counts.
 faults: install
 	$(BIN)/python bench/faults.py
+
+# Ten minutes of GET /me at half its measured maximum: errors and memory growth.
+soak: install
+	$(BIN)/python bench/soak.py
