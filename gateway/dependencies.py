@@ -25,26 +25,31 @@ def build_verifier(settings: Settings) -> TokenVerifier:
     return TokenVerifier(issuer, settings.auth0_audience, keys, settings.auth0_roles_claim)
 
 
-# Defaults (ours): generous for a person, tight for a script. Config keys override them.
-DEFAULT_PLAYER_LIMIT = Limit(per_minute=120, burst=30)
-DEFAULT_ADDRESS_LIMIT = Limit(per_minute=600, burst=100)
-
-
 class RateLimiter(DependencyProvider):  # type: ignore[misc]
-    """One set of buckets per gateway container, shared by its workers."""
+    """One set of buckets per gateway container, shared by its workers.
+
+    The limits come from the settings (environment); config keys of the same names
+    override them (tests start a gateway with their own limits).
+    """
 
     def setup(self) -> None:
         config = self.container.config
+        settings = settings_from_nameko_config(config)
+
+        def limit(scope: str, per_minute: float, burst: int) -> Limit:
+            return Limit(
+                float(config.get(f"RATE_LIMIT_{scope}_PER_MINUTE", per_minute)),
+                int(config.get(f"RATE_LIMIT_{scope}_BURST", burst)),
+            )
+
         self.limits = RateLimits(
-            Limit(
-                float(config.get("RATE_LIMIT_PLAYER_PER_MINUTE", DEFAULT_PLAYER_LIMIT.per_minute)),
-                int(config.get("RATE_LIMIT_PLAYER_BURST", DEFAULT_PLAYER_LIMIT.burst)),
+            limit(
+                "PLAYER", settings.rate_limit_player_per_minute, settings.rate_limit_player_burst
             ),
-            Limit(
-                float(
-                    config.get("RATE_LIMIT_ADDRESS_PER_MINUTE", DEFAULT_ADDRESS_LIMIT.per_minute)
-                ),
-                int(config.get("RATE_LIMIT_ADDRESS_BURST", DEFAULT_ADDRESS_LIMIT.burst)),
+            limit(
+                "ADDRESS",
+                settings.rate_limit_address_per_minute,
+                settings.rate_limit_address_burst,
             ),
         )
 

@@ -65,6 +65,11 @@ class Settings:
         allowed ``delete:users`` (``AUTH0_MGMT_CLIENT_ID``, ``AUTH0_MGMT_CLIENT_SECRET``).
     auth0_mgmt_protocol: ``https`` (``AUTH0_MGMT_PROTOCOL``; ``http`` only for the test
         suite's stand-in, refused in production).
+    rate_limit_player_per_minute / rate_limit_player_burst,
+    rate_limit_address_per_minute / rate_limit_address_burst: the gateway's token
+        buckets for mutating routes (``RATE_LIMIT_PLAYER_PER_MINUTE`` 120,
+        ``RATE_LIMIT_PLAYER_BURST`` 30, ``RATE_LIMIT_ADDRESS_PER_MINUTE`` 600,
+        ``RATE_LIMIT_ADDRESS_BURST`` 100: ours, see gateway/ratelimit.py).
     """
 
     database_url: str
@@ -90,6 +95,10 @@ class Settings:
     auth0_mgmt_client_id: str = ""
     auth0_mgmt_client_secret: str = field(default="", repr=False)
     auth0_mgmt_protocol: str = "https"
+    rate_limit_player_per_minute: float = 120.0
+    rate_limit_player_burst: int = 30
+    rate_limit_address_per_minute: float = 600.0
+    rate_limit_address_burst: int = 100
 
     def database_url_for(self, service: str) -> URL:
         """The SQLAlchemy URL of one service's own database (psycopg 3 driver)."""
@@ -187,6 +196,10 @@ def load_settings(env: Mapping[str, str] | None = None) -> Settings:
         auth0_mgmt_client_id=env.get("AUTH0_MGMT_CLIENT_ID", "").strip(),
         auth0_mgmt_client_secret=env.get("AUTH0_MGMT_CLIENT_SECRET", "").strip(),
         auth0_mgmt_protocol=auth0_mgmt_protocol,
+        rate_limit_player_per_minute=_number(env, "RATE_LIMIT_PLAYER_PER_MINUTE", 120.0),
+        rate_limit_player_burst=_whole_number(env, "RATE_LIMIT_PLAYER_BURST", 30),
+        rate_limit_address_per_minute=_number(env, "RATE_LIMIT_ADDRESS_PER_MINUTE", 600.0),
+        rate_limit_address_burst=_whole_number(env, "RATE_LIMIT_ADDRESS_BURST", 100),
     )
 
 
