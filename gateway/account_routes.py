@@ -13,7 +13,7 @@ from typing import Any
 
 from werkzeug.wrappers import Request
 
-from gateway.entrypoints import RouteDoc, api, json_body
+from gateway.entrypoints import RouteDoc, api, json_input
 from gateway.routes import PlayerRoutes
 from gateway.schemas import DeleteAccountRequest, DeletionSchema
 from shared.schemas import load
@@ -42,7 +42,7 @@ class AccountRoutes(PlayerRoutes):
         "status": "purging_data", "requested_at": "...", "completed_at": null,
         "services": {"cards": "pending", ...}, "identity": "pending"}``"""
         identity = self._identity(request)
-        args = load(DeleteAccountRequest(), json_body(request))
+        args = load(DeleteAccountRequest(), json_input(request))
         started = self.services.call(
             "accounts",
             "request_deletion",

@@ -19,13 +19,21 @@ from gateway.battle_schemas import (
     ForfeitRequest,
     StartBattleRequest,
 )
-from gateway.entrypoints import RouteDoc, api, json_body
+from gateway.entrypoints import RouteDoc, api, json_input
 from gateway.routes import PlayerRoutes
 from shared.errors import InvalidInput
 from shared.schemas import load
 
 WRITE_ERRORS = (400, 404, 409, 413, 422, 503)
 TAGS = ("quest battles",)
+IDEMPOTENCY_HEADER = {
+    "name": "Idempotency-Key",
+    "in": "header",
+    "required": False,
+    "description": "Or idempotencyKey in the body (both: the same): the same key again "
+    "returns the first answer",
+    "schema": {"type": "string", "minLength": 1, "maxLength": MAX_IDEMPOTENCY_KEY},
+}
 
 
 def idempotency_key(request: Request, in_body: str | None) -> str | None:
@@ -65,7 +73,7 @@ class BattleRoutes(PlayerRoutes):
         "phase": "initial_selection", "version": 1, "legal_actions": [{"kind":
         "select_creature", "index": 0}, ...], "you": {...}, "opponent": {...}}``"""
         player_id = self._player_id(request)
-        args = load(StartBattleRequest(), json_body(request))
+        args = load(StartBattleRequest(), json_input(request))
         started = self.services.call(
             "battle", "start_match", player_id=player_id, deck_id=str(args["deck_id"])
         )
@@ -111,13 +119,14 @@ class BattleRoutes(PlayerRoutes):
             auth="player",
             errors=WRITE_ERRORS,
             tags=TAGS,
+            headers=(IDEMPOTENCY_HEADER,),
         ),
     )
     def battle_action(self, request: Request, match_id: Any) -> Any:
         """``{"expectedVersion": 3, "action": {"kind": "use_move", "index": 1}}`` -> the
         match at its new version with ``events`` (your move, the CPU's reply)"""
         player_id = self._player_id(request)
-        args = load(BattleActionRequest(), json_body(request))
+        args = load(BattleActionRequest(), json_input(request))
         return self.services.call(
             "battle",
             "act",
@@ -138,12 +147,13 @@ class BattleRoutes(PlayerRoutes):
             auth="player",
             errors=WRITE_ERRORS,
             tags=TAGS,
+            headers=(IDEMPOTENCY_HEADER,),
         ),
     )
     def forfeit_battle(self, request: Request, match_id: Any) -> Any:
         """``{"expectedVersion": 3}`` -> the finished match, ``"outcome": "forfeit"``"""
         player_id = self._player_id(request)
-        args = load(ForfeitRequest(), json_body(request))
+        args = load(ForfeitRequest(), json_input(request))
         return self.services.call(
             "battle",
             "forfeit",

@@ -11,7 +11,7 @@ from typing import Any
 
 from werkzeug.wrappers import Request, Response
 
-from gateway.entrypoints import RouteDoc, api, json_body
+from gateway.entrypoints import RouteDoc, api, json_input, query_args
 from gateway.routes import PlayerRoutes
 from gateway.schemas import ProgressionQuery, ProgressionSchema
 from shared.quest_card_schemas import (
@@ -26,6 +26,13 @@ from shared.quest_card_schemas import (
 from shared.schemas import load
 
 WRITE_ERRORS = (400, 404, 409, 413, 422)
+
+
+def no_content() -> Response:
+    """204: no body, so no Content-Type either (werkzeug would add text/plain)."""
+    response = Response(status=204)
+    del response.headers["Content-Type"]
+    return response
 
 
 class CardRoutes(PlayerRoutes):
@@ -49,7 +56,7 @@ class CardRoutes(PlayerRoutes):
     def choose_starter(self, request: Request) -> tuple[int, Any]:
         """``{"affinity": "Wit"}`` -> 201 ``{"affinity": "Wit", "cards": [five owned copies]}``"""
         player_id = self._player_id(request)
-        args = load(StarterRequest(), json_body(request))
+        args = load(StarterRequest(), json_input(request))
         chosen = self.services.call(
             "cards", "choose_starter", player_id=player_id, affinity=args["affinity"]
         )
@@ -88,6 +95,7 @@ class CardRoutes(PlayerRoutes):
         RouteDoc(
             "Your saved decks, each with its cost and legality",
             DeckSchema,
+            many=True,
             auth="player",
             tags=("quest cards",),
         ),
@@ -112,7 +120,7 @@ class CardRoutes(PlayerRoutes):
     def create_deck(self, request: Request) -> tuple[int, Any]:
         """``{"name": "Morning walk", "cards": ["<copy id>", ...]}`` -> 201 the deck, version 1"""
         player_id = self._player_id(request)
-        args = load(CreateDeckRequest(), json_body(request))
+        args = load(CreateDeckRequest(), json_input(request))
         created = self.services.call(
             "cards",
             "create_deck",
@@ -149,7 +157,7 @@ class CardRoutes(PlayerRoutes):
     def edit_deck(self, request: Request, deck_id: Any) -> Any:
         """``{"expectedVersion": 1, "name": "Evening walk"}`` -> the deck at version 2"""
         player_id = self._player_id(request)
-        args = load(EditDeckRequest(), json_body(request))
+        args = load(EditDeckRequest(), json_input(request))
         cards = args["cards"]
         return self.services.call(
             "cards",
@@ -167,6 +175,7 @@ class CardRoutes(PlayerRoutes):
         RouteDoc(
             "Delete a deck (?expectedVersion=)",
             auth="player",
+            query=DeleteDeckQuery,
             status=204,
             errors=(404, 409, 422),
             tags=("quest cards",),
@@ -174,7 +183,7 @@ class CardRoutes(PlayerRoutes):
     )
     def delete_deck(self, request: Request, deck_id: Any) -> Response:
         player_id = self._player_id(request)
-        args = load(DeleteDeckQuery(), request.args.to_dict())
+        args = load(DeleteDeckQuery(), query_args(request))
         self.services.call(
             "cards",
             "delete_deck",
@@ -182,7 +191,7 @@ class CardRoutes(PlayerRoutes):
             deck_id=str(deck_id),
             expected_version=args["expected_version"],
         )
-        return Response(status=204)
+        return no_content()
 
     # -- progression ----------------------------------------------------------------------
 
@@ -193,13 +202,14 @@ class CardRoutes(PlayerRoutes):
             "Your progression points and where they came from, newest first (?limit=)",
             ProgressionSchema,
             auth="player",
+            query=ProgressionQuery,
             errors=(422,),
             tags=("accounts",),
         ),
     )
     def progression(self, request: Request) -> Any:
         player_id = self._player_id(request)
-        args = load(ProgressionQuery(), request.args.to_dict())
+        args = load(ProgressionQuery(), query_args(request))
         return self.services.call(
             "accounts", "progression", player_id=player_id, limit=args["limit"]
         )

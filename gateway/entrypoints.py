@@ -8,7 +8,9 @@ routes and wrong methods are answered as problem+json too, by the web server.
 
 from __future__ import annotations
 
+import io
 import json
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -19,7 +21,7 @@ from werkzeug.exceptions import HTTPException
 from werkzeug.wrappers import Request, Response
 
 from gateway.problems import response_for_exception
-from shared.errors import BadRequest, PayloadTooLarge
+from shared.errors import BadRequest, InvalidInput, PayloadTooLarge
 
 DEFAULT_MAX_BODY_BYTES = 64 * 1024
 
@@ -54,6 +56,9 @@ class RouteDoc:
     content_type: str = "application/json"
     # Other statuses answered with the response schema, not problem+json (/ready's 503).
     also: tuple[int, ...] = ()
+    many: bool = False  # the answer is a JSON array of ``response``
+    query: type[Schema] | None = None  # the query parameters the route reads
+    headers: tuple[dict[str, Any], ...] = ()  # OpenAPI parameters "in": "header" it reads
 
 
 class ApiEntrypoint(HttpRequestHandler):  # type: ignore[misc]
@@ -66,10 +71,21 @@ class ApiEntrypoint(HttpRequestHandler):  # type: ignore[misc]
     def handle_request(self, request: Request) -> Response:
         limit = self.container.config.get("MAX_BODY_BYTES", DEFAULT_MAX_BODY_BYTES)
         if request.content_length is not None and request.content_length > limit:
-            return response_for_exception(
-                PayloadTooLarge("payload_too_large", f"the body may be at most {limit} bytes")
-            )
-        request.max_content_length = limit  # also bounds a chunked body
+            return response_for_exception(_too_large(limit))
+        if request.content_length is None and _chunked(request):
+            # Without a length werkzeug would read the body as empty. Read at most one
+            # byte past the limit (eventlet de-chunks): more is a 413, the rest is the body.
+            try:
+                body = request.environ["wsgi.input"].read(limit + 1)
+            except (OSError, ValueError):
+                malformed = BadRequest("malformed_body", "the chunked body is malformed")
+                return response_for_exception(malformed)
+            if len(body) > limit:
+                return response_for_exception(_too_large(limit))
+            request.environ["wsgi.input"] = io.BytesIO(body)
+            request.environ["CONTENT_LENGTH"] = str(len(body))
+            del request.environ["HTTP_TRANSFER_ENCODING"]  # de-chunked now: trust the length
+        request.max_content_length = limit
         response: Response = super().handle_request(request)
         return response
 
@@ -86,15 +102,70 @@ class ApiEntrypoint(HttpRequestHandler):  # type: ignore[misc]
 api = ApiEntrypoint.decorator
 
 
+def _too_large(limit: int) -> PayloadTooLarge:
+    return PayloadTooLarge("payload_too_large", f"the body may be at most {limit} bytes")
+
+
+def _chunked(request: Request) -> bool:
+    return "chunked" in request.headers.get("Transfer-Encoding", "").lower()
+
+
 def json_body(request: Request) -> Any:
-    """The request's JSON body; a clear 400 for anything that is not JSON."""
+    """The request's JSON body; a clear 400 for anything that is not JSON.
+
+    JSON between systems is UTF-8 (RFC 8259 8.1): the bytes are decoded strictly,
+    so invalid or surrogate-encoding bytes, a byte order mark, or UTF-16/32 (which
+    ``json.loads`` would otherwise guess) are malformed too.
+    """
     if not request.mimetype == "application/json":
         raise BadRequest("unsupported_media_type", "send the body as application/json")
     try:
-        return json.loads(request.get_data(cache=True) or b"null", parse_constant=_not_json)
+        text = (request.get_data(cache=True) or b"null").decode("utf-8")
+        return json.loads(text, parse_constant=_not_json)
     except (ValueError, UnicodeDecodeError, RecursionError) as exc:
         raise BadRequest("malformed_json", "the body is not valid JSON") from exc
 
 
 def _not_json(constant: str) -> Any:
     raise ValueError(f"{constant} is not JSON")
+
+
+def json_input(request: Request) -> Any:
+    """The JSON body a route reads: ``json_body``, with only text the services can store."""
+    value = json_body(request)
+    refuse_unstorable_text(value)
+    return value
+
+
+def query_args(request: Request) -> dict[str, str]:
+    """The query parameters a route reads, with only text the services can store."""
+    args: dict[str, str] = request.args.to_dict()
+    refuse_unstorable_text(args)
+    return args
+
+
+def refuse_unstorable_text(value: Any) -> None:
+    """422 for a string (value or key, at any depth) with a NUL or an unpaired surrogate.
+
+    Both are valid JSON escapes (``\\u0000``, ``\\ud800``), but PostgreSQL text and
+    jsonb cannot hold NUL, and an unpaired surrogate is not Unicode text (it cannot
+    be encoded to UTF-8): anywhere downstream they fail as a 500. The walk is
+    iterative, as deep as ``json.loads`` allowed.
+    """
+    pending = [value]
+    while pending:
+        item = pending.pop()
+        if isinstance(item, str):
+            if not _STORABLE.fullmatch(item):
+                raise InvalidInput(
+                    "invalid_text",
+                    "text may not contain NUL characters or unpaired surrogates",
+                )
+        elif isinstance(item, dict):
+            pending.extend(item.keys())
+            pending.extend(item.values())
+        elif isinstance(item, list):
+            pending.extend(item)
+
+
+_STORABLE = re.compile(r"[^\x00\ud800-\udfff]*")  # no NUL, no surrogate

@@ -79,8 +79,14 @@ def build_spec(service_cls: type, version: str = "0.1.0") -> dict[str, Any]:
     paths: dict[str, dict[str, Any]] = {}
     for route in api_routes(service_cls):
         doc = route.doc
-        body: dict[str, Any] = {doc.content_type: {"schema": doc.response or {}}}
-        responses: dict[str, Any] = {str(doc.status): {"description": "Success", "content": body}}
+        schema: Any = doc.response or {}
+        if doc.many:
+            schema = {"type": "array", "items": schema}
+        body: dict[str, Any] = {doc.content_type: {"schema": schema}}
+        success: dict[str, Any] = {"description": "Success"}
+        if doc.status != 204:  # 204 No Content: no body, so no media type
+            success["content"] = body
+        responses: dict[str, Any] = {str(doc.status): success}
         for status in doc.also:
             responses[str(status)] = {"description": _ERROR_TEXT.get(status, ""), "content": body}
         errors = set(doc.errors) | ({401, 403, 503} if doc.auth != "none" else set())
@@ -93,6 +99,9 @@ def build_spec(service_cls: type, version: str = "0.1.0") -> dict[str, Any]:
             }
         operation: dict[str, Any] = {"summary": doc.summary, "responses": responses}
         parameters = _path_parameters(route.url)
+        if doc.query is not None:  # apispec expands the schema into one parameter per field
+            parameters.append({"in": "query", "schema": doc.query})
+        parameters.extend(doc.headers)
         if parameters:
             operation["parameters"] = parameters
         if doc.tags:

@@ -1,16 +1,30 @@
 """Schemas of the public API: they validate bodies and generate the OpenAPI document."""
 
-from marshmallow import Schema, fields, validate
+from typing import Any
+
+from marshmallow import INCLUDE, Schema, fields, validate
 
 from shared.quest_schemas import LocationClaimSchema
 
 
 class ProblemSchema(Schema):
-    type = fields.String(metadata={"description": "A URI naming the problem type"})
-    title = fields.String()
-    status = fields.Integer()
-    code = fields.String(metadata={"description": "Stable machine-readable code"})
-    detail = fields.String(metadata={"description": "A human explanation"})
+    """RFC 9457 problem details; a problem may carry extension members (RFC 9457 3.2)."""
+
+    class Meta:
+        unknown = INCLUDE  # documented as additionalProperties: true
+
+    type = fields.String(required=True, metadata={"description": "A URI naming the problem type"})
+    title = fields.String(required=True)
+    status = fields.Integer(required=True)
+    code = fields.String(required=True, metadata={"description": "Stable machine-readable code"})
+    detail = fields.String(required=True, metadata={"description": "A human explanation"})
+    fields_ = fields.Dict(
+        data_key="fields",
+        metadata={"description": "validation_failed: the refused fields and why"},
+    )
+    error_id = fields.String(
+        metadata={"description": "internal_error: the id to find the failure in the logs"}
+    )
 
 
 class HealthSchema(Schema):
@@ -125,8 +139,25 @@ class CatalogueSchema(Schema):
     definition = fields.Dict(metadata={"description": "Stats, moves and effects"})
 
 
+class JsonNumber(fields.Float):
+    """A JSON number: marshmallow's Float would also take the string "51.5" (or " 5 ")."""
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise self.make_error("invalid")
+        return super()._deserialize(value, attr, data, **kwargs)
+
+
+class LocationClaimRequest(LocationClaimSchema):
+    """The claim as the body carries it: numbers are JSON numbers, as documented."""
+
+    lat = JsonNumber(required=True, allow_nan=False, validate=validate.Range(-90, 90))
+    lon = JsonNumber(required=True, allow_nan=False, validate=validate.Range(-180, 180))
+    accuracy_m = JsonNumber(required=True, allow_nan=False, validate=validate.Range(min=0))
+
+
 class StartAttemptRequest(Schema):
-    location = fields.Nested(LocationClaimSchema, required=True)
+    location = fields.Nested(LocationClaimRequest, required=True)
 
 
 class AnswerRequest(Schema):

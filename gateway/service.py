@@ -18,7 +18,7 @@ from gateway.battle_routes import BattleRoutes
 from gateway.card_routes import CardRoutes
 from gateway.dependencies import Authenticator, RateLimiter
 from gateway.devauth import dev_jwks
-from gateway.entrypoints import RouteDoc, api, json_body
+from gateway.entrypoints import RouteDoc, api, json_input, query_args
 from gateway.openapi import build_spec, render_docs_page
 from gateway.rpc import Services
 from gateway.schemas import (
@@ -161,12 +161,14 @@ class GatewayService(CardRoutes, BattleRoutes, AccountRoutes):
         RouteDoc(
             "Published events open now near a point (?lat=&lon=), nearest first",
             NearbyEventSchema,
+            many=True,
+            query=PointSchema,
             errors=(422,),
             tags=("quest",),
         ),
     )
     def nearby_events(self, request: Request) -> Any:
-        args = load(PointSchema(), request.args.to_dict())
+        args = load(PointSchema(), query_args(request))
         return self.services.call("challenge", "nearby_events", lat=args["lat"], lon=args["lon"])
 
     @api(
@@ -187,7 +189,7 @@ class GatewayService(CardRoutes, BattleRoutes, AccountRoutes):
         """``{"location": {"lat": 51.508, "lon": -0.1281, "accuracy_m": 12,
         "acquired_at": "2026-11-30T12:00:00Z"}}`` -> 201 the attempt (questions, deadline)"""
         player = self._active_player(self._identity(request))
-        args = StartAttemptRequest().dump(load(StartAttemptRequest(), json_body(request)))
+        args = StartAttemptRequest().dump(load(StartAttemptRequest(), json_input(request)))
         started = self.services.call(
             "challenge",
             "start_attempt",
@@ -229,7 +231,7 @@ class GatewayService(CardRoutes, BattleRoutes, AccountRoutes):
     def answer(self, request: Request, attempt_id: Any, index: int) -> Any:
         """``{"choice": "o1a2b3c4d"}`` -> the attempt with your answer recorded"""
         player = self._active_player(self._identity(request))
-        submission = load(AnswerRequest(), json_body(request))
+        submission = load(AnswerRequest(), json_input(request))
         return self.services.call(
             "challenge",
             "answer",
@@ -247,13 +249,15 @@ class GatewayService(CardRoutes, BattleRoutes, AccountRoutes):
         RouteDoc(
             "The published card definitions of a game (?game=quest)",
             CatalogueSchema,
+            many=True,
+            query=CatalogueQuery,
             errors=(422,),
             tags=("cards",),
         ),
     )
     def catalogue(self, request: Request) -> Any:
         """``GET /cards/catalogue?game=quest`` -> ``[{"id": "...", "name": "Quillip", ...}]``"""
-        args = load(CatalogueQuery(), request.args.to_dict())
+        args = load(CatalogueQuery(), query_args(request))
         return self.services.call("cards", "catalogue", game=args["game"])
 
     # -- authoring (Authors only) ---------------------------------------------------
@@ -274,7 +278,7 @@ class GatewayService(CardRoutes, BattleRoutes, AccountRoutes):
     def create_content(self, request: Request) -> tuple[int, Any]:
         """``{"kind": "question", "game": "quest", "body": {...}}`` -> 201 the draft, version 1"""
         author = self._author(request)
-        args = load(CreateContentRequest(), json_body(request))
+        args = load(CreateContentRequest(), json_input(request))
         replaces = str(args["replaces"]) if args["replaces"] else None
         created = self.services.call(
             "authoring",
@@ -293,6 +297,8 @@ class GatewayService(CardRoutes, BattleRoutes, AccountRoutes):
         RouteDoc(
             "List content, newest first (?kind=&state=&limit=)",
             ContentSchema,
+            many=True,
+            query=ContentListQuery,
             auth="author",
             errors=(422,),
             tags=("authoring",),
@@ -300,7 +306,7 @@ class GatewayService(CardRoutes, BattleRoutes, AccountRoutes):
     )
     def list_content(self, request: Request) -> Any:
         self._author(request)
-        args = load(ContentListQuery(), request.args.to_dict())
+        args = load(ContentListQuery(), query_args(request))
         return self.services.call("authoring", "list", **args)
 
     @api(
@@ -333,7 +339,7 @@ class GatewayService(CardRoutes, BattleRoutes, AccountRoutes):
     def edit_content(self, request: Request, content_id: Any) -> Any:
         """``{"expectedVersion": 1, "body": {...}}`` -> the draft at version 2"""
         author = self._author(request)
-        args = load(EditContentRequest(), json_body(request))
+        args = load(EditContentRequest(), json_input(request))
         return self.services.call(
             "authoring",
             "edit",
@@ -358,7 +364,7 @@ class GatewayService(CardRoutes, BattleRoutes, AccountRoutes):
     def transition_content(self, request: Request, content_id: Any) -> Any:
         """``{"to": "in_review", "expectedVersion": 2}`` -> the content at version 3"""
         author = self._author(request)
-        args = load(TransitionRequest(), json_body(request))
+        args = load(TransitionRequest(), json_input(request))
         return self.services.call(
             "authoring",
             "transition",
@@ -375,6 +381,7 @@ class GatewayService(CardRoutes, BattleRoutes, AccountRoutes):
         RouteDoc(
             "The audit trail: who did what, when, from and to which state",
             AuditEntrySchema,
+            many=True,
             auth="author",
             errors=(404,),
             tags=("authoring",),

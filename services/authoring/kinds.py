@@ -12,6 +12,7 @@ states.
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -132,6 +133,19 @@ class CardBody(Body):
     evolved = fields.Boolean(load_default=False)
     # A canonical starter card: part of the starter grant (see domain: retirement).
     starter = fields.Boolean(load_default=False)
+
+    @validates_schema
+    def name_is_readable(self, data: dict[str, Any], **kwargs: Any) -> None:
+        """The name's key (``name_key``) is what must be unique, and it is stored in a
+        column of NAME characters: a name of only invisible characters, or one that
+        grows past NAME once normalised ("ß" folds to "ss"), has no usable key."""
+        key = name_key(data["name"])
+        if not key:
+            raise ValidationError("a card name needs visible characters", "name")
+        if len(key) > NAME:
+            raise ValidationError(f"a card name has at most {NAME} characters", "name")
+        if any(unicodedata.category(c) == "Cc" for c in key):
+            raise ValidationError("a card name cannot contain control characters", "name")
 
 
 class CreatureBody(CardBody):
@@ -322,5 +336,101 @@ def public_view(kind: str, game: str, body: dict[str, Any]) -> dict[str, Any]:
 def card_name(kind: str, body: dict[str, Any]) -> str | None:
     """The normalised name that must be unique among card definitions."""
     if kind in (Kind.CREATURE, Kind.POWER_CARD):
-        return " ".join(str(body["name"]).split()).casefold()
+        return name_key(str(body["name"]))
     return None
+
+
+def name_key(name: str) -> str:
+    """What makes two card names the same name: what a player reading them would see.
+
+    NFKC (full-width and mathematical letters, ligatures, composed and decomposed
+    accents become one form); invisible characters dropped (zero-width joiners and
+    spaces, soft hyphens, direction marks, variation selectors); Cyrillic and Greek
+    letters that look like Latin ones read as those (assumed: the common homoglyphs
+    of Unicode's confusables list, not all of it); then case folded and whitespace
+    collapsed. Accented letters stay distinct from plain ones ("Café" is not "Cafe").
+    """
+    text = unicodedata.normalize("NFKC", name)
+    text = "".join(c for c in text if not _invisible(c)).translate(_LATIN_LOOK_ALIKES)
+    text = unicodedata.normalize("NFKC", text.casefold())
+    return " ".join(text.split())
+
+
+def _invisible(char: str) -> bool:
+    """Unicode's default-ignorable code points: format characters and the like."""
+    return unicodedata.category(char) == "Cf" or any(
+        low <= ord(char) <= high for low, high in _IGNORABLE_RANGES
+    )
+
+
+_IGNORABLE_RANGES = (
+    (0x034F, 0x034F),  # combining grapheme joiner
+    (0x115F, 0x1160),  # Hangul fillers
+    (0x17B4, 0x17B5),  # Khmer inherent vowels
+    (0x180B, 0x180F),  # Mongolian variation selectors
+    (0x3164, 0x3164),  # Hangul filler
+    (0xFE00, 0xFE0F),  # variation selectors
+    (0xFFA0, 0xFFA0),  # half-width Hangul filler
+    (0xE0100, 0xE01EF),  # variation selectors supplement
+)
+_LATIN_LOOK_ALIKES = str.maketrans(
+    {
+        "\N{CYRILLIC CAPITAL LETTER A}": "A",
+        "\N{CYRILLIC CAPITAL LETTER VE}": "B",
+        "\N{CYRILLIC CAPITAL LETTER IE}": "E",
+        "\N{CYRILLIC CAPITAL LETTER DZE}": "S",
+        "\N{CYRILLIC CAPITAL LETTER BYELORUSSIAN-UKRAINIAN I}": "I",
+        "\N{CYRILLIC CAPITAL LETTER JE}": "J",
+        "\N{CYRILLIC CAPITAL LETTER KA}": "K",
+        "\N{CYRILLIC CAPITAL LETTER EM}": "M",
+        "\N{CYRILLIC CAPITAL LETTER EN}": "H",
+        "\N{CYRILLIC CAPITAL LETTER O}": "O",
+        "\N{CYRILLIC CAPITAL LETTER ER}": "P",
+        "\N{CYRILLIC CAPITAL LETTER ES}": "C",
+        "\N{CYRILLIC CAPITAL LETTER TE}": "T",
+        "\N{CYRILLIC CAPITAL LETTER HA}": "X",
+        "\N{CYRILLIC CAPITAL LETTER U}": "Y",
+        "\N{CYRILLIC CAPITAL LETTER STRAIGHT U}": "Y",
+        "\N{CYRILLIC CAPITAL LETTER QA}": "Q",
+        "\N{CYRILLIC CAPITAL LETTER WE}": "W",
+        "\N{CYRILLIC SMALL LETTER A}": "a",
+        "\N{CYRILLIC SMALL LETTER IE}": "e",
+        "\N{CYRILLIC SMALL LETTER DZE}": "s",
+        "\N{CYRILLIC SMALL LETTER BYELORUSSIAN-UKRAINIAN I}": "i",
+        "\N{CYRILLIC SMALL LETTER JE}": "j",
+        "\N{CYRILLIC SMALL LETTER O}": "o",
+        "\N{CYRILLIC SMALL LETTER ER}": "p",
+        "\N{CYRILLIC SMALL LETTER ES}": "c",
+        "\N{CYRILLIC SMALL LETTER HA}": "x",
+        "\N{CYRILLIC SMALL LETTER U}": "y",
+        "\N{CYRILLIC SMALL LETTER STRAIGHT U}": "y",
+        "\N{CYRILLIC SMALL LETTER SHHA}": "h",
+        "\N{CYRILLIC SMALL LETTER PALOCHKA}": "l",
+        "\N{CYRILLIC SMALL LETTER KOMI DE}": "d",
+        "\N{CYRILLIC SMALL LETTER QA}": "q",
+        "\N{CYRILLIC SMALL LETTER WE}": "w",
+        "\N{GREEK CAPITAL LETTER ALPHA}": "A",
+        "\N{GREEK CAPITAL LETTER BETA}": "B",
+        "\N{GREEK CAPITAL LETTER EPSILON}": "E",
+        "\N{GREEK CAPITAL LETTER ZETA}": "Z",
+        "\N{GREEK CAPITAL LETTER ETA}": "H",
+        "\N{GREEK CAPITAL LETTER IOTA}": "I",
+        "\N{GREEK CAPITAL LETTER KAPPA}": "K",
+        "\N{GREEK CAPITAL LETTER MU}": "M",
+        "\N{GREEK CAPITAL LETTER NU}": "N",
+        "\N{GREEK CAPITAL LETTER OMICRON}": "O",
+        "\N{GREEK CAPITAL LETTER RHO}": "P",
+        "\N{GREEK CAPITAL LETTER TAU}": "T",
+        "\N{GREEK CAPITAL LETTER UPSILON}": "Y",
+        "\N{GREEK CAPITAL LETTER CHI}": "X",
+        "\N{GREEK SMALL LETTER ALPHA}": "a",
+        "\N{GREEK SMALL LETTER IOTA}": "i",
+        "\N{GREEK SMALL LETTER KAPPA}": "k",
+        "\N{GREEK SMALL LETTER NU}": "v",
+        "\N{GREEK SMALL LETTER OMICRON}": "o",
+        "\N{GREEK SMALL LETTER RHO}": "p",
+        "\N{GREEK SMALL LETTER UPSILON}": "u",
+        "\N{GREEK SMALL LETTER CHI}": "x",
+        "\N{LATIN SMALL LETTER DOTLESS I}": "i",
+    }
+)

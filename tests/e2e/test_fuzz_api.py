@@ -1,0 +1,300 @@
+"""Fuzzing the whole public API from the gateway's own OpenAPI document (schemathesis).
+
+Every operation of ``build_spec(GatewayService)`` - the document the gateway
+serves at ``/openapi.json`` (a test below checks they are the same) - gets
+generated requests, valid and invalid, and every answer must be:
+
+- not a server error (no 5xx);
+- a documented status code, with the documented content type;
+- a body that matches the documented schema (problem+json for errors).
+
+``FUZZ_EXAMPLES`` sets the examples per operation (and phase): a few in the
+normal suite, 100 in ``make fuzz`` (at least 2,000 cases; the figures are
+printed at the end and recorded in docs/reliability.md).
+
+The platform (every service and the gateway, real nameko containers, real
+PostgreSQL and RabbitMQ) starts once for the module, with rate limits high
+enough never to answer 429, and the seed catalogue published. Callers are a
+fuzzing player and an author (an author is a player too), drawn per case.
+Their state is real: the player owns a starter, decks, a battle and an
+attempt, the author a draft, and generated path ids are sometimes swapped for
+those ids (and published content's) so that routes reach their real logic,
+not only their 404.
+
+``DELETE /me`` is the one operation that is neutralised: each of its cases
+gets a throwaway registered player of its own, so it can never lock the
+fuzzing accounts (a deletion locks the account at once and for good; accounts
+talks to the Auth0 stand-in). Everything else uses the two long-lived
+accounts, so the fuzzing player's state drifts as the fuzzer changes it: a
+deck may be renamed or deleted, the battle forfeited; that is intended.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import time
+import zlib
+from collections import Counter
+from datetime import UTC, datetime
+from typing import Any
+
+import pytest
+import schemathesis
+from hypothesis import HealthCheck
+from hypothesis import settings as hypothesis_settings
+from hypothesis import strategies as st
+from nameko.containers import get_container_cls
+from schemathesis.checks import not_a_server_error
+from schemathesis.specs.openapi.checks import (
+    content_type_conformance,
+    negative_data_rejection,
+    response_headers_conformance,
+    response_schema_conformance,
+    status_code_conformance,
+)
+
+from deckyard.registry import service_class
+from gateway.openapi import build_spec
+from gateway.service import GatewayService
+from services.authoring.orm import plumbing
+from services.authoring.seed import SEED_DIR, seed
+from shared.clock import SystemClock
+from shared.config import SERVICE_NAMES
+from shared.db import Database, make_engine
+from tests.auth0_standin import Auth0StandIn
+from tests.conftest import http_port
+from tests.e2e.api_client import ApiClient
+from tests.helpers import wait_for
+from tests.random_refs import random_sub
+
+pytestmark = pytest.mark.e2e
+
+FUZZ_EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "8"))
+LONG_RUN_EXAMPLES, LONG_RUN_CASES = 100, 2000  # make fuzz: at least 2,000 cases (issue 8)
+NO_RATE_LIMITS = {
+    "RATE_LIMIT_PLAYER_PER_MINUTE": 1e6,
+    "RATE_LIMIT_PLAYER_BURST": 1_000_000,
+    "RATE_LIMIT_ADDRESS_PER_MINUTE": 1e6,
+    "RATE_LIMIT_ADDRESS_BURST": 1_000_000,
+}
+CHECKS = [
+    not_a_server_error,
+    status_code_conformance,
+    content_type_conformance,
+    response_headers_conformance,
+    response_schema_conformance,
+    negative_data_rejection,
+]
+
+SCHEMA = schemathesis.openapi.from_dict(build_spec(GatewayService))
+OPERATIONS = sum(1 for _ in SCHEMA.get_all_operations())
+
+
+class FuzzPlatform:
+    """Every service and the gateway in real nameko containers, for a whole module."""
+
+    def __init__(self, settings: Any) -> None:
+        self.settings = settings
+        self.containers: dict[str, Any] = {}
+
+    def start(
+        self, name: str, settings_override: Any = None, key: str | None = None, **config: Any
+    ) -> Any:
+        config.setdefault("WEB_SERVER_ADDRESS", "127.0.0.1:0")
+        effective = (settings_override or self.settings).nameko_config(**config)
+        container = get_container_cls(effective)(service_class(name), effective)
+        self.containers[key or name] = container
+        container.start()
+        return container
+
+    def kill(self) -> None:
+        for container in self.containers.values():
+            with contextlib.suppress(Exception):  # already gone: nothing left to stop
+                container.kill()
+
+
+def seed_catalogue(api: ApiClient) -> None:
+    engine = make_engine(api.settings.database_url_for("authoring"), pool_size=1)
+    try:
+        seed(Database(engine, plumbing, SystemClock().now), SystemClock())
+    finally:
+        engine.dispose()
+
+
+class Caller:
+    def __init__(self, api: ApiClient, sub: str, roles: tuple[str, ...] = ()) -> None:
+        self.api = api
+        self.sub = sub
+        self.roles = roles
+
+    def token(self) -> str:
+        return str(self.api.token(self.sub, roles=self.roles))
+
+    def call(self, method: str, path: str, **kwargs: Any) -> Any:
+        headers = {"Authorization": f"Bearer {self.token()}"}
+        return self.api.request(method, path, headers=headers, **kwargs)
+
+
+# Filled by the ``world`` fixture: real ids per path parameter name, and the callers.
+TOKEN_MARK = "fuzzing-caller"
+KNOWN_IDS: dict[str, list[str]] = {}
+CALLERS: dict[str, Caller] = {}
+CASES: Counter[str] = Counter()
+STATUSES: Counter[int] = Counter()
+MODES: Counter[str] = Counter()
+
+
+@SCHEMA.hook
+def flatmap_case(context: Any, case: Any) -> Any:
+    """The case as generated or, as often as hypothesis likes, aimed at the world's real
+    ids (schemathesis then re-checks whether the case is still a negative one)."""
+    names = [name for name in case.path_parameters or {} if KNOWN_IDS.get(name)]
+    if not names:
+        return st.just(case)
+
+    def aimed(ids: dict[str, str]) -> Any:
+        case.path_parameters = {**case.path_parameters, **ids}
+        return case
+
+    real = st.fixed_dictionaries({name: st.sampled_from(KNOWN_IDS[name]) for name in names})
+    return st.one_of(st.just(case), real.map(aimed))
+
+
+@SCHEMA.auth(refresh_interval=None)
+class FuzzingCallers:
+    """Marks the cases that carry a valid token: schemathesis leaves the mark off the
+    cases that test a missing Authorization header. The test swaps the mark for a fresh
+    token at call time (examples are made at collection, before the accounts exist;
+    and the long run outlasts a token's hour)."""
+
+    def get(self, case: Any, context: Any) -> str:
+        return TOKEN_MARK
+
+    def set(self, case: Any, token: str, context: Any) -> None:
+        case.headers = {**(case.headers or {}), "Authorization": f"Bearer {token}"}
+
+
+def caller_for(case: Any) -> Caller:
+    """``DELETE /me``: a throwaway player of its own. Authoring routes: the author.
+    Elsewhere the player or the author, chosen by the case itself (so a shrunk or
+    replayed case keeps its caller)."""
+    if case.operation.method.upper() == "DELETE" and case.operation.path == "/me":
+        throwaway = Caller(CALLERS["player"].api, random_sub("fuzz-deleted"))
+        assert throwaway.call("GET", "/me").status_code == 200  # registered, so deletable
+        return throwaway
+    if case.operation.path.startswith("/authoring/"):
+        return CALLERS["author"]
+    drawn = repr((case.path_parameters, case.query, case.body)).encode()
+    return CALLERS["author" if zlib.crc32(drawn) % 2 else "player"]
+
+
+@pytest.fixture(scope="module")
+def fuzz_api(settings):
+    platform = FuzzPlatform(settings)
+    with Auth0StandIn() as auth0:
+        try:
+            for name in SERVICE_NAMES:
+                override = auth0.settings(settings) if name == "accounts" else None
+                platform.start(name, settings_override=override)
+            gateway = platform.start(
+                "gateway", MAX_BODY_BYTES=settings.max_body_bytes, **NO_RATE_LIMITS
+            )
+            yield ApiClient(f"http://127.0.0.1:{http_port(gateway)}", settings)
+        finally:
+            platform.kill()
+
+
+@pytest.fixture(scope="module")
+def world(fuzz_api, request):
+    """The fuzzing accounts with real objects of every kind, and the ids to aim at."""
+    api = fuzz_api
+    seed_catalogue(api)
+    content = json.loads((SEED_DIR / "quest_content.json").read_text(encoding="utf-8"))
+    spot = content["events"][0]["location"]
+    nearby = wait_for(
+        lambda: api.get(f"/quest/events?lat={spot['lat']}&lon={spot['lon']}").json(), timeout=30
+    )
+    wait_for(lambda: len(api.get("/cards/catalogue?game=quest").json()) > 5, timeout=30)
+
+    player = Caller(api, random_sub("fuzz-player"))
+    author = Caller(api, random_sub("fuzz-author"), roles=("author",))
+    for caller in (player, author):
+        assert caller.call("GET", "/me").status_code == 200
+
+    grant = player.call("POST", "/quest/starter", json={"affinity": "Wit"})
+    assert grant.status_code == 201, grant.text
+    copies = [card["id"] for card in grant.json()["cards"]]
+    decks = [
+        player.call("POST", "/quest/decks", json={"name": f"Fuzz {n}", "cards": copies}).json()
+        for n in range(3)  # the first goes to battle; the others may be edited or deleted
+    ]
+    battle = player.call("POST", "/quest/battles", json={"deckId": decks[0]["id"]})
+    assert battle.status_code == 201, battle.text
+    claim = {**spot, "accuracy_m": 5, "acquired_at": datetime.now(UTC).isoformat()}
+    attempt = player.call(
+        "POST", f"/quest/events/{nearby[0]['id']}/attempt", json={"location": claim}
+    )
+    assert attempt.status_code == 201, attempt.text
+    draft = author.call(
+        "POST",
+        "/authoring/content",
+        json={"kind": "challenge", "game": "quest", "body": {"title": "Fuzzed"}},
+    )
+    assert draft.status_code == 201, draft.text
+    published = author.call("GET", "/authoring/content?state=published&limit=5").json()
+
+    KNOWN_IDS.update(
+        {
+            "deck_id": [deck["id"] for deck in decks],
+            "match_id": [battle.json()["id"]],
+            "event_id": [event["id"] for event in nearby],
+            "attempt_id": [attempt.json()["id"]],
+            "content_id": [draft.json()["id"]] + [item["id"] for item in published],
+            "index": ["0", "1", "4"],
+        }
+    )
+    CALLERS.update({"player": player, "author": author})
+    started = time.monotonic()
+    yield {"player": player, "author": author, "api": api}
+    elapsed = time.monotonic() - started
+    total = sum(CASES.values())
+    statuses = ", ".join(f"{status}: {n}" for status, n in sorted(STATUSES.items()))
+    modes = ", ".join(f"{mode}: {n}" for mode, n in sorted(MODES.items()))
+    capture = request.config.pluginmanager.get_plugin("capturemanager")
+    with capture.global_and_fixture_disabled():
+        print(
+            f"\nfuzz: {total} cases over {len(CASES)} operations in "
+            f"{elapsed:.0f} s (FUZZ_EXAMPLES={FUZZ_EXAMPLES})\n  statuses {statuses}\n"
+            f"  phase/mode {modes}"
+        )
+    if FUZZ_EXAMPLES >= LONG_RUN_EXAMPLES and len(CASES) == OPERATIONS:
+        assert total >= LONG_RUN_CASES, f"the long run made only {total} cases"
+
+
+def test_the_fuzzed_document_is_the_one_the_gateway_serves(fuzz_api):
+    served = fuzz_api.get("/openapi.json")
+
+    assert served.status_code == 200
+    assert served.json() == build_spec(GatewayService)
+
+
+@SCHEMA.parametrize()
+@hypothesis_settings(
+    max_examples=FUZZ_EXAMPLES,
+    deadline=None,
+    database=None,
+    suppress_health_check=list(HealthCheck),
+)
+def test_the_api_answers_every_generated_request_as_documented(case, world):
+    headers = None
+    if (case.headers or {}).get("Authorization") == f"Bearer {TOKEN_MARK}":
+        headers = {"Authorization": f"Bearer {caller_for(case).token()}"}
+    CASES[case.operation.label] += 1
+    if case.meta is not None:
+        MODES[f"{case.meta.phase.name.value}/{case.meta.generation.mode.value}"] += 1
+    response = case.call_and_validate(
+        base_url=world["api"].base_url, headers=headers, checks=CHECKS, timeout=30
+    )
+    STATUSES[response.status_code] += 1
