@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+import eventlet.wsgi
 from marshmallow import Schema
 from nameko.web.handlers import HttpRequestHandler
 from nameko.web.server import WebServer, WsgiApp
@@ -24,6 +25,12 @@ from gateway.problems import response_for_exception
 from shared.errors import BadRequest, InvalidInput, PayloadTooLarge
 
 DEFAULT_MAX_BODY_BYTES = 64 * 1024
+
+# eventlet's HTTP server refuses a header line of 8 KiB with a bare 400 before any
+# of our code runs, so the token verifier's own limit (8 KiB, gateway/auth.py) could
+# never answer. Twice that lets an oversized token reach it and get a problem+json
+# 401; beyond 16 KiB the transport still refuses the line outright.
+eventlet.wsgi.MAX_HEADER_LINE = 16 * 1024
 
 
 class ProblemWsgiApp(WsgiApp):  # type: ignore[misc]

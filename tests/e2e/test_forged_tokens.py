@@ -316,12 +316,6 @@ def test_an_oversized_token_is_refused_and_registers_nobody(api):
     assert api.me(sub).json()["registered_now"] is True
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="gateway: eventlet's HTTP server refuses a header line of 8192 bytes or more "
-    "(MAX_HEADER_LINE) before the WSGI app runs, with a bare '400 Header Line Too Long' "
-    "(no body, no problem+json); gateway/auth.py's MAX_TOKEN_LENGTH (8192) is never reached",
-)
 def test_an_oversized_token_is_answered_with_a_problem(api):
     token = api.token(random_sub("huge"), extra_claims={"padding": OVERSIZED})
     for method, path, body in PROBES:
