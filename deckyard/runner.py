@@ -2,19 +2,75 @@
 
 from __future__ import annotations
 
+import functools
 import logging
 import signal
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import eventlet
-from nameko.containers import get_container_cls
+from amqp.exceptions import ConnectionError as AmqpConnectionError
+from kombu.exceptions import OperationalError
+from nameko.containers import ServiceContainer, get_container_cls
 
 from deckyard.registry import service_class
 from shared.config import Settings
 from shared.db import use_cooperative_psycopg
 
 log = logging.getLogger("deckyard")
+
+# What publishing or acknowledging raises while the broker is away.
+BROKER_ERRORS = (OperationalError, AmqpConnectionError, OSError)
+
+
+class BrokerTolerantContainer(ServiceContainer):  # type: ignore[misc]
+    """nameko's container, except that a worker whose result cannot reach the broker
+    does not kill the service.
+
+    nameko runs an entrypoint's result handling (the RPC reply, the acknowledgement)
+    in the worker's green thread, outside the worker's own error handling: if it
+    raises, the thread "exited with error" and the container kills itself. So a
+    RabbitMQ restart while an RPC was being answered stopped the whole service for
+    good (bench/faults.py, docs/reliability.md), though the work was done and
+    committed. The reply's caller has given up by then (the gateway's deadline; its
+    reply queue went with its connection), and a request left unacknowledged goes
+    back to the broker with the dead connection (and expires there). So the worker
+    logs the lost result and the service keeps serving.
+    """
+
+    def spawn_worker(
+        self,
+        entrypoint: Any,
+        args: Any,
+        kwargs: Any,
+        context_data: Any = None,
+        handle_result: Callable[..., Any] | None = None,
+    ) -> Any:
+        if handle_result is not None:
+            handle_result = _surviving_broker_loss(handle_result)
+        return super().spawn_worker(
+            entrypoint, args, kwargs, context_data=context_data, handle_result=handle_result
+        )
+
+
+def _surviving_broker_loss(handle_result: Callable[..., Any]) -> Callable[..., Any]:
+    @functools.wraps(handle_result)
+    def handle(worker_ctx: Any, result: Any, exc_info: Any) -> Any:
+        try:
+            return handle_result(worker_ctx, result, exc_info)
+        except BROKER_ERRORS as exc:
+            log.warning(
+                "%s: its result could not reach the broker (%s); the broker takes the "
+                "unacknowledged message back",
+                worker_ctx,
+                exc,
+            )
+            return result, exc_info
+
+    return handle
+
+
+CONTAINER_CLASS = f"{__name__}.{BrokerTolerantContainer.__name__}"
 
 
 def container_config(
@@ -25,10 +81,15 @@ def container_config(
     if service == "gateway":
         address = f"{settings.bind_host}:{settings.gateway_port}"
         return settings.nameko_config(
-            WEB_SERVER_ADDRESS=address, MAX_BODY_BYTES=settings.max_body_bytes, max_workers=100
+            WEB_SERVER_ADDRESS=address,
+            MAX_BODY_BYTES=settings.max_body_bytes,
+            max_workers=100,
+            SERVICE_CONTAINER_CLS=CONTAINER_CLASS,
         )
     port = settings.health_port if alone else settings.health_port + position
-    return settings.nameko_config(WEB_SERVER_ADDRESS=f"{settings.bind_host}:{port}")
+    return settings.nameko_config(
+        WEB_SERVER_ADDRESS=f"{settings.bind_host}:{port}", SERVICE_CONTAINER_CLS=CONTAINER_CLASS
+    )
 
 
 def run_services(settings: Settings, services: Sequence[str]) -> None:

@@ -17,10 +17,12 @@ from datetime import datetime
 
 import psycopg.waiting
 from sqlalchemy import Engine, create_engine, insert, select
+from sqlalchemy import exc as sa_exc
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.engine import URL
 from sqlalchemy.orm import Session, sessionmaker
 
+from shared.errors import ServiceUnavailable
 from shared.events import Event
 from shared.plumbing_tables import PlumbingTables
 
@@ -55,6 +57,38 @@ def make_engine(url: URL | str, *, pool_size: int = 10) -> Engine:
         pool_recycle=1800,
         connect_args={"prepare_threshold": None},
     )
+
+
+def database_unreachable(exc: sa_exc.DBAPIError) -> bool:
+    """Whether ``exc`` says the server is away: a lost connection, a refused one, a
+    server shutting down or starting up (SQLSTATE class 08, 57P01..57P03)."""
+    if exc.connection_invalidated:
+        return True
+    if not isinstance(exc, (sa_exc.OperationalError, sa_exc.InterfaceError)):
+        return False
+    sqlstate = getattr(exc.orig, "sqlstate", None)
+    return sqlstate is None or sqlstate.startswith(("08", "57P"))
+
+
+@contextmanager
+def unreachable_as_unavailable() -> Iterator[None]:
+    """Turn "the database is away" into ServiceUnavailable (503 at the gateway).
+
+    During a database restart every request that needs it fails; without this
+    each failure was an unhandled ``OperationalError``, a 500 ``internal_error``
+    with a traceback in the gateway's log. Nothing is retried here: a failed
+    COMMIT has an unknown outcome, so the caller retries (each write is idempotent
+    or keyed) and a reliable event handler redelivers. The pool invalidates its
+    connections on the first lost one, so the next request opens fresh ones.
+    """
+    try:
+        yield
+    except sa_exc.DBAPIError as exc:
+        if not database_unreachable(exc):
+            raise
+        raise ServiceUnavailable(
+            "database_unavailable", "the service's database is unavailable; try again shortly"
+        ) from exc
 
 
 class UnitOfWork:
@@ -127,7 +161,7 @@ class Database:
     @contextmanager
     def transaction(self) -> Iterator[UnitOfWork]:
         """Commit on success, roll back on any exception (which is re-raised)."""
-        with self._sessions() as session:
+        with unreachable_as_unavailable(), self._sessions() as session:
             uow = UnitOfWork(session, self.plumbing, self._now)
             with session.begin():
                 yield uow
@@ -137,7 +171,7 @@ class Database:
     @contextmanager
     def read(self) -> Iterator[Session]:
         """A session for queries only; whatever it did is rolled back."""
-        with self._sessions() as session:
+        with unreachable_as_unavailable(), self._sessions() as session:
             try:
                 yield session
             finally:
@@ -147,7 +181,7 @@ class Database:
     def autocommit(self) -> Iterator[Session]:
         """A session whose every statement commits by itself: one round trip per
         read, no BEGIN/COMMIT. For single-statement reads only."""
-        with self.engine.connect() as connection:
+        with unreachable_as_unavailable(), self.engine.connect() as connection:
             connection = connection.execution_options(isolation_level="AUTOCOMMIT")
             with Session(bind=connection) as session:
                 yield session
