@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from typing import Any
 
 import eventlet
+from kombu.exceptions import OperationalError as KombuOperationalError
 from nameko.exceptions import UnknownService
 from nameko.extensions import DependencyProvider
 from nameko.rpc import ReplyListener, RpcReply, ServiceProxy
@@ -37,6 +38,12 @@ class ServiceCaller:
         except UnknownService as exc:
             raise ServiceUnavailable(
                 "service_unavailable", f"the {service} service is not running"
+            ) from exc
+        except (KombuOperationalError, OSError) as exc:
+            # The broker is away (a restart): the request was not sent; a 503 says
+            # "try again", where the raw error would have been a 500.
+            raise ServiceUnavailable(
+                "broker_unavailable", "the message broker is unavailable; try again shortly"
             ) from exc
         return reply
 
