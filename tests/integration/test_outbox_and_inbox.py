@@ -155,7 +155,7 @@ def test_a_redelivered_event_is_applied_once(start_service, settings, accounts_d
         routing_key="PlayerRegistered",
         mandatory=True,
     )
-    with eventlet.Timeout(10):
+    with eventlet.Timeout(30):
         while count_collections(settings, marker)[0] == 0:
             eventlet.sleep(0.05)
     assert count_collections(settings, player_id) == (1, before + 2)
@@ -176,7 +176,7 @@ def test_a_malformed_event_is_parked_not_looped(start_service, settings):
         mandatory=True,
     )
     # The good message behind the bad one is still applied: the queue is not stuck.
-    with eventlet.Timeout(10):
+    with eventlet.Timeout(30):
         while count_collections(settings, player_id)[0] == 0:
             eventlet.sleep(0.05)
     assert container.max_workers  # container still running
