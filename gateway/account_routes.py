@@ -3,7 +3,9 @@
 A mixin of the gateway service. Neither route takes a player id: the account is
 always the caller's own, named by the verified token's subject. They do not go
 through ``_active_player``: a locked account (its deletion under way) may still
-ask again (the same deletion comes back) and read how far it got.
+ask again (the same deletion comes back) and read how far it got. ``DELETE /me``
+answers only once every gateway's lease on the account has run out
+(gateway/players.py), so from its answer on the lock holds everywhere.
 docs/account-deletion.md describes the whole flow.
 """
 
@@ -43,13 +45,18 @@ class AccountRoutes(PlayerRoutes):
         "services": {"cards": "pending", ...}, "identity": "pending"}``"""
         identity = self._identity(request)
         args = load(DeleteAccountRequest(), json_input(request))
-        started = self.services.call(
-            "accounts",
-            "request_deletion",
-            sub=identity.sub,
-            auth_time=identity.auth_time,
-            confirm=args["confirm"],
-        )
+        try:
+            started = self.services.call(
+                "accounts",
+                "request_deletion",
+                sub=identity.sub,
+                auth_time=identity.auth_time,
+                confirm=args["confirm"],
+            )
+        finally:
+            # The lock may have committed even if the call failed: answer nothing
+            # until no replica's lease can still call this account active.
+            self.players.outlast(identity.sub)
         deletion = started["deletion"]
         return (200 if deletion["status"] == "completed" else 202), deletion
 

@@ -1,4 +1,4 @@
-"""nameko DependencyProviders of the gateway: token verification and settings."""
+"""nameko DependencyProviders of the gateway: token verification, rate limits, player leases."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from nameko.extensions import DependencyProvider
 
 from gateway.auth import JwksCache, TokenVerifier, fetch_jwks_over_http
 from gateway.devauth import DEV_ISSUER, dev_jwks
+from gateway.players import PlayerLeases
 from gateway.ratelimit import Limit, RateLimits
 from shared.config import Settings, settings_from_nameko_config
 
@@ -63,3 +64,18 @@ class Authenticator(DependencyProvider):  # type: ignore[misc]
 
     def get_dependency(self, worker_ctx: Any) -> TokenVerifier:
         return self.verifier
+
+
+class ActivePlayers(DependencyProvider):  # type: ignore[misc]
+    """The gateway container's leases on active players, shared by its workers
+    (gateway/players.py). ``PLAYER_LEASE_SECONDS`` in the config overrides the
+    settings (tests start gateways with their own lease)."""
+
+    def setup(self) -> None:
+        config = self.container.config
+        settings = settings_from_nameko_config(config)
+        lease = float(config.get("PLAYER_LEASE_SECONDS", settings.player_lease_seconds))
+        self.leases = PlayerLeases(lease)
+
+    def get_dependency(self, worker_ctx: Any) -> PlayerLeases:
+        return self.leases

@@ -11,11 +11,13 @@ from typing import Any
 from werkzeug.wrappers import Request
 
 from gateway.auth import Identity
+from gateway.players import PlayerLeases
 from gateway.rpc import Services
 
 
 class PlayerRoutes:
     services: Services
+    players: PlayerLeases
 
     def _identity(self, request: Request) -> Identity:
         raise NotImplementedError  # provided by GatewayService

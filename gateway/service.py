@@ -16,7 +16,7 @@ from gateway.account_routes import AccountRoutes
 from gateway.auth import Identity, bearer_token
 from gateway.battle_routes import BattleRoutes
 from gateway.card_routes import CardRoutes
-from gateway.dependencies import Authenticator, RateLimiter
+from gateway.dependencies import ActivePlayers, Authenticator, RateLimiter
 from gateway.devauth import dev_jwks
 from gateway.entrypoints import RouteDoc, api, json_input, query_args
 from gateway.openapi import build_spec, render_docs_page
@@ -52,6 +52,7 @@ class GatewayService(CardRoutes, BattleRoutes, AccountRoutes):
     settings = SettingsProvider()
     auth = Authenticator()
     limits = RateLimiter()
+    players = ActivePlayers()
     services = Services()
 
     # -- who is calling --------------------------------------------------------
@@ -65,8 +66,11 @@ class GatewayService(CardRoutes, BattleRoutes, AccountRoutes):
         return identity
 
     def _active_player(self, identity: Identity) -> dict[str, Any]:
-        """The caller's player, registered on first sight; a locked account is refused."""
-        player: dict[str, Any] = self.services.call("accounts", "me", sub=identity.sub)
+        """The caller's player, registered on first sight; a locked account is refused.
+        An active answer is leased for a second (gateway/players.py): no RPC then."""
+        player: dict[str, Any] = self.players.active_player(
+            identity.sub, lambda: self.services.call("accounts", "me", sub=identity.sub)
+        )
         if player["status"] != "active":
             raise Forbidden("account_locked", "this account is locked and cannot be used")
         return player

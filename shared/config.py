@@ -70,6 +70,9 @@ class Settings:
         buckets for mutating routes (``RATE_LIMIT_PLAYER_PER_MINUTE`` 120,
         ``RATE_LIMIT_PLAYER_BURST`` 30, ``RATE_LIMIT_ADDRESS_PER_MINUTE`` 600,
         ``RATE_LIMIT_ADDRESS_BURST`` 100: ours, see gateway/ratelimit.py).
+    player_lease_seconds: how long the gateway trusts accounts' "this player is
+        active" before asking again (``PLAYER_LEASE_SECONDS``, 1: ours; 0 asks on
+        every request); deleting an account waits this long, see gateway/players.py.
     """
 
     database_url: str
@@ -99,6 +102,7 @@ class Settings:
     rate_limit_player_burst: int = 30
     rate_limit_address_per_minute: float = 600.0
     rate_limit_address_burst: int = 100
+    player_lease_seconds: float = 1.0
 
     def database_url_for(self, service: str) -> URL:
         """The SQLAlchemy URL of one service's own database (psycopg 3 driver)."""
@@ -200,7 +204,21 @@ def load_settings(env: Mapping[str, str] | None = None) -> Settings:
         rate_limit_player_burst=_whole_number(env, "RATE_LIMIT_PLAYER_BURST", 30),
         rate_limit_address_per_minute=_number(env, "RATE_LIMIT_ADDRESS_PER_MINUTE", 600.0),
         rate_limit_address_burst=_whole_number(env, "RATE_LIMIT_ADDRESS_BURST", 100),
+        player_lease_seconds=_player_lease_seconds(env),
     )
+
+
+MAX_PLAYER_LEASE_SECONDS = 10.0  # a deletion request waits this long at most
+
+
+def _player_lease_seconds(env: Mapping[str, str]) -> float:
+    value = _number(env, "PLAYER_LEASE_SECONDS", 1.0)
+    if value > MAX_PLAYER_LEASE_SECONDS:
+        raise ConfigError(
+            f"PLAYER_LEASE_SECONDS must be at most {MAX_PLAYER_LEASE_SECONDS:g} "
+            f"(a deletion request waits that long), got {value:g}"
+        )
+    return value
 
 
 def settings_from_nameko_config(config: Mapping[str, object]) -> Settings:

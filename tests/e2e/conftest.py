@@ -16,3 +16,12 @@ def platform(start_service, settings):
 @pytest.fixture
 def api(platform, settings):
     return ApiClient(f"http://127.0.0.1:{http_port(platform['gateway'])}", settings)
+
+
+@pytest.fixture
+def unleased_api(platform, start_service, settings):
+    """A second gateway replica that asks accounts on every request (PLAYER_LEASE_SECONDS=0),
+    for tests that lock an account behind the gateway's back, straight in the database:
+    a leasing gateway sees such a lock only when its lease ends (gateway/players.py)."""
+    gateway = start_service("gateway", PLAYER_LEASE_SECONDS=0)
+    return ApiClient(f"http://127.0.0.1:{http_port(gateway)}", settings)

@@ -19,12 +19,15 @@ from services.accounts.orm import deletion_sagas
 from shared.clock import FixedClock
 from shared.config import SERVICE_NAMES
 from tests.auth0_standin import Auth0StandIn
+from tests.conftest import http_port
+from tests.e2e.api_client import ApiClient
 from tests.helpers import wait_for
 from tests.random_refs import random_sub
 
 pytestmark = pytest.mark.e2e
 
 CONFIRMED = {"confirm": CONFIRMATION_PHRASE}
+LEASE = {"PLAYER_LEASE_SECONDS": 3.0}  # longer than the test takes to reach its check
 
 
 @pytest.fixture
@@ -131,6 +134,31 @@ def test_deleting_your_account_locks_it_at_once_and_completes_after_auth0_recove
     assert gone.status_code == 403 and code(gone) == "account_deleted"
     asked_again = delete_me(api, fresh)
     assert asked_again.status_code == 200 and asked_again.json()["status"] == "completed"
+
+
+def test_once_one_gateway_answers_the_deletion_every_gateway_refuses_the_account(
+    platform, start_service, settings, clock
+):
+    """Gateways lease "active" from accounts (gateway/players.py). Two replicas with a
+    3 s lease both hold one when the deletion arrives at the first: the second must
+    still refuse the very next request after the first has answered."""
+    replicas = [
+        ApiClient(f"http://127.0.0.1:{http_port(start_service('gateway', **LEASE))}", settings)
+        for _ in range(2)
+    ]
+    here, elsewhere = replicas
+    sub = random_sub("replicas")
+    fresh = token(here, clock, sub)
+    for replica in replicas:
+        assert replica.get("/me", token=fresh).status_code == 200
+        assert replica.get("/quest/collection", token=fresh).status_code == 200
+
+    assert delete_me(here, fresh).status_code == 202
+
+    for path in ("/me", "/quest/collection"):
+        refused = elsewhere.get(path, token=fresh)  # locked, or already deleted (3 s on)
+        assert refused.status_code == 403, refused.text
+        assert code(refused) in ("account_locked", "account_deleted")
 
 
 def test_deletion_without_confirmation_or_a_recent_login_is_refused_and_changes_nothing(api, clock):

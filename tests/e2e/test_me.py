@@ -108,7 +108,8 @@ def test_unknown_route_and_wrong_method_are_problems(api):
     assert_problem(response, 405, "method_not_allowed")
 
 
-def test_locked_account_is_refused(api, platform, settings):
+def test_locked_account_is_refused(unleased_api, settings):
+    api = unleased_api
     import sqlalchemy as sa
 
     from services.accounts.orm import players

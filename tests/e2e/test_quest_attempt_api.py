@@ -197,7 +197,8 @@ def test_starting_needs_a_token(api):
     )
 
 
-def test_a_locked_account_cannot_start_an_attempt(api, event_id, settings):
+def test_a_locked_account_cannot_start_an_attempt(unleased_api, event_id, settings):
+    api = unleased_api
     import sqlalchemy as sa
 
     from services.accounts.orm import players

@@ -191,3 +191,15 @@ def test_nameko_config_carries_the_settings_and_accepts_overrides():
     assert config["serializer"] == "json"
     assert config["max_workers"] == 3
     assert settings_from_nameko_config(config) is settings
+
+
+@pytest.mark.parametrize(("raw", "seconds"), [(None, 1.0), ("0", 0.0), ("2.5", 2.5), ("10", 10.0)])
+def test_the_player_lease_defaults_to_a_second_and_may_be_off(raw, seconds):
+    env = {} if raw is None else {"PLAYER_LEASE_SECONDS": raw}
+    assert load_settings(env).player_lease_seconds == seconds
+
+
+@pytest.mark.parametrize("raw", ["10.01", "3600", "-1", "nan"])
+def test_a_player_lease_a_deletion_could_not_wait_out_is_refused(raw):
+    with pytest.raises(ConfigError, match="PLAYER_LEASE_SECONDS"):
+        load_settings({"PLAYER_LEASE_SECONDS": raw})
