@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import gc
 import logging
 import signal
 from collections.abc import Callable, Sequence
@@ -106,6 +107,11 @@ def run_services(settings: Settings, services: Sequence[str]) -> None:
         log.info("started %s", container.service_name)
     if "gateway" in services:
         log.info("gateway on http://%s:%s", settings.bind_host, settings.gateway_port)
+    # Everything loaded so far (modules, schemas, containers) lives as long as the
+    # process: keep it out of the cyclic garbage collector's full passes, which
+    # otherwise walk all of it and stall every request in flight (docs/performance.md).
+    gc.collect()
+    gc.freeze()
 
     def shutdown(signum: int, frame: Any) -> None:
         for container in containers:

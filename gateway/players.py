@@ -50,20 +50,27 @@ class PlayerLeases:
         self._sleep = sleep
         self._max_players = max_players
         self._leases: OrderedDict[str, tuple[Player, float]] = OrderedDict()  # player, ends
+        self._renewing: set[str] = set()
 
     def active_player(self, sub: str, ask_accounts: Callable[[], Player]) -> Player:
-        """The player of ``sub`` under a live lease, else accounts' answer (leased if active)."""
+        """The player of ``sub`` under a live lease, else accounts' answer (leased if active).
+
+        In a lease's last quarter one request renews it while the others go on using
+        it, so a busy player's lease never lapses and never sends a burst of calls."""
         lease = self._leases.get(sub)
         if lease is not None:
             player, ends = lease
-            if self._now() < ends:
-                return player
-            del self._leases[sub]
-        sent_at = self._now()
-        player = ask_accounts()
-        if self.lease_seconds > 0 and player.get("status") == "active":
-            self._remember(sub, {**player, "registered_now": False}, sent_at + self.lease_seconds)
-        return player
+            now = self._now()
+            if now < ends:
+                renew = now >= ends - self.lease_seconds / 4 and sub not in self._renewing
+                if not renew:
+                    return player
+                self._renewing.add(sub)
+                try:
+                    return self._ask(sub, ask_accounts)
+                finally:
+                    self._renewing.discard(sub)
+        return self._ask(sub, ask_accounts)
 
     def forget(self, sub: str) -> None:
         self._leases.pop(sub, None)
@@ -74,6 +81,19 @@ class PlayerLeases:
         self.forget(sub)
         if self.lease_seconds > 0:
             self._sleep(self.lease_seconds)
+
+    def _ask(self, sub: str, ask_accounts: Callable[[], Player]) -> Player:
+        sent_at = self._now()
+        try:
+            player = ask_accounts()
+        except BaseException:
+            self.forget(sub)
+            raise
+        if self.lease_seconds > 0 and player.get("status") == "active":
+            self._remember(sub, {**player, "registered_now": False}, sent_at + self.lease_seconds)
+        else:
+            self.forget(sub)
+        return player
 
     def _remember(self, sub: str, player: Player, ends: float) -> None:
         self._leases[sub] = (player, ends)

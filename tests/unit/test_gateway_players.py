@@ -45,23 +45,55 @@ def leases(clock, seconds=1.0, **kwargs):
 def test_an_active_answer_is_reused_until_the_lease_ends(clock):
     players, accounts = leases(clock), Accounts(clock)
     first = players.active_player("s", accounts)
-    clock.now += 0.999
+    clock.now += 0.7
     again = players.active_player("s", accounts)
     assert accounts.calls == 1
     assert first["registered_now"] is True  # the registering request says so
     assert again == {**ACTIVE, "registered_now": False}  # a leased copy never does
-    clock.now += 0.001  # exactly at the end: the lease is over
+    clock.now += 0.3  # exactly at the end (and nobody renewed): the lease is over
     players.active_player("s", accounts)
     assert accounts.calls == 2
+
+
+def test_in_the_last_quarter_one_request_renews_while_the_others_use_the_lease(clock):
+    players, accounts = leases(clock), Accounts(clock)
+    players.active_player("s", accounts)  # leased until 101.0
+    clock.now = 100.74
+    players.active_player("s", accounts)
+    assert accounts.calls == 1  # not yet the last quarter
+    clock.now = 100.75
+    during_renewal = []
+
+    def renewing():
+        # Other requests arriving while the renewal is in flight use the old lease.
+        during_renewal.append(players.active_player("s", accounts))
+        during_renewal.append(players.active_player("s", accounts))
+        return accounts()
+
+    players.active_player("s", renewing)
+    assert accounts.calls == 2 and len(during_renewal) == 2
+    clock.now = 101.49  # the renewal, sent at 100.75, lasts until 101.75
+    players.active_player("s", accounts)
+    assert accounts.calls == 2
+
+
+def test_a_renewal_that_finds_the_account_locked_ends_the_lease(clock):
+    players, accounts = leases(clock), Accounts(clock)
+    players.active_player("s", accounts)
+    clock.now = 100.9
+    accounts.answer = LOCKED
+    assert players.active_player("s", accounts)["status"] == "locked"
+    assert players.active_player("s", accounts)["status"] == "locked"
+    assert accounts.calls == 3
 
 
 def test_the_lease_runs_from_when_the_call_was_sent_not_answered(clock):
     players, accounts = leases(clock), Accounts(clock, takes=0.4)
     players.active_player("s", accounts)  # sent at 100.0, answered at 100.4
-    clock.now = 100.999
+    clock.now = 100.74
     players.active_player("s", accounts)
     assert accounts.calls == 1
-    clock.now = 101.0
+    clock.now = 100.75  # the last quarter of a lease from 100.0 (not from 100.4)
     players.active_player("s", accounts)
     assert accounts.calls == 2
 
