@@ -38,6 +38,8 @@ test: lint typecheck
 test-unit: install
 	$(BIN)/python -m pytest tests/unit
 
+# Every benchmark in one go (~4-6 min), one table: stock nameko baseline, gateway hot paths
+# (/me, answers, battle actions), the reward pipeline and the engine (bench/README.md).
 bench: install
 	$(BIN)/python bench/run.py
 

@@ -13,16 +13,21 @@ location claim at the event's centre). Then wrk (``bench/answers.lua``, 32
 connections) PUTs answers: it cycles through (token, attempt, index, option)
 tuples, so the first pass over a tuple records a new answer (the fifth one
 completes the attempt and writes ``AttemptCompleted`` to the outbox) and every
-later pass repeats an accepted answer (idempotent, 200). The warm-up uses its
-own players, so every measured new answer is new.
+later pass repeats an accepted answer (idempotent, 200). The tuples come in
+blocks of ``BLOCK`` players (a block's first questions, then its second ones,
+...), so completions come block after block rather than all at the end of the
+pass, and one attempt's answers are never in flight together. The warm-up uses
+its own players, so every measured new answer is new.
 
 Scenarios, one after the other on the same services:
 
 ``answers``
-    the players' 5 x N tuples from the start: new answers, then repeats. How
-    many were new is read back from the database.
+    the players' 5 x N tuples from the start: new answers, then repeats once
+    every tuple is answered (enough ``--players`` keep it to new answers only:
+    ``bench/run.py`` sizes them so). How many were new is read back from the
+    database.
 ``repeats``
-    the same tuples again once all of them are answered: repeats only.
+    the tuples the ``answers`` window got answered, again: repeats only.
 
 Questions have difficulty 3, so an attempt lasts 150 s; the script checks that
 the measured runs end before the first deadline (fewer ``--players`` or a
@@ -48,11 +53,8 @@ if __name__ == "__main__":
     harness.reexec_in_venv()
 
 import argparse
-import contextlib
 import json
 import os
-import shutil
-import subprocess
 import sys
 import tempfile
 import time
@@ -61,7 +63,7 @@ import urllib.request
 import uuid
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -69,25 +71,25 @@ from typing import Any
 from harness import (
     BENCH,
     HOST,
-    VENV,
     BenchError,
     Children,
     CpuWindow,
     Result,
+    add_stack_options,
     bench_values,
     children,
-    describe_code,
-    http_get,
+    deckyard_command,
+    dev_tokens,
+    fresh_databases,
+    gateway_stack_env,
     migrate,
     parse_report,
     private_vhost,
-    refuse_busy_ports,
-    resolve_source,
+    resolve_source_option,
     run_wrk,
-    service_env,
+    script_main,
+    start_stack,
     table,
-    terminate_on_sigterm,
-    wait_until,
     wrk_command,
 )
 
@@ -105,9 +107,12 @@ CENTRE = (51.5080, -0.1281)  # Trafalgar Square
 RADIUS_M = 100
 DIFFICULTY = 3  # average above 2.5: 150 s per attempt, the longest the rulebook gives
 SERVICES = ("challenge", "accounts", "gateway")
+DATABASES = ("challenge", "accounts")
+BLOCK = 100  # players whose answers are interleaved (see write_tuples)
 HTTP_TIMEOUT = 15.0
 SETUP_TIMEOUT = 120.0  # seconds to start every attempt
 DEADLINE_SLACK = 10.0  # seconds the measured runs must end before the first deadline
+IN_FLIGHT_SETTLE = 1.0  # seconds for the answers in flight when wrk stops to commit
 
 
 @dataclass
@@ -249,13 +254,16 @@ def start_attempts(
 
 
 def write_tuples(path: Path, attempts: Sequence[PlayerAttempt]) -> int:
-    """Index-major order: every player's first question, then every second one, ..."""
+    """One line a (player, question), in blocks of BLOCK players: every player's first
+    question in the block, then every second one, ..., then the next block."""
     lines = []
-    for position in range(max(len(a.choices) for a in attempts)):
-        for a in attempts:
-            if position < len(a.choices):
-                index, option = a.choices[position]
-                lines.append(f"{a.token} {a.attempt_id} {index} {option}\n")
+    for start in range(0, len(attempts), BLOCK):
+        block = attempts[start : start + BLOCK]
+        for position in range(max(len(a.choices) for a in block)):
+            for a in block:
+                if position < len(a.choices):
+                    index, option = a.choices[position]
+                    lines.append(f"{a.token} {a.attempt_id} {index} {option}\n")
     path.write_text("".join(lines))
     return len(lines)
 
@@ -302,6 +310,46 @@ def db_counts(settings: Any, attempt_ids: Sequence[str]) -> DbCounts:
     return DbCounts(answers[0], completed[0], outbox[0], int(outbox[1]))
 
 
+def answered(settings: Any, attempts: Sequence[PlayerAttempt]) -> list[PlayerAttempt]:
+    """The attempts with only the questions that have an answer, those without one left out."""
+    import psycopg
+
+    url = settings.database_url_for("challenge").set(drivername="postgresql")
+    with psycopg.connect(url.render_as_string(hide_password=False), autocommit=True) as conn:
+        rows = conn.execute(
+            "SELECT attempt_id, position FROM attempt_answers WHERE attempt_id = ANY(%s)",
+            ([uuid.UUID(a.attempt_id) for a in attempts],),
+        ).fetchall()
+    done = {(str(attempt_id), position) for attempt_id, position in rows}
+    kept = [
+        replace(a, choices=[c for c in a.choices if (a.attempt_id, c[0]) in done]) for a in attempts
+    ]
+    return [a for a in kept if a.choices]
+
+
+@dataclass
+class Measured:
+    """One wrk window and the challenge database's counts before and after it."""
+
+    result: Result
+    before: DbCounts
+    after: DbCounts
+
+    @property
+    def new_answers(self) -> int:
+        return self.after.answers - self.before.answers
+
+    def note(self) -> str:
+        r = self.result
+        return (
+            f"new answers recorded {self.new_answers} "
+            f"({self.new_answers / max(1, r.requests) * 100:.0f}% of requests), attempts "
+            f"completed {self.after.completed - self.before.completed}; outbox pending "
+            f"{self.after.outbox_pending}, relay publish tries in the window "
+            f"{self.after.outbox_attempts - self.before.outbox_attempts}"
+        )
+
+
 def measure(
     name: str,
     args: argparse.Namespace,
@@ -309,7 +357,7 @@ def measure(
     data: Path,
     settings: Any,
     attempt_ids: Sequence[str],
-) -> tuple[Result, DbCounts, DbCounts]:
+) -> Measured:
     started.check_alive()
     before = db_counts(settings, attempt_ids)
     argv = wrk_argv(args, args.duration, data)
@@ -318,133 +366,99 @@ def measure(
     output = run_wrk(argv, args.duration)
     cpu = window.finish()
     started.check_alive()
+    time.sleep(IN_FLIGHT_SETTLE)
     after = db_counts(settings, attempt_ids)
     if args.verbose:
         print(output)
     result = parse_report(name, output)
     result.cpu_percent = cpu
+    result.topology = f"{args.processes} process(es)"
     values = bench_values(output)
-    result.topology = f"4xx {values['s4xx']}, 5xx {values['s5xx']}"
-    return result, before, after
+    measured = Measured(result, before, after)
+    result.notes = [f"4xx {values['s4xx']}, 5xx {values['s5xx']}", measured.note()]
+    return measured
 
 
 # -- running ----------------------------------------------------------------------------------
 
 
-def run(args: argparse.Namespace) -> int:
-    from gateway.devauth import mint_token
-    from shared.config import load_settings
-    from shared.migrations import drop_database
-
-    refuse_busy_ports([args.gateway_port, *args.health_ports])
-    base = service_env(
+def run(args: argparse.Namespace) -> list[Measured]:
+    """Set up, measure the windows, stop everything; the measured windows."""
+    base, settings = gateway_stack_env(
+        args,
         database_prefix=DATABASE_PREFIX,
         rpc_exchange=RPC_EXCHANGE,
-        gateway_port=args.gateway_port,
-        health_port=args.health_ports[0],
         # A load from one address and a few players: lift the gateway's rate limits,
         # or this would measure 429s.
-        extra={"PYTHONPATH": str(args.source), **UNLIMITED},
+        extra=UNLIMITED,
     )
-    os.environ.update({k: base[k] for k in ("DATABASE_URL", "DATABASE_PREFIX", "DEV_AUTH")})
-    settings = load_settings(base)
-    deckyard = [str(VENV / "bin" / "python"), "-m", "deckyard.cli"]
-    print(f"code from {args.code}", flush=True)
+    deckyard = deckyard_command()
 
-    results: list[tuple[Result, DbCounts, DbCounts]] = []
-    workdir = Path(tempfile.mkdtemp(prefix="bench2-answers-"))
-    try:
-        with private_vhost(base["AMQP_URI"], args.shared_vhost, VHOST_PREFIX) as amqp_uri:
-            base["AMQP_URI"] = amqp_uri
-            for service in ("challenge", "accounts"):
-                drop_database(settings, service)
-            print(f"  migrating {DATABASE_PREFIX}_challenge and _accounts", flush=True)
-            migrate(deckyard, ["challenge", "accounts"], args.source, base)
-            event_id = publish_event(settings, args.questions)
-            tokens = [
-                mint_token(
-                    f"auth0|bench2-answers-{n}",
-                    audience=settings.auth0_audience,
-                    roles_claim=settings.auth0_roles_claim,
-                    ttl_seconds=3600,
+    measured: list[Measured] = []
+    with (
+        tempfile.TemporaryDirectory(prefix="bench2-answers-") as workdir,
+        private_vhost(base["AMQP_URI"], args.shared_vhost, VHOST_PREFIX) as amqp_uri,
+        fresh_databases(settings, DATABASES, args.keep),
+    ):
+        base["AMQP_URI"] = amqp_uri
+        print(f"  migrating {DATABASE_PREFIX}_challenge and _accounts", flush=True)
+        migrate(deckyard, DATABASES, args.source, base)
+        event_id = publish_event(settings, args.questions)
+        tokens = dev_tokens(settings, "auth0|bench2-answers-", args.players + args.warmup_players)
+        with children("answers") as started:
+            start_stack(
+                started,
+                deckyard,
+                SERVICES,
+                base,
+                args.source,
+                one_process=args.processes == 1,
+                health_ports=args.health_ports,
+                gateway_port=args.gateway_port,
+                token=tokens[0],
+            )
+            t0 = time.monotonic()
+            attempts = start_attempts(args.gateway_port, event_id, tokens, workers=8)
+            first_deadline = min(a.deadline for a in attempts)
+            print(
+                f"  {len(attempts)} attempts started in {time.monotonic() - t0:.1f}s "
+                f"({args.warmup_players} for the warm-up); first deadline in "
+                f"{(first_deadline - datetime.now(UTC)).total_seconds():.0f}s",
+                flush=True,
+            )
+            warm, main = attempts[: args.warmup_players], attempts[args.warmup_players :]
+            warm_data = Path(workdir, "warmup.txt")
+            main_data = Path(workdir, "answers.txt")
+            if warm:
+                write_tuples(warm_data, warm)
+            tuples = write_tuples(main_data, main)
+            ids = [a.attempt_id for a in main]
+            needed = (args.warmup if warm else 0) + args.duration * (2 if args.repeats else 1)
+            left = (first_deadline - datetime.now(UTC)).total_seconds()
+            if needed + DEADLINE_SLACK > left:
+                raise BenchError(
+                    f"the runs need {needed}s but the first deadline is in {left:.0f}s: "
+                    "use fewer --players or a shorter --duration"
                 )
-                for n in range(args.players + args.warmup_players)
-            ]
-            with children("answers") as started:
-                if args.processes == 1:
-                    started.start(
-                        "deckyard", [*deckyard, "run", *args.service_flags], base, args.source
-                    )
+            if warm and args.warmup > 0:
+                print(f"  warming up {args.warmup}s ({len(warm)} other players)", flush=True)
+                run_wrk(wrk_argv(args, args.warmup, warm_data), args.warmup)
+            print(f"  {tuples} (player, question) tuples", flush=True)
+            measured.append(measure("answers", args, started, main_data, settings, ids))
+            if args.repeats:
+                accepted = answered(settings, main)
+                if accepted:
+                    repeats_data = Path(workdir, "repeats.txt")
+                    count = write_tuples(repeats_data, accepted)
+                    print(f"  {count} answered tuples to repeat", flush=True)
+                    measured.append(measure("repeats", args, started, repeats_data, settings, ids))
                 else:
-                    for service, port in zip(SERVICES, [*args.health_ports, 0], strict=True):
-                        env = {**base, "HEALTH_PORT": str(port)} if port else base
-                        started.start(
-                            service, [*deckyard, "run", "--service", service], env, args.source
-                        )
-                for port in args.health_ports:
-                    wait_until(
-                        f"health on {port}",
-                        lambda p=port: http_get(p, "/health")[0] == 200,
-                        started,
-                    )
-                auth = {"Authorization": f"Bearer {tokens[0]}"}
-                wait_until(
-                    "gateway GET /me",
-                    lambda: http_get(args.gateway_port, "/me", auth)[0] == 200,
-                    started,
-                )
-                t0 = time.monotonic()
-                attempts = start_attempts(args.gateway_port, event_id, tokens, workers=8)
-                first_deadline = min(a.deadline for a in attempts)
-                print(
-                    f"  {len(attempts)} attempts started in {time.monotonic() - t0:.1f}s "
-                    f"({args.warmup_players} for the warm-up); first deadline in "
-                    f"{(first_deadline - datetime.now(UTC)).total_seconds():.0f}s",
-                    flush=True,
-                )
-                warm, main = attempts[: args.warmup_players], attempts[args.warmup_players :]
-                warm_data, main_data = workdir / "warmup.txt", workdir / "answers.txt"
-                if warm:
-                    write_tuples(warm_data, warm)
-                tuples = write_tuples(main_data, main)
-                ids = [a.attempt_id for a in main]
-                needed = (args.warmup if warm else 0) + args.duration * (2 if args.repeats else 1)
-                left = (first_deadline - datetime.now(UTC)).total_seconds()
-                if needed + DEADLINE_SLACK > left:
-                    raise BenchError(
-                        f"the runs need {needed}s but the first deadline is in {left:.0f}s: "
-                        "use fewer --players or a shorter --duration"
-                    )
-                if warm and args.warmup > 0:
-                    print(f"  warming up {args.warmup}s ({len(warm)} other players)", flush=True)
-                    run_wrk(wrk_argv(args, args.warmup, warm_data), args.warmup)
-                print(f"  {tuples} (player, question) tuples", flush=True)
-                results.append(measure("answers", args, started, main_data, settings, ids))
-                if args.repeats:
-                    counts = results[-1][2]
-                    if counts.answers < tuples:
-                        print(
-                            f"  repeats skipped: only {counts.answers} of {tuples} answered",
-                            flush=True,
-                        )
-                    else:
-                        results.append(measure("repeats", args, started, main_data, settings, ids))
-                print("  stopping", flush=True)
-    finally:
-        shutil.rmtree(workdir, ignore_errors=True)
-        if args.keep:
-            print(f"  kept {DATABASE_PREFIX}_challenge and _accounts")
-        else:
-            for service in ("challenge", "accounts"):
-                with contextlib.suppress(Exception):
-                    drop_database(settings, service)
-    report(args, [r for r, _, _ in results], results)
-    return 0
+                    print("  repeats skipped: nothing was answered", flush=True)
+            print("  stopping", flush=True)
+    return measured
 
 
-def report(
-    args: argparse.Namespace, plain: list[Result], results: list[tuple[Result, DbCounts, DbCounts]]
-) -> None:
+def report(args: argparse.Namespace, measured: Sequence[Measured]) -> None:
     print()
     print(
         f"{datetime.now(UTC):%Y-%m-%d %H:%M} UTC, {os.cpu_count()} CPUs, wrk -t{args.threads} "
@@ -452,15 +466,9 @@ def report(
         f"{args.processes} process(es)"
     )
     print(f"code: {args.code}")
-    print(table(plain))
-    for result, before, after in results:
-        new = after.answers - before.answers
-        print(
-            f"{result.scenario}: {result.topology}; new answers recorded {new} "
-            f"({new / max(1, result.requests) * 100:.0f}% of requests), attempts completed "
-            f"{after.completed - before.completed}; outbox pending {after.outbox_pending}, "
-            f"relay publish tries in the window {after.outbox_attempts - before.outbox_attempts}"
-        )
+    print(table([m.result for m in measured]))
+    for m in measured:
+        print(f"{m.result.scenario}: {'; '.join(m.result.notes)}")
 
 
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
@@ -488,13 +496,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument(
         "--base-port", type=int, default=19000, help="gateway port; health ports +80, +81"
     )
-    parser.add_argument("--source", metavar="DIR", help="run the project's code from DIR")
-    parser.add_argument(
-        "--shared-vhost",
-        action="store_true",
-        help="use AMQP_URI's vhost as it is (another run on it may take this one's RPCs)",
-    )
-    parser.add_argument("--keep", action="store_true", help="keep the databases afterwards")
+    add_stack_options(parser)
     parser.add_argument("-v", "--verbose", action="store_true", help="print wrk's output")
     args = parser.parse_args(argv)
     if not (5 <= args.players <= 5000 and 0 <= args.warmup_players <= 1000):
@@ -505,29 +507,14 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         parser.error("--duration must be in 1..120 and --warmup in 0..30")
     if args.connections <= 0 or not (0 < args.threads <= args.connections):
         parser.error("--connections and --threads must be positive, threads <= connections")
-    try:
-        args.source = resolve_source(args.source)
-    except BenchError as exc:
-        parser.error(str(exc))
-    args.code = describe_code(args.source)
+    resolve_source_option(parser, args)
     args.gateway_port = args.base_port
     args.health_ports = [args.base_port + 80, args.base_port + 81]  # challenge, accounts
-    args.service_flags = [flag for s in SERVICES for flag in ("--service", s)]
     return args
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = parse_args(argv)
-    sys.path.insert(0, str(args.source))
-    terminate_on_sigterm()
-    try:
-        return run(args)
-    except KeyboardInterrupt:
-        print("\ninterrupted; services stopped", file=sys.stderr)
-        return 130
-    except (BenchError, subprocess.CalledProcessError, subprocess.TimeoutExpired) as exc:
-        print(f"benchmark failed: {exc}", file=sys.stderr)
-        return 1
+    return script_main(parse_args, lambda args: report(args, run(args)), argv)
 
 
 if __name__ == "__main__":

@@ -32,8 +32,8 @@ answer read, ``time.perf_counter``), non-2xx answers; matches finished and
 their outcomes, CPU actions per player action; the CPU of each service
 process, RabbitMQ, PostgreSQL and this script over the window (as a share of
 one core and per request), and per request above what each process uses idle
-(a 10-second window without requests comes first: timers, relays,
-heartbeats). Judges nothing.
+(a window without requests comes first, ``--idle`` seconds, 10 by default:
+timers, relays, heartbeats). Judges nothing.
 
 The gateway's rate limits (per player 120/min, per address 600/min: every
 request here comes from 127.0.0.1) would refuse most of this load with 429, so
@@ -64,19 +64,16 @@ if __name__ == "__main__":
     harness.reexec_in_venv()
 
 import argparse
-import contextlib
 import http.client
 import json
 import os
 import random
-import re
 import resource
-import subprocess
 import sys
 import threading
 import time
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -84,21 +81,25 @@ from typing import Any
 
 from harness import (
     HOST,
-    VENV,
     BenchError,
-    Child,
     Children,
     CpuWindow,
+    Result,
+    add_stack_options,
     children,
-    describe_code,
-    http_get,
+    cpu_summary,
+    deckyard_command,
+    dev_tokens,
+    fresh_databases,
+    gateway_stack_env,
+    log_problems,
+    markdown,
     migrate,
+    percentile,
     private_vhost,
-    refuse_busy_ports,
-    resolve_source,
-    service_env,
-    terminate_on_sigterm,
-    wait_until,
+    resolve_source_option,
+    script_main,
+    start_stack,
 )
 
 DATABASE_PREFIX = "deckyard_bench_battle"
@@ -274,15 +275,6 @@ def resync(player: PlayerMatch, client: Client, error: str | None) -> None:
 # -- measuring --------------------------------------------------------------------------------
 
 
-def percentile(values: Sequence[float], p: float) -> float:
-    """Nearest-rank percentile (p in 0..100); NaN if empty."""
-    if not values:
-        return float("nan")
-    ordered = sorted(values)
-    rank = max(1, int(-(-p * len(ordered) // 100)))
-    return ordered[min(rank, len(ordered)) - 1]
-
-
 @dataclass
 class Window:
     concurrency: int
@@ -293,6 +285,30 @@ class Window:
     stale: int
     errors: list[str]
     cpu_percent: dict[str, float]
+
+    def of(self, kind: str) -> list[Sample]:
+        return [s for s in self.samples if s.kind == kind]
+
+    def rate(self) -> float:
+        """Requests of both kinds a second."""
+        return len(self.samples) / self.duration
+
+
+def window_result(w: Window, kind: str = ACTION) -> Result:
+    """The window's requests of one kind as a Result (non-2xx; status 0 is a socket error)."""
+    mine = w.of(kind)
+    ms = [s.seconds * 1000 for s in mine]
+    return Result(
+        scenario=f"{w.concurrency} thread(s), {kind}",
+        requests=len(mine),
+        duration_s=round(w.duration, 2),
+        rps=round(len(mine) / w.duration, 1),
+        p50_ms=round(percentile(ms, 50), 1),
+        p99_ms=round(percentile(ms, 99), 1),
+        non2xx=sum(1 for s in mine if s.status and not 200 <= s.status < 300),
+        socket_errors=sum(1 for s in mine if not s.status),
+        cpu_percent=w.cpu_percent,
+    )
 
 
 def measure(
@@ -344,8 +360,11 @@ def measure(
 
 
 def measure_idle(started: Children, args: argparse.Namespace) -> dict[str, float]:
-    """The CPU the processes use with no request at all (timers, relays, heartbeats)."""
-    seconds = min(args.duration, IDLE_SECONDS)
+    """The CPU the processes use with no request at all (timers, relays, heartbeats);
+    nothing with ``--idle 0``."""
+    seconds = min(args.duration, args.idle)
+    if not seconds:
+        return {}
     print(f"  idle: {seconds}s without requests", flush=True)
     window = CpuWindow(started.pids())
     time.sleep(seconds)
@@ -405,127 +424,75 @@ def checks(settings: Any) -> Checks:
         time.sleep(0.5)
 
 
-def log_problems(child: Child) -> Counter[str]:
-    try:
-        lines = child.log_path.read_text(errors="replace").splitlines()
-    except OSError:
-        return Counter()
-    counts: Counter[str] = Counter()
-    for line in lines:
-        found = re.search(r"\b(ERROR|WARNING|CRITICAL|Traceback)\b", line)
-        if found:
-            counts[found.group(1)] += 1
-    return counts
-
-
-def healthy(port: int) -> Callable[[], bool]:
-    return lambda: http_get(port, "/health")[0] == 200
-
-
 # -- running ----------------------------------------------------------------------------------
 
 
-def run(args: argparse.Namespace) -> int:
+@dataclass
+class Outcome:
+    windows: list[Window]
+    found: Checks
+    problems: dict[str, Counter[str]]  # process -> ERROR/WARNING/... lines of its log
+    idle: dict[str, float]
+
+
+def run(args: argparse.Namespace) -> Outcome:
+    """Set up, measure the windows, check, stop everything."""
     from rewards import insert_definitions
 
-    from gateway.devauth import mint_token
-    from shared.config import load_settings
-    from shared.migrations import drop_database
-
-    refuse_busy_ports([args.gateway_port, *args.health_ports])
-    base = service_env(
-        database_prefix=DATABASE_PREFIX,
-        rpc_exchange=RPC_EXCHANGE,
-        gateway_port=args.gateway_port,
-        health_port=args.health_ports[0],
-        extra={"PYTHONPATH": str(args.source), **NO_RATE_LIMITS},
+    base, settings = gateway_stack_env(
+        args, database_prefix=DATABASE_PREFIX, rpc_exchange=RPC_EXCHANGE, extra=NO_RATE_LIMITS
     )
-    os.environ.update({k: base[k] for k in ("DATABASE_URL", "DATABASE_PREFIX", "DEV_AUTH")})
-    settings = load_settings(base)
-    deckyard = [str(VENV / "bin" / "python"), "-m", "deckyard.cli"]
-    print(f"code from {args.code}", flush=True)
+    deckyard = deckyard_command()
 
     windows: list[Window] = []
-    try:
-        with private_vhost(base["AMQP_URI"], args.shared_vhost, VHOST_PREFIX) as amqp_uri:
-            base["AMQP_URI"] = amqp_uri
-            for service in DATABASES:
-                drop_database(settings, service)
-            print(f"  migrating {DATABASE_PREFIX}_{{{','.join(DATABASES)}}}", flush=True)
-            migrate(deckyard, DATABASES, args.source, base)
-            insert_definitions(settings, args.source)
-            print("  30 card definitions in cards' read model", flush=True)
-            tokens = [
-                mint_token(
-                    f"auth0|bench-battle-{n}",
-                    audience=settings.auth0_audience,
-                    roles_claim=settings.auth0_roles_claim,
-                    ttl_seconds=3600,
+    with (
+        private_vhost(base["AMQP_URI"], args.shared_vhost, VHOST_PREFIX) as amqp_uri,
+        fresh_databases(settings, DATABASES, args.keep),
+    ):
+        base["AMQP_URI"] = amqp_uri
+        print(f"  migrating {DATABASE_PREFIX}_{{{','.join(DATABASES)}}}", flush=True)
+        migrate(deckyard, DATABASES, args.source, base)
+        insert_definitions(settings, args.source)
+        print("  30 card definitions in cards' read model", flush=True)
+        tokens = dev_tokens(settings, "auth0|bench-battle-", args.players)
+        with children("battle") as started:
+            logs = start_stack(
+                started,
+                deckyard,
+                SERVICES,
+                base,
+                args.source,
+                one_process=args.processes == 1,
+                health_ports=args.health_ports,
+                gateway_port=args.gateway_port,
+                token=tokens[0],
+            )
+            t0 = time.monotonic()
+            with ThreadPoolExecutor(max_workers=min(8, args.players)) as pool:
+                players = list(
+                    pool.map(lambda nt: set_up(args.gateway_port, *nt), list(enumerate(tokens)))
                 )
-                for n in range(args.players)
-            ]
-            with children("battle") as started:
-                logs: list[Child] = []
-                if args.processes == 1:
-                    flags = [flag for s in SERVICES for flag in ("--service", s)]
-                    logs.append(
-                        started.start("deckyard", [*deckyard, "run", *flags], base, args.source)
-                    )
-                else:
-                    for service, port in zip(SERVICES, [*args.health_ports, 0], strict=True):
-                        env = {**base, "HEALTH_PORT": str(port)} if port else base
-                        argv = [*deckyard, "run", "--service", service]
-                        logs.append(started.start(service, argv, env, args.source))
-                for port in args.health_ports:
-                    wait_until(f"health on {port}", healthy(port), started)
-                auth = {"Authorization": f"Bearer {tokens[0]}"}
-                wait_until(
-                    "gateway GET /me",
-                    lambda: http_get(args.gateway_port, "/me", auth)[0] == 200,
-                    started,
-                )
-                t0 = time.monotonic()
-                with ThreadPoolExecutor(max_workers=min(8, args.players)) as pool:
-                    players = list(
-                        pool.map(
-                            lambda nt: set_up(args.gateway_port, *nt),
-                            list(enumerate(tokens)),
-                        )
-                    )
+            print(
+                f"  {len(players)} players with a starter deck and a match "
+                f"({time.monotonic() - t0:.1f}s)",
+                flush=True,
+            )
+            idle = measure_idle(started, args)
+            for concurrency in args.concurrency:
                 print(
-                    f"  {len(players)} players with a starter deck and a match "
-                    f"({time.monotonic() - t0:.1f}s)",
+                    f"  {concurrency} player thread(s): {args.warmup}s warm-up, "
+                    f"{args.duration}s measured",
                     flush=True,
                 )
-                idle = measure_idle(started, args)
-                for concurrency in args.concurrency:
-                    print(
-                        f"  {concurrency} player thread(s): {args.warmup}s warm-up, "
-                        f"{args.duration}s measured",
-                        flush=True,
-                    )
-                    windows.append(measure(players, concurrency, args, started))
-                found = checks(settings)
-                problems = {child.name: log_problems(child) for child in logs}
-                print("  stopping", flush=True)
-    finally:
-        if args.keep:
-            print(f"  kept {DATABASE_PREFIX}_*")
-        else:
-            for service in DATABASES:
-                with contextlib.suppress(Exception):
-                    drop_database(settings, service)
-    report(args, windows, found, problems, idle)
-    return 0
+                windows.append(measure(players, concurrency, args, started))
+            found = checks(settings)
+            problems = {child.name: log_problems(child)[0] for child in logs}
+            print("  stopping", flush=True)
+    return Outcome(windows, found, problems, idle)
 
 
-def report(
-    args: argparse.Namespace,
-    windows: Sequence[Window],
-    found: Checks,
-    problems: dict[str, Counter[str]],
-    idle: dict[str, float],
-) -> None:
+def report(args: argparse.Namespace, outcome: Outcome) -> None:
+    windows, found, idle = outcome.windows, outcome.found, outcome.idle
     print()
     print(
         f"{datetime.now(UTC):%Y-%m-%d %H:%M} UTC, {os.cpu_count()} CPUs, {args.players} players, "
@@ -540,7 +507,7 @@ def report(
     rows = []
     for w in windows:
         for kind in (ACTION, START):
-            mine = [s for s in w.samples if s.kind == kind]
+            mine = w.of(kind)
             ms = [s.seconds * 1000 for s in mine]
             rows.append(
                 (
@@ -555,71 +522,56 @@ def report(
                     str(len(mine)),
                 )
             )
-    widths = [max(len(r[i]) for r in (header, *rows)) for i in range(len(header))]
-
-    def line(cells: Sequence[str]) -> str:
-        first = cells[0].rjust(widths[0])
-        rest = (
-            c.ljust(w) if i == 0 else c.rjust(w)
-            for i, (c, w) in enumerate(zip(cells[1:], widths[1:], strict=True))
-        )
-        return "| " + " | ".join([first, *rest]) + " |"
-
-    print(line(header))
-    print("|" + "|".join("-" * (w + 2) for w in widths) + "|")
-    for row in rows:
-        print(line(row))
+    print(markdown(header, rows, align="rlrrrrrrr"))
     for w in windows:
-        total = len(w.samples) / w.duration
-        cpu = ", ".join(
-            f"{name} {value:.0f}%" + (f" ({value * 10 / total:.2f} ms/req)" if total else "")
-            for name, value in w.cpu_percent.items()
-            if name != "machine"
-        )
-        machine = w.cpu_percent.get("machine", 0.0)
-        others = machine - sum(v for k, v in w.cpu_percent.items() if k != "machine")
-        outcomes = ", ".join(f"{k} {v}" for k, v in sorted(w.finished.items()))
-        steps = sum(w.cpu_steps) / len(w.cpu_steps) if w.cpu_steps else float("nan")
-        print(
-            f"{w.concurrency} thread(s): {w.finished.total()} matches finished"
-            + (f" ({outcomes})" if outcomes else "")
-            + f"; {steps:.2f} CPU actions per player action; stale {w.stale}; "
-            f"other refusals {len(w.errors)}"
-        )
+        print(f"{w.concurrency} thread(s): {outcome_note(w)}; other refusals {len(w.errors)}")
         for error in w.errors[:3]:
             print(f"    {error}")
+        cpu = cpu_summary(w.cpu_percent, w.rate())
+        print(f"  CPU during the window (100% = one core): {cpu}")
+    if idle:
         print(
-            f"  CPU during the window (100% = one core): {cpu}; machine {machine:.0f}% of "
-            f"{(os.cpu_count() or 1) * 100}%, of which other processes {max(0.0, others):.0f}%"
+            "idle (no requests, 100% = one core): "
+            + ", ".join(f"{name} {value:.0f}%" for name, value in idle.items() if name != "machine")
+            + f"; machine {idle.get('machine', 0.0):.0f}% of {(os.cpu_count() or 1) * 100}%"
         )
+        for w in windows:
+            if w.rate():
+                above = ", ".join(
+                    f"{name} {(w.cpu_percent[name] - idle.get(name, 0.0)) * 10 / w.rate():.2f}"
+                    for name in w.cpu_percent
+                    if name not in ("machine", "bench script")
+                )
+                print(f"{w.concurrency} thread(s), CPU ms per request above idle: {above}")
+    print(checks_note(found))
     print(
-        "idle (no requests, 100% = one core): "
-        + ", ".join(f"{name} {value:.0f}%" for name, value in idle.items() if name != "machine")
-        + f"; machine {idle.get('machine', 0.0):.0f}% of {(os.cpu_count() or 1) * 100}%"
+        "logs: "
+        + "; ".join(
+            f"{name} " + (", ".join(f"{k} {v}" for k, v in sorted(c.items())) or "clean")
+            for name, c in outcome.problems.items()
+        )
     )
-    for w in windows:
-        total = len(w.samples) / w.duration
-        if total:
-            above = ", ".join(
-                f"{name} {(w.cpu_percent[name] - idle.get(name, 0.0)) * 10 / total:.2f}"
-                for name in w.cpu_percent
-                if name not in ("machine", "bench script")
-            )
-            print(f"{w.concurrency} thread(s), CPU ms per request above idle: {above}")
+
+
+def outcome_note(w: Window) -> str:
+    """Matches finished in the window, CPU replies per player action, stale versions."""
+    outcomes = ", ".join(f"{k} {v}" for k, v in sorted(w.finished.items()))
+    steps = sum(w.cpu_steps) / len(w.cpu_steps) if w.cpu_steps else float("nan")
+    return (
+        f"{w.finished.total()} matches finished"
+        + (f" ({outcomes})" if outcomes else "")
+        + f"; {steps:.2f} CPU actions per player action; stale {w.stale}"
+    )
+
+
+def checks_note(found: Checks) -> str:
     finished = sum(n for k, n in found.matches.items() if k.startswith("finished/"))
-    print(
+    return (
         "battle database: "
         + ", ".join(f"{k} {v}" for k, v in sorted(found.matches.items()))
         + f"; logged actions {found.actions}; outbox rows {found.outbox} (not yet published "
         f"{found.outbox_pending}); accounts: match progression entries {found.progression} "
         f"for {finished} finished matches"
-    )
-    print(
-        "logs: "
-        + "; ".join(
-            f"{name} " + (", ".join(f"{k} {v}" for k, v in sorted(c.items())) or "clean")
-            for name, c in problems.items()
-        )
     )
 
 
@@ -635,6 +587,12 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--duration", type=int, default=20, help="measured seconds per window")
     parser.add_argument("--warmup", type=int, default=3, help="unmeasured seconds first")
     parser.add_argument(
+        "--idle",
+        type=int,
+        default=IDLE_SECONDS,
+        help="seconds without requests first, for the processes' own CPU (0: none)",
+    )
+    parser.add_argument(
         "--processes",
         type=int,
         choices=(1, 4),
@@ -644,26 +602,16 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument(
         "--base-port", type=int, default=19400, help="gateway port; health ports +80, +81, +82"
     )
-    parser.add_argument("--source", metavar="DIR", help="run the project's code from DIR")
-    parser.add_argument(
-        "--shared-vhost",
-        action="store_true",
-        help="use AMQP_URI's vhost as it is (another run on it may take this one's RPCs)",
-    )
-    parser.add_argument("--keep", action="store_true", help="keep the databases afterwards")
+    add_stack_options(parser)
     args = parser.parse_args(argv)
     if not (1 <= args.players <= 500):
         parser.error("--players must be in 1..500")
     args.concurrency = args.concurrency or sorted({1, args.players})
     if any(not (1 <= c <= args.players) for c in args.concurrency):
         parser.error("each --concurrency must be in 1..--players")
-    if not (0 < args.duration <= 300 and 0 <= args.warmup <= 60):
-        parser.error("--duration must be in 1..300 and --warmup in 0..60")
-    try:
-        args.source = resolve_source(args.source)
-    except BenchError as exc:
-        parser.error(str(exc))
-    args.code = describe_code(args.source)
+    if not (0 < args.duration <= 300 and 0 <= args.warmup <= 60 and 0 <= args.idle <= 300):
+        parser.error("--duration must be in 1..300, --warmup in 0..60 and --idle in 0..300")
+    resolve_source_option(parser, args)
     args.gateway_port = args.base_port
     # accounts, cards, battle (in one process too: consecutive ports from the first)
     args.health_ports = [args.base_port + 80 + i for i in range(3)]
@@ -671,17 +619,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = parse_args(argv)
-    sys.path.insert(0, str(args.source))
-    terminate_on_sigterm()
-    try:
-        return run(args)
-    except KeyboardInterrupt:
-        print("\ninterrupted; services stopped", file=sys.stderr)
-        return 130
-    except (BenchError, subprocess.CalledProcessError, subprocess.TimeoutExpired) as exc:
-        print(f"benchmark failed: {exc}", file=sys.stderr)
-        return 1
+    return script_main(parse_args, lambda args: report(args, run(args)), argv)
 
 
 if __name__ == "__main__":

@@ -26,7 +26,8 @@ when the CPU deck did, turns per match (mean, median, max; a "turn" is a
 normal turn, ``turn_number`` at the end) and actions per match. Then the
 throughput: full matches per second in this one process (one core: the engine
 is pure Python, no threads), from the wall time and from this process's CPU
-time of the playing loop alone (decks are built once, before it).
+time of the playing loop alone (decks are built once, before it), and the
+wall time of one match (p50, p99).
 
 Judges nothing: balance is reported, not asserted. A match that has not ended
 after ``MAX_TURNS`` turns is counted as unfinished (the rules never need it).
@@ -56,7 +57,15 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from harness import BenchError, describe_code, resolve_source
+from harness import (
+    BenchError,
+    Result,
+    add_source_option,
+    markdown,
+    percentile,
+    resolve_source_option,
+    script_main,
+)
 
 SEED_CATALOGUE = "services/authoring/seed/quest_cards.json"
 AFFINITIES = ("Wit", "Grit", "Spark")
@@ -171,6 +180,7 @@ class Tally:
     affinity: str
     deck: tuple[str, ...]
     played: list[Played] = field(default_factory=list)
+    match_ms: list[float] = field(default_factory=list)  # wall time of each match
     wall_s: float = 0.0
     cpu_s: float = 0.0
 
@@ -210,7 +220,9 @@ def run_affinity(
     wall0, cpu0 = time.perf_counter(), time.process_time()
     last = wall0
     for n, seed in enumerate(seeds, 1):
+        started = time.perf_counter()
         tally.played.append(play(starter, cpu, seed))
+        tally.match_ms.append((time.perf_counter() - started) * 1000)
         if args.progress and time.perf_counter() - last >= args.progress:
             last = time.perf_counter()
             print(f"    {affinity}: {n}/{len(seeds)}", flush=True)
@@ -220,18 +232,6 @@ def run_affinity(
 
 
 # -- report --------------------------------------------------------------------------------
-
-
-def markdown(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
-    widths = [max(len(r[i]) for r in (header, *rows)) for i in range(len(header))]
-
-    def line(cells: Sequence[str]) -> str:
-        first = cells[0].ljust(widths[0])
-        rest = (c.rjust(w) for c, w in zip(cells[1:], widths[1:], strict=True))
-        return "| " + " | ".join([first, *rest]) + " |"
-
-    sep = "|" + "|".join("-" * (w + 2) for w in widths) + "|"
-    return "\n".join([line(header), sep, *(line(r) for r in rows)])
 
 
 def pct(part: int, whole: int) -> str:
@@ -248,7 +248,8 @@ def cpu_model() -> str:
     return platform.machine()
 
 
-def report(args: argparse.Namespace, tallies: Sequence[Tally], cpu_deck: Sequence[str]) -> None:
+def report(args: argparse.Namespace, simulation: Simulation) -> None:
+    tallies, cpu_deck = simulation.tallies, simulation.cpu_deck
     print()
     print(
         f"{datetime.now(UTC):%Y-%m-%d %H:%M} UTC, {os.cpu_count()} CPUs "
@@ -328,9 +329,62 @@ def report(args: argparse.Namespace, tallies: Sequence[Tally], cpu_deck: Sequenc
         "CPU ms/match", "CPU µs/action",
     )  # fmt: skip
     print(markdown(speed_header, speeds))
+    times = [ms for t in tallies for ms in t.match_ms]
+    print(
+        f"one match, wall time: p50 {percentile(times, 50):.2f} ms, "
+        f"p99 {percentile(times, 99):.2f} ms, max {max(times):.2f} ms"
+    )
 
 
 # -- running -------------------------------------------------------------------------------
+
+
+@dataclass
+class Simulation:
+    tallies: list[Tally]
+    cpu_deck: tuple[str, ...]
+
+
+def run(args: argparse.Namespace) -> Simulation:
+    """Every affinity's ``--matches`` matches against the CPU deck."""
+    catalogue = load_catalogue(args.source)
+    cpu_deck = cpu_names()
+    cpu = engine_deck(catalogue, cpu_deck)
+    tallies = []
+    for affinity in args.affinities:
+        names = starter_names(catalogue, affinity)
+        print(f"  {affinity}: {args.matches} matches ({', '.join(names)})", flush=True)
+        tallies.append(run_affinity(affinity, names, cpu, catalogue, args))
+    return Simulation(tallies, cpu_deck)
+
+
+def engine_result(simulation: Simulation) -> Result:
+    """Whole matches a second (wall) over all affinities, and one match's wall time."""
+    tallies = simulation.tallies
+    matches = sum(len(t.played) for t in tallies)
+    wall = sum(t.wall_s for t in tallies)
+    cpu = sum(t.cpu_s for t in tallies)
+    times = [ms for t in tallies for ms in t.match_ms]
+    unfinished = sum(t.count(None) for t in tallies)
+    return Result(
+        scenario="engine",
+        requests=matches,
+        duration_s=round(wall, 2),
+        rps=round(matches / wall, 1) if wall else 0.0,
+        p50_ms=round(percentile(times, 50), 2),
+        p99_ms=round(percentile(times, 99), 2),
+        non2xx=0,
+        socket_errors=0,
+        cpu_percent={"engine": round(cpu / wall * 100, 1) if wall else 0.0},
+        topology="one process, one thread",
+        unit="matches/s",
+        failures=unfinished,
+        notes=[
+            f"{matches} CPU-vs-CPU matches ({', '.join(t.affinity for t in tallies)} "
+            f"starter decks), {matches / cpu:.0f} matches/s by CPU time; unfinished "
+            f"{unfinished}; results digest {digest(tallies)}"
+        ],
+    )
 
 
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
@@ -346,41 +400,19 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument(
         "--progress", type=float, default=10.0, help="seconds between progress lines (0: none)"
     )
-    parser.add_argument("--source", metavar="DIR", help="run the project's code from DIR")
+    add_source_option(parser)
     args = parser.parse_args(argv)
     if not (1 <= args.matches <= 10_000_000):
         parser.error("--matches must be in 1..10000000")
     if args.progress < 0:
         parser.error("--progress must be 0 or more")
-    try:
-        args.source = resolve_source(args.source)
-    except BenchError as exc:
-        parser.error(str(exc))
-    args.code = describe_code(args.source)
+    resolve_source_option(parser, args)
     args.affinities = tuple(a for a in AFFINITIES if a in (args.affinity or AFFINITIES))
     return args
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = parse_args(argv)
-    sys.path.insert(0, str(args.source))
-    catalogue = load_catalogue(args.source)
-    try:
-        cpu_deck = cpu_names()
-        cpu = engine_deck(catalogue, cpu_deck)
-        tallies = []
-        for affinity in args.affinities:
-            names = starter_names(catalogue, affinity)
-            print(f"  {affinity}: {args.matches} matches ({', '.join(names)})", flush=True)
-            tallies.append(run_affinity(affinity, names, cpu, catalogue, args))
-    except KeyboardInterrupt:
-        print("\ninterrupted", file=sys.stderr)
-        return 130
-    except BenchError as exc:
-        print(f"benchmark failed: {exc}", file=sys.stderr)
-        return 1
-    report(args, tallies, cpu_deck)
-    return 0
+    return script_main(parse_args, lambda args: report(args, run(args)), argv)
 
 
 if __name__ == "__main__":

@@ -1,19 +1,27 @@
-"""Plumbing shared by the benchmark scripts (``run.py``, ``answers.py``, ``eligibility.py``).
+"""Plumbing shared by the benchmark scripts (``run.py`` and the scripts it runs, and others).
 
-Standard library only, so a script can import it before it re-runs itself in
-the project's virtualenv (:func:`reexec_in_venv`). It holds:
+Standard library only at import time, so a script can import it before it
+re-runs itself in the project's virtualenv (:func:`reexec_in_venv`); the few
+helpers that need the project's code import it when called. It holds:
 
+* a script's ``main`` and its shared options (:func:`script_main`,
+  :func:`add_stack_options`, :func:`resolve_source_option`);
 * starting service processes and stopping them, by pid (SIGTERM to each
   child's own process group, then SIGKILL after a grace period), also on
   failure and Ctrl-C (:func:`children`, :func:`terminate_on_sigterm`);
 * waiting until a URL answers (:func:`http_get`, :func:`wait_until`);
 * running wrk with a Lua script that prints a ``BENCH`` line (``report.lua``)
   and parsing that line (:func:`wrk_command`, :func:`run_wrk`,
-  :func:`parse_report`), and the results table (:func:`table`);
+  :func:`parse_report`);
 * CPU accounting from ``/proc`` (:class:`CpuWindow`);
+* results and tables: :class:`Result`, :func:`table` (one script's wrk runs),
+  :func:`summary_table` (``run.py``'s one table, with :func:`times_baseline`),
+  :func:`markdown`, :func:`percentile`, :func:`cpu_summary`, :func:`log_problems`;
 * the services' environment (:func:`service_env`), ``deckyard migrate``
-  (:func:`migrate`), ``--source DIR`` (:func:`resolve_source`,
-  :func:`describe_code`);
+  (:func:`migrate`), a gateway stack's environment and tokens
+  (:func:`gateway_stack_env`, :func:`dev_tokens`), starting it
+  (:func:`start_stack`), fresh databases (:func:`fresh_databases`),
+  ``--source DIR`` (:func:`resolve_source`, :func:`describe_code`);
 * a private RabbitMQ virtual host per run (:func:`private_vhost`): nameko
   names every service's RPC queue ``rpc-<service>`` whatever the RPC
   exchange, so two stacks on one vhost would take each other's calls.
@@ -21,8 +29,11 @@ the project's virtualenv (:func:`reexec_in_venv`). It holds:
 
 from __future__ import annotations
 
+import argparse
 import contextlib
+import math
 import os
+import re
 import resource
 import shutil
 import signal
@@ -33,11 +44,12 @@ import time
 import urllib.error
 import urllib.request
 import uuid
+from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 from urllib.parse import quote, urlsplit, urlunsplit
 
 BENCH = Path(__file__).resolve().parent
@@ -151,6 +163,73 @@ def migrate(
     )
 
 
+def deckyard_command(venv: Path = VENV) -> list[str]:
+    """``deckyard`` as a module run by the virtualenv's Python, so that PYTHONPATH
+    (``--source DIR``) decides which copy of the code runs."""
+    return [str(venv / "bin" / "python"), "-m", "deckyard.cli"]
+
+
+def gateway_stack_env(
+    args: argparse.Namespace, *, database_prefix: str, rpc_exchange: str, extra: dict[str, str]
+) -> tuple[dict[str, str], Any]:
+    """The environment of a stack behind the gateway, and the project's settings for it.
+
+    ``args`` has ``gateway_port``, ``health_ports`` (the first is the env's
+    HEALTH_PORT), ``source`` and ``code``; BenchError if a port is taken. The code
+    runs from ``args.source`` (PYTHONPATH). The database and development-auth
+    variables also go to this process's environment, for the project's code the
+    script calls in-process.
+    """
+    from shared.config import load_settings
+
+    refuse_busy_ports([args.gateway_port, *args.health_ports])
+    env = service_env(
+        database_prefix=database_prefix,
+        rpc_exchange=rpc_exchange,
+        gateway_port=args.gateway_port,
+        health_port=args.health_ports[0],
+        extra={"PYTHONPATH": str(args.source), **extra},
+    )
+    os.environ.update({k: env[k] for k in ("DATABASE_URL", "DATABASE_PREFIX", "DEV_AUTH")})
+    print(f"code from {args.code}", flush=True)
+    return env, load_settings(env)
+
+
+def dev_tokens(settings: Any, subject: str, count: int) -> list[str]:
+    """``count`` development tokens, an hour long, for ``<subject>0``, ``<subject>1``, ..."""
+    from gateway.devauth import mint_token
+
+    return [
+        mint_token(
+            f"{subject}{n}",
+            audience=settings.auth0_audience,
+            roles_claim=settings.auth0_roles_claim,
+            ttl_seconds=3600,
+        )
+        for n in range(count)
+    ]
+
+
+@contextmanager
+def fresh_databases(settings: Any, services: Sequence[str], keep: bool) -> Iterator[None]:
+    """The services' databases dropped before the block, so migrations start afresh,
+    and after it (unless ``keep``), however it ends."""
+    from shared.migrations import drop_database
+
+    names = ", ".join(str(settings.database_url_for(s).database) for s in services)
+    try:
+        for service in services:
+            drop_database(settings, service)
+        yield
+    finally:
+        if keep:
+            print(f"  kept {names}", flush=True)
+        else:
+            for service in services:
+                with contextlib.suppress(Exception):
+                    drop_database(settings, service)
+
+
 # -- signals ------------------------------------------------------------------------------
 
 
@@ -173,6 +252,60 @@ def ignoring_stop_signals() -> Iterator[None]:
     finally:
         for signum, handler in previous.items():
             signal.signal(signum, handler)
+
+
+# -- a script's options and main ----------------------------------------------------------
+
+
+def add_source_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--source", metavar="DIR", help="run the project's code from DIR")
+
+
+def add_stack_options(parser: argparse.ArgumentParser, keep: str = "the databases") -> None:
+    """``--source DIR``, ``--shared-vhost`` and ``--keep``: a script with services has them."""
+    add_source_option(parser)
+    parser.add_argument(
+        "--shared-vhost",
+        action="store_true",
+        help="use AMQP_URI's vhost as it is (another run on it may take this one's messages)",
+    )
+    parser.add_argument("--keep", action="store_true", help=f"keep {keep} afterwards")
+
+
+def resolve_source_option(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """``args.source`` as the project's directory (a usage error if it is not one), and
+    ``args.code``, the commit it is at."""
+    try:
+        args.source = resolve_source(args.source)
+    except BenchError as exc:
+        parser.error(str(exc))
+    args.code = describe_code(args.source)
+
+
+def script_main(
+    parse_args: Callable[[Sequence[str] | None], argparse.Namespace],
+    run: Callable[[argparse.Namespace], object],
+    argv: Sequence[str] | None,
+) -> int:
+    """A benchmark script's ``main``: its arguments, the project's code (``args.source``)
+    first on ``sys.path``, SIGTERM unwinding like Ctrl-C, then ``run(args)``.
+
+    Returns the exit status: 0, 130 if interrupted, 1 if the run could not be made
+    (a BenchError, a failed or overrunning command). Every ``finally`` of the run has
+    stopped its services by then.
+    """
+    args = parse_args(argv)
+    sys.path.insert(0, str(args.source))
+    terminate_on_sigterm()
+    try:
+        run(args)
+    except KeyboardInterrupt:
+        print("\ninterrupted; what it had started is stopped", file=sys.stderr)
+        return 130
+    except (BenchError, subprocess.CalledProcessError, subprocess.TimeoutExpired) as exc:
+        print(f"benchmark failed: {exc}", file=sys.stderr)
+        return 1
+    return 0
 
 
 # -- processes ----------------------------------------------------------------------------
@@ -284,6 +417,24 @@ def children(log_prefix: str) -> Iterator[Children]:
             started.stop_all()
 
 
+def log_problems(child: Child, first: int = 5) -> tuple[Counter[str], list[str]]:
+    """How many ERROR / WARNING / CRITICAL / Traceback lines the child's log has,
+    and the first few of them."""
+    try:
+        lines = child.log_path.read_text(errors="replace").splitlines()
+    except OSError:
+        return Counter(), []
+    counts: Counter[str] = Counter()
+    shown: list[str] = []
+    for line in lines:
+        found = re.search(r"\b(ERROR|WARNING|CRITICAL|Traceback)\b", line)
+        if found:
+            counts[found.group(1)] += 1
+            if len(shown) < first:
+                shown.append(line[:200])
+    return counts, shown
+
+
 # -- the broker's virtual host ------------------------------------------------------------
 
 
@@ -368,6 +519,56 @@ def wait_until(
     raise BenchError(f"{what} was not ready after {timeout:.0f}s\n{started.log_tails()}")
 
 
+def start_stack(
+    started: Children,
+    command: Sequence[str],
+    services: Sequence[str],
+    env: dict[str, str],
+    cwd: Path,
+    *,
+    one_process: bool,
+    health_ports: Sequence[int],
+    gateway_port: int | None = None,
+    token: str | None = None,
+) -> list[Child]:
+    """``command run --service S`` for each service, and wait until they answer.
+
+    One process each, as deployed (the i-th service on health port i; a service
+    without one, the gateway last, keeps ``env``'s), or all of them in one process
+    (health ports from the first on). Then waits until every health port answers
+    and, with a ``token``, until the gateway answers that player's ``GET /me``:
+    that registers the player, and as the gateway answers 503 until accounts
+    consumes its RPC queue, it also waits for that.
+    """
+    if one_process:
+        flags = [flag for service in services for flag in ("--service", service)]
+        env = {**env, "HEALTH_PORT": str(health_ports[0])}
+        processes = [started.start("deckyard", [*command, "run", *flags], env, cwd)]
+    else:
+        processes = []
+        for n, service in enumerate(services):
+            port = {"HEALTH_PORT": str(health_ports[n])} if n < len(health_ports) else {}
+            argv = [*command, "run", "--service", service]
+            processes.append(started.start(service, argv, {**env, **port}, cwd))
+    wait_healthy(started, health_ports)
+    if gateway_port is not None and token is not None:
+        auth = {"Authorization": f"Bearer {token}"}
+        wait_until(
+            "gateway GET /me", lambda: http_get(gateway_port, "/me", auth)[0] == 200, started
+        )
+    return processes
+
+
+def wait_healthy(started: Children, ports: Sequence[int], path: str = "/health") -> None:
+    """Until ``GET path`` answers 200 on each port."""
+
+    def answers(port: int) -> Callable[[], bool]:
+        return lambda: http_get(port, path)[0] == 200
+
+    for port in ports:
+        wait_until(f"GET {path} on {port}", answers(port), started)
+
+
 # -- CPU accounting -----------------------------------------------------------------------
 
 
@@ -442,9 +643,18 @@ class CpuWindow:
 # -- wrk ----------------------------------------------------------------------------------
 
 
+REQUESTS_PER_SECOND = "req/s"
+
+
 @dataclass
 class Result:
-    """One measured wrk run."""
+    """One measured scenario: a wrk run, or a rate of something else (``unit``).
+
+    ``requests`` is what was counted over ``duration_s`` (requests, events, matches)
+    and ``rps`` its rate, in ``unit``. ``failures`` are a scenario's errors other
+    than HTTP ones (events lost or doubled, matches left unfinished); ``notes``
+    say what its figures are made of.
+    """
 
     scenario: str
     requests: int
@@ -456,6 +666,13 @@ class Result:
     socket_errors: int
     cpu_percent: dict[str, float] = field(default_factory=dict)
     topology: str = ""
+    unit: str = REQUESTS_PER_SECOND
+    failures: int = 0
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def errors(self) -> int:
+        return self.non2xx + self.socket_errors + self.failures
 
 
 def wrk_command(
@@ -531,9 +748,63 @@ def parse_report(scenario: str, output: str) -> Result:
 
 # -- report -------------------------------------------------------------------------------
 
+BASELINE = "baseline /ping"
+
+
+def percentile(values: Sequence[float], p: float) -> float:
+    """Nearest-rank percentile (p in 0..100); NaN if empty."""
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    rank = max(1, math.ceil(p * len(ordered) / 100))
+    return ordered[min(rank, len(ordered)) - 1]
+
+
+def markdown(header: Sequence[str], rows: Sequence[Sequence[str]], align: str = "") -> str:
+    """A Markdown table, each column as wide as its widest cell.
+
+    ``align`` has one letter a column, ``l`` or ``r``; by default the first column is
+    left-aligned and the others right-aligned.
+    """
+    align = align or "l" + "r" * (len(header) - 1)
+    widths = [max(len(row[i]) for row in (header, *rows)) for i in range(len(header))]
+
+    def line(cells: Sequence[str]) -> str:
+        padded = (
+            cell.ljust(width) if side == "l" else cell.rjust(width)
+            for cell, width, side in zip(cells, widths, align, strict=True)
+        )
+        return "| " + " | ".join(padded) + " |"
+
+    separator = "|" + "|".join("-" * (w + 2) for w in widths) + "|"
+    return "\n".join([line(header), separator, *(line(row) for row in rows)])
+
+
+def cpu_summary(cpu_percent: dict[str, float], rate: float, per: str = "req") -> str:
+    """Each process's CPU over a window as a share of one core, and per counted unit
+    (``rate`` a second), then the whole machine's.
+
+    CPU time per unit hardly depends on how busy the shared machine was, so it
+    compares runs better than the rate does. "Other processes" is what the machine
+    spent on anything not listed (a test suite running next to the benchmark).
+    """
+    processes = {k: v for k, v in cpu_percent.items() if k != "machine"}
+    each = ", ".join(
+        f"{name} {value:.0f}%" + (f" ({value * 10 / rate:.2f} ms/{per})" if rate else "")
+        for name, value in processes.items()
+    )
+    if "machine" not in cpu_percent:
+        return each
+    machine = cpu_percent["machine"]
+    others = max(0.0, machine - sum(processes.values()))
+    return (
+        f"{each}; machine {machine:.0f}% of {(os.cpu_count() or 1) * 100}%, "
+        f"of which other processes {others:.0f}%"
+    )
+
 
 def table(results: Sequence[Result]) -> str:
-    """The results as a Markdown table, with each scenario's CPU use below it."""
+    """wrk runs as a Markdown table, with each scenario's CPU use below it."""
     header = ("scenario", "req/s", "p50 ms", "p99 ms", "non-2xx", "sock err", "requests")
     rows = [
         (
@@ -547,32 +818,52 @@ def table(results: Sequence[Result]) -> str:
         )
         for r in results
     ]
-    widths = [max(len(row[i]) for row in (header, *rows)) for i in range(len(header))]
-
-    def line(cells: Sequence[str]) -> str:
-        first = cells[0].ljust(widths[0])
-        rest = (cell.rjust(width) for cell, width in zip(cells[1:], widths[1:], strict=True))
-        return "| " + " | ".join([first, *rest]) + " |"
-
-    separator = "|" + "|".join("-" * (w + 2) for w in widths) + "|"
-    out = [line(header), separator, *(line(row) for row in rows)]
+    out = [markdown(header, rows)]
     for r in results:
-        # CPU time per request does not depend on how loaded the machine was.
-        cpu = ", ".join(
-            f"{name} {value:.0f}%" + (f" ({value * 10 / r.rps:.2f} ms/req)" if r.rps else "")
-            for name, value in r.cpu_percent.items()
-            if name != "machine"
-        )
-        machine = r.cpu_percent.get("machine", 0.0)
-        others = machine - sum(v for k, v in r.cpu_percent.items() if k != "machine")
         out.append(
-            f"CPU during {r.scenario} (100% = one core): {cpu}; "
-            f"machine {machine:.0f}% of {(os.cpu_count() or 1) * 100}%, "
-            f"of which other processes {max(0.0, others):.0f}%"
+            f"CPU during {r.scenario} (100% = one core): {cpu_summary(r.cpu_percent, r.rps)}"
         )
-    by_name = {r.scenario: r for r in results}
-    if "baseline /ping" in by_name and "gateway /me" in by_name:
-        base, gate = by_name["baseline /ping"], by_name["gateway /me"]
-        if base.rps:
-            out.append(f"ratio gateway/baseline (req/s): {gate.rps / base.rps:.2f}")
     return "\n".join(out)
+
+
+def baseline_rps(results: Sequence[Result]) -> float | None:
+    """The req/s of the stock nameko baseline among ``results``, if it ran and served any."""
+    found = next((r for r in results if r.scenario == BASELINE), None)
+    return found.rps if found is not None and found.rps > 0 else None
+
+
+def times_baseline(result: Result, baseline: float | None) -> float | None:
+    """``result``'s rate over the baseline's req/s measured in the same run.
+
+    None (no comparison) without a baseline, and for a rate of anything but HTTP
+    requests a second: events or matches a second are other units of work.
+    """
+    if baseline is None or result.unit != REQUESTS_PER_SECOND:
+        return None
+    return result.rps / baseline
+
+
+def _ms(value: float) -> str:
+    return "-" if math.isnan(value) else f"{value:.1f}"
+
+
+def summary_table(results: Sequence[Result]) -> str:
+    """``run.py``'s table: one row a scenario, its rate and the ratio to the baseline."""
+    baseline = baseline_rps(results)
+    times = "\N{MULTIPLICATION SIGN}"
+    header = ("scenario", "unit", "rate", "p50 ms", "p99 ms", "errors", f"{times} baseline")
+    rows = []
+    for r in results:
+        ratio = times_baseline(r, baseline)
+        rows.append(
+            (
+                r.scenario,
+                r.unit,
+                f"{r.rps:.1f}",
+                _ms(r.p50_ms),
+                _ms(r.p99_ms),
+                str(r.errors),
+                "-" if ratio is None else f"{ratio:.2f}",
+            )
+        )
+    return markdown(header, rows, align="llrrrrr")

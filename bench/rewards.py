@@ -74,7 +74,6 @@ import contextlib
 import json
 import os
 import random
-import re
 import resource
 import subprocess
 import sys
@@ -88,23 +87,27 @@ from datetime import UTC, datetime
 from typing import Any
 
 from harness import (
-    VENV,
     BenchError,
     Child,
     Children,
+    Result,
+    add_stack_options,
     children,
     command_cpu_seconds,
-    describe_code,
-    http_get,
+    deckyard_command,
+    fresh_databases,
+    log_problems,
     machine_busy_and_total,
+    markdown,
     migrate,
+    percentile,
     private_vhost,
     process_cpu_seconds,
     refuse_busy_ports,
-    resolve_source,
+    resolve_source_option,
+    script_main,
     service_env,
-    terminate_on_sigterm,
-    wait_until,
+    wait_healthy,
 )
 
 DATABASE_PREFIX = "deckyard_bench_rewards"
@@ -337,15 +340,6 @@ def envelopes(count: int, rng: random.Random) -> list[dict[str, Any]]:
 # -- measuring ------------------------------------------------------------------------------
 
 
-def percentile(values: Sequence[float], p: float) -> float:
-    """Nearest-rank percentile (p in 0..100); NaN if empty."""
-    if not values:
-        return float("nan")
-    ordered = sorted(values)
-    rank = max(1, int(-(-p * len(ordered) // 100)))  # ceil(p/100 * n)
-    return ordered[min(rank, len(ordered)) - 1]
-
-
 @dataclass
 class Scenario:
     name: str
@@ -510,29 +504,23 @@ def queue_depths(vhost_uri: str) -> str:
     return "; ".join(" ".join(line.split()) for line in sorted(lines)) or done.stderr.strip()
 
 
-def log_problems(child: Child) -> tuple[Counter[str], list[str]]:
-    """ERROR / WARNING / Traceback lines of the cards log, and the first few of them."""
-    try:
-        lines = child.log_path.read_text(errors="replace").splitlines()
-    except OSError:
-        return Counter(), []
-    counts: Counter[str] = Counter()
-    first: list[str] = []
-    for line in lines:
-        match = re.search(r"\b(ERROR|WARNING|CRITICAL|Traceback)\b", line)
-        if match:
-            counts[match.group(1)] += 1
-            if len(first) < 5:
-                first.append(line[:200])
-    return counts, first
-
-
 # -- running --------------------------------------------------------------------------------
 
 
-def run(args: argparse.Namespace) -> int:
+@dataclass
+class Outcome:
+    scenarios: list[Scenario]
+    counts: DbCounts
+    sent: int  # events published, warm-up included
+    collector: Collector
+    depths: str  # the queues at the end
+    problems: Counter[str]  # ERROR/WARNING/... lines of the cards log
+    first_problems: list[str]
+
+
+def run(args: argparse.Namespace) -> Outcome:
+    """Set up, publish and collect, check, stop everything."""
     from shared.config import load_settings
-    from shared.migrations import drop_database
 
     refuse_busy_ports([args.health_port])
     base = service_env(
@@ -543,80 +531,92 @@ def run(args: argparse.Namespace) -> int:
         extra={"PYTHONPATH": str(args.source)},
     )
     settings = load_settings(base)
-    deckyard = [str(VENV / "bin" / "python"), "-m", "deckyard.cli"]
+    deckyard = deckyard_command()
     print(f"code from {args.code}", flush=True)
 
     scenarios: list[Scenario] = []
-    try:
-        with private_vhost(base["AMQP_URI"], args.shared_vhost, VHOST_PREFIX) as amqp_uri:
-            base["AMQP_URI"] = amqp_uri
-            drop_database(settings, "cards")
-            print(f"  migrating {DATABASE_PREFIX}_cards", flush=True)
-            migrate(deckyard, ["cards"], args.source, base)
-            pool = insert_definitions(settings, args.source)
-            print(
-                "  30 card definitions; reward pool "
-                + ", ".join(f"{r} {n}" for r, n in sorted(pool.items())),
-                flush=True,
-            )
-            declare_all(amqp_uri)
-            collector = Collector(amqp_uri)
-            collector.start()
-            publisher: Publisher | None = None
-            try:
-                with children("rewards") as started:
-                    cards = started.start(
-                        "cards", [*deckyard, "run", "--service", "cards"], base, args.source
+    with (
+        private_vhost(base["AMQP_URI"], args.shared_vhost, VHOST_PREFIX) as amqp_uri,
+        fresh_databases(settings, ["cards"], args.keep),
+    ):
+        base["AMQP_URI"] = amqp_uri
+        print(f"  migrating {DATABASE_PREFIX}_cards", flush=True)
+        migrate(deckyard, ["cards"], args.source, base)
+        pool = insert_definitions(settings, args.source)
+        print(
+            "  30 card definitions; reward pool "
+            + ", ".join(f"{r} {n}" for r, n in sorted(pool.items())),
+            flush=True,
+        )
+        declare_all(amqp_uri)
+        collector = Collector(amqp_uri)
+        collector.start()
+        publisher: Publisher | None = None
+        try:
+            with children("rewards") as started:
+                cards = started.start(
+                    "cards", [*deckyard, "run", "--service", "cards"], base, args.source
+                )
+                wait_healthy(started, [args.health_port], "/ready")
+                publisher = Publisher(amqp_uri)
+                if args.warmup:
+                    print(f"  warm-up: {args.warmup} events one at a time", flush=True)
+                    one_at_a_time("warm-up", args.warmup, publisher, collector, started)
+                if args.latency_events:
+                    print(f"  latency: {args.latency_events} events one at a time", flush=True)
+                    scenarios.append(
+                        one_at_a_time("latency", args.latency_events, publisher, collector, started)
                     )
-                    wait_until(
-                        f"cards health on {args.health_port}",
-                        lambda: http_get(args.health_port, "/ready")[0] == 200,
-                        started,
-                    )
-                    publisher = Publisher(amqp_uri)
-                    if args.warmup:
-                        print(f"  warm-up: {args.warmup} events one at a time", flush=True)
-                        one_at_a_time("warm-up", args.warmup, publisher, collector, started)
-                    if args.latency_events:
-                        print(f"  latency: {args.latency_events} events one at a time", flush=True)
-                        scenarios.append(
-                            one_at_a_time(
-                                "latency", args.latency_events, publisher, collector, started
-                            )
-                        )
-                    if args.events:
-                        print(f"  burst: {args.events} events", flush=True)
-                        scenarios.append(burst(args.events, args.wait, publisher, collector, cards))
-                    started.check_alive()
-                    counts = settled_counts(settings)
-                    depths = queue_depths(amqp_uri) if not args.shared_vhost else ""
-                    problems, first_problems = log_problems(cards)
-                    print("  stopping", flush=True)
-            finally:
-                if publisher is not None:
-                    publisher.close()
-                collector.stop()
-    finally:
-        if args.keep:
-            print(f"  kept {DATABASE_PREFIX}_cards")
-        else:
-            with contextlib.suppress(Exception):
-                drop_database(settings, "cards")
+                if args.events:
+                    print(f"  burst: {args.events} events", flush=True)
+                    scenarios.append(burst(args.events, args.wait, publisher, collector, cards))
+                started.check_alive()
+                counts = settled_counts(settings)
+                depths = queue_depths(amqp_uri) if not args.shared_vhost else ""
+                problems, first_problems = log_problems(cards)
+                print("  stopping", flush=True)
+        finally:
+            if publisher is not None:
+                publisher.close()
+            collector.stop()
     sent = args.warmup + args.latency_events + args.events
-    report(args, scenarios, counts, sent, collector, depths, problems, first_problems)
-    return 0
+    return Outcome(scenarios, counts, sent, collector, depths, problems, first_problems)
 
 
-def report(
-    args: argparse.Namespace,
-    scenarios: Sequence[Scenario],
-    counts: DbCounts,
-    sent: int,
-    collector: Collector,
-    depths: str,
-    problems: Counter[str],
-    first_problems: Sequence[str],
-) -> None:
+def pipeline_result(outcome: Outcome) -> Result:
+    """The pipeline in one row: the burst's grants/s (the one-at-a-time rate without a
+    burst), the one-at-a-time latency (the burst's without it), lost + doubled of both."""
+    by_name = {s.name: s for s in outcome.scenarios}
+    rated = by_name.get("burst") or by_name["latency"]
+    timed = by_name.get("latency") or by_name["burst"]
+    cpu = {}
+    if rated.cpu and rated.window_s:
+        names = {"bench": "bench script"}
+        cpu = {names.get(k, k): round(v / rated.window_s * 100, 1) for k, v in rated.cpu.items()}
+    return Result(
+        scenario="reward pipeline",
+        requests=rated.events - rated.lost,
+        duration_s=round(rated.last_received - rated.first_published, 2),
+        rps=round(rated.grants_per_s, 1),
+        p50_ms=round(percentile(timed.latencies_ms, 50), 1),
+        p99_ms=round(percentile(timed.latencies_ms, 99), 1),
+        non2xx=0,
+        socket_errors=0,
+        cpu_percent=cpu,
+        topology="cards in one process",
+        unit="events/s",
+        failures=sum(s.lost + s.doubled for s in outcome.scenarios),
+        notes=[
+            f"{s.name} {s.events} events: {s.grants_per_s:.1f} grants/s, p50 "
+            f"{percentile(s.latencies_ms, 50):.1f} ms, p99 "
+            f"{percentile(s.latencies_ms, 99):.1f} ms, lost {s.lost}, doubled {s.doubled}"
+            for s in outcome.scenarios
+        ],
+    )
+
+
+def report(args: argparse.Namespace, outcome: Outcome) -> None:
+    scenarios, counts, collector = outcome.scenarios, outcome.counts, outcome.collector
     print()
     print(
         f"{datetime.now(UTC):%Y-%m-%d %H:%M} UTC, {os.cpu_count()} CPUs, cards in one process "
@@ -641,17 +641,7 @@ def report(
         )
         for s in scenarios
     ]
-    widths = [max(len(r[i]) for r in (header, *rows)) for i in range(len(header))]
-
-    def line(cells: Sequence[str]) -> str:
-        first = cells[0].ljust(widths[0])
-        rest = (c.rjust(w) for c, w in zip(cells[1:], widths[1:], strict=True))
-        return "| " + " | ".join([first, *rest]) + " |"
-
-    print(line(header))
-    print("|" + "|".join("-" * (w + 2) for w in widths) + "|")
-    for row in rows:
-        print(line(row))
+    print(markdown(header, rows))
     for s in scenarios:
         print(
             f"{s.name}: publish -> handler p50 {percentile(s.to_handler_ms, 50):.1f} ms "
@@ -682,7 +672,8 @@ def report(
                 f"other processes {max(0.0, others):.1f}s"
             )
     print(
-        f"database (all {sent} events, warm-up included): reward_grants {counts.grants}, "
+        f"database (all {outcome.sent} events, warm-up included): "
+        f"reward_grants {counts.grants}, "
         f"processed_messages {counts.processed}, owned reward cards {counts.owned}, "
         f"outbox rows {counts.outbox} (not yet published {counts.outbox_pending}, "
         f"relay publish tries {counts.outbox_tries})"
@@ -693,13 +684,13 @@ def report(
         f"for {len(collector.grants)} attempts (doubled {doubled_all}, "
         f"not ours {collector.unknown})"
     )
-    if depths:
-        print(f"queues at the end (name messages unacked): {depths}")
+    if outcome.depths:
+        print(f"queues at the end (name messages unacked): {outcome.depths}")
     print(
         "cards log: "
-        + (", ".join(f"{k} {v}" for k, v in sorted(problems.items())) or "no ERROR/WARNING")
+        + (", ".join(f"{k} {v}" for k, v in sorted(outcome.problems.items())) or "no ERROR/WARNING")
     )
-    for text in first_problems:
+    for text in outcome.first_problems:
         print(f"  {text}")
 
 
@@ -717,38 +708,18 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         help="seconds to wait for the burst's grants after its last publish",
     )
     parser.add_argument("--health-port", type=int, default=19280, help="cards' health port")
-    parser.add_argument("--source", metavar="DIR", help="run the project's code from DIR")
-    parser.add_argument(
-        "--shared-vhost",
-        action="store_true",
-        help="use AMQP_URI's vhost as it is (another run on it may take this one's messages)",
-    )
-    parser.add_argument("--keep", action="store_true", help="keep the database afterwards")
+    add_stack_options(parser, keep="the database")
     args = parser.parse_args(argv)
     if not (0 <= args.events <= 1_000_000 and 0 <= args.latency_events <= 100_000):
         parser.error("--events must be in 0..1000000 and --latency-events in 0..100000")
     if not (0 <= args.warmup <= 10_000 and 0 < args.wait <= 3600):
         parser.error("--warmup must be in 0..10000 and --wait in (0, 3600]")
-    try:
-        args.source = resolve_source(args.source)
-    except BenchError as exc:
-        parser.error(str(exc))
-    args.code = describe_code(args.source)
+    resolve_source_option(parser, args)
     return args
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = parse_args(argv)
-    sys.path.insert(0, str(args.source))
-    terminate_on_sigterm()
-    try:
-        return run(args)
-    except KeyboardInterrupt:
-        print("\ninterrupted; cards stopped", file=sys.stderr)
-        return 130
-    except (BenchError, subprocess.CalledProcessError, subprocess.TimeoutExpired) as exc:
-        print(f"benchmark failed: {exc}", file=sys.stderr)
-        return 1
+    return script_main(parse_args, lambda args: report(args, run(args)), argv)
 
 
 if __name__ == "__main__":
