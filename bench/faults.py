@@ -115,8 +115,8 @@ from harness import (
     private_vhost,
     refuse_busy_ports,
     resolve_source,
+    script_main,
     service_env,
-    terminate_on_sigterm,
 )
 
 SERVICES = ("accounts", "authoring", "challenge", "cards", "battle")
@@ -1780,17 +1780,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = parse_args(argv)
-    sys.path.insert(0, str(args.source))
-    terminate_on_sigterm()
-    try:
-        return run(args)
-    except KeyboardInterrupt:
-        print("\ninterrupted; services and servers stopped", file=sys.stderr)
-        return 130
-    except (BenchError, subprocess.CalledProcessError, subprocess.TimeoutExpired) as exc:
-        print(f"fault run failed: {exc}", file=sys.stderr)
-        return 2
+    return script_main(parse_args, run, argv, failed_status=2)
 
 
 if __name__ == "__main__":

@@ -286,26 +286,28 @@ def script_main(
     parse_args: Callable[[Sequence[str] | None], argparse.Namespace],
     run: Callable[[argparse.Namespace], object],
     argv: Sequence[str] | None,
+    failed_status: int = 1,
 ) -> int:
     """A benchmark script's ``main``: its arguments, the project's code (``args.source``)
     first on ``sys.path``, SIGTERM unwinding like Ctrl-C, then ``run(args)``.
 
-    Returns the exit status: 0, 130 if interrupted, 1 if the run could not be made
-    (a BenchError, a failed or overrunning command). Every ``finally`` of the run has
-    stopped its services by then.
+    Returns the exit status: ``run``'s if it returns an int, else 0; 130 if
+    interrupted; ``failed_status`` if the run could not be made (a BenchError, a
+    failed or overrunning command). Every ``finally`` of the run has stopped its
+    services by then.
     """
     args = parse_args(argv)
     sys.path.insert(0, str(args.source))
     terminate_on_sigterm()
     try:
-        run(args)
+        status = run(args)
     except KeyboardInterrupt:
         print("\ninterrupted; what it had started is stopped", file=sys.stderr)
         return 130
     except (BenchError, subprocess.CalledProcessError, subprocess.TimeoutExpired) as exc:
         print(f"benchmark failed: {exc}", file=sys.stderr)
-        return 1
-    return 0
+        return failed_status
+    return status if isinstance(status, int) else 0
 
 
 # -- processes ----------------------------------------------------------------------------
