@@ -11,10 +11,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from nameko.rpc import rpc
 from nameko.web.handlers import http
 
 from shared.db import Database
+from shared.rpc import rpc
 
 
 def health_report(service: str, database: Database) -> dict[str, Any]:

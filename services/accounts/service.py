@@ -6,7 +6,6 @@ from contextlib import AbstractContextManager
 from functools import partial
 from typing import Any
 
-from nameko.rpc import rpc
 from nameko.timer import timer
 
 from services.accounts import deletion_handlers, handlers, orm
@@ -38,6 +37,7 @@ from shared.events import (
 )
 from shared.health import HealthEndpoints
 from shared.reliable_events import reliable_event_handler
+from shared.rpc import rpc
 from shared.schemas import load
 
 SUBJECT = SubjectSchema()

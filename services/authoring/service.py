@@ -8,8 +8,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from nameko.rpc import rpc
-
 from services.authoring import handlers, orm, purge
 from services.authoring.repository import unit_of_work
 from services.authoring.schemas import (
@@ -26,6 +24,7 @@ from shared.dependencies import ClockProvider, DatabaseProvider
 from shared.events import ACCOUNT_DELETION_REQUESTED
 from shared.health import HealthEndpoints
 from shared.reliable_events import reliable_event_handler
+from shared.rpc import rpc
 from shared.schemas import load
 
 CONTENT = ContentSchema()

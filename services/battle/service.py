@@ -6,7 +6,6 @@ from contextlib import AbstractContextManager
 from functools import partial
 from typing import Any
 
-from nameko.rpc import rpc
 from nameko.timer import timer
 
 from services.battle import handlers, orm, purge
@@ -24,6 +23,7 @@ from shared.dependencies import ClockProvider, DatabaseProvider, RandomProvider
 from shared.events import ACCOUNT_DELETION_REQUESTED
 from shared.health import HealthEndpoints
 from shared.reliable_events import reliable_event_handler
+from shared.rpc import rpc
 from shared.schemas import load
 
 SWEEP_INTERVAL_SECONDS = 5  # ours: an abandoned turn times out within seconds of its deadline

@@ -5,8 +5,6 @@ from __future__ import annotations
 from contextlib import AbstractContextManager
 from typing import Any
 
-from nameko.rpc import rpc
-
 from services.cards import collection_handlers as collection
 from services.cards import handlers, orm, purge, reward_handlers
 from services.cards.repository import CardsUnitOfWork, unit_of_work
@@ -36,6 +34,7 @@ from shared.health import HealthEndpoints
 from shared.quest_card_schemas import CollectionSchema as PlayerCollectionSchema
 from shared.quest_card_schemas import DeckSchema, StarterSchema
 from shared.reliable_events import reliable_event_handler
+from shared.rpc import rpc
 from shared.schemas import load
 
 DEFINITIONS = DefinitionSchema(many=True)

@@ -6,7 +6,6 @@ from contextlib import AbstractContextManager
 from datetime import timedelta
 from typing import Any
 
-from nameko.rpc import rpc
 from nameko.timer import timer
 
 from services.challenge import attempt_handlers, handlers, orm, purge
@@ -37,6 +36,7 @@ from shared.events import (
 from shared.health import HealthEndpoints
 from shared.quest_schemas import NearbyEventSchema, PointSchema
 from shared.reliable_events import reliable_event_handler
+from shared.rpc import rpc
 from shared.schemas import load
 
 EVENT = PublishedEventSchema()
