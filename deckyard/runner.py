@@ -10,18 +10,16 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import eventlet
-from amqp.exceptions import ConnectionError as AmqpConnectionError
-from kombu.exceptions import OperationalError
 from nameko.containers import ServiceContainer, get_container_cls
 
 from deckyard.registry import service_class
 from shared.config import Settings
 from shared.db import use_cooperative_psycopg
+from shared.rpc import BROKER_ERRORS
 
 log = logging.getLogger("deckyard")
 
 # What publishing or acknowledging raises while the broker is away.
-BROKER_ERRORS = (OperationalError, AmqpConnectionError, OSError)
 
 
 class BrokerTolerantContainer(ServiceContainer):  # type: ignore[misc]

@@ -20,6 +20,7 @@ from nameko.rpc import ReplyListener, RpcReply, ServiceProxy
 
 from shared.config import settings_from_nameko_config
 from shared.errors import ServiceUnavailable
+from shared.rpc import TolerantReplyListener
 
 
 class ServiceCaller:
@@ -92,7 +93,7 @@ class ServiceCaller:
 
 
 class Services(DependencyProvider):  # type: ignore[misc]
-    rpc_reply_listener = ReplyListener()
+    rpc_reply_listener = TolerantReplyListener()
 
     def setup(self) -> None:
         self.timeout = settings_from_nameko_config(self.container.config).rpc_timeout

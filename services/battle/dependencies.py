@@ -12,6 +12,7 @@ from nameko.rpc import ReplyListener, ServiceProxy
 from services.battle.domain import CPU_DECK, CpuDeckNames
 from shared.config import settings_from_nameko_config
 from shared.errors import ServiceUnavailable
+from shared.rpc import TolerantReplyListener
 
 
 class CardsClient:
@@ -57,7 +58,7 @@ class CardsClient:
 
 
 class CardsRpc(DependencyProvider):  # type: ignore[misc]
-    rpc_reply_listener = ReplyListener()
+    rpc_reply_listener = TolerantReplyListener()
 
     def setup(self) -> None:
         self.timeout = settings_from_nameko_config(self.container.config).rpc_timeout
