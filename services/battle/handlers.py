@@ -69,13 +69,15 @@ def _commit(
 ) -> tuple[Match, dict[str, Any]]:
     """Save the new state and its steps; MatchFinished once, when this change ends it.
 
-    With ``request``, the first step is the player's own action: the answer is kept
-    with it (and returned again for its idempotency key).
+    With ``request``, the first step is the player's own action. With an idempotency
+    key the answer is kept with it and returned again for that key; without one
+    nothing could ask for it again, so it is not written (a view is kilobytes).
     """
     after = domain.advance(match, state, now)
     response = views.result_view(after, steps)
     uow.matches.save(after, match.version)
-    uow.matches.add_steps(match.id, steps, idempotency_key, response if request else None)
+    kept = response if request and idempotency_key is not None else None
+    uow.matches.add_steps(match.id, steps, idempotency_key, kept)
     if match.status is Status.ACTIVE and after.status is Status.FINISHED:
         assert after.outcome is not None and after.finished_at is not None
         uow.events.add_event(
