@@ -20,10 +20,10 @@ from sqlalchemy.orm import Session
 from services.authoring.orm import content, content_audit
 from shared.clock import Clock
 from shared.db import UnitOfWork
-from shared.events import Event, personal_data_purged
+from shared.events import Event
+from shared.purge import purge_once
 
 SERVICE = "authoring"
-CONSUMER = "authoring.account_deletion"  # the inbox name of AccountDeletionRequested here
 
 HISTORICAL_ACTOR_PREFIX = "deleted-author|"  # ours: cannot be an Auth0 subject's provider
 DELETED_AUTHOR = "Deleted author"
@@ -51,11 +51,13 @@ def purge_personal_data(
 ) -> bool:
     """Re-attribute the deleted account's authoring history and answer PersonalDataPurged,
     in one transaction; False for a message already applied."""
-    if not tx.first_delivery(event.event_id, CONSUMER):
-        return False
-    reattribute(tx.session, event.data["auth0_sub"], historical_actor(new_id))
-    tx.add_event(personal_data_purged(SERVICE, event.data["deletion_id"], clock.now()))
-    return True
+    return purge_once(
+        SERVICE,
+        event,
+        tx,
+        clock,
+        lambda: reattribute(tx.session, event.data["auth0_sub"], historical_actor(new_id)),
+    )
 
 
 def reattribute(session: Session, sub: str, actor: str) -> None:

@@ -28,11 +28,11 @@ from services.cards.orm import (
 )
 from shared.clock import Clock
 from shared.db import UnitOfWork
-from shared.events import Event, personal_data_purged
+from shared.events import Event
 from shared.outbox import forget_player_events
+from shared.purge import purge_once
 
 SERVICE = "cards"
-CONSUMER = "cards.account_deletion"  # the inbox name of AccountDeletionRequested here
 # Ours: long after any event about the player can still be in flight (the handlers
 # retry for about 13 minutes before parking a message).
 TOMBSTONE_DAYS = 30
@@ -54,11 +54,13 @@ def was_purged(session: Session, player_id: uuid.UUID) -> bool:
 def purge_personal_data(event: Event, tx: UnitOfWork, clock: Clock) -> bool:
     """Purge the player of an AccountDeletionRequested and answer PersonalDataPurged,
     in one transaction; False for a message already applied."""
-    if not tx.first_delivery(event.event_id, CONSUMER):
-        return False
-    purge_player(tx.session, event.data["player_id"], clock.now())
-    tx.add_event(personal_data_purged(SERVICE, event.data["deletion_id"], clock.now()))
-    return True
+    return purge_once(
+        SERVICE,
+        event,
+        tx,
+        clock,
+        lambda: purge_player(tx.session, event.data["player_id"], clock.now()),
+    )
 
 
 def purge_player(session: Session, player_id: uuid.UUID, now: datetime) -> None:

@@ -16,21 +16,19 @@ from sqlalchemy.orm import Session
 from services.challenge.orm import attempt_answers, attempts, location_claims, plumbing
 from shared.clock import Clock
 from shared.db import UnitOfWork
-from shared.events import Event, personal_data_purged
+from shared.events import Event
 from shared.outbox import forget_player_events
+from shared.purge import purge_once
 
 SERVICE = "challenge"
-CONSUMER = "challenge.account_deletion"  # the inbox name of AccountDeletionRequested here
 
 
 def purge_personal_data(event: Event, tx: UnitOfWork, clock: Clock) -> bool:
     """Purge the player of an AccountDeletionRequested and answer PersonalDataPurged,
     in one transaction; False for a message already applied."""
-    if not tx.first_delivery(event.event_id, CONSUMER):
-        return False
-    purge_player(tx.session, event.data["player_id"])
-    tx.add_event(personal_data_purged(SERVICE, event.data["deletion_id"], clock.now()))
-    return True
+    return purge_once(
+        SERVICE, event, tx, clock, lambda: purge_player(tx.session, event.data["player_id"])
+    )
 
 
 def purge_player(session: Session, player_id: uuid.UUID) -> None:
