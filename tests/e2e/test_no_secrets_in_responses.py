@@ -47,7 +47,6 @@ import re
 import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
@@ -63,8 +62,7 @@ from tests.e2e import test_quest_attempt_api as attempt_api
 from tests.e2e import test_quest_cards_api as cards_api
 from tests.e2e.test_authorization_matrix import UNLIMITED, Caller
 from tests.e2e.test_quest_battle_api import ChosenSeed
-from tests.helpers import wait_for
-from tests.integration.test_authoring_lifecycle import power_card_body, question_body
+from tests.integration.test_authoring_lifecycle import question_body
 from tests.random_refs import random_suffix
 
 pytestmark = pytest.mark.e2e
@@ -329,30 +327,8 @@ def event(api, authors) -> dict[str, Any]:
         for n in range(4)
     ] + [("ordering_question", ordering_body(4))]
     questions = [attempt_api.publish(authors, kind, body) for kind, body in bodies]
-    challenge = attempt_api.publish(
-        authors, "challenge", {"title": "Mixed", "question_ids": [q["id"] for q in questions]}
-    )
-    reward = attempt_api.publish(authors, "power_card", power_card_body())
-    now = datetime.now(UTC)
-    spot = attempt_api.SPOT
-    published = attempt_api.publish(
-        authors,
-        "event",
-        {
-            "name": f"Secrets {random_suffix()}",
-            "location": spot,
-            "radius_m": 120,
-            "starts_at": (now - timedelta(minutes=1)).isoformat(),
-            "ends_at": (now + timedelta(days=1)).isoformat(),
-            "challenge_id": challenge["id"],
-            "reward_definition_id": reward["id"],
-        },
-    )
-    wait_for(
-        lambda: any(
-            e["id"] == published["id"]
-            for e in api.get(f"/quest/events?lat={spot['lat']}&lon={spot['lon']}").json()
-        )
+    published = attempt_api.publish_open_event(
+        api, authors, [q["id"] for q in questions], "Secrets"
     )
     return {
         "id": published["id"],

@@ -37,19 +37,17 @@ def publish(authors, kind, body):
     return item
 
 
-@pytest.fixture
-def event_id(api, authors):
-    questions = [publish(authors, "question", question_body(n)) for n in range(5)]
-    challenge = publish(
-        authors, "challenge", {"title": "Park quiz", "question_ids": [q["id"] for q in questions]}
-    )
+def publish_open_event(api, authors, question_ids, name):
+    """A challenge of these questions and an event at SPOT, open from a minute ago for a
+    day, published; returned once the nearby list shows it."""
+    challenge = publish(authors, "challenge", {"title": name, "question_ids": question_ids})
     reward = publish(authors, "power_card", power_card_body())
     now = datetime.now(UTC)
     event = publish(
         authors,
         "event",
         {
-            "name": f"Bethesda {uuid.uuid4().hex[:6]}",
+            "name": f"{name} {uuid.uuid4().hex[:6]}",
             "location": SPOT,
             "radius_m": 120,
             "starts_at": (now - timedelta(minutes=1)).isoformat(),
@@ -64,7 +62,13 @@ def event_id(api, authors):
             for e in api.get(f"/quest/events?lat={SPOT['lat']}&lon={SPOT['lon']}").json()
         )
     )
-    return event["id"]
+    return event
+
+
+@pytest.fixture
+def event_id(api, authors):
+    questions = [publish(authors, "question", question_body(n)) for n in range(5)]
+    return publish_open_event(api, authors, [q["id"] for q in questions], "Bethesda")["id"]
 
 
 def claim(**overrides):
