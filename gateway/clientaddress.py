@@ -38,7 +38,8 @@ UNKNOWN = "unknown"
 _NODE = re.compile(
     r"(?P<v4>\d{1,3}(?:\.\d{1,3}){3})(?::\d{1,5})?"
     r"|\[(?P<v6>[0-9A-Fa-f:.]+)\](?::\d{1,5})?"
-    r"|(?P<bare6>[0-9A-Fa-f:.]*:[0-9A-Fa-f:.]*)"
+    r"|(?P<bare6>[0-9A-Fa-f:.]*:[0-9A-Fa-f:.]*)",
+    re.ASCII,  # \d is 0-9 only, not every script's digits
 )
 
 
