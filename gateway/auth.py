@@ -20,7 +20,7 @@ import urllib.request
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeGuard
 
 import jwt
 
@@ -32,6 +32,7 @@ ALGORITHMS = ["RS256"]
 REQUIRED_CLAIMS = ["exp", "iat", "iss", "aud", "sub"]
 LEEWAY_SECONDS = 30  # assumed: tolerated clock skew between Auth0 and us
 MAX_TOKEN_LENGTH = 8192
+MAX_SUBJECT_LENGTH = 255  # accounts stores the subject as VARCHAR(255)
 AUTHOR_ROLE = "author"
 
 
@@ -124,6 +125,25 @@ class JwksCache:
         return key
 
 
+def usable_subject(sub: Any) -> TypeGuard[str]:
+    """Whether ``sub`` can name a player: printable text of 1 to 255 characters, unpadded.
+
+    Auth0 subjects are printable (``auth0|64f1...``, ``google-oauth2|1098...``,
+    enterprise ones such as ``samlp|Contoso|jöhn@contoso.example``). A signed token
+    with anything else is refused as a token, before any RPC: a NUL cannot be stored
+    in PostgreSQL text and an unpaired surrogate cannot be encoded at all (both were
+    a 500 further down); control, format and line-separator characters would forge
+    lines in logs and audit trails (``str.isprintable`` refuses all of these, and
+    every space but U+0020); padding would make a second player of the same person.
+    """
+    return (
+        isinstance(sub, str)
+        and 0 < len(sub) <= MAX_SUBJECT_LENGTH
+        and sub.isprintable()
+        and sub == sub.strip()
+    )
+
+
 def roles_from_claims(claims: Mapping[str, Any], roles_claim: str) -> frozenset[str]:
     """Every account is a Player; Author comes from Auth0 RBAC roles in the token."""
     granted: Iterable[Any] = claims.get(roles_claim) or []
@@ -210,7 +230,7 @@ class TokenVerifier:
         except jwt.InvalidTokenError as exc:
             raise Unauthorized("invalid_token", "the access token is invalid") from exc
         sub = claims.get("sub")
-        if not isinstance(sub, str) or not sub.strip() or len(sub) > 255:
+        if not usable_subject(sub):
             raise Unauthorized("invalid_token", "the access token has an unusable subject")
         auth_time = claims.get("auth_time")
         return Identity(

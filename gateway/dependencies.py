@@ -7,6 +7,7 @@ from typing import Any
 from nameko.extensions import DependencyProvider
 
 from gateway.auth import JwksCache, TokenVerifier, fetch_jwks_over_http
+from gateway.clientaddress import ClientAddresses
 from gateway.devauth import DEV_ISSUER, dev_jwks
 from gateway.players import PlayerLeases
 from gateway.ratelimit import Limit, RateLimits
@@ -29,8 +30,8 @@ def build_verifier(settings: Settings) -> TokenVerifier:
 class RateLimiter(DependencyProvider):  # type: ignore[misc]
     """One set of buckets per gateway container, shared by its workers.
 
-    The limits come from the settings (environment); config keys of the same names
-    override them (tests start a gateway with their own limits).
+    The limits and the trusted proxies come from the settings (environment); config
+    keys of the same names override them (tests start a gateway with their own).
     """
 
     def setup(self) -> None:
@@ -43,6 +44,10 @@ class RateLimiter(DependencyProvider):  # type: ignore[misc]
                 int(config.get(f"RATE_LIMIT_{scope}_BURST", burst)),
             )
 
+        addresses = ClientAddresses(
+            int(config.get("TRUSTED_PROXY_HOPS", settings.trusted_proxy_hops)),
+            str(config.get("TRUSTED_PROXY_HEADER", settings.trusted_proxy_header)),
+        )
         self.limits = RateLimits(
             limit(
                 "PLAYER", settings.rate_limit_player_per_minute, settings.rate_limit_player_burst
@@ -52,6 +57,7 @@ class RateLimiter(DependencyProvider):  # type: ignore[misc]
                 settings.rate_limit_address_per_minute,
                 settings.rate_limit_address_burst,
             ),
+            addresses=addresses,
         )
 
     def get_dependency(self, worker_ctx: Any) -> RateLimits:

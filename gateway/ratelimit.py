@@ -1,5 +1,16 @@
 """Rate limits for the mutating routes: a token bucket per player and per address.
 
+A write whose token verifies spends from its player's bucket, and only from it. A
+write whose token is missing or refused spends from its client address's bucket
+instead, and is refused with 429 once that is empty. Two budgets that never mix:
+behind one ingress pod (or one carrier NAT) many players share an address, and
+a flood of garbage tokens from there must not cost an honest player's next write
+anything (issue 13). The token is checked before the address is charged; that
+costs little (a malformed token fails in microseconds, a good one is remembered,
+an unknown key id refetches at most once per window: gateway/auth.py) and is the
+only way to know which budget a request belongs to. The address is the client's,
+through the trusted proxies only (gateway/clientaddress.py).
+
 Each gateway replica keeps its own buckets in memory (ours: no shared store is
 part of the stack), so with N replicas a client can reach at most N times the
 limit; the ingress spreads one client's requests, which keeps that bound loose
@@ -12,12 +23,15 @@ from __future__ import annotations
 import math
 import time
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from typing import Any
 
+from gateway.clientaddress import ClientAddresses
 from shared.errors import RateLimited
 
 MUTATING_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+SOCKET_PEER = ClientAddresses()  # no trusted proxy: the peer is the client
 
 
 @dataclass(frozen=True)
@@ -63,14 +77,21 @@ class RateLimits:
     """The two limits the gateway applies to every mutating request."""
 
     def __init__(
-        self, per_player: Limit, per_address: Limit, now: Callable[[], float] = time.monotonic
+        self,
+        per_player: Limit,
+        per_address: Limit,
+        now: Callable[[], float] = time.monotonic,
+        addresses: ClientAddresses = SOCKET_PEER,
     ) -> None:
         self._players = TokenBuckets(per_player, now)
         self._addresses = TokenBuckets(per_address, now)
+        self._client_addresses = addresses
 
-    def check_address(self, method: str, address: str | None) -> None:
+    def check_unauthenticated(self, method: str, environ: Mapping[str, Any]) -> None:
+        """Charge a request whose token is missing or refused to its client address."""
         if method in MUTATING_METHODS:
-            _refuse_if_due(self._addresses.take(address or "unknown"), "address")
+            address = self._client_addresses.of(environ)
+            _refuse_if_due(self._addresses.take(address), "address")
 
     def check_player(self, method: str, sub: str) -> None:
         if method in MUTATING_METHODS:

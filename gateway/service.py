@@ -39,7 +39,7 @@ from gateway.schemas import (
 )
 from shared.config import SERVICE_NAMES
 from shared.dependencies import SettingsProvider
-from shared.errors import Forbidden, NotFound
+from shared.errors import Forbidden, NotFound, Unauthorized
 from shared.quest_schemas import NearbyEventSchema, PointSchema
 from shared.schemas import load
 
@@ -58,10 +58,15 @@ class GatewayService(CardRoutes, BattleRoutes, AccountRoutes):
     # -- who is calling --------------------------------------------------------
 
     def _identity(self, request: Request) -> Identity:
-        """The verified caller; a mutating request also spends from the rate limits
-        (the address before the token is checked, so bad tokens are limited too)."""
-        self.limits.check_address(request.method, request.remote_addr)
-        identity: Identity = self.auth.verify(bearer_token(request.headers.get("Authorization")))
+        """The verified caller. A mutating request spends from its player's budget, or,
+        when its token is missing or refused, from its client address's budget, so bad
+        tokens never spend an honest player's (gateway/ratelimit.py): 429 over either."""
+        try:
+            token = bearer_token(request.headers.get("Authorization"))
+            identity: Identity = self.auth.verify(token)
+        except Unauthorized:
+            self.limits.check_unauthenticated(request.method, request.environ)
+            raise
         self.limits.check_player(request.method, identity.sub)
         return identity
 

@@ -67,9 +67,14 @@ class Settings:
         suite's stand-in, refused in production).
     rate_limit_player_per_minute / rate_limit_player_burst,
     rate_limit_address_per_minute / rate_limit_address_burst: the gateway's token
-        buckets for mutating routes (``RATE_LIMIT_PLAYER_PER_MINUTE`` 120,
+        buckets for mutating routes, per player (valid token) and per client address
+        (token missing or refused) (``RATE_LIMIT_PLAYER_PER_MINUTE`` 120,
         ``RATE_LIMIT_PLAYER_BURST`` 30, ``RATE_LIMIT_ADDRESS_PER_MINUTE`` 600,
         ``RATE_LIMIT_ADDRESS_BURST`` 100: ours, see gateway/ratelimit.py).
+    trusted_proxy_hops / trusted_proxy_header: how many proxies in front of the gateway
+        append the client address to which header (``TRUSTED_PROXY_HOPS``, 0: none, the
+        socket peer is the client and headers are ignored; ``TRUSTED_PROXY_HEADER``,
+        ``X-Forwarded-For`` or ``Forwarded``); see gateway/clientaddress.py.
     player_lease_seconds: how long the gateway trusts accounts' "this player is
         active" before asking again (``PLAYER_LEASE_SECONDS``, 1: ours; 0 asks on
         every request); deleting an account waits this long, see gateway/players.py.
@@ -103,6 +108,8 @@ class Settings:
     rate_limit_address_per_minute: float = 600.0
     rate_limit_address_burst: int = 100
     player_lease_seconds: float = 1.0
+    trusted_proxy_hops: int = 0
+    trusted_proxy_header: str = "X-Forwarded-For"
 
     def database_url_for(self, service: str) -> URL:
         """The SQLAlchemy URL of one service's own database (psycopg 3 driver)."""
@@ -205,7 +212,20 @@ def load_settings(env: Mapping[str, str] | None = None) -> Settings:
         rate_limit_address_per_minute=_number(env, "RATE_LIMIT_ADDRESS_PER_MINUTE", 600.0),
         rate_limit_address_burst=_whole_number(env, "RATE_LIMIT_ADDRESS_BURST", 100),
         player_lease_seconds=_player_lease_seconds(env),
+        trusted_proxy_hops=_whole_number(env, "TRUSTED_PROXY_HOPS", 0),
+        trusted_proxy_header=_forwarding_header(env),
     )
+
+
+FORWARDING_HEADERS = ("X-Forwarded-For", "Forwarded")  # gateway/clientaddress.py reads these
+
+
+def _forwarding_header(env: Mapping[str, str]) -> str:
+    raw = env.get("TRUSTED_PROXY_HEADER", "").strip() or FORWARDING_HEADERS[0]
+    for header in FORWARDING_HEADERS:
+        if raw.lower() == header.lower():
+            return header
+    raise ConfigError(f"TRUSTED_PROXY_HEADER must be X-Forwarded-For or Forwarded, got {raw!r}")
 
 
 MAX_PLAYER_LEASE_SECONDS = 10.0  # a deletion request waits this long at most

@@ -207,6 +207,12 @@ def forgeries(api) -> list[tuple[str, Callable[[str], str], str]]:
         ("missing sub", signed(dev, ours, sub_claim=False), "invalid_token"),
         ("blank sub", signed(dev, ours, sub="   "), "invalid_token"),
         ("sub that is not a string", signed(dev, ours, sub=12345), "invalid_token"),
+        # Validly signed, but no player could be stored under these subjects: each must be
+        # refused as a token, not reach accounts (PostgreSQL refuses a NUL: it was a 500).
+        ("sub with a NUL", lambda sub: api.token(sub + "\x00"), "invalid_token"),
+        ("sub with an unpaired surrogate", lambda sub: api.token(sub + "\ud800"), "invalid_token"),
+        ("sub with a control character", lambda sub: api.token(sub + "\n"), "invalid_token"),
+        ("sub of 256 characters", lambda sub: api.token(sub.ljust(256, "x")), "invalid_token"),
         (
             "missing exp",
             lambda sub: jwt.encode(

@@ -12,6 +12,8 @@ import kubernetes_validate
 import pytest
 import yaml
 
+from shared.config import load_settings
+
 ROOT = Path(__file__).resolve().parents[2]
 K8S = ROOT / "deploy" / "k8s"
 COMPOSE = ROOT / "compose.yml"
@@ -243,6 +245,21 @@ def test_app_containers_read_the_config_map():
 def test_production_mode_is_configured():
     (config,) = _of_kind("ConfigMap").values()
     assert config["data"]["DECKYARD_ENV"] == "production"
+
+
+def test_the_gateway_trusts_exactly_the_ingress_as_a_proxy():
+    # One Ingress in front of the gateway: one hop. The gateway reads the ConfigMap as its
+    # environment, so it must load as settings (with the secrets the pods add).
+    (config,) = _of_kind("ConfigMap").values()
+    (ingress,) = _of_kind("Ingress").values()
+    assert ingress["spec"]["rules"]
+    secrets = {"DATABASE_URL": "postgresql://u:p@db/postgres", "AMQP_URI": "amqp://u:p@mq/"}
+    settings = load_settings({**config["data"], **secrets})
+    assert settings.trusted_proxy_hops == 1
+    assert settings.trusted_proxy_header == "X-Forwarded-For"
+    (container,) = _pod_spec(DEPLOYMENTS["gateway"])["containers"]
+    assert {"configMapRef": {"name": config["metadata"]["name"]}} in container["envFrom"]
+    assert "TRUSTED_PROXY_HOPS" not in _env(container)  # one value, in the ConfigMap
 
 
 def test_migrations_run_as_a_job():

@@ -285,11 +285,49 @@ def test_token_missing_a_required_claim_is_refused(verifier, signing_key, claim)
     assert refusal(verifier, token).code == "invalid_token"
 
 
-@pytest.mark.parametrize("sub", ["", "   ", "x" * 256, 12345, ["auth0|1"]])
+UNUSABLE_SUBJECTS = [
+    "",
+    "   ",
+    "x" * 256,
+    12345,
+    ["auth0|1"],
+    "auth0|abc\x00",  # PostgreSQL text cannot hold a NUL
+    "\x00",
+    "auth0|\ud800",  # an unpaired surrogate is not Unicode text (no UTF-8 for it)
+    "auth0|\udfff-abc",
+    "auth0|abc\n",  # control characters: a subject is printed in logs and audit trails
+    "auth0|a\tb",
+    "auth0|a\x7fb",
+    "auth0|a\u0085b",
+    "auth0|a\u202eb",  # a bidirectional override (format character)
+    "auth0|a\u2028b",  # a line separator
+    " auth0|abc",  # Auth0 never pads a subject; padded, it would be another player
+    "auth0|abc ",
+]
+
+
+@pytest.mark.parametrize("sub", UNUSABLE_SUBJECTS, ids=repr)
 def test_token_with_an_unusable_subject_is_refused(verifier, signing_key, sub):
     token = jwt.encode(valid_claims(sub=sub), signing_key, algorithm="RS256", headers={"kid": KID})
 
     assert refusal(verifier, token).code == "invalid_token"
+
+
+@pytest.mark.parametrize(
+    "sub",
+    [
+        "auth0|64f1c0ffee",
+        "google-oauth2|109876543210987654321",
+        "samlp|Contoso|jöhn.o'brien@contoso.example",  # enterprise connections carry names
+        "email|5f1c0ffee",
+        "x" * 255,
+        "a b",
+    ],
+)
+def test_token_with_a_printable_subject_is_accepted(verifier, signing_key, sub):
+    token = jwt.encode(valid_claims(sub=sub), signing_key, algorithm="RS256", headers={"kid": KID})
+
+    assert verifier.verify(token).sub == sub
 
 
 def test_token_not_yet_valid_by_nbf_is_refused(verifier, mint):

@@ -2,6 +2,7 @@
 
 import pytest
 
+from gateway.clientaddress import ClientAddresses
 from gateway.problems import response_for_exception
 from gateway.ratelimit import Limit, RateLimits, TokenBuckets
 from shared.errors import RateLimited
@@ -49,7 +50,7 @@ def test_forgotten_keys_start_full_and_memory_stays_bounded():
 def test_reads_are_never_limited(method):
     limits = RateLimits(Limit(1, 1), Limit(1, 1), Clock())
     for _ in range(10):
-        limits.check_address(method, "10.0.0.1")
+        limits.check_unauthenticated(method, {"REMOTE_ADDR": "10.0.0.1"})
         limits.check_player(method, "auth0|a")
 
 
@@ -65,14 +66,35 @@ def test_a_refusal_is_429_with_retry_after_and_names_the_scope():
     assert caught.value.details["scope"] == "player"
 
 
-def test_the_address_limit_counts_every_mutating_request_from_it():
+def test_the_address_limit_counts_every_unauthenticated_write_from_it():
     limits = RateLimits(Limit(600, 100), Limit(per_minute=1, burst=2), Clock())
-    limits.check_address("POST", "10.0.0.1")
-    limits.check_address("DELETE", "10.0.0.1")
+    limits.check_unauthenticated("POST", {"REMOTE_ADDR": "10.0.0.1"})
+    limits.check_unauthenticated("DELETE", {"REMOTE_ADDR": "10.0.0.1"})
     with pytest.raises(RateLimited) as caught:
-        limits.check_address("POST", "10.0.0.1")
+        limits.check_unauthenticated("POST", {"REMOTE_ADDR": "10.0.0.1"})
     assert caught.value.details["scope"] == "address"
-    limits.check_address("POST", "10.0.0.2")
+    limits.check_unauthenticated("POST", {"REMOTE_ADDR": "10.0.0.2"})
+
+
+def test_the_two_budgets_never_mix():
+    limits = RateLimits(Limit(per_minute=1, burst=1), Limit(per_minute=1, burst=1), Clock())
+    with pytest.raises(RateLimited):
+        for _ in range(2):
+            limits.check_unauthenticated("POST", {"REMOTE_ADDR": "10.0.0.1"})
+    limits.check_player("POST", "auth0|honest")  # its address's budget is spent: not its own
+
+
+def test_behind_a_trusted_proxy_the_address_is_the_client_it_names():
+    limits = RateLimits(
+        Limit(600, 100), Limit(per_minute=1, burst=1), Clock(), ClientAddresses(hops=1)
+    )
+    behind = {"REMOTE_ADDR": "10.9.9.9", "HTTP_X_FORWARDED_FOR": "203.0.113.7"}
+    limits.check_unauthenticated("POST", behind)
+    with pytest.raises(RateLimited):
+        limits.check_unauthenticated(
+            "POST", {**behind, "HTTP_X_FORWARDED_FOR": "1.1.1.1, 203.0.113.7"}
+        )
+    limits.check_unauthenticated("POST", {**behind, "HTTP_X_FORWARDED_FOR": "198.51.100.9"})
 
 
 def test_a_limit_must_be_positive():

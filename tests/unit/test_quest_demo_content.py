@@ -9,6 +9,7 @@ file. No database: ids the service would assign are stood in for by uuid4s.
 from __future__ import annotations
 
 import json
+import re
 import uuid
 from collections import Counter
 from datetime import UTC, datetime, timedelta
@@ -96,15 +97,29 @@ def test_enough_challenges():
     assert len(CHALLENGES) >= 5
 
 
+def kinds_in(challenge):
+    return Counter(QUESTION_BY_REF[r]["kind"] for r in challenge["question_refs"])
+
+
 @pytest.mark.parametrize("challenge", CHALLENGES, ids=lambda c: c["ref"])
 def test_each_challenge_lists_existing_distinct_questions(challenge):
     refs = challenge["question_refs"]
     assert len(refs) >= 5
     assert len(set(refs)) == len(refs)
     assert set(refs) <= set(QUESTION_BY_REF)
-    # A Basic attempt draws five multiple-choice questions, so each challenge has them.
-    assert sum(1 for r in refs if QUESTION_BY_REF[r]["kind"] == "question") >= 5
     assert len({QUESTION_BY_REF[r]["body"]["difficulty"] for r in refs}) >= 2
+
+
+def test_most_challenges_are_basic_and_ordering_sits_in_a_challenge_named_for_it():
+    # The server draws five of all a challenge's questions, whatever their kind, and a
+    # Basic attempt is five multiple-choice questions (rulebook, "Questions and timing"):
+    # so a Basic challenge holds multiple-choice questions only, at least five.
+    basic = [c for c in CHALLENGES if kinds_in(c)["ordering_question"] == 0]
+    extension = [c for c in CHALLENGES if kinds_in(c)["ordering_question"] > 0]
+    assert len(basic) >= 5
+    assert all(kinds_in(c)["question"] >= 5 for c in basic)
+    assert extension, "the ordering extension has a challenge to show it"
+    assert all("ordering" in c["title"].casefold() for c in extension)
 
 
 @pytest.mark.parametrize("challenge", CHALLENGES, ids=lambda c: c["ref"])
@@ -176,6 +191,46 @@ def test_the_campaign_lists_three_existing_events_in_order():
             "campaign", "quest", {"name": campaign["name"], "event_ids": ids_for(refs)}
         )
         assert readiness_problems("campaign", "quest", body) == []
+
+
+def doc_table(heading):
+    """The rows of the first table under ``heading`` in the doc, as lists of cells."""
+    lines = DOC.read_text(encoding="utf-8").split(heading + "\n", 1)[1].splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("|"))
+    rows = []
+    for line in lines[start + 2 :]:  # after the header and its --- line
+        if not line.startswith("|"):
+            break
+        rows.append([cell.strip() for cell in line.strip("|").split("|")])
+    return rows
+
+
+def leading_number(cell):
+    return int(re.match(r"\d+", cell)[0])
+
+
+def test_the_doc_counts_what_the_file_holds():
+    counts = {row[0]: row[1] for row in doc_table("## What is in it")}
+    assert leading_number(counts["Multiple-choice questions"]) == len(MC)
+    assert leading_number(counts["Ordering questions"]) == len(ORDERING)
+    assert leading_number(counts["Challenges"]) == len(CHALLENGES)
+    assert leading_number(counts["Events"]) == len(EVENTS)
+    assert leading_number(counts["Campaigns"]) == len(CAMPAIGNS)
+    basic = sum(1 for c in CHALLENGES if kinds_in(c)["ordering_question"] == 0)
+    assert f"{basic} Basic" in counts["Challenges"].replace("six", "6")
+
+
+def test_the_doc_says_of_each_challenge_what_its_attempts_draw():
+    rows = {row[0]: row for row in doc_table("## Challenges")}
+    assert set(rows) == {c["title"] for c in CHALLENGES}
+    for challenge in CHALLENGES:
+        _, _, mc, ordering, attempt = rows[challenge["title"]]
+        kinds = kinds_in(challenge)
+        assert (int(mc), int(ordering)) == (kinds["question"], kinds["ordering_question"])
+        # Basic exactly when an attempt cannot draw an ordering question.
+        is_basic = kinds["ordering_question"] == 0
+        assert attempt.startswith("Basic: five multiple-choice") == is_basic, attempt
+        assert attempt.startswith("Extension:") == (not is_basic), attempt
 
 
 def test_the_doc_names_every_event_and_challenge():

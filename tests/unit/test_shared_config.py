@@ -203,3 +203,31 @@ def test_the_player_lease_defaults_to_a_second_and_may_be_off(raw, seconds):
 def test_a_player_lease_a_deletion_could_not_wait_out_is_refused(raw):
     with pytest.raises(ConfigError, match="PLAYER_LEASE_SECONDS"):
         load_settings({"PLAYER_LEASE_SECONDS": raw})
+
+
+def test_no_proxy_is_trusted_unless_configured():
+    settings = load_settings({})
+    assert (settings.trusted_proxy_hops, settings.trusted_proxy_header) == (0, "X-Forwarded-For")
+
+
+@pytest.mark.parametrize(
+    ("raw", "header"),
+    [("forwarded", "Forwarded"), (" X-FORWARDED-FOR ", "X-Forwarded-For"), ("", "X-Forwarded-For")],
+)
+def test_trusted_proxies_are_read(raw, header):
+    settings = load_settings({"TRUSTED_PROXY_HOPS": "2", "TRUSTED_PROXY_HEADER": raw})
+    assert (settings.trusted_proxy_hops, settings.trusted_proxy_header) == (2, header)
+
+
+@pytest.mark.parametrize(
+    "env",
+    [
+        {"TRUSTED_PROXY_HOPS": "-1"},
+        {"TRUSTED_PROXY_HOPS": "1.5"},
+        {"TRUSTED_PROXY_HOPS": "one"},
+        {"TRUSTED_PROXY_HEADER": "X-Real-IP"},
+    ],
+)
+def test_malformed_trusted_proxy_settings_are_refused(env):
+    with pytest.raises(ConfigError, match=next(iter(env))):
+        load_settings(env)
