@@ -22,6 +22,7 @@ from services.cards.repository import CardsUnitOfWork, Collection
 from shared.clock import FixedClock
 from shared.errors import InvalidInput, NotFound
 from shared.events import PLAYER_REGISTERED, Event, new_event, read_event
+from shared.testing import FakePlayerGate
 
 START = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)
 SUB = "auth0|64f1c0ffee"
@@ -119,6 +120,7 @@ def cards_uow() -> CardsUnitOfWork:
         rewards=None,  # type: ignore[arg-type]
         starters=None,  # type: ignore[arg-type]
         decks=None,  # type: ignore[arg-type]
+        players=FakePlayerGate(),
     )
 
 
