@@ -26,6 +26,10 @@ import eventlet
 import pytest
 import sqlalchemy as sa
 
+from services.authoring import handlers as authoring
+from services.authoring import orm as authoring_orm
+from services.authoring import purge as authoring_purge
+from services.authoring.repository import unit_of_work as authoring_uow
 from services.battle import handlers as battle
 from services.battle import orm as battle_orm
 from services.battle import purge as battle_purge
@@ -52,6 +56,7 @@ from tests.integration.test_attempts import (
     published_event,
     right_choice,
 )
+from tests.integration.test_authoring_lifecycle import question_body
 from tests.integration.test_battle_support import PLAYER_CARDS, catalogue, give
 from tests.integration.test_cards_collection import cards_engine, starter_set
 from tests.unit.test_battle_support import FakeCards
@@ -61,7 +66,13 @@ pytestmark = pytest.mark.integration
 ROUNDS = 12  # per write path; each round is a few milliseconds of database work
 POLICY = ClaimPolicy(max_age=timedelta(seconds=120), max_speed_mps=100.0)
 # What a write that lost to the purge may answer; anything else (a 500) fails the test.
-LOSING = {"account_locked", "attempt_not_found", "deck_not_found", "match_not_found"}
+LOSING = {
+    "account_locked",
+    "attempt_not_found",
+    "deck_not_found",
+    "match_not_found",
+    "content_not_found",
+}
 
 
 @pytest.fixture(scope="module")
@@ -72,6 +83,7 @@ def dbs(settings):
             ("cards", cards_orm, lambda: NOW),
             ("challenge", challenge_orm, lambda: NOW),
             ("battle", battle_orm, lambda: NOW),
+            ("authoring", authoring_orm, lambda: NOW),
         )
     }
     yield made
@@ -156,6 +168,20 @@ def paths(dbs, event_id, catalogue_, cards_engine_) -> dict[str, Path]:
             cmd = battle.Act(player_id, uuid.UUID(str(view["id"])), view["version"], action)
             battle.act(cmd, uow, clock)
 
+    def author_uow() -> AbstractContextManager[Any]:
+        return authoring_uow(dbs["authoring"])
+
+    def draft(player_id: uuid.UUID, _: Any = None) -> Any:
+        body = question_body()  # content outlives its author: nothing in it names them
+        with author_uow() as uow:
+            cmd = authoring.CreateContent(author(player_id), "question", "quest", body)
+            return authoring.create_content(cmd, uow, clock)
+
+    def submit(player_id: uuid.UUID, item: Any) -> None:
+        with author_uow() as uow:
+            cmd = authoring.TransitionContent(author(player_id), item.id, "in_review", item.version)
+            authoring.transition_content(cmd, uow, clock)
+
     nothing: Callable[[uuid.UUID], None] = lambda _: None  # noqa: E731
     return {
         "attempt start": Path("challenge", nothing, start),
@@ -165,7 +191,20 @@ def paths(dbs, event_id, catalogue_, cards_engine_) -> dict[str, Path]:
         "deck edit": Path("cards", deck_with_spare_copies, edit_deck),
         "match start": Path("battle", nothing, start_match),
         "battle action": Path("battle", start_match, act),
+        "authoring create": Path("authoring", nothing, draft),
+        "authoring submit": Path("authoring", draft, submit),
     }
+
+
+def author(player_id: uuid.UUID) -> str:
+    """The Auth0 subject of a racing author: the scan finds it by the id's hex."""
+    return f"auth0|race-{player_id.hex}"
+
+
+def purge_author(session: Any, player_id: uuid.UUID, now: Any) -> None:
+    authoring_purge.purge_author(
+        session, author(player_id), authoring_purge.historical_actor(), now
+    )
 
 
 WRITES = (
@@ -176,11 +215,14 @@ WRITES = (
     "deck edit",
     "match start",
     "battle action",
+    "authoring create",
+    "authoring submit",
 )
 PURGES = {
     "cards": cards_purge.purge_player,
     "challenge": challenge_purge.purge_player,
     "battle": battle_purge.purge_player,
+    "authoring": purge_author,
 }
 
 

@@ -341,3 +341,12 @@ def test_me_registers_a_new_player_in_a_unit_of_work_with_its_event():
     assert registered is True
     assert unit_of_work.count == 1
     assert [e.type for e in uow.events.events] == ["PlayerRegistered"]
+
+
+def test_a_registration_arriving_after_the_purge_creates_no_collection():
+    uow = cards_uow()
+    player_id = uuid.UUID(int=12)
+    uow.players.purged.add(player_id)  # type: ignore[attr-defined]
+
+    assert create_collection(player_registered(player_id), uow) is False
+    assert uow.collections.get(player_id) is None
