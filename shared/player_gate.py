@@ -92,6 +92,9 @@ class SqlPlayerGate:
             raise account_locked()
 
     def admits(self, player_id: PlayerKey) -> bool:
+        # Two statements, not one: under READ COMMITTED a statement's snapshot is taken
+        # when it starts, so a check in the locking statement would not see the tombstone
+        # of the purge it waited for.
         self._session.execute(select(func.pg_advisory_xact_lock(_lock_key(player_id))))
         return not self._purged(player_id)
 

@@ -308,8 +308,8 @@ def test_the_attempt_sweeper_never_completes_an_attempt_of_a_purged_player(write
     view = path.write(player_id, None)
     seal_only(dbs["challenge"], challenge_purge.player_gate, player_id)
     later = FixedClock(NOW + timedelta(hours=1))  # long past the attempt's deadline
-    with challenge_uow(dbs["challenge"]) as uow:
-        assert attempts.expire_due(uow, later, limit=10_000) == 0
+    with challenge_uow(dbs["challenge"]) as uow:  # other tests' attempts may complete
+        attempts.expire_due(uow, later, limit=10_000)
     with dbs["challenge"].read() as session:
         status = session.execute(
             sa.select(challenge_orm.attempts.c.status).where(
