@@ -43,3 +43,16 @@ def drop_outbox_and_processed_messages() -> None:
     op.drop_table("processed_messages")
     op.drop_index("ix_outbox_unpublished", table_name="outbox")
     op.drop_table("outbox")
+
+
+def create_purged_players() -> None:
+    """The tombstones of shared/player_gate.py (cards' 0004 spelled the same table)."""
+    op.create_table(
+        "purged_players",
+        sa.Column("player_digest", sa.String(64), primary_key=True),
+        sa.Column("purged_at", sa.DateTime(timezone=True), nullable=False),
+    )
+
+
+def drop_purged_players() -> None:
+    op.drop_table("purged_players")

@@ -3,7 +3,11 @@ service's own purge, then its PersonalDataPurged, all in the caller's transactio
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Callable
+from datetime import datetime
+
+from sqlalchemy.orm import Session
 
 from shared.clock import Clock
 from shared.db import UnitOfWork
@@ -21,3 +25,20 @@ def purge_once(
     purge()
     tx.add_event(personal_data_purged(service, event.data["deletion_id"], clock.now()))
     return True
+
+
+def purge_player_once(
+    service: str,
+    event: Event,
+    tx: UnitOfWork,
+    clock: Clock,
+    purge_player: Callable[[Session, uuid.UUID, datetime], None],
+) -> bool:
+    """``purge_once`` for a service whose purge is keyed by the player id."""
+    return purge_once(
+        service,
+        event,
+        tx,
+        clock,
+        lambda: purge_player(tx.session, event.data["player_id"], clock.now()),
+    )

@@ -27,6 +27,7 @@ import psycopg
 from sqlalchemy.engine import make_url
 
 from shared.config import SERVICE_NAMES, Settings, load_settings
+from shared.player_gate import account_locked
 
 
 class ServicesUnavailable(Exception):
@@ -161,3 +162,24 @@ def isolated_stack() -> Iterator[TestStack]:
                     drop_database(settings, service)
             if vhost:
                 _rabbitmqctl("delete_vhost", vhost)
+
+
+class FakePlayerGate:
+    """shared.player_gate.PlayerGate for unit tests: ``purged`` players are refused,
+    ``busy`` ones are skipped by ``try_admit``; ``admitted`` records who passed."""
+
+    def __init__(self, purged: set[object] | None = None, busy: set[object] | None = None):
+        self.purged = set(purged or ())
+        self.busy = set(busy or ())
+        self.admitted: list[object] = []
+
+    def admit(self, player_id: object) -> None:
+        if not self.admits(player_id):
+            raise account_locked()
+
+    def admits(self, player_id: object) -> bool:
+        self.admitted.append(player_id)
+        return player_id not in self.purged
+
+    def try_admit(self, player_id: object) -> bool:
+        return player_id not in self.busy and self.admits(player_id)

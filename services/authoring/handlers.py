@@ -53,6 +53,7 @@ def create_content(
     clock: Clock,
     new_id: Callable[[], uuid.UUID] = uuid.uuid4,
 ) -> Content:
+    uow.authors.admit(cmd.actor)  # an author whose account is being deleted writes nothing
     replaced = _existing(uow, cmd.replaces) if cmd.replaces else None
     item, entry = domain.create(
         new_id(), cmd.actor, cmd.kind, cmd.game, cmd.body, clock.now(), replaces=replaced
@@ -64,6 +65,7 @@ def create_content(
 
 
 def edit_content(cmd: EditContent, uow: AuthoringUnitOfWork, clock: Clock) -> Content:
+    uow.authors.admit(cmd.actor)
     item = _existing(uow, cmd.content_id, for_update=True)
     edited, entry = domain.edit(item, cmd.actor, cmd.expected_version, cmd.body, clock.now())
     uow.content.reserve_name(edited)
@@ -73,6 +75,7 @@ def edit_content(cmd: EditContent, uow: AuthoringUnitOfWork, clock: Clock) -> Co
 
 
 def transition_content(cmd: TransitionContent, uow: AuthoringUnitOfWork, clock: Clock) -> Content:
+    uow.authors.admit(cmd.actor)
     item = _existing(uow, cmd.content_id, for_update=True)
     moved, entry, events = domain.transition(
         item, cmd.actor, cmd.to, cmd.expected_version, cmd.reason, clock.now(), uow.content

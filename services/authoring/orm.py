@@ -16,6 +16,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.dialects.postgresql import JSONB
 
+from shared.player_gate import purged_players_table
 from shared.plumbing_tables import PlumbingTables
 
 metadata = MetaData()
@@ -69,5 +70,9 @@ seed_refs = Table(
     Column("ref", String(120), primary_key=True),
     Column("content_id", Uuid, ForeignKey("content.id"), nullable=False),
 )
+
+# Authors whose account was deleted, as one-way digests of the subject
+# (shared/player_gate.py): their writes racing the purge are refused.
+purged_players = purged_players_table(metadata)
 
 plumbing = PlumbingTables(metadata)

@@ -13,20 +13,27 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Callable
+from datetime import datetime
 
 from sqlalchemy import update
 from sqlalchemy.orm import Session
 
-from services.authoring.orm import content, content_audit
+from services.authoring.orm import content, content_audit, purged_players
 from shared.clock import Clock
 from shared.db import UnitOfWork
 from shared.events import Event
+from shared.player_gate import SqlPlayerGate
 from shared.purge import purge_once
 
 SERVICE = "authoring"
 
 HISTORICAL_ACTOR_PREFIX = "deleted-author|"  # ours: cannot be an Auth0 subject's provider
 DELETED_AUTHOR = "Deleted author"
+
+
+def author_gate(session: Session) -> SqlPlayerGate:
+    """Authoring's gate, keyed by the author's subject (shared/player_gate.py)."""
+    return SqlPlayerGate(session, SERVICE, purged_players)
 
 
 def historical_actor(new_id: Callable[[], uuid.UUID] = uuid.uuid4) -> str:
@@ -56,8 +63,16 @@ def purge_personal_data(
         event,
         tx,
         clock,
-        lambda: reattribute(tx.session, event.data["auth0_sub"], historical_actor(new_id)),
+        lambda: purge_author(
+            tx.session, event.data["auth0_sub"], historical_actor(new_id), clock.now()
+        ),
     )
+
+
+def purge_author(session: Session, sub: str, actor: str, now: datetime) -> None:
+    # First: a write by this author now waits, then finds the tombstone.
+    author_gate(session).seal(sub, now)
+    reattribute(session, sub, actor)
 
 
 def reattribute(session: Session, sub: str, actor: str) -> None:

@@ -13,9 +13,11 @@ from sqlalchemy.orm import Session
 
 from services.authoring.domain import AuditEntry, Content, Referenced, State
 from services.authoring.orm import content, content_audit
+from services.authoring.purge import author_gate
 from shared.content import Kind
 from shared.db import Database, UnitOfWork
 from shared.errors import Conflict
+from shared.player_gate import PlayerGate
 
 
 def _content(row: Any) -> Content:
@@ -178,9 +180,10 @@ class SqlContentRepository:
 class AuthoringUnitOfWork:
     content: SqlContentRepository
     events: UnitOfWork
+    authors: PlayerGate  # passed first by every write, keyed by the actor's subject
 
 
 @contextmanager
 def unit_of_work(db: Database) -> Iterator[AuthoringUnitOfWork]:
     with db.transaction() as tx:
-        yield AuthoringUnitOfWork(SqlContentRepository(tx.session), tx)
+        yield AuthoringUnitOfWork(SqlContentRepository(tx.session), tx, author_gate(tx.session))

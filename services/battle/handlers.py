@@ -122,6 +122,7 @@ def _current(
     """The match as of ``now`` for a read: locked only when time has changed it."""
     match = _owned(uow, player_id, match_id, lock=False)
     if match.status is Status.ACTIVE and domain.catch_up(match.state, now)[1]:
+        uow.players.admit(player_id)  # the gate before the row, as everywhere
         match = _caught_up(uow, _owned(uow, player_id, match_id), now)
     return match
 
@@ -168,6 +169,7 @@ def start_match(
         updated_at=now,
     )
     with unit_of_work() as uow:
+        uow.players.admit(cmd.player_id)  # the account may have been deleted meanwhile
         if not uow.matches.add_if_no_active(match, initial):
             raise _refuse_second_match(uow.matches.active_id(cmd.player_id))
         uow.matches.add_steps(match.id, steps)
@@ -195,6 +197,7 @@ def act(cmd: Act, uow: BattleUnitOfWork, clock: Clock) -> dict[str, Any]:
     the turn's deadline becomes a timeout (the engine decides, given the time).
     """
     action = domain.parse_action(cmd.action)
+    uow.players.admit(cmd.player_id)
     match = _owned(uow, cmd.player_id, cmd.match_id)
     if cmd.idempotency_key is not None:
         earlier = uow.matches.keyed_step(match.id, cmd.idempotency_key)
@@ -231,9 +234,14 @@ SWEEP_LIMIT = 50  # ours: matches resolved per sweep (per transaction)
 
 
 def expire_overdue(uow: BattleUnitOfWork, clock: Clock, limit: int = SWEEP_LIMIT) -> int:
-    """The sweeper: time out turns nobody played, then let the CPU reply."""
+    """The sweeper: time out turns nobody played, then let the CPU reply.
+
+    It already holds the matches' rows, so it only tries each player's gate: a player
+    being purged (or busy) is skipped, never waited for. Returns how many it resolved."""
     now = clock.now()
-    due = uow.matches.overdue(now, limit)
-    for match in due:
-        _caught_up(uow, match, now)
-    return len(due)
+    resolved = 0
+    for match in uow.matches.overdue(now, limit):
+        if uow.players.try_admit(match.player_id):
+            _caught_up(uow, match, now)
+            resolved += 1
+    return resolved

@@ -18,6 +18,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.dialects.postgresql import JSONB
 
+from shared.player_gate import purged_players_table
 from shared.plumbing_tables import PlumbingTables
 
 metadata = MetaData()
@@ -80,5 +81,8 @@ match_actions = Table(
     UniqueConstraint("match_id", "idempotency_key", name="uq_match_actions_idempotency_key"),
     CheckConstraint("side IN ('player', 'cpu')", name="ck_match_actions_side"),
 )
+
+# Players whose data was purged, as one-way digests (shared/player_gate.py).
+purged_players = purged_players_table(metadata)
 
 plumbing = PlumbingTables(metadata)

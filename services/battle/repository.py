@@ -15,9 +15,11 @@ from sqlalchemy.orm import Session
 
 from services.battle.domain import Match, Outcome, Status, Step
 from services.battle.orm import match_actions, matches
+from services.battle.purge import player_gate
 from services.battle.quest import Action, MatchState, Side
 from shared.db import Database
 from shared.events import Event
+from shared.player_gate import PlayerGate
 
 
 def _match(row: Any) -> Match:
@@ -197,9 +199,10 @@ class EventSink(Protocol):
 class BattleUnitOfWork:
     matches: Matches
     events: EventSink
+    players: PlayerGate  # passed first by every write for a player
 
 
 @contextmanager
 def unit_of_work(db: Database) -> Iterator[BattleUnitOfWork]:
     with db.transaction() as tx:
-        yield BattleUnitOfWork(SqlMatches(tx.session), tx)
+        yield BattleUnitOfWork(SqlMatches(tx.session), tx, player_gate(tx.session))

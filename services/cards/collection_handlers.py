@@ -65,6 +65,7 @@ def choose_starter(
 ) -> tuple[dict[str, Any], bool]:
     """Grant the starter set once; returns the grant and whether this call made it."""
     affinity = starter_rules.offered_affinity(cmd.affinity)
+    uow.players.admit(cmd.player_id)
     existing = uow.starters.get(cmd.player_id)
     if existing is not None:
         return _existing_starter(uow, existing, affinity), False
@@ -138,7 +139,7 @@ def _check_version(deck: Deck, expected_version: int) -> None:
 
 def create_deck(cmd: SaveDeck, uow: CardsUnitOfWork, clock: Clock) -> dict[str, Any]:
     name = deck_rules.clean_name(cmd.name)
-    uow.decks.lock_player(cmd.player_id)
+    uow.players.admit(cmd.player_id)  # also serialises creations: the deck limit holds
     if uow.decks.count(cmd.player_id) >= deck_rules.MAX_DECKS_PER_PLAYER:
         raise Conflict(
             "deck_limit_reached",
@@ -155,6 +156,7 @@ def edit_deck(cmd: EditDeck, uow: CardsUnitOfWork, clock: Clock) -> dict[str, An
     """Rename (``name``), replace the cards (``cards``), or both; one version step."""
     if cmd.name is None and cmd.cards is None:
         raise InvalidInput("nothing_to_change", "send a new name, new cards, or both")
+    uow.players.admit(cmd.player_id)
     deck = _own_deck(uow, cmd.player_id, cmd.deck_id, for_update=True)
     _check_version(deck, cmd.expected_version)
     name = deck_rules.clean_name(cmd.name) if cmd.name is not None else deck.name
@@ -176,6 +178,7 @@ def edit_deck(cmd: EditDeck, uow: CardsUnitOfWork, clock: Clock) -> dict[str, An
 def delete_deck(
     player_id: uuid.UUID, deck_id: uuid.UUID, expected_version: int, uow: CardsUnitOfWork
 ) -> None:
+    uow.players.admit(player_id)
     deck = _own_deck(uow, player_id, deck_id, for_update=True)
     _check_version(deck, expected_version)
     uow.decks.remove(deck.id)

@@ -29,12 +29,6 @@ class SqlDecks:
     def __init__(self, session: Session) -> None:
         self._session = session
 
-    def lock_player(self, player_id: uuid.UUID) -> None:
-        """Serialise one player's deck creations (so the deck limit holds under races)."""
-        self._session.execute(
-            select(func.pg_advisory_xact_lock(func.hashtextextended(str(player_id), 0)))
-        )
-
     def count(self, player_id: uuid.UUID) -> int:
         return int(
             self._session.execute(

@@ -27,6 +27,8 @@ def create_collection(event: Event, uow: CardsUnitOfWork) -> bool:
     """
     if not uow.inbox.first_delivery(event.event_id, PLAYER_REGISTERED_CONSUMER):
         return False
+    if not uow.players.admits(event.data["player_id"]):
+        return False  # registered, then deleted before this arrived: no collection
     uow.collections.create_if_missing(
         Collection(player_id=event.data["player_id"], created_at=event.data["registered_at"])
     )

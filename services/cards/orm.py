@@ -18,6 +18,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.dialects.postgresql import JSONB
 
+from shared.player_gate import purged_players_table
 from shared.plumbing_tables import PlumbingTables
 
 metadata = MetaData()
@@ -118,13 +119,8 @@ deck_cards = Table(
     Index("ix_deck_cards_owned_card", "owned_card_id"),
 )
 
-# Players whose data was purged (account deletion), as a one-way digest: an event
-# already on its way (AttemptCompleted) must not give a deleted player new cards.
-purged_players = Table(
-    "purged_players",
-    metadata,
-    Column("player_digest", String(64), primary_key=True),
-    Column("purged_at", DateTime(timezone=True), nullable=False),
-)
+# Players whose data was purged (account deletion), as a one-way digest: a write or an
+# event still on its way must not give a deleted player new data (shared/player_gate.py).
+purged_players = purged_players_table(metadata)
 
 plumbing = PlumbingTables(metadata)

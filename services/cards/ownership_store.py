@@ -13,7 +13,6 @@ from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.orm import Session
 
 from services.cards.orm import card_definitions, owned_cards, reward_grants, starter_grants
-from services.cards.purge import was_purged
 
 
 @dataclass(frozen=True)
@@ -105,10 +104,6 @@ class SqlOwnedCards:
 class SqlRewardGrants:
     def __init__(self, session: Session) -> None:
         self._session = session
-
-    def player_purged(self, player_id: uuid.UUID) -> bool:
-        """Whether the player's data was purged (a deleted account): grant it nothing."""
-        return was_purged(self._session, player_id)
 
     def exists(self, attempt_id: uuid.UUID) -> bool:
         found = self._session.execute(

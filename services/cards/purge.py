@@ -8,12 +8,10 @@ the player's and stay. Idempotent: a second request finds nothing and answers ag
 
 from __future__ import annotations
 
-import hashlib
 import uuid
-from datetime import datetime, timedelta
+from datetime import datetime
 
-from sqlalchemy import delete, exists, select
-from sqlalchemy.dialects.postgresql import insert
+from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
 
 from services.cards.orm import (
@@ -30,40 +28,26 @@ from shared.clock import Clock
 from shared.db import UnitOfWork
 from shared.events import Event
 from shared.outbox import forget_player_events
-from shared.purge import purge_once
+from shared.player_gate import SqlPlayerGate
+from shared.purge import purge_player_once
 
 SERVICE = "cards"
-# Ours: long after any event about the player can still be in flight (the handlers
-# retry for about 13 minutes before parking a message).
-TOMBSTONE_DAYS = 30
 
 
-def player_digest(player_id: uuid.UUID) -> str:
-    """A one-way name for a purged player: the tombstone must not keep the id itself."""
-    return hashlib.sha256(f"deckyard-cards-purged:{player_id}".encode()).hexdigest()
-
-
-def was_purged(session: Session, player_id: uuid.UUID) -> bool:
-    return bool(
-        session.execute(
-            select(exists().where(purged_players.c.player_digest == player_digest(player_id)))
-        ).scalar()
-    )
+def player_gate(session: Session) -> SqlPlayerGate:
+    """Cards' gate: every write for a player passes it (shared/player_gate.py)."""
+    return SqlPlayerGate(session, SERVICE, purged_players)
 
 
 def purge_personal_data(event: Event, tx: UnitOfWork, clock: Clock) -> bool:
     """Purge the player of an AccountDeletionRequested and answer PersonalDataPurged,
     in one transaction; False for a message already applied."""
-    return purge_once(
-        SERVICE,
-        event,
-        tx,
-        clock,
-        lambda: purge_player(tx.session, event.data["player_id"], clock.now()),
-    )
+    return purge_player_once(SERVICE, event, tx, clock, purge_player)
 
 
 def purge_player(session: Session, player_id: uuid.UUID, now: datetime) -> None:
+    # First: any write for the player now waits, then finds the tombstone.
+    player_gate(session).seal(player_id, now)
     copies = select(owned_cards.c.id).where(owned_cards.c.player_id == player_id)
     session.execute(delete(decks).where(decks.c.player_id == player_id))  # deck cards cascade
     # No other deck may hold these copies (decks hold their owner's copies); if one did,
@@ -74,13 +58,3 @@ def purge_player(session: Session, player_id: uuid.UUID, now: datetime) -> None:
     session.execute(delete(starter_grants).where(starter_grants.c.player_id == player_id))
     session.execute(delete(collections).where(collections.c.player_id == player_id))
     forget_player_events(session, plumbing.outbox, player_id)
-    session.execute(
-        insert(purged_players)
-        .values(player_digest=player_digest(player_id), purged_at=now)
-        .on_conflict_do_nothing(index_elements=["player_digest"])
-    )
-    session.execute(  # tombstones expire; each purge clears the old ones
-        delete(purged_players).where(
-            purged_players.c.purged_at < now - timedelta(days=TOMBSTONE_DAYS)
-        )
-    )

@@ -16,9 +16,11 @@ from sqlalchemy.orm import Session
 from services.cards.deck_store import SqlDecks
 from services.cards.orm import card_definitions, collections
 from services.cards.ownership_store import SqlOwnedCards, SqlRewardGrants, SqlStarterGrants
+from services.cards.purge import player_gate
 from shared.content import Kind, Rarity
 from shared.db import Database
 from shared.events import Event
+from shared.player_gate import PlayerGate
 
 
 @dataclass(frozen=True)
@@ -67,6 +69,7 @@ class CardsUnitOfWork:
     rewards: SqlRewardGrants
     starters: SqlStarterGrants
     decks: SqlDecks
+    players: PlayerGate  # passed first by every write for a player
 
 
 class SqlCollectionRepository:
@@ -203,4 +206,5 @@ def unit_of_work(db: Database) -> Iterator[CardsUnitOfWork]:
             rewards=SqlRewardGrants(tx.session),
             starters=SqlStarterGrants(tx.session),
             decks=SqlDecks(tx.session),
+            players=player_gate(tx.session),
         )

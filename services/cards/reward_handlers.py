@@ -31,11 +31,11 @@ def grant_reward(event: Event, uow: CardsUnitOfWork, rng: RandomSource, clock: C
     data = event.data
     attempt_id: uuid.UUID = data["attempt_id"]
     player_id: uuid.UUID = data["player_id"]
-    if uow.rewards.exists(attempt_id):
-        return False
-    if uow.rewards.player_purged(player_id):
+    if not uow.players.admits(player_id):
         # A completion still on its way when the account was deleted: no new cards.
         log.info("no reward for attempt %s: its player's data was purged", attempt_id)
+        return False
+    if uow.rewards.exists(attempt_id):
         return False
     pool = uow.definitions.reward_pool(Game.QUEST)
     rarities = roll_rarities(data["correct_count"], {Rarity(rarity) for rarity in pool}, rng)

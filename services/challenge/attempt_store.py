@@ -229,12 +229,13 @@ class SqlAttempts:
         ).first()
         return inserted is not None
 
-    def for_player_at_event(self, player_id: uuid.UUID, event_id: uuid.UUID) -> Attempt | None:
-        row = self._session.execute(
-            select(attempts).where(
-                attempts.c.player_id == player_id, attempts.c.event_id == event_id
-            )
-        ).first()
+    def for_player_at_event(
+        self, player_id: uuid.UUID, event_id: uuid.UUID, for_update: bool = False
+    ) -> Attempt | None:
+        query = select(attempts).where(
+            attempts.c.player_id == player_id, attempts.c.event_id == event_id
+        )
+        row = self._session.execute(query.with_for_update() if for_update else query).first()
         return _attempt(row) if row else None
 
     def get(self, attempt_id: uuid.UUID, for_update: bool = False) -> Attempt | None:

@@ -27,6 +27,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.dialects.postgresql import JSONB
 
+from shared.player_gate import purged_players_table
 from shared.plumbing_tables import PlumbingTables
 
 metadata = MetaData()
@@ -132,5 +133,8 @@ attempt_answers = Table(
     Column("correct", Boolean, nullable=False),
     PrimaryKeyConstraint("attempt_id", "position", name="pk_attempt_answers"),
 )
+
+# Players whose data was purged, as one-way digests (shared/player_gate.py).
+purged_players = purged_players_table(metadata)
 
 plumbing = PlumbingTables(metadata)

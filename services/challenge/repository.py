@@ -15,8 +15,10 @@ from sqlalchemy.orm import Session
 
 from services.challenge.attempt_store import SqlAttempts
 from services.challenge.orm import campaigns, challenges, events, questions
+from services.challenge.purge import player_gate
 from shared.content import Kind
 from shared.db import Database, UnitOfWork
+from shared.player_gate import PlayerGate
 
 TABLE_OF_KIND: dict[str, Table] = {
     Kind.QUESTION: questions,
@@ -77,9 +79,16 @@ class ChallengeUnitOfWork:
     inbox: Inbox
     attempts: SqlAttempts
     events: UnitOfWork
+    players: PlayerGate  # passed first by every write for a player
 
 
 @contextmanager
 def unit_of_work(db: Database) -> Iterator[ChallengeUnitOfWork]:
     with db.transaction() as tx:
-        yield ChallengeUnitOfWork(SqlPublishedContent(tx.session), tx, SqlAttempts(tx.session), tx)
+        yield ChallengeUnitOfWork(
+            SqlPublishedContent(tx.session),
+            tx,
+            SqlAttempts(tx.session),
+            tx,
+            player_gate(tx.session),
+        )

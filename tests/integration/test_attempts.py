@@ -302,6 +302,17 @@ def test_fifty_concurrent_starts_create_one_attempt(challenge, published_event, 
     results = list(eventlet.GreenPool(50).imap(start_with_own_client, range(50)))
     assert sum(r["created"] for r in results) == 1
     assert len({r["attempt"]["id"] for r in results}) == 1
+    assert claims_of(settings, player) == 1  # the winner's; the others resumed it
+
+
+def claims_of(settings, player_id):
+    engine = create_engine(settings.database_url_for("challenge"))
+    with engine.connect() as conn:
+        count = conn.execute(
+            text("SELECT count(*) FROM location_claims WHERE player_id = :p"), {"p": player_id}
+        ).scalar_one()
+    engine.dispose()
+    return count
 
 
 @pytest.mark.parametrize(

@@ -11,7 +11,7 @@ import pytest
 from services.battle import handlers
 from services.battle.domain import finished_event_id
 from services.battle.quest import MatchState, Side, replay
-from shared.errors import Conflict, InvalidInput, NotFound
+from shared.errors import Conflict, Forbidden, InvalidInput, NotFound
 from shared.events import MATCH_FINISHED
 from tests.unit.test_battle_support import FakeCards, FakeStore, started
 
@@ -209,3 +209,39 @@ def test_no_active_match_is_not_found():
     with store.uow() as uow, pytest.raises(NotFound) as caught:
         handlers.active_match(uuid.uuid4(), uow, None)
     assert caught.value.code == "no_active_match"
+
+
+# -- the player gate (shared/player_gate.py) ------------------------------------------------
+
+
+def test_the_sweeper_skips_a_busy_or_purged_player_and_plays_the_turn_once_free():
+    store, clock, view = started()
+    view = act(store, clock, view, {"kind": "select_creature", "index": 0})
+    match = only(store)
+    clock.set(match.deadline)
+    for blocked in ("busy", "purged"):
+        getattr(store.players, blocked).add(match.player_id)
+        with store.uow() as uow:
+            assert handlers.expire_overdue(uow, clock) == 0
+        assert only(store).version == match.version
+        getattr(store.players, blocked).clear()
+    with store.uow() as uow:
+        assert handlers.expire_overdue(uow, clock) == 1
+
+
+def test_an_action_of_a_purged_player_is_refused_as_account_locked_before_anything():
+    store, clock, view = started()
+    store.players.purged.add(only(store).player_id)
+    with pytest.raises(Forbidden) as refused:
+        act(store, clock, view, {"kind": "select_creature", "index": 0})
+    assert refused.value.code == "account_locked"
+    assert only(store).version == view["version"]
+
+
+def test_a_start_for_a_player_purged_while_the_decks_were_read_is_refused():
+    store = FakeStore()
+    player_id = uuid.uuid4()
+    store.players.purged.add(player_id)
+    with pytest.raises(Forbidden):
+        started(store=store, player_id=player_id)
+    assert store.matches.rows == {}

@@ -16,6 +16,7 @@ from services.battle.handlers import StartMatch, start_match
 from services.battle.repository import BattleUnitOfWork, KeyedStep
 from shared.clock import FixedClock
 from shared.randomness import SeededRandomSource
+from shared.testing import FakePlayerGate
 
 T0 = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
 CATALOGUE = Path(__file__).parents[2] / "services/authoring/seed/quest_cards.json"
@@ -146,10 +147,11 @@ class FakeStore:
     def __init__(self) -> None:
         self.matches = FakeMatches()
         self.events = FakeEvents()
+        self.players = FakePlayerGate()
 
     @contextmanager
     def uow(self):
-        yield BattleUnitOfWork(self.matches, self.events)
+        yield BattleUnitOfWork(self.matches, self.events, self.players)
 
 
 def started(store=None, clock=None, cards=None, player_id=None, seed=7):

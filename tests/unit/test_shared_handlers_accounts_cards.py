@@ -22,6 +22,7 @@ from services.cards.repository import CardsUnitOfWork, Collection
 from shared.clock import FixedClock
 from shared.errors import InvalidInput, NotFound
 from shared.events import PLAYER_REGISTERED, Event, new_event, read_event
+from shared.testing import FakePlayerGate
 
 START = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)
 SUB = "auth0|64f1c0ffee"
@@ -119,6 +120,7 @@ def cards_uow() -> CardsUnitOfWork:
         rewards=None,  # type: ignore[arg-type]
         starters=None,  # type: ignore[arg-type]
         decks=None,  # type: ignore[arg-type]
+        players=FakePlayerGate(),
     )
 
 
@@ -339,3 +341,12 @@ def test_me_registers_a_new_player_in_a_unit_of_work_with_its_event():
     assert registered is True
     assert unit_of_work.count == 1
     assert [e.type for e in uow.events.events] == ["PlayerRegistered"]
+
+
+def test_a_registration_arriving_after_the_purge_creates_no_collection():
+    uow = cards_uow()
+    player_id = uuid.UUID(int=12)
+    uow.players.purged.add(player_id)  # type: ignore[attr-defined]
+
+    assert create_collection(player_registered(player_id), uow) is False
+    assert uow.collections.get(player_id) is None
