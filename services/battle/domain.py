@@ -17,7 +17,7 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Any
 
-from services.battle.quest import (
+from games.quest import (
     Action,
     Deck,
     FinishReason,
@@ -32,8 +32,8 @@ from services.battle.quest import (
     overdue,
     power_card_from_definition,
 )
-from services.battle.quest.effects import Event
-from services.battle.quest.engine import CREATURES_PER_DECK, POWER_CARDS_PER_DECK
+from games.quest.effects import Event
+from games.quest.engine import CREATURES_PER_DECK, POWER_CARDS_PER_DECK
 from shared.errors import DeckyardError, InvalidInput, ServiceUnavailable
 
 GAME = "quest"

@@ -13,9 +13,9 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Protocol
 
+from games.quest import IllegalAction, MatchState, Side, new_match
 from services.battle import domain, views
 from services.battle.domain import Match, Status, Step
-from services.battle.quest import IllegalAction, MatchState, Side, new_match
 from services.battle.repository import BattleUnitOfWork
 from shared.clock import Clock
 from shared.errors import Conflict, InvalidInput, NotFound

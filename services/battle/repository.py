@@ -13,9 +13,9 @@ from sqlalchemy import insert, literal, select, text, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.orm import Session
 
+from games.quest import Action, MatchState, Side
 from services.battle.domain import Match, Outcome, Status, Step
 from services.battle.orm import match_actions, matches
-from services.battle.quest import Action, MatchState, Side
 from shared.db import Database
 from shared.events import Event
 

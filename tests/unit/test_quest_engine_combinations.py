@@ -9,8 +9,8 @@ from dataclasses import replace
 
 import pytest
 
-from services.battle.quest import Action, IllegalAction, Phase, Refusal, legal_actions
-from services.battle.quest.state import MatchState, Side
+from games.quest import Action, IllegalAction, Phase, Refusal, legal_actions
+from games.quest.state import MatchState, Side
 from tests.unit.test_quest_engine_support import (
     CPU,
     PLAYER,

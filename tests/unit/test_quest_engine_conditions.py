@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from services.battle.quest import Action, IllegalAction, Refusal, legal_actions
+from games.quest import Action, IllegalAction, Refusal, legal_actions
 from tests.unit.test_quest_engine_support import (
     CPU,
     PLAYER,

@@ -13,7 +13,7 @@ from datetime import timedelta
 
 import pytest
 
-from services.battle.quest import (
+from games.quest import (
     Action,
     ActionKind,
     MatchState,
@@ -26,7 +26,7 @@ from services.battle.quest import (
     power_card_from_definition,
     replay,
 )
-from services.battle.quest.state import SIDES
+from games.quest.state import SIDES
 from shared.errors import InvalidInput
 from tests.unit.test_quest_engine_support import (
     CPU,

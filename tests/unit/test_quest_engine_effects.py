@@ -10,8 +10,8 @@ from fractions import Fraction
 
 import pytest
 
-from services.battle.quest import Action, IllegalAction, Phase, Refusal, legal_actions
-from services.battle.quest.statuses import ActiveReflect, Statuses
+from games.quest import Action, IllegalAction, Phase, Refusal, legal_actions
+from games.quest.statuses import ActiveReflect, Statuses
 from tests.unit.test_quest_engine_support import (
     CPU,
     PLAYER,

@@ -11,7 +11,7 @@ from datetime import datetime, timedelta
 
 import pytest
 
-from services.battle.quest import (
+from games.quest import (
     Action,
     FinishReason,
     IllegalAction,

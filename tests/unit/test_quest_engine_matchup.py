@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from services.battle.quest import Action, MatchState
+from games.quest import Action, MatchState
 from tests.unit.test_quest_engine_support import (
     CPU,
     act,

@@ -18,7 +18,7 @@ from typing import TypeVar
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from services.battle.quest import (
+from games.quest import (
     Action,
     ActionKind,
     Deck,
@@ -35,8 +35,8 @@ from services.battle.quest import (
     replay,
     view,
 )
-from services.battle.quest.state import SIDES, Side
-from services.battle.quest.statuses import Statuses
+from games.quest.state import SIDES, Side
+from games.quest.statuses import Statuses
 from tests.unit.test_quest_engine_support import T0, catalogue
 
 T = TypeVar("T")

@@ -11,7 +11,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from services.battle.quest import (
+from games.quest import (
     Action,
     CreatureCard,
     Deck,
@@ -25,7 +25,7 @@ from services.battle.quest import (
     new_match,
     power_card_from_definition,
 )
-from services.battle.quest.state import Creature
+from games.quest.state import Creature
 
 T0 = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
 PLAYER, CPU = Side.PLAYER, Side.CPU

@@ -9,10 +9,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from services.battle.quest.actions import Action, ActionKind
-from services.battle.quest.errors import IllegalAction, Refusal
-from services.battle.quest.state import SIDES, Creature, MatchState, Phase, Side
-from services.battle.quest.vocabulary import (
+from games.quest.actions import Action, ActionKind
+from games.quest.errors import IllegalAction, Refusal
+from games.quest.state import SIDES, Creature, MatchState, Phase, Side
+from games.quest.vocabulary import (
     Condition,
     HpAtLeastPercent,
     HpAtMostPercent,

@@ -16,16 +16,16 @@ from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
 
-from services.battle.quest.matchup import affinity_multiplier
-from services.battle.quest.state import Creature, MatchState, Side
-from services.battle.quest.statuses import (
+from games.quest.matchup import affinity_multiplier
+from games.quest.state import Creature, MatchState, Side
+from games.quest.statuses import (
     MAX_DODGE_CHARGES,
     ActiveModifier,
     ActivePoison,
     ActiveReflect,
     ActiveStun,
 )
-from services.battle.quest.vocabulary import (
+from games.quest.vocabulary import (
     AppliesTo,
     Damage,
     DamageModifier,

@@ -13,10 +13,10 @@ exact without the policy being run again.
 
 from __future__ import annotations
 
-from services.battle.quest.actions import Action, ActionKind
-from services.battle.quest.chance import uniform
-from services.battle.quest.rules import legal_actions
-from services.battle.quest.state import MatchState, Side
+from games.quest.actions import Action, ActionKind
+from games.quest.chance import uniform
+from games.quest.rules import legal_actions
+from games.quest.state import MatchState, Side
 
 _WANTED = (ActionKind.USE_MOVE, ActionKind.PLAY_POWER_CARD, ActionKind.SELECT_CREATURE)
 

@@ -11,9 +11,9 @@ from __future__ import annotations
 from dataclasses import replace
 from datetime import datetime, timedelta
 
-from services.battle.quest.effects import Event, creature_event
-from services.battle.quest.state import SIDES, FinishReason, MatchState, Phase, Side
-from services.battle.quest.statuses import Statuses
+from games.quest.effects import Event, creature_event
+from games.quest.state import SIDES, FinishReason, MatchState, Phase, Side
+from games.quest.statuses import Statuses
 
 
 def clear_defeated(state: MatchState) -> MatchState:

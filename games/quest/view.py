@@ -13,9 +13,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from services.battle.quest.effects import Event
-from services.battle.quest.rules import legal_actions
-from services.battle.quest.state import Creature, MatchState, Phase, Side, SideState
+from games.quest.effects import Event
+from games.quest.rules import legal_actions
+from games.quest.state import Creature, MatchState, Phase, Side, SideState
 
 
 def _creature(creature: Creature, index: int | None) -> dict[str, Any]:

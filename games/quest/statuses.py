@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
 
-from services.battle.quest.vocabulary import AppliesTo, exact, number
+from games.quest.vocabulary import AppliesTo, exact, number
 
 MAX_DODGE_CHARGES = 3  # docs: new dodge charges add up, at most 3 in total
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from fractions import Fraction
 
-from services.battle.quest.cards import BASIC
+from games.quest.cards import BASIC
 
 CURRENT_VERSION = 2
 LEGACY_VERSION = 1  # a stored state without the field

@@ -9,16 +9,16 @@ effect interpreter), ``turns`` (end of turn, defeat, replacement, victory),
 "CPU battles" and docs/card-catalogue.md sections 1 and 2.
 """
 
-from services.battle.quest.actions import Action, ActionKind
-from services.battle.quest.cards import (
+from games.quest.actions import Action, ActionKind
+from games.quest.cards import (
     CreatureCard,
     Move,
     PowerCard,
     creature_from_definition,
     power_card_from_definition,
 )
-from services.battle.quest.cpu import cpu_action
-from services.battle.quest.engine import (
+from games.quest.cpu import cpu_action
+from games.quest.engine import (
     Deck,
     LogEntry,
     Settings,
@@ -28,10 +28,10 @@ from services.battle.quest.engine import (
     overdue,
     replay,
 )
-from services.battle.quest.errors import IllegalAction, Refusal
-from services.battle.quest.rules import legal_actions
-from services.battle.quest.state import FinishReason, MatchState, Phase, Side
-from services.battle.quest.view import view, view_events
+from games.quest.errors import IllegalAction, Refusal
+from games.quest.rules import legal_actions
+from games.quest.state import FinishReason, MatchState, Phase, Side
+from games.quest.view import view, view_events
 
 __all__ = [
     "Action",

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from services.battle.quest.errors import IllegalAction, Refusal
+from games.quest.errors import IllegalAction, Refusal
 
 
 class ActionKind(StrEnum):

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from services.battle.quest.vocabulary import (
+from games.quest.vocabulary import (
     Condition,
     Effect,
     OncePerMatch,

@@ -12,13 +12,13 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from datetime import datetime
 
-from services.battle.quest.actions import Action, ActionKind
-from services.battle.quest.cards import CreatureCard, PowerCard
-from services.battle.quest.chance import RandomState
-from services.battle.quest.effects import Event, creature_event, resolve
-from services.battle.quest.matchup import CURRENT_VERSION, SUPPORTED_VERSIONS
-from services.battle.quest.rules import check
-from services.battle.quest.state import (
+from games.quest.actions import Action, ActionKind
+from games.quest.cards import CreatureCard, PowerCard
+from games.quest.chance import RandomState
+from games.quest.effects import Event, creature_event, resolve
+from games.quest.matchup import CURRENT_VERSION, SUPPORTED_VERSIONS
+from games.quest.rules import check
+from games.quest.state import (
     SIDES,
     Creature,
     FinishReason,
@@ -28,7 +28,7 @@ from services.battle.quest.state import (
     SideState,
     aware,
 )
-from services.battle.quest.turns import after_action, end_turn, finish, start_turn
+from games.quest.turns import after_action, end_turn, finish, start_turn
 
 CREATURES_PER_DECK = 3  # rulebook: "Saved decks"
 POWER_CARDS_PER_DECK = 2

@@ -14,10 +14,10 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Any
 
-from services.battle.quest.cards import CreatureCard, PowerCard
-from services.battle.quest.chance import RandomState
-from services.battle.quest.matchup import LEGACY_VERSION, SUPPORTED_VERSIONS
-from services.battle.quest.statuses import Statuses
+from games.quest.cards import CreatureCard, PowerCard
+from games.quest.chance import RandomState
+from games.quest.matchup import LEGACY_VERSION, SUPPORTED_VERSIONS
+from games.quest.statuses import Statuses
 
 STATE_FORMAT = 1  # the shape of to_dict(); bump when it changes incompatibly
 
