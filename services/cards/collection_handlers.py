@@ -12,9 +12,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from games.quest import decks as deck_rules
+from games.quest import starter as starter_rules
 from services.cards.deck_store import Deck
-from services.cards.domain import decks as deck_rules
-from services.cards.domain import starter as starter_rules
 from services.cards.ownership_store import OwnedCopy, StarterGrant
 from services.cards.repository import CardsUnitOfWork
 from services.cards.views import collection_view, deck_card, deck_view, starter_view

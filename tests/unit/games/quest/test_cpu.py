@@ -28,7 +28,7 @@ from games.quest import (
 )
 from games.quest.state import SIDES
 from shared.errors import InvalidInput
-from tests.unit.test_quest_engine_support import (
+from tests.unit.games.quest.support import (
     CPU,
     PLAYER,
     T0,

@@ -19,7 +19,7 @@ import pytest
 from services.authoring.kinds import load_body, readiness_problems
 from shared.content import MAX_EVENT_RADIUS_M, MIN_EVENT_RADIUS_M
 
-ROOT = Path(__file__).parents[2]
+ROOT = Path(__file__).parents[4]
 SEED = ROOT / "services/authoring/seed/quest_content.json"
 CARDS = ROOT / "services/authoring/seed/quest_cards.json"
 DOC = ROOT / "docs/demo-content.md"

@@ -24,7 +24,7 @@ from shared.content import (
 )
 from shared.quest_effects import CONDITIONS, EFFECTS
 
-REPO = Path(__file__).parents[2]
+REPO = Path(__file__).parents[4]
 CATALOGUE = REPO / "services/authoring/seed/quest_cards.json"
 DOC = REPO / "docs/card-catalogue.md"
 

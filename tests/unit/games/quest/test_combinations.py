@@ -11,7 +11,7 @@ import pytest
 
 from games.quest import Action, IllegalAction, Phase, Refusal, legal_actions
 from games.quest.state import MatchState, Side
-from tests.unit.test_quest_engine_support import (
+from tests.unit.games.quest.support import (
     CPU,
     PLAYER,
     act,

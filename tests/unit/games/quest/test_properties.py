@@ -37,7 +37,7 @@ from games.quest import (
 )
 from games.quest.state import SIDES, Side
 from games.quest.statuses import Statuses
-from tests.unit.test_quest_engine_support import T0, catalogue
+from tests.unit.games.quest.support import T0, catalogue
 
 T = TypeVar("T")
 _ENTRIES = catalogue()

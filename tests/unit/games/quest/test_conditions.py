@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from games.quest import Action, IllegalAction, Refusal, legal_actions
-from tests.unit.test_quest_engine_support import (
+from tests.unit.games.quest.support import (
     CPU,
     PLAYER,
     act,

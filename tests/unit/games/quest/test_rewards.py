@@ -11,7 +11,7 @@ from fractions import Fraction
 
 import pytest
 
-from services.cards.domain.rewards import (
+from games.quest.rewards import (
     PERFECT_WEIGHTS,
     choose_definitions,
     redistributed,

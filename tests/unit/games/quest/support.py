@@ -29,7 +29,7 @@ from games.quest.state import Creature
 
 T0 = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
 PLAYER, CPU = Side.PLAYER, Side.CPU
-CATALOGUE = Path(__file__).parents[2] / "services/authoring/seed/quest_cards.json"
+CATALOGUE = Path(__file__).parents[4] / "services/authoring/seed/quest_cards.json"
 
 
 def dmg(amount: int) -> dict[str, Any]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from games.quest import Action, MatchState
-from tests.unit.test_quest_engine_support import (
+from tests.unit.games.quest.support import (
     CPU,
     act,
     active,

@@ -26,7 +26,7 @@ from games.quest import (
     view,
     view_events,
 )
-from tests.unit.test_quest_engine_support import (
+from tests.unit.games.quest.support import (
     CPU,
     PLAYER,
     T0,
