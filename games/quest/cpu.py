@@ -13,8 +13,8 @@ exact without the policy being run again.
 
 from __future__ import annotations
 
+from games.kit.chance import uniform
 from games.quest.actions import Action, ActionKind
-from games.quest.chance import uniform
 from games.quest.rules import legal_actions
 from games.quest.state import MatchState, Side
 

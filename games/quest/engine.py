@@ -12,9 +12,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from datetime import datetime
 
+from games.kit.chance import RandomState
 from games.quest.actions import Action, ActionKind
 from games.quest.cards import CreatureCard, PowerCard
-from games.quest.chance import RandomState
 from games.quest.effects import Event, creature_event, resolve
 from games.quest.matchup import CURRENT_VERSION, SUPPORTED_VERSIONS
 from games.quest.rules import check

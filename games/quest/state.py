@@ -14,8 +14,8 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Any
 
+from games.kit.chance import RandomState
 from games.quest.cards import CreatureCard, PowerCard
-from games.quest.chance import RandomState
 from games.quest.matchup import LEGACY_VERSION, SUPPORTED_VERSIONS
 from games.quest.statuses import Statuses
 
