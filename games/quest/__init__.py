@@ -28,12 +28,14 @@ from games.quest.engine import (
     overdue,
     replay,
 )
-from games.quest.errors import IllegalAction, Refusal
+from games.quest.errors import IllegalAction, RefusalCode
+from games.quest.game import QUEST
 from games.quest.rules import legal_actions
 from games.quest.state import FinishReason, MatchState, Phase, Side
 from games.quest.view import view, view_events
 
 __all__ = [
+    "QUEST",
     "Action",
     "ActionKind",
     "CreatureCard",
@@ -45,7 +47,7 @@ __all__ = [
     "Move",
     "Phase",
     "PowerCard",
-    "Refusal",
+    "RefusalCode",
     "Settings",
     "Side",
     "apply",

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from games.quest.errors import IllegalAction, Refusal
+from games.quest.errors import IllegalAction, RefusalCode
 
 
 class ActionKind(StrEnum):
@@ -37,7 +37,7 @@ class Action:
     def __post_init__(self) -> None:
         if (self.kind in _INDEXED) != (self.index is not None):
             raise IllegalAction(
-                Refusal.INVALID_ACTION,
+                RefusalCode.INVALID_ACTION,
                 f"{self.kind} {'needs' if self.kind in _INDEXED else 'takes no'} index",
             )
 
@@ -74,8 +74,8 @@ class Action:
         try:
             kind = ActionKind(data["kind"])
         except (KeyError, TypeError, ValueError) as exc:
-            raise IllegalAction(Refusal.INVALID_ACTION, "unknown action kind") from exc
+            raise IllegalAction(RefusalCode.INVALID_ACTION, "unknown action kind") from exc
         index = data.get("index")
         if index is not None and (isinstance(index, bool) or not isinstance(index, int)):
-            raise IllegalAction(Refusal.INVALID_ACTION, "an action index is an integer")
+            raise IllegalAction(RefusalCode.INVALID_ACTION, "an action index is an integer")
         return cls(kind, index)

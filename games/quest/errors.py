@@ -1,18 +1,19 @@
-"""The one domain error of the Quest engine: an action the rules refuse.
+"""The one refusal of the Quest engine: an action the rules refuse.
 
 ``apply`` raises it before changing anything (the input state is never
-mutated anyway), so a refused request leaves the match as it was. It is a
-``Conflict`` (409): the usual cause is a stale client acting on an old view.
+mutated anyway), so a refused request leaves the match as it was. It carries
+no HTTP status: the battle service answers it with a 409 Conflict, since the
+usual cause is a stale client acting on an old view.
 """
 
 from __future__ import annotations
 
 from enum import StrEnum
 
-from shared.errors import Conflict
+from games.kit.refusal import Refusal
 
 
-class Refusal(StrEnum):
+class RefusalCode(StrEnum):
     """The stable codes an ``IllegalAction`` carries (API clients may switch on them)."""
 
     MATCH_FINISHED = "match_finished"
@@ -32,5 +33,5 @@ class Refusal(StrEnum):
     INVALID_ACTION = "invalid_action"  # a malformed action dict
 
 
-class IllegalAction(Conflict):
-    """``IllegalAction(code, message, details)``; ``code`` is a ``Refusal`` value."""
+class IllegalAction(Refusal):
+    """``IllegalAction(code, message, details)``; ``code`` is a ``RefusalCode`` value."""

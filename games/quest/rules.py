@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from games.quest.actions import Action, ActionKind
-from games.quest.errors import IllegalAction, Refusal
+from games.quest.errors import IllegalAction, RefusalCode
 from games.quest.state import SIDES, Creature, MatchState, Phase, Side
 from games.quest.vocabulary import (
     Condition,
@@ -29,7 +29,7 @@ SELECTION_PHASES = frozenset({Phase.INITIAL_SELECTION, Phase.MANDATORY_REPLACEME
 class Problem:
     """Why an action is refused; cheap to make (legal_actions makes many), raised by ``check``."""
 
-    code: Refusal
+    code: RefusalCode
     message: str
     details: dict[str, Any] = field(default_factory=dict)
 
@@ -60,13 +60,13 @@ def _move_refusal(
     state: MatchState, side: Side, creature: Creature, index: int | None
 ) -> Problem | None:
     if index is None or not _in_range(index, len(creature.card.moves)):
-        return Problem(Refusal.UNKNOWN_MOVE, f"{creature.card.name} has no move {index}")
+        return Problem(RefusalCode.UNKNOWN_MOVE, f"{creature.card.name} has no move {index}")
     move = creature.card.moves[index]
     if creature.statuses.stunned:
-        return Problem(Refusal.STUNNED, f"{creature.card.name} is stunned")
+        return Problem(RefusalCode.STUNNED, f"{creature.card.name} is stunned")
     if move.power_cost > creature.power:
         return Problem(
-            Refusal.NOT_ENOUGH_POWER,
+            RefusalCode.NOT_ENOUGH_POWER,
             f"{move.name} costs {move.power_cost} Power; {creature.card.name} has {creature.power}",
         )
     opponent = state.side(side.other).active_creature
@@ -74,7 +74,7 @@ def _move_refusal(
         if not condition_holds(condition, creature, index, opponent):
             kind = condition_to_dict(condition)["type"]
             return Problem(
-                Refusal.CONDITION_UNMET,
+                RefusalCode.CONDITION_UNMET,
                 f"{move.name}: condition {kind} does not hold",
                 {"move": index, "condition": kind},
             )
@@ -83,49 +83,49 @@ def _move_refusal(
 
 def _turn_refusal(state: MatchState, side: Side, action: Action) -> Problem | None:
     if state.phase is not Phase.NORMAL_TURN:
-        return Problem(Refusal.WRONG_PHASE, f"no {action.kind} during {state.phase}")
+        return Problem(RefusalCode.WRONG_PHASE, f"no {action.kind} during {state.phase}")
     if side != state.turn:
-        return Problem(Refusal.NOT_YOUR_TURN, f"it is {state.turn}'s turn")
+        return Problem(RefusalCode.NOT_YOUR_TURN, f"it is {state.turn}'s turn")
     own = state.side(side)
     creature = own.active_creature
     if creature is None or own.active is None:
-        return Problem(Refusal.NO_ACTIVE_CREATURE, "no active Creature")
+        return Problem(RefusalCode.NO_ACTIVE_CREATURE, "no active Creature")
     index = action.index
     match action.kind:
         case ActionKind.USE_MOVE:
             return _move_refusal(state, side, creature, index)
         case ActionKind.PLAY_POWER_CARD:
             if index is None or not _in_range(index, len(own.power_cards)):
-                return Problem(Refusal.UNKNOWN_POWER_CARD, f"no Power card {index}")
+                return Problem(RefusalCode.UNKNOWN_POWER_CARD, f"no Power card {index}")
             if index in own.discarded:
-                return Problem(Refusal.POWER_CARD_DISCARDED, "that Power card was played")
+                return Problem(RefusalCode.POWER_CARD_DISCARDED, "that Power card was played")
         case ActionKind.SWAP:
             if index is None or not _in_range(index, len(own.creatures)):
-                return Problem(Refusal.UNKNOWN_CREATURE, f"no Creature {index}")
+                return Problem(RefusalCode.UNKNOWN_CREATURE, f"no Creature {index}")
             if index == own.active:
-                return Problem(Refusal.CREATURE_ALREADY_ACTIVE, "that Creature is active")
+                return Problem(RefusalCode.CREATURE_ALREADY_ACTIVE, "that Creature is active")
             if own.creatures[index].defeated:
-                return Problem(Refusal.CREATURE_DEFEATED, "a defeated Creature cannot return")
+                return Problem(RefusalCode.CREATURE_DEFEATED, "a defeated Creature cannot return")
     return None
 
 
 def refusal(state: MatchState, side: Side, action: Action) -> Problem | None:
     """Why ``action`` is illegal for ``side`` now, or None if it is legal."""
     if state.phase is Phase.FINISHED:
-        return Problem(Refusal.MATCH_FINISHED, "the match is over")
+        return Problem(RefusalCode.MATCH_FINISHED, "the match is over")
     if action.kind is ActionKind.FORFEIT:
         return None
     if action.kind is not ActionKind.SELECT_CREATURE:
         return _turn_refusal(state, side, action)
     if state.phase not in SELECTION_PHASES:
-        return Problem(Refusal.WRONG_PHASE, f"no selection during {state.phase}")
+        return Problem(RefusalCode.WRONG_PHASE, f"no selection during {state.phase}")
     if side not in state.pending:
-        return Problem(Refusal.NOTHING_TO_SELECT, f"{side} has no Creature to select")
+        return Problem(RefusalCode.NOTHING_TO_SELECT, f"{side} has no Creature to select")
     own = state.side(side)
     if action.index is None or not _in_range(action.index, len(own.creatures)):
-        return Problem(Refusal.UNKNOWN_CREATURE, f"no Creature {action.index}")
+        return Problem(RefusalCode.UNKNOWN_CREATURE, f"no Creature {action.index}")
     if own.creatures[action.index].defeated:
-        return Problem(Refusal.CREATURE_DEFEATED, "a defeated Creature cannot return")
+        return Problem(RefusalCode.CREATURE_DEFEATED, "a defeated Creature cannot return")
     return None
 
 

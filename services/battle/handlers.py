@@ -215,7 +215,7 @@ def act(cmd: Act, uow: BattleUnitOfWork, clock: Clock) -> dict[str, Any]:
     now = clock.now()
     try:
         state, steps = domain.play(match.state, Side.PLAYER, action, now)
-    except IllegalAction as refusal:  # a plain Conflict crosses RPC; the engine's class does not
+    except IllegalAction as refusal:  # the engine knows no HTTP: a refused action is a 409 here
         raise Conflict(refusal.code, refusal.message, refusal.details) from None
     return _commit(uow, match, state, steps, now, True, cmd.idempotency_key)[1]
 

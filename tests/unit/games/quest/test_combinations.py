@@ -9,7 +9,7 @@ from dataclasses import replace
 
 import pytest
 
-from games.quest import Action, IllegalAction, Phase, Refusal, legal_actions
+from games.quest import Action, IllegalAction, Phase, RefusalCode, legal_actions
 from games.quest.state import MatchState, Side
 from tests.unit.games.quest.support import (
     CPU,
@@ -230,7 +230,7 @@ def test_stun_prevents_moves_but_not_power_cards():
     state, _ = act(state, Action.use_move(0))
     with pytest.raises(IllegalAction) as refused:
         act(state, Action.use_move(0))
-    assert refused.value.code == Refusal.STUNNED
+    assert refused.value.code == RefusalCode.STUNNED
     state = set_active(state, CPU, hp=50)
     state, _ = act(state, Action.play_power_card(0))
     assert active(state, CPU).hp == 70

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from games.quest import Action, IllegalAction, Refusal, legal_actions
+from games.quest import Action, IllegalAction, RefusalCode, legal_actions
 from tests.unit.games.quest.support import (
     CPU,
     PLAYER,
@@ -37,7 +37,7 @@ def assert_refused(state, action: Action, condition: str) -> None:
     assert action not in legal_actions(state, PLAYER)
     with pytest.raises(IllegalAction) as refused:
         act(state, action)
-    assert refused.value.code == Refusal.CONDITION_UNMET
+    assert refused.value.code == RefusalCode.CONDITION_UNMET
     assert refused.value.details["condition"] == condition
 
 

@@ -10,7 +10,7 @@ from fractions import Fraction
 
 import pytest
 
-from games.quest import Action, IllegalAction, Phase, Refusal, legal_actions
+from games.quest import Action, IllegalAction, Phase, RefusalCode, legal_actions
 from games.quest.statuses import ActiveReflect, Statuses
 from tests.unit.games.quest.support import (
     CPU,
@@ -151,7 +151,7 @@ def test_stun_prevents_the_stunned_creatures_moves_for_its_next_turns():
     assert "use_move" not in kinds and "play_power_card" in kinds and "swap" in kinds
     with pytest.raises(IllegalAction) as refused:
         act(state, Action.use_move(0))
-    assert refused.value.code == Refusal.STUNNED
+    assert refused.value.code == RefusalCode.STUNNED
     state = pass_turn(state)  # the stunned turn ends; the 1-turn stun is over
     assert active(state, CPU).statuses.stun is None
     state = pass_turn(state)

@@ -17,7 +17,7 @@ from games.quest import (
     IllegalAction,
     MatchState,
     Phase,
-    Refusal,
+    RefusalCode,
     Settings,
     apply,
     expire,
@@ -132,7 +132,7 @@ def test_replacement_does_not_use_a_turn_and_the_order_continues():
     assert [a.index for a in legal_actions(state, CPU) if a.kind == "select_creature"] == [1, 2]
     with pytest.raises(IllegalAction) as refused:
         act(state, Action.select_creature(0), CPU)
-    assert refused.value.code == Refusal.CREATURE_DEFEATED
+    assert refused.value.code == RefusalCode.CREATURE_DEFEATED
     turn_number = state.turn_number
     state, _ = act(state, Action.select_creature(2), CPU)
     assert state.phase is Phase.NORMAL_TURN and state.turn is CPU
@@ -169,7 +169,7 @@ def test_defeating_all_opposing_creatures_wins_and_the_match_is_a_finished_state
     assert legal_actions(state, PLAYER) == [] and legal_actions(state, CPU) == []
     with pytest.raises(IllegalAction) as refused:
         act(state, Action.forfeit(), CPU)
-    assert refused.value.code == Refusal.MATCH_FINISHED
+    assert refused.value.code == RefusalCode.MATCH_FINISHED
 
 
 # --- forfeit ----------------------------------------------------------------
@@ -211,38 +211,44 @@ def _one_creature_down():
 
 
 ILLEGAL = [
-    ("move during selection", fresh, PLAYER, Action.use_move(0), Refusal.WRONG_PHASE),
+    ("move during selection", fresh, PLAYER, Action.use_move(0), RefusalCode.WRONG_PHASE),
     (
         "select during a turn",
         prepare_battle,
         PLAYER,
         Action.select_creature(1),
-        Refusal.WRONG_PHASE,
+        RefusalCode.WRONG_PHASE,
     ),
-    ("not your turn", prepare_battle, CPU, Action.use_move(0), Refusal.NOT_YOUR_TURN),
-    ("timeout not your turn", prepare_battle, CPU, Action.timeout(), Refusal.NOT_YOUR_TURN),
-    ("unknown move", prepare_battle, PLAYER, Action.use_move(4), Refusal.UNKNOWN_MOVE),
-    ("negative move", prepare_battle, PLAYER, Action.use_move(-1), Refusal.UNKNOWN_MOVE),
-    ("unknown card", prepare_battle, PLAYER, Action.play_power_card(2), Refusal.UNKNOWN_POWER_CARD),
-    ("unknown swap", prepare_battle, PLAYER, Action.swap(3), Refusal.UNKNOWN_CREATURE),
-    ("swap to active", prepare_battle, PLAYER, Action.swap(0), Refusal.CREATURE_ALREADY_ACTIVE),
-    ("swap to defeated", _one_creature_down, PLAYER, Action.swap(2), Refusal.CREATURE_DEFEATED),
-    ("stunned", _stunned_cpu, CPU, Action.use_move(0), Refusal.STUNNED),
+    ("not your turn", prepare_battle, CPU, Action.use_move(0), RefusalCode.NOT_YOUR_TURN),
+    ("timeout not your turn", prepare_battle, CPU, Action.timeout(), RefusalCode.NOT_YOUR_TURN),
+    ("unknown move", prepare_battle, PLAYER, Action.use_move(4), RefusalCode.UNKNOWN_MOVE),
+    ("negative move", prepare_battle, PLAYER, Action.use_move(-1), RefusalCode.UNKNOWN_MOVE),
+    (
+        "unknown card",
+        prepare_battle,
+        PLAYER,
+        Action.play_power_card(2),
+        RefusalCode.UNKNOWN_POWER_CARD,
+    ),
+    ("unknown swap", prepare_battle, PLAYER, Action.swap(3), RefusalCode.UNKNOWN_CREATURE),
+    ("swap to active", prepare_battle, PLAYER, Action.swap(0), RefusalCode.CREATURE_ALREADY_ACTIVE),
+    ("swap to defeated", _one_creature_down, PLAYER, Action.swap(2), RefusalCode.CREATURE_DEFEATED),
+    ("stunned", _stunned_cpu, CPU, Action.use_move(0), RefusalCode.STUNNED),
     (
         "discarded",
         _after_power_card,
         PLAYER,
         Action.play_power_card(0),
-        Refusal.POWER_CARD_DISCARDED,
+        RefusalCode.POWER_CARD_DISCARDED,
     ),
     (
         "select twice",
         lambda: apply(fresh(), PLAYER, Action.select_creature(0), T0)[0],
         PLAYER,
         Action.select_creature(1),
-        Refusal.NOTHING_TO_SELECT,
+        RefusalCode.NOTHING_TO_SELECT,
     ),
-    ("unknown creature", fresh, PLAYER, Action.select_creature(5), Refusal.UNKNOWN_CREATURE),
+    ("unknown creature", fresh, PLAYER, Action.select_creature(5), RefusalCode.UNKNOWN_CREATURE),
 ]
 
 
@@ -264,7 +270,7 @@ def test_not_enough_power_is_refused():
     state = prepare_battle(player=[me])
     with pytest.raises(IllegalAction) as refused:
         act(state, Action.use_move(0))
-    assert refused.value.code == Refusal.NOT_ENOUGH_POWER
+    assert refused.value.code == RefusalCode.NOT_ENOUGH_POWER
     state = set_active(state, PLAYER, power=3)
     assert Action.use_move(0) not in legal_actions(state, PLAYER)
     exact = prepare_battle(player=[creature("Exact", power=4, moves=[move(cost=4)])])
@@ -283,7 +289,7 @@ def test_a_malformed_action_is_an_invalid_action():
     ):
         with pytest.raises(IllegalAction) as refused:
             Action.from_dict(data)
-        assert refused.value.code == Refusal.INVALID_ACTION
+        assert refused.value.code == RefusalCode.INVALID_ACTION
     assert Action.from_dict({"kind": "swap", "index": 2}) == Action.swap(2)
 
 
@@ -359,7 +365,7 @@ def test_the_other_sides_turn_action_after_the_deadline_is_still_not_its_turn():
     assert state.deadline is not None
     with pytest.raises(IllegalAction) as refused:
         apply(state, CPU, Action.use_move(0), state.deadline)
-    assert refused.value.code == Refusal.NOT_YOUR_TURN
+    assert refused.value.code == RefusalCode.NOT_YOUR_TURN
 
 
 def test_the_engine_takes_timezone_aware_times_only():
