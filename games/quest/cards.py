@@ -4,7 +4,8 @@ A match snapshots its cards when it starts (rulebook: later deck or catalogue
 changes do not alter a match), so these carry everything the engine needs
 and nothing else. The bodies are those of services/authoring/kinds.py (see
 services/authoring/seed/quest_cards.json); their effects and conditions are
-checked against shared/quest_effects.py before they become typed values.
+checked by games/quest/validation.py (authoring's validator too) as they
+become typed values.
 """
 
 from __future__ import annotations
@@ -13,17 +14,15 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from games.quest.content import Affinity
+from games.quest.validation import parse_condition, parse_effect
 from games.quest.vocabulary import (
     Condition,
     Effect,
     OncePerMatch,
     condition_to_dict,
     effect_to_dict,
-    parse_condition,
-    parse_effect,
 )
-from shared.content import Affinity
-from shared.quest_effects import validate_conditions, validate_effects
 
 BASIC = "Basic"  # the move type that is not an affinity; always 1x
 
@@ -57,8 +56,11 @@ class Move:
             name=str(data["name"]),
             type=str(data["type"]),
             power_cost=int(data["power_cost"]),
-            conditions=tuple(parse_condition(c) for c in data.get("conditions", ())),
-            effects=tuple(parse_effect(e) for e in data["effects"]),
+            conditions=tuple(
+                parse_condition(c, f"conditions[{i}]")
+                for i, c in enumerate(data.get("conditions", ()))
+            ),
+            effects=tuple(parse_effect(e, f"effects[{i}]") for i, e in enumerate(data["effects"])),
         )
 
 
@@ -121,7 +123,7 @@ class PowerCard:
         return cls(
             definition_id=str(data["definition_id"]),
             name=str(data["name"]),
-            effects=tuple(parse_effect(e) for e in data["effects"]),
+            effects=tuple(parse_effect(e, f"effects[{i}]") for i, e in enumerate(data["effects"])),
         )
 
 
@@ -132,8 +134,8 @@ def creature_from_definition(definition_id: Any, body: Mapping[str, Any]) -> Cre
             "name": move["name"],
             "type": move["type"],
             "power_cost": move["power_cost"],
-            "conditions": validate_conditions(move.get("conditions", [])),
-            "effects": validate_effects(move["effects"]),
+            "conditions": move.get("conditions", []),
+            "effects": move["effects"],
         }
         for move in body["moves"]
     ]
@@ -155,6 +157,6 @@ def power_card_from_definition(definition_id: Any, body: Mapping[str, Any]) -> P
         {
             "definition_id": definition_id,
             "name": body["name"],
-            "effects": validate_effects(body["effects"]),
+            "effects": body["effects"],
         }
     )

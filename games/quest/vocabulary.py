@@ -1,15 +1,15 @@
-"""The effect and condition vocabulary (shared/quest_effects.py) as typed values.
+"""The effect and condition vocabulary as typed values.
 
-Authored cards carry JSON objects; the engine turns each into one of these
-frozen dataclasses once, when a card enters a match, and back into the same
-JSON shape for the state dict. Fractional numbers (multipliers, fractions)
-become ``Fraction`` of their decimal text, so 0.8 is exactly 4/5 and damage
-arithmetic never sees a binary float.
+Authored cards carry JSON objects; ``games.quest.validation`` (the one
+validator, which authoring uses too) checks each and turns it into one of
+these frozen dataclasses once, when a card enters a match; ``*_to_dict``
+gives back the same JSON shape for the state dict. Fractional numbers
+(multipliers, fractions) become ``Fraction`` of their decimal text, so 0.8 is
+exactly 4/5 and damage arithmetic never sees a binary float.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 from fractions import Fraction
@@ -149,56 +149,6 @@ class OncePerMatch:
 Condition = HpAtMostPercent | HpAtLeastPercent | OpponentHasStatus | OncePerMatch
 
 
-def _int(entry: Mapping[str, Any], key: str) -> int:
-    value = entry[key]
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise ValueError(f"{entry.get('type')}.{key} must be an integer")
-    return value
-
-
-def _optional_int(entry: Mapping[str, Any], key: str) -> int | None:
-    return None if entry.get(key) is None else _int(entry, key)
-
-
-def parse_effect(entry: Mapping[str, Any]) -> Effect:
-    """One authored effect object as a typed value (bounds are authoring's job)."""
-    kind = entry.get("type")
-    if kind == "damage":
-        return Damage(_int(entry, "amount"))
-    if kind == "heal":
-        return Heal(_int(entry, "amount"))
-    if kind == "power_change":
-        return PowerChange(_int(entry, "amount"), Target(entry["target"]))
-    if kind == "damage_modifier":
-        modifier = DamageModifier(
-            Target(entry["target"]),
-            AppliesTo(entry["applies_to"]),
-            exact(entry["multiplier"]),
-            _optional_int(entry, "turns"),
-            _optional_int(entry, "charges"),
-        )
-        if (modifier.turns is None) == (modifier.charges is None):
-            raise ValueError("damage_modifier needs exactly one of turns or charges")
-        return modifier
-    if kind == "poison":
-        return Poison(_int(entry, "amount"), _int(entry, "turns"))
-    if kind == "stun":
-        return Stun(_int(entry, "turns"))
-    if kind == "dodge":
-        return Dodge(_int(entry, "charges"))
-    if kind == "reflect":
-        return Reflect(exact(entry["fraction"]), _int(entry, "charges"))
-    if kind == "lifesteal":
-        return Lifesteal(exact(entry["fraction"]))
-    if kind == "power_restore":
-        return PowerRestore(_int(entry, "amount"))
-    if kind == "self_damage":
-        return SelfDamage(_int(entry, "amount"))
-    if kind == "hp_percentage_swap":
-        return HpPercentageSwap()
-    raise ValueError(f"unknown effect type {kind!r}")
-
-
 def effect_to_dict(effect: Effect) -> dict[str, Any]:
     match effect:
         case Damage(amount):
@@ -232,19 +182,6 @@ def effect_to_dict(effect: Effect) -> dict[str, Any]:
             return {"type": "self_damage", "amount": amount}
         case HpPercentageSwap():
             return {"type": "hp_percentage_swap"}
-
-
-def parse_condition(entry: Mapping[str, Any]) -> Condition:
-    kind = entry.get("type")
-    if kind == "hp_at_most_percent":
-        return HpAtMostPercent(_int(entry, "percent"))
-    if kind == "hp_at_least_percent":
-        return HpAtLeastPercent(_int(entry, "percent"))
-    if kind == "opponent_has_status":
-        return OpponentHasStatus(Status(entry["status"]))
-    if kind == "once_per_match":
-        return OncePerMatch()
-    raise ValueError(f"unknown condition type {kind!r}")
 
 
 def condition_to_dict(condition: Condition) -> dict[str, Any]:

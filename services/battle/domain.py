@@ -17,6 +17,7 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Any
 
+from games.kit.refusal import Refusal
 from games.quest import (
     Action,
     Deck,
@@ -34,7 +35,7 @@ from games.quest import (
 )
 from games.quest.effects import Event
 from games.quest.engine import CREATURES_PER_DECK, POWER_CARDS_PER_DECK
-from shared.errors import DeckyardError, InvalidInput, ServiceUnavailable
+from shared.errors import InvalidInput, ServiceUnavailable
 
 GAME = "quest"
 MODE = "cpu"
@@ -108,7 +109,7 @@ class Match:
 
 # -- decks --------------------------------------------------------------------------------
 
-_BAD_CARD = (KeyError, TypeError, ValueError, DeckyardError)
+_BAD_CARD = (KeyError, TypeError, ValueError, Refusal)
 
 
 def player_deck(cards: Sequence[Mapping[str, Any]]) -> Deck:

@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from games.quest.validation import CONDITIONS, EFFECTS
 from services.authoring.kinds import MOVES_PER_CREATURE, card_name, load_body, readiness_problems
 from shared.content import (
     STARTER_AFFINITIES,
@@ -22,7 +23,6 @@ from shared.content import (
     Kind,
     Rarity,
 )
-from shared.quest_effects import CONDITIONS, EFFECTS
 
 REPO = Path(__file__).parents[4]
 CATALOGUE = REPO / "services/authoring/seed/quest_cards.json"

@@ -13,6 +13,7 @@ from datetime import timedelta
 
 import pytest
 
+from games.kit.refusal import Refusal
 from games.quest import (
     Action,
     ActionKind,
@@ -27,7 +28,6 @@ from games.quest import (
     replay,
 )
 from games.quest.state import SIDES
-from shared.errors import InvalidInput
 from tests.unit.games.quest.support import (
     CPU,
     PLAYER,
@@ -128,7 +128,9 @@ def test_every_seed_card_becomes_a_match_snapshot_that_round_trips():
 
 
 def test_a_card_with_an_effect_outside_the_vocabulary_is_refused():
-    with pytest.raises(InvalidInput):
+    with pytest.raises(Refusal) as refused:
         power_card("Bad", [{"type": "teleport"}])
-    with pytest.raises(InvalidInput):
+    assert refused.value.code == "unknown_effect"
+    with pytest.raises(Refusal) as refused:
         power_card("Bad", [{"type": "damage", "amount": 0}])
+    assert refused.value.details["path"] == "effects[0]"
