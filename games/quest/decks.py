@@ -12,8 +12,8 @@ import uuid
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from shared.content import Kind, Rarity
-from shared.errors import InvalidInput
+from games.kit.refusal import Refusal
+from games.quest.content import CardKind, Rarity
 
 DECK_SIZE = 5
 DECK_CREATURES = 3
@@ -76,8 +76,8 @@ def assess(copy_ids: Sequence[uuid.UUID], owned: Mapping[uuid.UUID, DeckCard]) -
             )
         )
     cards = [owned[copy_id] for copy_id in dict.fromkeys(copy_ids) if copy_id in owned]
-    creatures = sum(1 for card in cards if card.kind == Kind.CREATURE)
-    power_cards = sum(1 for card in cards if card.kind == Kind.POWER_CARD)
+    creatures = sum(1 for card in cards if card.kind == CardKind.CREATURE)
+    power_cards = sum(1 for card in cards if card.kind == CardKind.POWER_CARD)
     if (
         len(copy_ids) == DECK_SIZE
         and not missing
@@ -107,7 +107,7 @@ def require_legal(copy_ids: Sequence[uuid.UUID], owned: Mapping[uuid.UUID, DeckC
     assessment = assess(copy_ids, owned)
     if assessment.problems:
         first = assessment.problems[0]
-        raise InvalidInput(
+        raise Refusal(
             first.code,
             first.message,
             {"problems": [{"code": p.code, "message": p.message} for p in assessment.problems]},
@@ -119,11 +119,11 @@ def clean_name(name: str) -> str:
     """A deck name: trimmed, 1-40 characters, no control characters."""
     cleaned = name.strip() if isinstance(name, str) else ""
     if not cleaned:
-        raise InvalidInput("deck_name_blank", "a deck needs a name")
+        raise Refusal("deck_name_blank", "a deck needs a name")
     if len(cleaned) > MAX_DECK_NAME_LENGTH:
-        raise InvalidInput(
+        raise Refusal(
             "deck_name_too_long", f"a deck name has at most {MAX_DECK_NAME_LENGTH} characters"
         )
     if any(not ch.isprintable() for ch in cleaned):
-        raise InvalidInput("deck_name_invalid", "a deck name cannot contain control characters")
+        raise Refusal("deck_name_invalid", "a deck name cannot contain control characters")
     return cleaned

@@ -12,8 +12,8 @@ from collections.abc import Mapping, Sequence, Set
 from fractions import Fraction
 from typing import TypeVar
 
-from shared.content import Rarity
-from shared.randomness import RandomSource
+from games.kit.chance import RandomSource
+from games.quest.content import Rarity
 
 T = TypeVar("T")
 

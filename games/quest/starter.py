@@ -10,14 +10,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TypeVar
 
-from shared.content import (
+from games.kit.chance import RandomSource
+from games.kit.refusal import Refusal
+from games.quest.content import (
     STARTER_AFFINITIES,
     STARTER_CREATURES_PER_AFFINITY,
     STARTER_POWER_CARDS,
     Affinity,
 )
-from shared.errors import InvalidInput, ServiceUnavailable
-from shared.randomness import RandomSource
 
 T = TypeVar("T")
 
@@ -28,9 +28,9 @@ STARTER_POWER_CARD_NAMES = ("Field Kit", "Reserve Focus")
 def offered_affinity(affinity: str) -> Affinity:
     """Wit, Grit or Spark; Spirit and Mystic grants are historical, not offered."""
     if affinity not in {a.value for a in Affinity}:
-        raise InvalidInput("unknown_affinity", f"{affinity!r} is not an affinity")
+        raise Refusal("unknown_affinity", f"{affinity!r} is not an affinity")
     if affinity not in STARTER_AFFINITIES:
-        raise InvalidInput(
+        raise Refusal(
             "starter_affinity_not_offered",
             f"{affinity} is not offered as a starter; choose Wit, Grit or Spark",
         )
@@ -47,7 +47,7 @@ def choose_starter_cards(
     is persisted, so this draw happens once per player).
     """
     if len(creatures) < STARTER_CREATURES_PER_AFFINITY or len(power_cards) != STARTER_POWER_CARDS:
-        raise ServiceUnavailable(
+        raise Refusal(
             "starter_cards_unavailable",
             "the starter cards are not all published right now; nothing was granted",
         )
