@@ -118,7 +118,7 @@ def starter_names(catalogue: dict[str, dict[str, Any]], affinity: str) -> tuple[
 
 
 def cpu_names() -> tuple[str, ...]:
-    from services.battle.domain import CPU_DECK
+    from games.quest.cpu import CPU_DECK
 
     return (*CPU_DECK.creatures, *CPU_DECK.power_cards)
 

@@ -1,4 +1,5 @@
-"""The CPU player: a pure policy over the same legal actions as a human.
+"""The CPU player: its configured deck and a pure policy over the same legal actions
+as a human.
 
 Rulebook: it randomly selects legal moves or Power cards and selects
 Creatures when required; it never chooses voluntary swaps. With nothing
@@ -13,10 +14,27 @@ exact without the policy being run again.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from games.kit.chance import uniform
 from games.quest.actions import Action, ActionKind
 from games.quest.rules import legal_actions
 from games.quest.state import MatchState, Side
+
+
+@dataclass(frozen=True)
+class CpuDeckNames:
+    """The configured CPU deck, by definition name (looked up in the cards service)."""
+
+    creatures: tuple[str, ...]
+    power_cards: tuple[str, ...]
+
+
+# Rulebook, "CPU battles": the configured CPU deck contains Quillip, Voltiki, Karrik,
+# Field Kit, and Reserve Focus.
+CPU_DECK = CpuDeckNames(
+    creatures=("Quillip", "Voltiki", "Karrik"), power_cards=("Field Kit", "Reserve Focus")
+)
 
 _WANTED = (ActionKind.USE_MOVE, ActionKind.PLAY_POWER_CARD, ActionKind.SELECT_CREATURE)
 

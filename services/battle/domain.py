@@ -1,4 +1,4 @@
-"""Quest CPU matches around the pure engine: the CPU deck, the CPU's replies, outcomes.
+"""Quest CPU matches around the pure engine: the CPU deck's cards, the CPU's replies, outcomes.
 
 Pure: no I/O, no clock, no random (the engine's chance comes from the match seed).
 A player's request becomes ``play`` (their action, then every CPU action until the
@@ -33,6 +33,7 @@ from games.quest import (
     overdue,
     power_card_from_definition,
 )
+from games.quest.cpu import CpuDeckNames
 from games.quest.effects import Event
 from games.quest.engine import CREATURES_PER_DECK, POWER_CARDS_PER_DECK
 from shared.errors import InvalidInput, ServiceUnavailable
@@ -42,21 +43,6 @@ MODE = "cpu"
 # Ours: a bound on CPU actions in a row, against a loop; the rules need at most two
 # (a replacement selection, then its normal turn).
 MAX_CPU_STEPS = 8
-
-
-@dataclass(frozen=True)
-class CpuDeckNames:
-    """The configured CPU deck, by definition name (looked up in the cards service)."""
-
-    creatures: tuple[str, ...]
-    power_cards: tuple[str, ...]
-
-
-# Rulebook, "CPU battles": the configured CPU deck contains Quillip, Voltiki, Karrik,
-# Field Kit, and Reserve Focus.
-CPU_DECK = CpuDeckNames(
-    creatures=("Quillip", "Voltiki", "Karrik"), power_cards=("Field Kit", "Reserve Focus")
-)
 
 
 class Status(StrEnum):

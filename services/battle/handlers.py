@@ -14,6 +14,7 @@ from datetime import datetime
 from typing import Any, Protocol
 
 from games.quest import IllegalAction, MatchState, Side, new_match
+from games.quest.cpu import CPU_DECK, CpuDeckNames
 from services.battle import domain, views
 from services.battle.domain import Match, Status, Step
 from services.battle.repository import BattleUnitOfWork
@@ -132,7 +133,7 @@ def start_match(
     unit_of_work: UnitOfWorkFactory,
     clock: Clock,
     rng: RandomSource,
-    cpu_names: domain.CpuDeckNames = domain.CPU_DECK,
+    cpu_names: CpuDeckNames = CPU_DECK,
     new_id: Callable[[], uuid.UUID] = uuid.uuid4,
 ) -> dict[str, Any]:
     """Snapshot both decks, seed the match, let the CPU select; one active match per player."""
