@@ -1,12 +1,14 @@
-"""The Quest CPU-battle rules engine: pure, no I/O, no clock, no global random.
+"""Quest's rules as pure code: no I/O, no clock, no global random.
 
-Rooms (docs STYLE "The engines"): ``state`` (the match and its JSON dict),
+Rooms (docs/STYLE "The games"): ``state`` (the match and its JSON dict),
 ``actions`` (what a side asks for), ``rules`` (legality), ``effects`` (the
 effect interpreter), ``turns`` (end of turn, defeat, replacement, victory),
-``view`` (what one side may see), ``cpu`` (the CPU policy), ``chance``
-(persisted randomness), ``cards``/``vocabulary`` (card snapshots),
-``matchup`` (affinity tables). The rules it implements are the rulebook's
-"CPU battles" and docs/card-catalogue.md sections 1 and 2.
+``view`` (what one side may see), ``cpu`` (the CPU deck and policy),
+``cards``/``vocabulary``/``validation`` (card snapshots, the effect vocabulary
+and its one validator), ``matchup`` (affinity tables), ``game`` (``QUEST``,
+the engine protocol of games/kit). Outside a match: ``content`` (kinds,
+affinities, rarities), ``decks``, ``rewards``, ``starter``, ``points``.
+docs/architecture.md maps each section of rules/quest.txt to its module.
 """
 
 from games.quest.actions import Action, ActionKind

@@ -47,7 +47,7 @@ def choose_starter_cards(
     is persisted, so this draw happens once per player).
     """
     if len(creatures) < STARTER_CREATURES_PER_AFFINITY or len(power_cards) != STARTER_POWER_CARDS:
-        raise Refusal(
+        raise Refusal(  # a passing state of the catalogue: the cards service answers 503
             "starter_cards_unavailable",
             "the starter cards are not all published right now; nothing was granted",
         )
