@@ -23,9 +23,11 @@ run: install
 migrate: install
 	$(BIN)/deckyard migrate
 
+# ruff, then the import contracts of pyproject.toml (games pure, services apart).
 lint: install
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/lint-imports
 
 typecheck: install
 	$(BIN)/mypy

@@ -3,7 +3,7 @@
     python bench/engine.py [--matches 10000] [--seed 1]
 
 For each starter affinity (Wit, Grit, Spark) it plays ``--matches`` whole
-CPU-against-CPU matches on the pure engine (``services/battle/quest``): the
+CPU-against-CPU matches on the pure engine (``games/quest``): the
 **starter deck** of that affinity (its three starter Creatures of
 ``services/authoring/seed/quest_cards.json``, by name, plus Field Kit and
 Reserve Focus) on the player's side against the **CPU deck** (Quillip,
@@ -85,7 +85,7 @@ def load_catalogue(source: Path) -> dict[str, dict[str, Any]]:
 
 def engine_deck(catalogue: dict[str, dict[str, Any]], names: Sequence[str]) -> Any:
     """The engine's Deck of those cards (Creatures, then Power cards, in the given order)."""
-    from services.battle.quest import Deck, creature_from_definition, power_card_from_definition
+    from games.quest import Deck, creature_from_definition, power_card_from_definition
 
     creatures = [
         creature_from_definition(f"seed-{n}", catalogue[n]["body"])
@@ -118,7 +118,7 @@ def starter_names(catalogue: dict[str, dict[str, Any]], affinity: str) -> tuple[
 
 
 def cpu_names() -> tuple[str, ...]:
-    from services.battle.domain import CPU_DECK
+    from games.quest.cpu import CPU_DECK
 
     return (*CPU_DECK.creatures, *CPU_DECK.power_cards)
 
@@ -143,7 +143,7 @@ class Played:
 def mover(state: Any) -> Any:
     """Who acts next: in a selection phase, the CPU side first (as on the server, where
     the CPU selects at once), then the player side; in a normal turn, the side to move."""
-    from services.battle.quest import Side
+    from games.quest import Side
 
     pending = state.pending
     if not pending:
@@ -153,7 +153,7 @@ def mover(state: Any) -> Any:
 
 def play(starter: Any, cpu: Any, seed: int) -> Played:
     """One whole match, both sides by the CPU policy."""
-    from services.battle.quest import Phase, apply, cpu_action, new_match
+    from games.quest import Phase, apply, cpu_action, new_match
 
     state = new_match(starter, cpu, seed, T0)
     now = T0

@@ -1,4 +1,4 @@
-"""Authored content as other services see it: kinds, games, shared bounds.
+"""Authored content as other services see it: kinds and games (Quest's bounds: games/quest).
 
 authoring owns the content and its lifecycle; challenge and cards keep read
 models of what is published. The names and bounds they must agree on live
@@ -8,6 +8,32 @@ here, once.
 from __future__ import annotations
 
 from enum import StrEnum
+
+# Quest's rules live in games/quest; re-exported here for the services that read them
+# with the cross-game names below.
+from games.quest.content import (
+    MAX_EVENT_RADIUS_M,
+    MIN_EVENT_RADIUS_M,
+    STARTER_AFFINITIES,
+    STARTER_CREATURES_PER_AFFINITY,
+    STARTER_POWER_CARDS,
+    Affinity,
+    Rarity,
+)
+
+__all__ = [
+    "CARD_KINDS",
+    "MAX_EVENT_RADIUS_M",
+    "MIN_EVENT_RADIUS_M",
+    "QUESTION_KINDS",
+    "STARTER_AFFINITIES",
+    "STARTER_CREATURES_PER_AFFINITY",
+    "STARTER_POWER_CARDS",
+    "Affinity",
+    "Game",
+    "Kind",
+    "Rarity",
+]
 
 
 class Game(StrEnum):
@@ -28,29 +54,3 @@ class Kind(StrEnum):
 
 CARD_KINDS = frozenset({Kind.CREATURE, Kind.POWER_CARD})
 QUESTION_KINDS = frozenset({Kind.QUESTION, Kind.ORDERING_QUESTION})
-
-
-class Affinity(StrEnum):
-    WIT = "Wit"
-    GRIT = "Grit"
-    SPARK = "Spark"
-    SPIRIT = "Spirit"
-    MYSTIC = "Mystic"
-
-
-class Rarity(StrEnum):
-    COMMON = "Common"
-    RARE = "Rare"
-    EPIC = "Epic"
-    LEGENDARY = "Legendary"
-
-
-STARTER_AFFINITIES = (Affinity.WIT, Affinity.GRIT, Affinity.SPARK)  # rulebook: Starter grant
-STARTER_CREATURES_PER_AFFINITY = 3  # rulebook: three distinct Common Creatures
-STARTER_POWER_CARDS = 2  # rulebook: Field Kit and Reserve Focus
-
-# An event's radius is bounded so the nearby-events query can use a constant
-# prefilter with the spatial index (issue 4). The number is ours (assumed):
-# large enough for a park or a campus square, small enough to mean "be there".
-MAX_EVENT_RADIUS_M = 500
-MIN_EVENT_RADIUS_M = 5

@@ -16,9 +16,13 @@ numbers, booleans and nulls what they were.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any, ClassVar
 
 from nameko.exceptions import deserialize_to_instance
+
+from games.kit.refusal import Refusal
 
 
 class DeckyardError(Exception):
@@ -93,3 +97,15 @@ class RateLimited(DeckyardError):
 class ServiceUnavailable(DeckyardError):
     status = 503
     title = "Service unavailable"
+
+
+@contextmanager
+def refusals_as(problem: type[DeckyardError], **by_code: type[DeckyardError]) -> Iterator[None]:
+    """A game's ``Refusal`` (no HTTP, games/kit) as this service's problem: ``problem``,
+    or the class ``by_code`` names for its code. A context manager and a decorator."""
+    try:
+        yield
+    except Refusal as refused:
+        raise by_code.get(refused.code, problem)(
+            refused.code, refused.message, refused.details
+        ) from None

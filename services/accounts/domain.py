@@ -7,7 +7,9 @@ from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
 
-from shared.errors import InvalidInput
+from games.quest import points as quest_points
+from games.quest.points import MatchOutcome
+from shared.errors import InvalidInput, refusals_as
 from shared.events import PLAYER_REGISTERED, Event, new_event
 
 MAX_SUBJECT_LENGTH = 255
@@ -48,16 +50,7 @@ def register(sub: str, player_id: uuid.UUID, now: datetime) -> tuple[Player, Eve
 
 # -- progression points ------------------------------------------------------------------
 #
-# rules/quest.txt, "Progression points": "The current application awards 10 permanent
-# points per correct challenge answer, from 0 to 50. A CPU victory awards 25 points; a
-# CPU loss awards none. [...] They cannot be spent." A forfeit counts as a loss
-# (assumed). Achievements, streaks and standings are in "Player progression", a
-# document we do not have; they are not built here.
-
-POINTS_PER_CORRECT_ANSWER = 10
-QUESTIONS_PER_ATTEMPT = 5  # rules/quest.txt: an attempt is 5 questions, so 0..50 points
-CPU_VICTORY_POINTS = 25
-CPU_LOSS_POINTS = 0
+# The points table is Quest's (games/quest/points.py); accounts keeps the ledger.
 
 # How many history entries one read returns (ours, not the rulebook's).
 DEFAULT_HISTORY_LIMIT = 50
@@ -76,12 +69,6 @@ class Reason(StrEnum):
     CPU_VICTORY = "cpu_victory"
     CPU_DEFEAT = "cpu_defeat"
     CPU_FORFEIT = "cpu_forfeit"
-
-
-class MatchOutcome(StrEnum):
-    VICTORY = "victory"
-    DEFEAT = "defeat"
-    FORFEIT = "forfeit"
 
 
 @dataclass(frozen=True)
@@ -107,19 +94,16 @@ class Progression:
     entries: list[ProgressionEntry]  # newest first
 
 
+@refusals_as(InvalidInput)
 def points_for_answers(correct_count: int) -> int:
     """10 points per correct answer of one attempt (0..5 correct: 0..50 points)."""
-    if isinstance(correct_count, bool) or not 0 <= correct_count <= QUESTIONS_PER_ATTEMPT:
-        raise InvalidInput(
-            "invalid_correct_count", f"an attempt has 0..{QUESTIONS_PER_ATTEMPT} correct answers"
-        )
-    return POINTS_PER_CORRECT_ANSWER * correct_count
+    return quest_points.points_for_answers(correct_count)
 
 
-_MATCH_RESULTS = {
-    MatchOutcome.VICTORY: (CPU_VICTORY_POINTS, Reason.CPU_VICTORY),
-    MatchOutcome.DEFEAT: (CPU_LOSS_POINTS, Reason.CPU_DEFEAT),
-    MatchOutcome.FORFEIT: (CPU_LOSS_POINTS, Reason.CPU_FORFEIT),
+_MATCH_REASONS = {
+    MatchOutcome.VICTORY: Reason.CPU_VICTORY,
+    MatchOutcome.DEFEAT: Reason.CPU_DEFEAT,
+    MatchOutcome.FORFEIT: Reason.CPU_FORFEIT,
 }
 
 
@@ -128,11 +112,10 @@ def points_for_cpu_match(outcome: str) -> int:
     return _match_result(outcome)[0]
 
 
+@refusals_as(InvalidInput)
 def _match_result(outcome: str) -> tuple[int, Reason]:
-    try:
-        return _MATCH_RESULTS[MatchOutcome(outcome)]
-    except ValueError as exc:
-        raise InvalidInput("invalid_outcome", f"unknown match outcome {outcome!r}") from exc
+    points = quest_points.points_for_cpu_match(outcome)
+    return points, _MATCH_REASONS[quest_points.match_outcome(outcome)]
 
 
 def attempt_entry(

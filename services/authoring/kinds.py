@@ -26,9 +26,9 @@ from marshmallow import (
     validates_schema,
 )
 
+from games.quest.validation import validate_conditions, validate_effects
 from shared.content import MAX_EVENT_RADIUS_M, MIN_EVENT_RADIUS_M, Affinity, Game, Kind, Rarity
-from shared.errors import InvalidInput
-from shared.quest_effects import validate_conditions, validate_effects
+from shared.errors import InvalidInput, refusals_as
 
 TEXT = 500  # assumed bounds on authored text
 LONG_TEXT = 2000
@@ -309,11 +309,12 @@ def load_body(kind: str, game: str, body: Any) -> dict[str, Any]:
         ) from exc
     if "name" in loaded:
         loaded["name"] = " ".join(loaded["name"].split())
-    for move in loaded.get("moves", []):
-        move["conditions"] = validate_conditions(move["conditions"])
-        move["effects"] = validate_effects(move["effects"])
-    if "effects" in loaded:
-        loaded["effects"] = validate_effects(loaded["effects"])
+    with refusals_as(InvalidInput):  # the vocabulary's one validator (games/quest)
+        for i, move in enumerate(loaded.get("moves", [])):
+            move["conditions"] = validate_conditions(move["conditions"], f"moves[{i}].conditions")
+            move["effects"] = validate_effects(move["effects"], f"moves[{i}].effects")
+        if "effects" in loaded:
+            loaded["effects"] = validate_effects(loaded["effects"])
     dumped: dict[str, Any] = rules.schema().dump(loaded)
     return dumped
 

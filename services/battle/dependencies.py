@@ -9,7 +9,7 @@ from nameko.exceptions import UnknownService
 from nameko.extensions import DependencyProvider
 from nameko.rpc import ReplyListener, ServiceProxy
 
-from services.battle.domain import CPU_DECK, CpuDeckNames
+from games.quest.cpu import CPU_DECK, CpuDeckNames
 from shared.config import settings_from_nameko_config
 from shared.errors import ServiceUnavailable
 from shared.rpc import TolerantReplyListener

@@ -1,4 +1,4 @@
-"""Quest CPU matches around the pure engine: the CPU deck, the CPU's replies, outcomes.
+"""Quest CPU matches around the pure engine: the CPU deck's cards, the CPU's replies, outcomes.
 
 Pure: no I/O, no clock, no random (the engine's chance comes from the match seed).
 A player's request becomes ``play`` (their action, then every CPU action until the
@@ -17,7 +17,8 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Any
 
-from services.battle.quest import (
+from games.kit.refusal import Refusal
+from games.quest import (
     Action,
     Deck,
     FinishReason,
@@ -32,30 +33,16 @@ from services.battle.quest import (
     overdue,
     power_card_from_definition,
 )
-from services.battle.quest.effects import Event
-from services.battle.quest.engine import CREATURES_PER_DECK, POWER_CARDS_PER_DECK
-from shared.errors import DeckyardError, InvalidInput, ServiceUnavailable
+from games.quest.cpu import CpuDeckNames
+from games.quest.effects import Event
+from games.quest.engine import CREATURES_PER_DECK, POWER_CARDS_PER_DECK
+from shared.errors import InvalidInput, ServiceUnavailable
 
 GAME = "quest"
 MODE = "cpu"
 # Ours: a bound on CPU actions in a row, against a loop; the rules need at most two
 # (a replacement selection, then its normal turn).
 MAX_CPU_STEPS = 8
-
-
-@dataclass(frozen=True)
-class CpuDeckNames:
-    """The configured CPU deck, by definition name (looked up in the cards service)."""
-
-    creatures: tuple[str, ...]
-    power_cards: tuple[str, ...]
-
-
-# Rulebook, "CPU battles": the configured CPU deck contains Quillip, Voltiki, Karrik,
-# Field Kit, and Reserve Focus.
-CPU_DECK = CpuDeckNames(
-    creatures=("Quillip", "Voltiki", "Karrik"), power_cards=("Field Kit", "Reserve Focus")
-)
 
 
 class Status(StrEnum):
@@ -108,7 +95,7 @@ class Match:
 
 # -- decks --------------------------------------------------------------------------------
 
-_BAD_CARD = (KeyError, TypeError, ValueError, DeckyardError)
+_BAD_CARD = (KeyError, TypeError, ValueError, Refusal)
 
 
 def player_deck(cards: Sequence[Mapping[str, Any]]) -> Deck:

@@ -13,9 +13,10 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Protocol
 
+from games.quest import IllegalAction, MatchState, Side, new_match
+from games.quest.cpu import CPU_DECK, CpuDeckNames
 from services.battle import domain, views
 from services.battle.domain import Match, Status, Step
-from services.battle.quest import IllegalAction, MatchState, Side, new_match
 from services.battle.repository import BattleUnitOfWork
 from shared.clock import Clock
 from shared.errors import Conflict, InvalidInput, NotFound
@@ -133,7 +134,7 @@ def start_match(
     unit_of_work: UnitOfWorkFactory,
     clock: Clock,
     rng: RandomSource,
-    cpu_names: domain.CpuDeckNames = domain.CPU_DECK,
+    cpu_names: CpuDeckNames = CPU_DECK,
     new_id: Callable[[], uuid.UUID] = uuid.uuid4,
 ) -> dict[str, Any]:
     """Snapshot both decks, seed the match, let the CPU select; one active match per player."""
@@ -218,7 +219,7 @@ def act(cmd: Act, uow: BattleUnitOfWork, clock: Clock) -> dict[str, Any]:
     now = clock.now()
     try:
         state, steps = domain.play(match.state, Side.PLAYER, action, now)
-    except IllegalAction as refusal:  # a plain Conflict crosses RPC; the engine's class does not
+    except IllegalAction as refusal:  # the engine knows no HTTP: a refused action is a 409 here
         raise Conflict(refusal.code, refusal.message, refusal.details) from None
     return _commit(uow, match, state, steps, now, True, cmd.idempotency_key)[1]
 

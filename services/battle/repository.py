@@ -13,10 +13,10 @@ from sqlalchemy import insert, literal, select, text, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.orm import Session
 
+from games.quest import Action, MatchState, Side
 from services.battle.domain import Match, Outcome, Status, Step
 from services.battle.orm import match_actions, matches
 from services.battle.purge import player_gate
-from services.battle.quest import Action, MatchState, Side
 from shared.db import Database
 from shared.events import Event
 from shared.player_gate import PlayerGate

@@ -10,8 +10,8 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
+from games.quest import ActionKind, Side, view, view_events
 from services.battle.domain import MODE, Match, Step
-from services.battle.quest import ActionKind, Side, view, view_events
 
 
 def _time(moment: datetime | None) -> str | None:

@@ -12,16 +12,20 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from games.quest import decks as deck_rules
+from games.quest import starter as starter_rules
 from services.cards.deck_store import Deck
-from services.cards.domain import decks as deck_rules
-from services.cards.domain import starter as starter_rules
 from services.cards.ownership_store import OwnedCopy, StarterGrant
 from services.cards.repository import CardsUnitOfWork
 from services.cards.views import collection_view, deck_card, deck_view, starter_view
 from shared.clock import Clock
 from shared.content import Game, Kind
-from shared.errors import Conflict, InvalidInput, NotFound
+from shared.errors import Conflict, InvalidInput, NotFound, ServiceUnavailable, refusals_as
 from shared.randomness import RandomSource
+
+# The Quest rules (games/quest) refuse without HTTP: here a broken rule is invalid
+# input, and a starter set not all published is the service's passing unavailability.
+_refusals = refusals_as(InvalidInput, starter_cards_unavailable=ServiceUnavailable)
 
 
 @dataclass(frozen=True)
@@ -60,6 +64,7 @@ def _existing_starter(uow: CardsUnitOfWork, grant: StarterGrant, asked: str) -> 
     return starter_view(grant, uow.owned.granted_by("starter", grant.player_id))
 
 
+@_refusals
 def choose_starter(
     cmd: ChooseStarter, uow: CardsUnitOfWork, rng: RandomSource, clock: Clock
 ) -> tuple[dict[str, Any], bool]:
@@ -110,6 +115,7 @@ def get_collection_view(player_id: uuid.UUID, uow: CardsUnitOfWork) -> dict[str,
 # -- decks ------------------------------------------------------------------------------
 
 
+@_refusals
 def _legal_cards(uow: CardsUnitOfWork, player_id: uuid.UUID, cards: Sequence[uuid.UUID]) -> None:
     owned = uow.owned.of_player_by_ids(player_id, cards)
     deck_rules.require_legal(cards, {copy_id: deck_card(copy) for copy_id, copy in owned.items()})
@@ -137,6 +143,7 @@ def _check_version(deck: Deck, expected_version: int) -> None:
         )
 
 
+@_refusals
 def create_deck(cmd: SaveDeck, uow: CardsUnitOfWork, clock: Clock) -> dict[str, Any]:
     name = deck_rules.clean_name(cmd.name)
     uow.players.admit(cmd.player_id)  # also serialises creations: the deck limit holds
@@ -152,6 +159,7 @@ def create_deck(cmd: SaveDeck, uow: CardsUnitOfWork, clock: Clock) -> dict[str, 
     return _view(uow, deck)
 
 
+@_refusals
 def edit_deck(cmd: EditDeck, uow: CardsUnitOfWork, clock: Clock) -> dict[str, Any]:
     """Rename (``name``), replace the cards (``cards``), or both; one version step."""
     if cmd.name is None and cmd.cards is None:
@@ -188,6 +196,7 @@ def get_deck(player_id: uuid.UUID, deck_id: uuid.UUID, uow: CardsUnitOfWork) -> 
     return _view(uow, _own_deck(uow, player_id, deck_id))
 
 
+@_refusals
 def deck_for_match(
     player_id: uuid.UUID, deck_id: uuid.UUID, uow: CardsUnitOfWork
 ) -> dict[str, Any]:

@@ -6,7 +6,7 @@ import logging
 import uuid
 from typing import Any
 
-from services.cards.domain.rewards import choose_definitions, roll_rarities
+from games.quest.rewards import choose_definitions, roll_rarities
 from services.cards.ownership_store import OwnedCopy, RewardGrant
 from services.cards.repository import CardsUnitOfWork
 from shared.clock import Clock

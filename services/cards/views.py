@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from games.quest import decks as deck_rules
 from services.cards.deck_store import Deck
-from services.cards.domain import decks as deck_rules
 from services.cards.ownership_store import StarterGrant
 
 

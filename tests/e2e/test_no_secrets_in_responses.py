@@ -55,7 +55,7 @@ from hypothesis import HealthCheck, given
 from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
 
-from services.battle.domain import CPU_DECK
+from games.quest.cpu import CPU_DECK
 from services.battle.orm import matches
 from shared.config import SERVICE_NAMES
 from tests.e2e import test_quest_attempt_api as attempt_api

@@ -16,9 +16,9 @@ from eventlet.event import Event
 from nameko.testing.utils import get_extension
 from nameko.timer import Timer
 
+from games.quest import Action, MatchState, Phase, Side, new_match, view
+from games.quest.cpu import CPU_DECK
 from services.battle import domain
-from services.battle.domain import CPU_DECK
-from services.battle.quest import Action, MatchState, Phase, Side, new_match, view
 from shared.clock import FixedClock
 from shared.config import SERVICE_NAMES
 from tests.e2e import test_quest_cards_api as cards_api

@@ -16,11 +16,11 @@ import pytest
 import sqlalchemy as sa
 from nameko.testing.services import entrypoint_hook
 
+from games.quest.cpu import CpuDeckNames
 from services.accounts import orm as accounts_orm
 from services.accounts.deletion import CONFIRMATION_PHRASE, DIGEST_RETENTION, RECEIPT_RETENTION
 from services.authoring.purge import DELETED_AUTHOR
 from services.battle import orm as battle_orm
-from services.battle.domain import CpuDeckNames
 from services.cards import orm as cards_orm
 from services.challenge.geo import point
 from services.challenge.orm import plumbing as challenge_plumbing

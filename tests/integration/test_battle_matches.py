@@ -9,8 +9,8 @@ import eventlet
 import pytest
 from nameko.standalone.rpc import ClusterRpcProxy
 
-from services.battle.quest import Action, Side, replay
-from services.battle.quest import MatchState as State
+from games.quest import Action, Side, replay
+from games.quest import MatchState as State
 from shared.errors import Conflict, InvalidInput, NotFound
 from tests.integration import test_battle_support as support
 from tests.integration.test_battle_support import (

@@ -20,8 +20,8 @@ from nameko.testing.services import replace_dependencies, restrict_entrypoints
 from nameko.timer import Timer
 
 from deckyard.registry import service_class
+from games.quest.cpu import CpuDeckNames
 from services.battle import orm as battle_orm
-from services.battle.domain import CpuDeckNames
 from services.cards import orm as cards_orm
 from shared.clock import FixedClock
 from shared.randomness import SeededRandomSource

@@ -10,9 +10,10 @@ from datetime import timedelta
 
 import pytest
 
+from games.quest import Action, FinishReason, Phase, Side, new_match
+from games.quest.cpu import CPU_DECK, CpuDeckNames
 from services.battle import domain, views
-from services.battle.domain import CPU_DECK, CpuDeckNames, Match, Outcome, Status
-from services.battle.quest import Action, FinishReason, Phase, Side, new_match
+from services.battle.domain import Match, Outcome, Status
 from shared.errors import InvalidInput, ServiceUnavailable
 from tests.unit.test_battle_support import STARTER, T0, FakeCards, seed_definitions
 

@@ -8,9 +8,9 @@ from datetime import timedelta
 
 import pytest
 
+from games.quest import MatchState, Side, replay
 from services.battle import handlers
 from services.battle.domain import finished_event_id
-from services.battle.quest import MatchState, Side, replay
 from shared.errors import Conflict, Forbidden, InvalidInput, NotFound
 from shared.events import MATCH_FINISHED
 from tests.unit.test_battle_support import FakeCards, FakeStore, started

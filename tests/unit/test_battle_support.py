@@ -11,7 +11,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from services.battle.domain import CPU_DECK, Match
+from games.quest.cpu import CPU_DECK
+from services.battle.domain import Match
 from services.battle.handlers import StartMatch, start_match
 from services.battle.repository import BattleUnitOfWork, KeyedStep
 from shared.clock import FixedClock

@@ -1,0 +1,1 @@
+"""The rulebooks as code: pure, standard library only (docs/architecture.md, "The games layer")."""

@@ -1,0 +1,84 @@
+"""Chance as an explicit, persisted step: no global ``random``, no hidden generator.
+
+A draw is SHA-256 over (seed, stream label, counter). A match state keeps a
+``RandomState`` (its seed, the stream's label and how many draws it has
+used), so every roll is part of the state and replaying the action log
+repeats it exactly. Rejection sampling keeps a choice among n outcomes
+exactly uniform (no modulo bias). Any game may keep several streams apart
+(the Quest CPU draws on its own labels, so its choices never shift the
+match's chance draws).
+
+Rolls made outside a match (a reward, a starter grant) take a ``RandomSource``
+from the caller instead; the caller persists what was drawn.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any, Protocol, TypeVar
+
+T = TypeVar("T")
+
+_SPACE = 1 << 256
+MATCH_STREAM = "chance"  # the default label; part of every existing Quest state's draws
+
+
+def _value(seed: int, stream: str, counter: int) -> int:
+    digest = hashlib.sha256(f"{seed}:{stream}:{counter}".encode()).digest()
+    return int.from_bytes(digest, "big")
+
+
+def uniform(seed: int, stream: str, counter: int, n: int) -> tuple[int, int]:
+    """An index in [0, n) and the next unused counter of that stream."""
+    if n < 1:
+        raise ValueError("a choice needs at least one outcome")
+    limit = _SPACE - (_SPACE % n)
+    while True:
+        value = _value(seed, stream, counter)
+        counter += 1
+        if value < limit:
+            return value % n, counter
+
+
+@dataclass(frozen=True)
+class RandomState:
+    """A match's random state: its seed, its stream and how many draws it has used."""
+
+    seed: int
+    counter: int = 0
+    stream: str = MATCH_STREAM
+
+    def draw(self, n: int) -> tuple[int, RandomState]:
+        index, counter = uniform(self.seed, self.stream, self.counter, n)
+        return index, replace(self, counter=counter)
+
+    def choose(self, options: Sequence[T]) -> tuple[T, RandomState]:
+        index, after = self.draw(len(options))
+        return options[index], after
+
+    def to_dict(self) -> dict[str, Any]:
+        # The default stream is left out, so stored Quest states keep their shape.
+        label = {} if self.stream == MATCH_STREAM else {"stream": self.stream}
+        return {"seed": self.seed, "counter": self.counter, **label}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> RandomState:
+        return cls(
+            seed=int(data["seed"]),
+            counter=int(data["counter"]),
+            stream=str(data.get("stream", MATCH_STREAM)),
+        )
+
+
+class RandomSource(Protocol):
+    """A caller's source of rolls for a draw it persists (shared.randomness has two)."""
+
+    def random(self) -> float:
+        """A float in [0, 1)."""
+        ...
+
+    def choice(self, items: Sequence[T]) -> T: ...
+
+    def sample(self, items: Sequence[T], k: int) -> list[T]: ...

@@ -1,0 +1,52 @@
+"""The CPU player: its configured deck and a pure policy over the same legal actions
+as a human.
+
+Rulebook: it randomly selects legal moves or Power cards and selects
+Creatures when required; it never chooses voluntary swaps. With nothing
+else legal (stunned, no Power card) it lets the turn go (timeout).
+
+The choice is a uniform draw keyed by the match seed, the side and the
+state's version, on a stream apart from the match's chance stream. So it
+depends only on the persisted state: asking twice gives the same action
+(safe for retries), and the action itself goes into the log, so replay is
+exact without the policy being run again.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from games.kit.chance import uniform
+from games.quest.actions import Action, ActionKind
+from games.quest.rules import legal_actions
+from games.quest.state import MatchState, Side
+
+
+@dataclass(frozen=True)
+class CpuDeckNames:
+    """The configured CPU deck, by definition name (looked up in the cards service)."""
+
+    creatures: tuple[str, ...]
+    power_cards: tuple[str, ...]
+
+
+# Rulebook, "CPU battles": the configured CPU deck contains Quillip, Voltiki, Karrik,
+# Field Kit, and Reserve Focus.
+CPU_DECK = CpuDeckNames(
+    creatures=("Quillip", "Voltiki", "Karrik"), power_cards=("Field Kit", "Reserve Focus")
+)
+
+_WANTED = (ActionKind.USE_MOVE, ActionKind.PLAY_POWER_CARD, ActionKind.SELECT_CREATURE)
+
+
+def cpu_action(state: MatchState, side: Side) -> Action | None:
+    """The CPU's action for ``side`` now, or None when it has nothing to do."""
+    side = Side(side)
+    legal = legal_actions(state, side)
+    options = [a for a in legal if a.kind in _WANTED]
+    if not options:
+        passing = [a for a in legal if a.kind is ActionKind.TIMEOUT]
+        return passing[0] if passing else None
+    stream = f"cpu:{side}:{state.version}"
+    index, _ = uniform(state.random.seed, stream, 0, len(options))
+    return options[index]

@@ -1,0 +1,244 @@
+"""The engine's entry points: start a match, apply an action, expire a turn, replay.
+
+Pure functions of their arguments: time comes in as ``now`` (timezone-aware),
+randomness from the state's own ``RandomState``. ``apply`` checks legality
+before anything else and never mutates its input; the new state comes back
+with the events that describe what happened, for the action log and the UI.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
+from datetime import datetime
+
+from games.kit.chance import RandomState
+from games.quest.actions import Action, ActionKind
+from games.quest.cards import CreatureCard, PowerCard
+from games.quest.effects import Event, creature_event, resolve
+from games.quest.matchup import CURRENT_VERSION, SUPPORTED_VERSIONS
+from games.quest.rules import check
+from games.quest.state import (
+    SIDES,
+    Creature,
+    FinishReason,
+    MatchState,
+    Phase,
+    Side,
+    SideState,
+    aware,
+)
+from games.quest.turns import after_action, end_turn, finish, start_turn
+
+CREATURES_PER_DECK = 3  # rulebook: "Saved decks"
+POWER_CARDS_PER_DECK = 2
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Settings of the game, apart from the state of any one match."""
+
+    turn_seconds: int = 90  # rulebook: a normal player turn has a 90-second deadline
+    affinity_rules_version: int = CURRENT_VERSION  # what new matches store
+
+
+@dataclass(frozen=True)
+class Deck:
+    creatures: tuple[CreatureCard, ...]
+    power_cards: tuple[PowerCard, ...]
+
+
+LogEntry = tuple[Side, Action, datetime]
+
+
+def new_match(
+    player_deck: Deck, cpu_deck: Deck, seed: int, now: datetime, settings: Settings | None = None
+) -> MatchState:
+    """A match waiting for both initial selections. ``seed`` drives every chance draw."""
+    settings = settings or Settings()
+    if settings.affinity_rules_version not in SUPPORTED_VERSIONS:
+        raise ValueError(f"affinity rules version {settings.affinity_rules_version} unsupported")
+    if settings.turn_seconds < 1:
+        raise ValueError("a turn lasts at least one second")
+    sides = {}
+    for side, deck in ((Side.PLAYER, player_deck), (Side.CPU, cpu_deck)):
+        if (
+            len(deck.creatures) != CREATURES_PER_DECK
+            or len(deck.power_cards) != POWER_CARDS_PER_DECK
+        ):
+            raise ValueError(f"the {side} deck needs 3 Creatures and 2 Power cards")
+        creatures = tuple(Creature.fresh(card) for card in deck.creatures)
+        sides[side] = SideState(creatures=creatures, power_cards=deck.power_cards)
+    return MatchState(
+        player=sides[Side.PLAYER],
+        cpu=sides[Side.CPU],
+        random=RandomState(seed=seed),
+        affinity_rules_version=settings.affinity_rules_version,
+        turn_seconds=settings.turn_seconds,
+        started_at=aware(now),
+    )
+
+
+def overdue(state: MatchState, now: datetime) -> bool:
+    """Rulebook: an action at or after the deadline is too late (exactly at it counts)."""
+    return state.phase is Phase.NORMAL_TURN and state.deadline is not None and now >= state.deadline
+
+
+def _select(
+    state: MatchState, side: Side, index: int, now: datetime
+) -> tuple[MatchState, list[Event]]:
+    state = state.with_side(side, replace(state.side(side), choice=index))
+    creature = state.side(side).creatures[index]
+    events = [creature_event("creature_chosen", side, index, creature, phase=str(state.phase))]
+    if state.pending:
+        return state, events  # the choice stays hidden until the other side has chosen
+    revealed: dict[str, object] = {}
+    for chooser in state.selecting:
+        own = state.side(chooser)
+        assert own.choice is not None
+        revealed[str(chooser)] = {
+            "creature": own.choice,
+            "name": own.creatures[own.choice].card.name,
+        }
+        state = state.with_side(chooser, replace(own, active=own.choice, choice=None))
+    events.append({"type": "creatures_revealed", "sides": revealed})
+    if state.phase is Phase.INITIAL_SELECTION:
+        # The chance step: who goes first, drawn from the match's own random state.
+        draw, rng = state.random.draw(len(SIDES))
+        first = SIDES[draw]
+        state = replace(state, random=rng, turn_number=1)
+        events.append({"type": "first_turn_chosen", "side": str(first)})
+    else:
+        assert state.turn is not None
+        first = state.turn
+    state, started = start_turn(state, first, now)
+    return state, events + started
+
+
+def _use_move(
+    state: MatchState, side: Side, index: int, now: datetime
+) -> tuple[MatchState, list[Event]]:
+    own = state.side(side)
+    assert own.active is not None and own.active_creature is not None
+    creature = own.active_creature
+    move = creature.card.moves[index]
+    used = tuple(sorted({*creature.used_moves, index})) if move.once_per_match else None
+    paid = replace(
+        creature,
+        power=creature.power - move.power_cost,
+        used_moves=creature.used_moves if used is None else used,
+    )
+    state = state.with_creature(side, own.active, paid)
+    event = creature_event(
+        "move_used",
+        side,
+        own.active,
+        paid,
+        move=index,
+        move_name=move.name,
+        move_type=move.type,
+        cost=move.power_cost,
+        power=paid.power,
+    )
+    state, effects = resolve(state, side, move.effects, move.type)
+    state, ending = after_action(state, side, now)
+    return state, [event, *effects, *ending]
+
+
+def _play_power_card(
+    state: MatchState, side: Side, index: int, now: datetime
+) -> tuple[MatchState, list[Event]]:
+    own = state.side(side)
+    card = own.power_cards[index]
+    state = state.with_side(side, replace(own, discarded=tuple(sorted({*own.discarded, index}))))
+    event = {"type": "power_card_played", "side": str(side), "card": index, "name": card.name}
+    state, effects = resolve(state, side, card.effects, None)  # Power cards are neutral
+    state, ending = after_action(state, side, now)
+    return state, [event, *effects, *ending]
+
+
+def _timeout(
+    state: MatchState, side: Side, now: datetime, replaced: Action | None = None
+) -> tuple[MatchState, list[Event]]:
+    event: Event = {
+        "type": "timeout",
+        "side": str(side),
+        "reason": "deadline" if overdue(state, now) else "passed",
+    }
+    if replaced is not None and replaced.kind is not ActionKind.TIMEOUT:
+        event["replaced_action"] = replaced.to_dict()
+    own = state.side(side).active
+    assert own is not None
+    state, ending = end_turn(state, side, own, now)
+    return state, [event, *ending]
+
+
+def _dispatch(
+    state: MatchState, side: Side, action: Action, now: datetime
+) -> tuple[MatchState, list[Event]]:
+    index = action.index
+    match action.kind:
+        case ActionKind.FORFEIT:
+            state, events = finish(state, side.other, FinishReason.FORFEIT)
+            return state, [{"type": "forfeit", "side": str(side)}, *events]
+        case ActionKind.TIMEOUT:
+            return _timeout(state, side, now)
+    assert index is not None  # the Action type guarantees an index for the others
+    match action.kind:
+        case ActionKind.SELECT_CREATURE:
+            return _select(state, side, index, now)
+        case ActionKind.USE_MOVE:
+            return _use_move(state, side, index, now)
+        case ActionKind.PLAY_POWER_CARD:
+            return _play_power_card(state, side, index, now)
+        case _:  # SWAP: the outgoing Creature's end-of-turn step, then the incoming one
+            own = state.side(side).active
+            assert own is not None
+            return end_turn(state, side, own, now, incoming=index)
+
+
+def apply(
+    state: MatchState, side: Side, action: Action, now: datetime
+) -> tuple[MatchState, list[Event]]:
+    """Apply one action of ``side`` at ``now``; raises ``IllegalAction`` before any change.
+
+    An action of the side to move that arrives at or after the turn deadline is
+    resolved as a timeout instead. A forfeit after the deadline is applied after
+    that overdue timeout (the elapsed deadline takes precedence), if the match
+    is still on.
+    """
+    aware(now)
+    side = Side(side)  # a plain "player"/"cpu" from a caller works too
+    events: list[Event] = []
+    mover = state.turn
+    if overdue(state, now) and mover is not None:
+        if side == mover and action.kind is not ActionKind.FORFEIT:
+            state, events = _timeout(state, mover, now, replaced=action)
+            return replace(state, version=state.version + 1), events
+        if action.kind is ActionKind.FORFEIT:
+            state, events = _timeout(state, mover, now)
+            if state.phase is Phase.FINISHED:
+                events.append({"type": "action_ignored", "side": str(side), "action": "forfeit"})
+                return replace(state, version=state.version + 1), events
+    check(state, side, action)
+    state, more = _dispatch(state, side, action, now)
+    return replace(state, version=state.version + 1), events + more
+
+
+def expire(state: MatchState, now: datetime) -> tuple[MatchState, list[Event]]:
+    """For a sweeper: resolve the timeout of an overdue turn; otherwise nothing changes.
+
+    Exactly ``apply(state, state.turn, Action.timeout(), now)``, which is what the
+    action log should record when it fires.
+    """
+    if not overdue(state, aware(now)) or state.turn is None:
+        return state, []
+    return apply(state, state.turn, Action.timeout(), now)
+
+
+def replay(initial: MatchState, log: Iterable[LogEntry]) -> MatchState:
+    """Apply the logged (side, action, now) entries again; the result equals live play."""
+    state = initial
+    for side, action, now in log:
+        state, _ = apply(state, side, action, now)
+    return state

@@ -1,0 +1,232 @@
+"""The state of one Quest CPU match: frozen dataclasses and their JSON dicts.
+
+Nothing here changes a state in place; the engine builds a new one with
+``dataclasses.replace``. ``MatchState.to_dict()`` is what the service stores
+and ``MatchState.from_dict()`` reads it back, including historical dicts
+without ``affinity_rules_version`` (they keep version 1, rulebook).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from datetime import datetime
+from enum import StrEnum
+from typing import Any
+
+from games.kit.chance import RandomState
+from games.quest.cards import CreatureCard, PowerCard
+from games.quest.matchup import LEGACY_VERSION, SUPPORTED_VERSIONS
+from games.quest.statuses import Statuses
+
+STATE_FORMAT = 1  # the shape of to_dict(); bump when it changes incompatibly
+
+
+class Side(StrEnum):
+    PLAYER = "player"
+    CPU = "cpu"
+
+    @property
+    def other(self) -> Side:
+        return Side.CPU if self == Side.PLAYER else Side.PLAYER
+
+
+SIDES = (Side.PLAYER, Side.CPU)
+
+
+class Phase(StrEnum):
+    INITIAL_SELECTION = "initial_selection"
+    NORMAL_TURN = "normal_turn"
+    MANDATORY_REPLACEMENT = "mandatory_replacement"
+    FINISHED = "finished"
+
+
+class FinishReason(StrEnum):
+    ALL_DEFEATED = "all_defeated"
+    FORFEIT = "forfeit"
+
+
+def aware(moment: datetime) -> datetime:
+    if moment.tzinfo is None or moment.utcoffset() is None:
+        raise ValueError("the engine takes timezone-aware datetimes only")
+    return moment
+
+
+def _time(value: str | None) -> datetime | None:
+    return None if value is None else aware(datetime.fromisoformat(value))
+
+
+@dataclass(frozen=True)
+class Creature:
+    """One Creature in a match: its snapshot card and what the match did to it."""
+
+    card: CreatureCard
+    hp: int
+    power: int
+    statuses: Statuses = field(default_factory=Statuses)
+    used_moves: tuple[int, ...] = ()  # once-per-match moves used, by index, sorted
+
+    @classmethod
+    def fresh(cls, card: CreatureCard) -> Creature:
+        # Ours (assumed): a Creature enters a match at full HP and full Power.
+        return cls(card=card, hp=card.max_hp, power=card.max_power)
+
+    @property
+    def defeated(self) -> bool:
+        return self.hp == 0
+
+    @property
+    def alive(self) -> bool:
+        return self.hp > 0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            **self.card.to_dict(),
+            "hp": self.hp,
+            "power": self.power,
+            "defeated": self.defeated,
+            "used_moves": list(self.used_moves),
+            "statuses": self.statuses.to_dict(),
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Creature:
+        creature = cls(
+            card=CreatureCard.from_dict(data),
+            hp=int(data["hp"]),
+            power=int(data["power"]),
+            statuses=Statuses.from_dict(data["statuses"]),
+            used_moves=tuple(sorted(int(i) for i in data["used_moves"])),
+        )
+        if not (0 <= creature.hp <= creature.card.max_hp):
+            raise ValueError(f"{creature.card.name}: HP out of range")
+        if not (0 <= creature.power <= creature.card.max_power):
+            raise ValueError(f"{creature.card.name}: Power out of range")
+        return creature
+
+
+@dataclass(frozen=True)
+class SideState:
+    creatures: tuple[Creature, ...]
+    power_cards: tuple[PowerCard, ...]
+    discarded: tuple[int, ...] = ()  # Power cards played, by index, sorted
+    active: int | None = None
+    # A selection made during initial selection or replacement, hidden from the
+    # other side until every side that must select has done so.
+    choice: int | None = None
+
+    @property
+    def active_creature(self) -> Creature | None:
+        return None if self.active is None else self.creatures[self.active]
+
+    @property
+    def living(self) -> list[int]:
+        return [i for i, c in enumerate(self.creatures) if c.alive]
+
+    @property
+    def hand(self) -> list[int]:
+        return [i for i in range(len(self.power_cards)) if i not in self.discarded]
+
+    def with_creature(self, index: int, creature: Creature) -> SideState:
+        creatures = list(self.creatures)
+        creatures[index] = creature
+        return replace(self, creatures=tuple(creatures))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "active": self.active,
+            "choice": self.choice,
+            "creatures": [c.to_dict() for c in self.creatures],
+            "power_cards": [p.to_dict() for p in self.power_cards],
+            "discarded": list(self.discarded),
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> SideState:
+        return cls(
+            creatures=tuple(Creature.from_dict(c) for c in data["creatures"]),
+            power_cards=tuple(PowerCard.from_dict(p) for p in data["power_cards"]),
+            discarded=tuple(sorted(int(i) for i in data["discarded"])),
+            active=data["active"],
+            choice=data["choice"],
+        )
+
+
+@dataclass(frozen=True)
+class MatchState:
+    player: SideState
+    cpu: SideState
+    random: RandomState
+    affinity_rules_version: int
+    turn_seconds: int
+    started_at: datetime
+    phase: Phase = Phase.INITIAL_SELECTION
+    selecting: tuple[Side, ...] = SIDES  # who must select in a selection phase
+    turn: Side | None = None  # to move; during replacement, who moves next
+    turn_number: int = 0  # of the current (or next) normal turn, from 1
+    deadline: datetime | None = None  # normal turns only
+    winner: Side | None = None
+    finish_reason: FinishReason | None = None
+    version: int = 0  # +1 for every applied action
+
+    def side(self, side: Side) -> SideState:
+        return self.player if side == Side.PLAYER else self.cpu
+
+    def with_side(self, side: Side, state: SideState) -> MatchState:
+        return replace(self, player=state) if side == Side.PLAYER else replace(self, cpu=state)
+
+    def with_creature(self, side: Side, index: int, creature: Creature) -> MatchState:
+        return self.with_side(side, self.side(side).with_creature(index, creature))
+
+    @property
+    def pending(self) -> tuple[Side, ...]:
+        """The sides that still have a selection to make in this phase."""
+        if self.phase not in (Phase.INITIAL_SELECTION, Phase.MANDATORY_REPLACEMENT):
+            return ()
+        return tuple(s for s in self.selecting if self.side(s).choice is None)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "format": STATE_FORMAT,
+            "affinity_rules_version": self.affinity_rules_version,
+            "phase": str(self.phase),
+            "selecting": [str(s) for s in self.selecting],
+            "turn": None if self.turn is None else str(self.turn),
+            "turn_number": self.turn_number,
+            "turn_seconds": self.turn_seconds,
+            "deadline": None if self.deadline is None else self.deadline.isoformat(),
+            "winner": None if self.winner is None else str(self.winner),
+            "finish_reason": None if self.finish_reason is None else str(self.finish_reason),
+            "version": self.version,
+            "started_at": self.started_at.isoformat(),
+            "random": self.random.to_dict(),
+            "sides": {str(s): self.side(s).to_dict() for s in SIDES},
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> MatchState:
+        # Rulebook: a historical state without the field keeps the original cycle.
+        version = int(data.get("affinity_rules_version", LEGACY_VERSION))
+        if version not in SUPPORTED_VERSIONS:
+            raise ValueError(f"affinity rules version {version} is not supported")
+        started_at = _time(data["started_at"])
+        if started_at is None:
+            raise ValueError("a match state needs started_at")
+        return cls(
+            player=SideState.from_dict(data["sides"]["player"]),
+            cpu=SideState.from_dict(data["sides"]["cpu"]),
+            random=RandomState.from_dict(data["random"]),
+            affinity_rules_version=version,
+            turn_seconds=int(data["turn_seconds"]),
+            started_at=started_at,
+            phase=Phase(data["phase"]),
+            selecting=tuple(Side(s) for s in data["selecting"]),
+            turn=None if data["turn"] is None else Side(data["turn"]),
+            turn_number=int(data["turn_number"]),
+            deadline=_time(data["deadline"]),
+            winner=None if data["winner"] is None else Side(data["winner"]),
+            finish_reason=None
+            if data["finish_reason"] is None
+            else FinishReason(data["finish_reason"]),
+            version=int(data["version"]),
+        )
