@@ -34,6 +34,7 @@ from services.battle.quest import (
 )
 from services.battle.quest.effects import Event
 from services.battle.quest.engine import CREATURES_PER_DECK, POWER_CARDS_PER_DECK
+from shared.canonical import QUEST_CANONICAL
 from shared.errors import DeckyardError, InvalidInput, ServiceUnavailable
 
 GAME = "quest"
@@ -45,16 +46,16 @@ MAX_CPU_STEPS = 8
 
 @dataclass(frozen=True)
 class CpuDeckNames:
-    """The configured CPU deck, by definition name (looked up in the cards service)."""
+    """The configured CPU deck, by lineage: each card's lineage is named by its founding
+    version's name (``shared.canonical``); the cards service gives its active version."""
 
     creatures: tuple[str, ...]
     power_cards: tuple[str, ...]
 
 
-# Rulebook, "CPU battles": the configured CPU deck contains Quillip, Voltiki, Karrik,
-# Field Kit, and Reserve Focus.
+# Rulebook, "CPU battles": Quillip, Voltiki, Karrik, Field Kit, and Reserve Focus.
 CPU_DECK = CpuDeckNames(
-    creatures=("Quillip", "Voltiki", "Karrik"), power_cards=("Field Kit", "Reserve Focus")
+    creatures=QUEST_CANONICAL.cpu_creatures, power_cards=QUEST_CANONICAL.cpu_power_cards
 )
 
 
@@ -138,10 +139,10 @@ def _named(name: str) -> str:
 
 
 def _pick(name: str, kind: str, definitions: Sequence[Mapping[str, Any]]) -> Any:
-    """The first active definition of that name that makes a playable card."""
+    """The active version of the lineage founded as ``name``, if it makes a playable card."""
     build = creature_from_definition if kind == "creature" else power_card_from_definition
     for found in definitions:
-        if _named(str(found.get("name", ""))) != _named(name):
+        if _named(str(found.get("lineage_name", ""))) != _named(name):
             continue
         try:
             return build(str(found["id"]), found["definition"])

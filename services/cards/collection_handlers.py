@@ -18,6 +18,7 @@ from services.cards.domain import starter as starter_rules
 from services.cards.ownership_store import OwnedCopy, StarterGrant
 from services.cards.repository import CardsUnitOfWork
 from services.cards.views import collection_view, deck_card, deck_view, starter_view
+from shared.canonical import QUEST_CANONICAL, CanonicalCards
 from shared.clock import Clock
 from shared.content import Game, Kind
 from shared.errors import Conflict, InvalidInput, NotFound
@@ -61,7 +62,11 @@ def _existing_starter(uow: CardsUnitOfWork, grant: StarterGrant, asked: str) -> 
 
 
 def choose_starter(
-    cmd: ChooseStarter, uow: CardsUnitOfWork, rng: RandomSource, clock: Clock
+    cmd: ChooseStarter,
+    uow: CardsUnitOfWork,
+    rng: RandomSource,
+    clock: Clock,
+    canonical: CanonicalCards = QUEST_CANONICAL,
 ) -> tuple[dict[str, Any], bool]:
     """Grant the starter set once; returns the grant and whether this call made it."""
     affinity = starter_rules.offered_affinity(cmd.affinity)
@@ -70,8 +75,8 @@ def choose_starter(
         return _existing_starter(uow, existing, affinity), False
     cards = starter_rules.choose_starter_cards(
         uow.definitions.starter_creatures(Game.QUEST, affinity),
-        uow.definitions.active_named(
-            Game.QUEST, Kind.POWER_CARD, starter_rules.STARTER_POWER_CARD_NAMES
+        uow.definitions.active_in_lineages(
+            Game.QUEST, Kind.POWER_CARD, canonical.starter_power_cards
         ),
         rng,
     )
