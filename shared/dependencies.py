@@ -11,6 +11,7 @@ from typing import Any
 
 from nameko.extensions import DependencyProvider
 
+from games.quest.canonical import QUEST_CANONICAL, CanonicalCards
 from shared.clock import Clock, SystemClock
 from shared.config import Settings, settings_from_nameko_config
 from shared.db import Database, make_engine
@@ -88,3 +89,10 @@ class SettingsProvider(DependencyProvider):  # type: ignore[misc]
 
     def get_dependency(self, worker_ctx: Any) -> Settings:
         return self.settings
+
+
+class CanonicalCardsProvider(DependencyProvider):  # type: ignore[misc]
+    """The lineages the game depends on (``games.quest.canonical``); tests swap in their own."""
+
+    def get_dependency(self, worker_ctx: Any) -> CanonicalCards:
+        return QUEST_CANONICAL

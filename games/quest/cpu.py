@@ -18,22 +18,23 @@ from dataclasses import dataclass
 
 from games.kit.chance import uniform
 from games.quest.actions import Action, ActionKind
+from games.quest.canonical import QUEST_CANONICAL
 from games.quest.rules import legal_actions
 from games.quest.state import MatchState, Side
 
 
 @dataclass(frozen=True)
 class CpuDeckNames:
-    """The configured CPU deck, by definition name (looked up in the cards service)."""
+    """The configured CPU deck, by lineage: each card's lineage is named by its founding
+    version's name (``games.quest.canonical``); the cards service gives its active version."""
 
     creatures: tuple[str, ...]
     power_cards: tuple[str, ...]
 
 
-# Rulebook, "CPU battles": the configured CPU deck contains Quillip, Voltiki, Karrik,
-# Field Kit, and Reserve Focus.
+# Rulebook, "CPU battles": Quillip, Voltiki, Karrik, Field Kit, and Reserve Focus.
 CPU_DECK = CpuDeckNames(
-    creatures=("Quillip", "Voltiki", "Karrik"), power_cards=("Field Kit", "Reserve Focus")
+    creatures=QUEST_CANONICAL.cpu_creatures, power_cards=QUEST_CANONICAL.cpu_power_cards
 )
 
 _WANTED = (ActionKind.USE_MOVE, ActionKind.PLAY_POWER_CARD, ActionKind.SELECT_CREATURE)

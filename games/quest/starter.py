@@ -21,9 +21,6 @@ from games.quest.content import (
 
 T = TypeVar("T")
 
-# Rulebook: "The shared Common Power cards Field Kit and Reserve Focus".
-STARTER_POWER_CARD_NAMES = ("Field Kit", "Reserve Focus")
-
 
 def offered_affinity(affinity: str) -> Affinity:
     """Wit, Grit or Spark; Spirit and Mystic grants are historical, not offered."""
@@ -42,7 +39,9 @@ def choose_starter_cards(
 ) -> list[T]:
     """Three distinct Creatures of the chosen affinity and the two shared Power cards.
 
-    ``creatures`` are the active Common starter Creatures of that affinity; when
+    ``power_cards`` are the active versions of the starter Power card lineages
+    (``games.quest.canonical``), one each. ``creatures`` are the active Common starter
+    Creatures of that affinity, one version per lineage; when
     authors have published more than three, three are drawn at random (the grant
     is persisted, so this draw happens once per player).
     """

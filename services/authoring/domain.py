@@ -8,18 +8,19 @@ transition names the version it expects and writes one audit entry.
 from __future__ import annotations
 
 import uuid
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 from enum import StrEnum
 from typing import Any, Protocol
 
+from games.quest.canonical import QUEST_CANONICAL, CanonicalCards
 from services.authoring import kinds
 from shared.content import (
     CARD_KINDS,
     QUESTION_KINDS,
+    STARTER_AFFINITIES,
     STARTER_CREATURES_PER_AFFINITY,
-    STARTER_POWER_CARDS,
     Kind,
     Rarity,
 )
@@ -103,6 +104,14 @@ class Dependencies(Protocol):
 
     def published_starters(self, kind: str, affinity: str | None) -> int: ...
 
+    def founding_name_key(self, lineage_id: uuid.UUID) -> str | None: ...
+
+    def published_challenges_using(self, question_id: uuid.UUID) -> Sequence[Referenced]: ...
+
+    def published_events_using_any(
+        self, challenge_ids: Iterable[uuid.UUID]
+    ) -> Sequence[uuid.UUID]: ...
+
 
 def create(
     content_id: uuid.UUID,
@@ -165,6 +174,7 @@ def transition(
     reason: str | None,
     now: datetime,
     dependencies: Dependencies,
+    canonical: CanonicalCards = QUEST_CANONICAL,
 ) -> tuple[Content, AuditEntry, list[Event]]:
     try:
         target = State(to)
@@ -187,7 +197,7 @@ def transition(
     if target in (State.IN_REVIEW, State.APPROVED, State.PUBLISHED):
         _require_ready(content, dependencies)
     if target is State.RETIRED:
-        _require_retirable(content, dependencies)
+        _require_retirable(content, dependencies, canonical)
 
     moved = replace(
         content,
@@ -205,6 +215,7 @@ def transition(
 def _require_ready(content: Content, dependencies: Dependencies) -> None:
     problems = kinds.readiness_problems(content.kind, content.game, content.body)
     problems += _dependency_problems(content.kind, content.body, dependencies)
+    problems += _replacement_problems(content, dependencies)
     if problems:
         raise Conflict(
             "not_ready", "the content is not ready: " + "; ".join(problems), {"problems": problems}
@@ -261,23 +272,108 @@ def _usable(item: Referenced | None, allowed_kinds: Iterable[str]) -> bool:
     )
 
 
-def _require_retirable(content: Content, dependencies: Dependencies) -> None:
+def _replacement_problems(content: Content, dependencies: Dependencies) -> list[str]:
+    """A replacement takes its original's place; a starter Creature's place needs a starter
+    Creature of the same affinity (the starter set counts them by affinity)."""
+    if content.replaces is None or content.kind != Kind.CREATURE:
+        return []
+    original = dependencies.referenced([content.replaces]).get(content.replaces)
+    if original is None or not original.body.get("starter"):
+        return []
+    body = content.body
+    if not (
+        body.get("starter")
+        and body.get("rarity") == Rarity.COMMON
+        and body.get("affinity") == original.body.get("affinity")
+        and not body.get("evolved")
+    ):
+        return [
+            "a replacement of a starter Creature must be a Common starter Creature "
+            f"of the same affinity ({original.body.get('affinity')})"
+        ]
+    return []
+
+
+def _require_retirable(
+    content: Content, dependencies: Dependencies, canonical: CanonicalCards
+) -> None:
     if content.kind == Kind.CHALLENGE and dependencies.published_events_using(content.id):
         raise Conflict(
             "challenge_in_use", "a published event depends on this challenge; retire it first"
         )
-    if content.kind in CARD_KINDS and content.body.get("starter"):
-        affinity = content.body.get("affinity")
-        needed = (
-            STARTER_CREATURES_PER_AFFINITY
-            if content.kind == Kind.CREATURE
-            else (STARTER_POWER_CARDS)
-        )
-        if dependencies.published_starters(content.kind, affinity) - 1 < needed:
+    if content.kind in QUESTION_KINDS:
+        _require_question_retirable(content, dependencies)
+    if content.kind in CARD_KINDS:
+        dependents = _card_dependents(content, dependencies, canonical)
+        if dependents:
             raise Conflict(
-                "starter_needs_replacement",
-                "publish a replacement starter card before retiring this one",
+                "card_in_use",
+                f"the {' and the '.join(dependents)} depend on this card: publish a "
+                "replacement for it instead (it takes this card's place when published)",
+                {"dependents": dependents},
             )
+
+
+def _card_dependents(
+    content: Content, dependencies: Dependencies, canonical: CanonicalCards
+) -> list[str]:
+    """What would lose this card, were it retired with no replacement taking its place.
+
+    A published replacement retires its original itself (``supersede``); an explicit
+    retirement therefore leaves the lineage with no active version at all.
+    """
+    founder = dependencies.founding_name_key(content.lineage_id)
+    found = canonical.dependents(founder, kinds.name_key) if founder else []
+    if content.kind == Kind.CREATURE and content.body.get("starter"):
+        affinity = content.body.get("affinity")
+        if affinity in STARTER_AFFINITIES and (
+            dependencies.published_starters(content.kind, affinity) - 1
+            < STARTER_CREATURES_PER_AFFINITY
+        ):
+            found.append(f"{affinity} starter set")
+    return found
+
+
+def _require_question_retirable(content: Content, dependencies: Dependencies) -> None:
+    """A published challenge keeps at least five playable questions (the attempt needs five)."""
+    short = []
+    for challenge in dependencies.published_challenges_using(content.id):
+        ids = [uuid.UUID(str(i)) for i in challenge.body.get("question_ids", [])]
+        found = dependencies.referenced([i for i in ids if i != content.id])
+        playable = sum(1 for i in found.values() if _usable(i, QUESTION_KINDS))
+        if playable < kinds.MIN_CHALLENGE_QUESTIONS:
+            short.append(challenge.id)
+    if short:
+        events = dependencies.published_events_using_any(short)
+        raise Conflict(
+            "question_in_use",
+            f"{len(short)} published challenge(s) would keep fewer than "
+            f"{kinds.MIN_CHALLENGE_QUESTIONS} playable questions "
+            f"(used by {len(events)} published event(s)); retire those first",
+            {"challenges": [str(i) for i in short], "events": [str(i) for i in events]},
+        )
+
+
+def supersede(
+    original: Content, replacement: Content, actor: str, now: datetime
+) -> tuple[Content, AuditEntry, list[Event]]:
+    """The published ``replacement`` retires every other published version of its lineage:
+    exactly one version of a card is active (issue 13). Owned copies, running matches and
+    their snapshots keep the version they hold; retirement never touches them."""
+    retired = replace(
+        original, state=State.RETIRED, version=original.version + 1, updated_at=now, retired_at=now
+    )
+    entry = AuditEntry(
+        original.id,
+        retired.version,
+        actor,
+        now,
+        "supersede",
+        State.PUBLISHED,
+        State.RETIRED,
+        f"superseded by {replacement.id}",
+    )
+    return retired, entry, _events_of(retired, State.RETIRED, now)
 
 
 def _events_of(content: Content, target: State, now: datetime) -> list[Event]:

@@ -7,10 +7,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from games.quest.canonical import QUEST_CANONICAL, CanonicalCards
 from services.authoring import domain
-from services.authoring.domain import AuditEntry, Content
+from services.authoring.domain import AuditEntry, Content, State
 from services.authoring.repository import AuthoringUnitOfWork
 from shared.clock import Clock
+from shared.content import CARD_KINDS
 from shared.errors import NotFound
 
 
@@ -74,14 +76,30 @@ def edit_content(cmd: EditContent, uow: AuthoringUnitOfWork, clock: Clock) -> Co
     return edited
 
 
-def transition_content(cmd: TransitionContent, uow: AuthoringUnitOfWork, clock: Clock) -> Content:
+def transition_content(
+    cmd: TransitionContent,
+    uow: AuthoringUnitOfWork,
+    clock: Clock,
+    canonical: CanonicalCards = QUEST_CANONICAL,
+) -> Content:
     uow.authors.admit(cmd.actor)
     item = _existing(uow, cmd.content_id, for_update=True)
+    now = clock.now()
     moved, entry, events = domain.transition(
-        item, cmd.actor, cmd.to, cmd.expected_version, cmd.reason, clock.now(), uow.content
+        item, cmd.actor, cmd.to, cmd.expected_version, cmd.reason, now, uow.content, canonical
     )
     uow.content.save(moved)
     uow.content.audit(entry)
+    if moved.state is State.PUBLISHED and moved.kind in CARD_KINDS:
+        # Cards only: a question's replacement does not retire its original, which
+        # published challenges may still list by id (README, "Authoring").
+        for original in uow.content.other_published_versions(moved):
+            superseded, superseded_entry, retired = domain.supersede(
+                original, moved, cmd.actor, now
+            )
+            uow.content.save(superseded)
+            uow.content.audit(superseded_entry)
+            events += retired
     for event in events:
         uow.events.add_event(event)
     return moved

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import uuid
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
@@ -174,6 +174,54 @@ class SqlContentRepository:
         if affinity is not None:
             query = query.where(content.c.body["affinity"].astext == affinity)
         return int(self._session.execute(query).scalar_one())
+
+    def founding_name_key(self, lineage_id: uuid.UUID) -> str | None:
+        """The name of a lineage's first version (its id is the lineage id)."""
+        return self._session.execute(
+            select(content.c.name_key).where(content.c.id == lineage_id)
+        ).scalar()
+
+    def published_challenges_using(self, question_id: uuid.UUID) -> Sequence[Referenced]:
+        rows = self._session.execute(
+            select(content.c.id, content.c.kind, content.c.state, content.c.body).where(
+                content.c.kind == Kind.CHALLENGE.value,
+                content.c.state == State.PUBLISHED.value,
+                content.c.body["question_ids"].contains([str(question_id)]),
+            )
+        ).all()
+        return [Referenced(r.id, r.kind, State(r.state), r.body) for r in rows]
+
+    def published_events_using_any(self, challenge_ids: Iterable[uuid.UUID]) -> Sequence[uuid.UUID]:
+        wanted = [str(i) for i in challenge_ids]
+        return list(
+            self._session.execute(
+                select(content.c.id)
+                .where(
+                    content.c.kind == Kind.EVENT.value,
+                    content.c.state == State.PUBLISHED.value,
+                    content.c.body["challenge_id"].astext.in_(wanted),
+                )
+                .order_by(content.c.id)
+            ).scalars()
+        )
+
+    def other_published_versions(self, item: Content) -> Sequence[Content]:
+        """The lineage's published versions but ``item``, locked; the advisory lock on the
+        lineage makes two replacements published at once supersede one another in turn."""
+        self._session.execute(
+            text("SELECT pg_advisory_xact_lock(hashtext(:lineage))"),
+            {"lineage": f"lineage:{item.lineage_id}"},
+        )
+        rows = self._session.execute(
+            select(content)
+            .where(
+                content.c.lineage_id == item.lineage_id,
+                content.c.state == State.PUBLISHED.value,
+                content.c.id != item.id,
+            )
+            .with_for_update()
+        ).all()
+        return [_content(r) for r in rows]
 
 
 @dataclass

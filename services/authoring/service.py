@@ -20,7 +20,7 @@ from services.authoring.schemas import (
     TransitionSchema,
 )
 from shared.consumers import consume
-from shared.dependencies import ClockProvider, DatabaseProvider
+from shared.dependencies import CanonicalCardsProvider, ClockProvider, DatabaseProvider
 from shared.events import ACCOUNT_DELETION_REQUESTED
 from shared.health import HealthEndpoints
 from shared.reliable_events import reliable_event_handler
@@ -37,6 +37,7 @@ class AuthoringService(HealthEndpoints):
 
     db = DatabaseProvider(orm.plumbing)
     clock = ClockProvider()
+    canonical = CanonicalCardsProvider()
 
     @reliable_event_handler(ACCOUNT_DELETION_REQUESTED.source, ACCOUNT_DELETION_REQUESTED.name)
     def on_account_deletion_requested(self, message: dict[str, Any]) -> None:
@@ -67,7 +68,8 @@ class AuthoringService(HealthEndpoints):
         """``actor, content_id, to, expected_version[, reason]`` -> the moved content."""
         cmd = handlers.TransitionContent(**load(TransitionSchema(), payload))
         with unit_of_work(self.db) as uow:
-            return dict(CONTENT.dump(handlers.transition_content(cmd, uow, self.clock)))
+            moved = handlers.transition_content(cmd, uow, self.clock, self.canonical)
+            return dict(CONTENT.dump(moved))
 
     @rpc
     def get(self, content_id: str) -> dict[str, Any]:

@@ -125,10 +125,10 @@ def _named(name: str) -> str:
 
 
 def _pick(name: str, kind: str, definitions: Sequence[Mapping[str, Any]]) -> Any:
-    """The first active definition of that name that makes a playable card."""
+    """The active version of the lineage founded as ``name``, if it makes a playable card."""
     build = creature_from_definition if kind == "creature" else power_card_from_definition
     for found in definitions:
-        if _named(str(found.get("name", ""))) != _named(name):
+        if _named(str(found.get("lineage_name", ""))) != _named(name):
             continue
         try:
             return build(str(found["id"]), found["definition"])

@@ -14,6 +14,7 @@ from typing import Any
 
 from games.quest import decks as deck_rules
 from games.quest import starter as starter_rules
+from games.quest.canonical import QUEST_CANONICAL, CanonicalCards
 from services.cards.deck_store import Deck
 from services.cards.ownership_store import OwnedCopy, StarterGrant
 from services.cards.repository import CardsUnitOfWork
@@ -66,7 +67,11 @@ def _existing_starter(uow: CardsUnitOfWork, grant: StarterGrant, asked: str) -> 
 
 @_refusals
 def choose_starter(
-    cmd: ChooseStarter, uow: CardsUnitOfWork, rng: RandomSource, clock: Clock
+    cmd: ChooseStarter,
+    uow: CardsUnitOfWork,
+    rng: RandomSource,
+    clock: Clock,
+    canonical: CanonicalCards = QUEST_CANONICAL,
 ) -> tuple[dict[str, Any], bool]:
     """Grant the starter set once; returns the grant and whether this call made it."""
     affinity = starter_rules.offered_affinity(cmd.affinity)
@@ -76,8 +81,8 @@ def choose_starter(
         return _existing_starter(uow, existing, affinity), False
     cards = starter_rules.choose_starter_cards(
         uow.definitions.starter_creatures(Game.QUEST, affinity),
-        uow.definitions.active_named(
-            Game.QUEST, Kind.POWER_CARD, starter_rules.STARTER_POWER_CARD_NAMES
+        uow.definitions.active_in_lineages(
+            Game.QUEST, Kind.POWER_CARD, canonical.starter_power_cards
         ),
         rng,
     )

@@ -15,6 +15,7 @@ from sqlalchemy import (
     Table,
     UniqueConstraint,
     Uuid,
+    text,
 )
 from sqlalchemy.dialects.postgresql import JSONB
 
@@ -34,7 +35,8 @@ collections = Table(
 
 
 # Read model of published card definitions (from authoring's ContentPublished).
-# Published content is immutable, so a row never changes except to be retired.
+# Published content is immutable, so a row never changes except to be retired,
+# by authoring or by a newer version of its lineage: one active version a lineage.
 card_definitions = Table(
     "card_definitions",
     metadata,
@@ -53,6 +55,12 @@ card_definitions = Table(
     Column("published_at", DateTime(timezone=True), nullable=False),
     Column("retired_at", DateTime(timezone=True), nullable=True),
     Index("ix_card_definitions_game_rarity", "game", "rarity"),
+    Index(
+        "uq_card_definitions_active_lineage",
+        "lineage_id",
+        unique=True,
+        postgresql_where=text("retired_at IS NULL"),
+    ),
 )
 
 # A player's individual cards. A definition describes a card; each owned copy has

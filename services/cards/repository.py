@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Protocol
 
-from sqlalchemy import func, select, update
+from sqlalchemy import func, select, text, update
 from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.orm import Session
 
@@ -52,7 +52,9 @@ class DefinitionRepository(Protocol):
 
     def starter_creatures(self, game: str, affinity: str) -> list[dict[str, Any]]: ...
 
-    def active_named(self, game: str, kind: str, names: Sequence[str]) -> list[dict[str, Any]]: ...
+    def active_in_lineages(
+        self, game: str, kind: str, founding_names: Sequence[str]
+    ) -> list[dict[str, Any]]: ...
 
 
 class EventSink(Protocol):
@@ -97,7 +99,37 @@ class SqlDefinitionRepository:
         self._session = session
 
     def add_published(self, definition: dict[str, Any]) -> bool:
-        """Insert a published definition; a known id is left as it is (immutable)."""
+        """Insert a published definition; a known id is left as it is (immutable).
+
+        Exactly one version of a lineage is active: the newest published one. A newer
+        version retires the active one (its replacement supersedes it); one that
+        arrives late, after a newer version, is kept as already superseded. The advisory
+        lock orders two versions of one lineage arriving at once.
+        """
+        self._session.execute(
+            text("SELECT pg_advisory_xact_lock(hashtext(:lineage))"),
+            {"lineage": f"lineage:{definition['lineage_id']}"},
+        )
+        definitions = card_definitions.c
+        newer = self._session.execute(
+            select(func.min(definitions.published_at)).where(
+                definitions.lineage_id == definition["lineage_id"],
+                definitions.id != definition["id"],
+                definitions.published_at > definition["published_at"],
+            )
+        ).scalar()
+        if newer is not None:
+            definition = {**definition, "retired_at": newer}
+        else:
+            self._session.execute(
+                update(card_definitions)
+                .where(
+                    definitions.lineage_id == definition["lineage_id"],
+                    definitions.id != definition["id"],
+                    definitions.retired_at.is_(None),
+                )
+                .values(retired_at=definition["published_at"])
+            )
         inserted = self._session.execute(
             insert(card_definitions)
             .values(**definition)
@@ -180,16 +212,33 @@ class SqlDefinitionRepository:
         ).all()
         return [dict(row._mapping) for row in rows]
 
-    def active_named(self, game: str, kind: str, names: Sequence[str]) -> list[dict[str, Any]]:
-        """Active definitions by name, compared as authoring keeps names unique."""
-        wanted = [name.strip().lower() for name in names]
+    def active_in_lineages(
+        self, game: str, kind: str, founding_names: Sequence[str]
+    ) -> list[dict[str, Any]]:
+        """The active version of each lineage founded under one of ``founding_names``
+        (``games.quest.canonical``), with that name as ``lineage_name``.
+
+        A lineage's founding version is its first published one; names compare as
+        authoring keeps them unique (it reserves a founding name to its lineage).
+        """
+        definitions = card_definitions.c
+        founders = (
+            select(definitions.lineage_id, definitions.name)
+            .where(definitions.game == game, definitions.kind == kind)
+            .distinct(definitions.lineage_id)
+            .order_by(definitions.lineage_id, definitions.published_at, definitions.id)
+            .subquery()
+        )
+        wanted = [name.strip().lower() for name in founding_names]
         rows = self._session.execute(
             self._available(game)
+            .add_columns(founders.c.name.label("lineage_name"))
+            .join(founders, founders.c.lineage_id == definitions.lineage_id)
             .where(
-                card_definitions.c.kind == kind,
-                func.lower(func.btrim(card_definitions.c.name)).in_(wanted),
+                definitions.kind == kind,
+                func.lower(func.btrim(founders.c.name)).in_(wanted),
             )
-            .order_by(card_definitions.c.name)
+            .order_by(founders.c.name, definitions.id)
         ).all()
         return [dict(row._mapping) for row in rows]
 

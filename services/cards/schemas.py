@@ -33,6 +33,12 @@ class DefinitionSchema(Schema):
     snapshot = fields.Dict(data_key="definition")
 
 
+class LineageDefinitionSchema(DefinitionSchema):
+    """A canonical lineage's active version, with the name the lineage was founded under."""
+
+    lineage_name = fields.String()
+
+
 class StarterChoiceSchema(PlayerIdSchema):
     affinity = fields.String(required=True, validate=validate.Length(min=1, max=20))
 

@@ -16,13 +16,19 @@ from services.cards.schemas import (
     DeleteDeckSchema,
     EditDeckSchema,
     GameSchema,
+    LineageDefinitionSchema,
     MatchDeckSchema,
     NamedDefinitionsSchema,
     PlayerIdSchema,
     StarterChoiceSchema,
 )
 from shared.consumers import consume
-from shared.dependencies import ClockProvider, DatabaseProvider, RandomProvider
+from shared.dependencies import (
+    CanonicalCardsProvider,
+    ClockProvider,
+    DatabaseProvider,
+    RandomProvider,
+)
 from shared.events import (
     ACCOUNT_DELETION_REQUESTED,
     ATTEMPT_COMPLETED,
@@ -38,6 +44,7 @@ from shared.rpc import rpc
 from shared.schemas import load
 
 DEFINITIONS = DefinitionSchema(many=True)
+LINEAGE_DEFINITIONS = LineageDefinitionSchema(many=True)
 STARTER = StarterSchema()
 PLAYER_COLLECTION = PlayerCollectionSchema()
 DECK = DeckSchema()
@@ -51,6 +58,7 @@ class CardsService(HealthEndpoints):
     db = DatabaseProvider(orm.plumbing)
     clock = ClockProvider()
     random = RandomProvider()
+    canonical = CanonicalCardsProvider()
 
     def _uow(self) -> AbstractContextManager[CardsUnitOfWork]:
         return unit_of_work(self.db)
@@ -111,7 +119,7 @@ class CardsService(HealthEndpoints):
         args = load(StarterChoiceSchema(), {"player_id": player_id, "affinity": affinity})
         with self._uow() as uow:
             grant, created = collection.choose_starter(
-                collection.ChooseStarter(**args), uow, self.random, self.clock
+                collection.ChooseStarter(**args), uow, self.random, self.clock, self.canonical
             )
         return {"created": created, "starter": STARTER.dump(grant)}
 
@@ -154,11 +162,12 @@ class CardsService(HealthEndpoints):
     def active_definitions_named(
         self, game: str, kind: str, names: list[str]
     ) -> list[dict[str, Any]]:
-        """Active definitions by name (the configured CPU deck), full definition included."""
+        """The active version of each lineage founded under one of ``names`` (the configured
+        CPU deck, ``games.quest.canonical``), full definition and ``lineage_name`` included."""
         args = load(NamedDefinitionsSchema(), {"game": game, "kind": kind, "names": names})
         with self._uow() as uow:
-            found = uow.definitions.active_named(args["game"], args["kind"], args["names"])
-        return list(DEFINITIONS.dump(found))
+            found = uow.definitions.active_in_lineages(args["game"], args["kind"], args["names"])
+        return list(LINEAGE_DEFINITIONS.dump(found))
 
     @rpc
     def create_deck(self, **payload: Any) -> dict[str, Any]:

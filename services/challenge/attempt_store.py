@@ -6,11 +6,12 @@ import uuid
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import and_, func, insert, literal, select, update
+from sqlalchemy import String, and_, cast, func, insert, literal, select, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.orm import Session
 
 from services.challenge.domain.attempt import (
+    QUESTIONS_PER_ATTEMPT,
     Answer,
     Attempt,
     AttemptQuestion,
@@ -84,6 +85,19 @@ def _attempt(row: Any) -> Attempt:
     )
 
 
+def _playable_questions() -> Any:
+    """The number of published (unretired) questions of an event's challenge, correlated
+    with ``events``: what ``domain.attempt.start`` draws its five from."""
+    return (
+        select(func.count())
+        .select_from(questions)
+        .join(challenges, challenges.c.question_ids.has_key(cast(questions.c.id, String)))
+        .where(challenges.c.id == events.c.challenge_id, questions.c.retired_at.is_(None))
+        .correlate(events)
+        .scalar_subquery()
+    )
+
+
 class SqlAttempts:
     def __init__(self, session: Session) -> None:
         self._session = session
@@ -123,6 +137,7 @@ class SqlAttempts:
                 events.c.retired_at.is_(None),
                 events.c.starts_at <= now,
                 events.c.ends_at > now,
+                _playable_questions() >= QUESTIONS_PER_ATTEMPT,  # listed only if it can start
             )
             .order_by(events.c.geog.op("<->")(here))
             .limit(2 * NEARBY_LIMIT)

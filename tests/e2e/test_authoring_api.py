@@ -4,11 +4,13 @@ import uuid
 
 import pytest
 
+from tests.e2e import test_quest_cards_api as cards_api
 from tests.e2e.test_me import assert_problem
 from tests.integration.test_authoring_lifecycle import question_body
 from tests.random_refs import random_sub
 
 pytestmark = pytest.mark.e2e
+starters = cards_api.starters  # the published seed catalogue (fixture)
 
 
 @pytest.fixture
@@ -146,3 +148,16 @@ def test_a_stale_edit_is_409_and_changes_nothing(author):
 
 def test_unknown_content_is_404_for_an_author(author):
     assert_problem(author("GET", f"/authoring/content/{uuid.uuid4()}"), 404, "content_not_found")
+
+
+def test_retiring_a_card_the_cpu_deck_needs_is_a_409_naming_the_cpu_deck(api, author, starters):
+    """Issue 13: the seeded Karrik is in the CPU deck; without a replacement it stays."""
+    karrik = next(d for d in api.get("/cards/catalogue?game=quest").json() if d["name"] == "Karrik")
+    path = f"/authoring/content/{karrik['id']}"
+    version = author("GET", path).json()["version"]
+    refused = author(
+        "POST", path + "/transitions", json={"to": "retired", "expectedVersion": version}
+    )
+    body = assert_problem(refused, 409, "card_in_use")
+    assert body["dependents"] == ["CPU deck"]
+    assert author("GET", path).json()["state"] == "published"

@@ -87,10 +87,11 @@ def engine_decks(api, deck):
             for card in deck["cards"]
         ]
     )
+    founded = [{**d, "lineage_name": d["name"]} for d in catalogue]  # the seed: first versions
     cpu = domain.cpu_deck(
         CPU_DECK,
-        [d for d in catalogue if d["kind"] == "creature"],
-        [d for d in catalogue if d["kind"] == "power_card"],
+        [d for d in founded if d["kind"] == "creature"],
+        [d for d in founded if d["kind"] == "power_card"],
     )
     return player, cpu
 

@@ -408,25 +408,29 @@ def test_unknown_content_is_not_found(authoring):
         authoring.get(content_id=str(uuid.uuid4()))
 
 
-def test_a_starter_card_cannot_be_retired_until_a_replacement_is_published(authoring):
-    # Starter Power cards: at least two must stay published (Field Kit and Reserve Focus).
-    # Other tests may have published starters too, so count from what this test adds.
-    starters = [published(authoring, "power_card", power_card_body(starter=True)) for _ in range(2)]
-    authoring_starters = authoring.list(kind="power_card", state="published", limit=500)
-    extra = sum(1 for c in authoring_starters if c["body"]["starter"]) - 2
-    for card in authoring_starters:  # retire other tests' starters, keeping exactly ours
-        if card["body"]["starter"] and card["id"] not in {s["id"] for s in starters} and extra:
+def grit_starter():
+    return creature_body(affinity="Grit", starter=True)
+
+
+def test_a_starter_creature_cannot_be_retired_while_its_affinity_needs_it(authoring):
+    # Starter Creatures: at least three of an offered affinity stay published. Other
+    # tests may have published Grit starters too, so retire down to exactly ours.
+    ours = [published(authoring, "creature", grit_starter()) for _ in range(3)]
+    keep = {c["id"] for c in ours}
+    for card in authoring.list(kind="creature", state="published", limit=500):
+        body = card["body"]
+        if body["starter"] and body["affinity"] == "Grit" and card["id"] not in keep:
             authoring.transition(
                 actor=BOB, content_id=card["id"], to="retired", expected_version=card["version"]
             )
-            extra -= 1
-    first = starters[0]
+    first = ours[0]
     with pytest.raises(Conflict) as caught:
         authoring.transition(
             actor=BOB, content_id=first["id"], to="retired", expected_version=first["version"]
         )
-    assert caught.value.code == "starter_needs_replacement"
-    published(authoring, "power_card", power_card_body(starter=True))
+    assert caught.value.code == "card_in_use"
+    assert caught.value.details == {"dependents": ["Grit starter set"]}
+    published(authoring, "creature", grit_starter())
     retired = authoring.transition(
         actor=BOB, content_id=first["id"], to="retired", expected_version=first["version"]
     )

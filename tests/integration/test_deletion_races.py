@@ -26,6 +26,7 @@ import eventlet
 import pytest
 import sqlalchemy as sa
 
+from games.quest.cpu import CPU_DECK
 from services.authoring import handlers as authoring
 from services.authoring import orm as authoring_orm
 from services.authoring import purge as authoring_purge
@@ -33,7 +34,6 @@ from services.authoring.repository import unit_of_work as authoring_uow
 from services.battle import handlers as battle
 from services.battle import orm as battle_orm
 from services.battle import purge as battle_purge
-from services.battle.domain import CPU_DECK
 from services.battle.repository import unit_of_work as battle_uow
 from services.cards import collection_handlers as cards
 from services.cards import orm as cards_orm

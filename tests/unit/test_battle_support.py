@@ -25,7 +25,8 @@ STARTER = ("Quillip", "Inkwisp", "Glimmowl", "Field Kit", "Reserve Focus")
 
 
 def seed_definitions() -> dict[str, dict[str, Any]]:
-    """The seed catalogue by name, as cards' DefinitionSchema dumps it."""
+    """The seed catalogue by name, as cards' LineageDefinitionSchema dumps it (each card
+    the founding version of its lineage)."""
     entries = json.loads(CATALOGUE.read_text(encoding="utf-8"))
     return {
         e["body"]["name"]: {
@@ -33,6 +34,7 @@ def seed_definitions() -> dict[str, dict[str, Any]]:
             "kind": e["kind"],
             "game": "quest",
             "name": e["body"]["name"],
+            "lineage_name": e["body"]["name"],
             "rarity": e["body"]["rarity"],
             "definition": e["body"],
         }
