@@ -91,10 +91,25 @@ def container_config(
     )
 
 
+def listen_addresses(settings: Settings, services: Sequence[str]) -> list[tuple[str, str, int]]:
+    """(service, host, port) of every HTTP port these services will listen on."""
+    alone = _alone(services)
+    addresses = []
+    for position, name in enumerate(services):
+        address = container_config(settings, name, position, alone)["WEB_SERVER_ADDRESS"]
+        host, port = str(address).rsplit(":", 1)
+        addresses.append((name, host, int(port)))
+    return addresses
+
+
+def _alone(services: Sequence[str]) -> bool:
+    return len([s for s in services if s != "gateway"]) <= 1
+
+
 def run_services(settings: Settings, services: Sequence[str]) -> None:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
     use_cooperative_psycopg()
-    alone = len([s for s in services if s != "gateway"]) <= 1
+    alone = _alone(services)
     containers = []
     for position, name in enumerate(services):
         config = container_config(settings, name, position, alone)

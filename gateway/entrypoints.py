@@ -17,12 +17,13 @@ from typing import Any
 import eventlet.wsgi
 from marshmallow import Schema
 from nameko.web.handlers import HttpRequestHandler
-from nameko.web.server import WebServer, WsgiApp
+from nameko.web.server import WsgiApp
 from werkzeug.exceptions import HTTPException
 from werkzeug.wrappers import Request, Response
 
 from gateway.problems import response_for_exception
 from shared.errors import BadRequest, InvalidInput, PayloadTooLarge
+from shared.web_server import ExclusiveWebServer
 
 DEFAULT_MAX_BODY_BYTES = 64 * 1024
 
@@ -46,7 +47,7 @@ class ProblemWsgiApp(WsgiApp):  # type: ignore[misc]
         return response(environ, start_response)
 
 
-class ProblemWebServer(WebServer):  # type: ignore[misc]
+class ProblemWebServer(ExclusiveWebServer):
     def get_wsgi_app(self) -> ProblemWsgiApp:
         return ProblemWsgiApp(self)
 

@@ -11,10 +11,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from nameko.web.handlers import http
-
 from shared.db import Database
 from shared.rpc import rpc
+from shared.web_server import http
 
 
 def health_report(service: str, database: Database) -> dict[str, Any]:

@@ -23,11 +23,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from urllib.parse import quote, urlsplit, urlunsplit
 
-import psycopg
-from sqlalchemy.engine import make_url
-
 from shared.config import SERVICE_NAMES, Settings, load_settings
 from shared.player_gate import account_locked
+from shared.reachability import postgres_problem, rabbitmq_problem
 
 
 class ServicesUnavailable(Exception):
@@ -39,33 +37,6 @@ def services_required() -> bool:
         os.environ.get(name, "").strip() not in ("", "0", "false")
         for name in ("CI", "REQUIRE_SERVICES")
     )
-
-
-def _postgres_answers(url: str) -> str | None:
-    conninfo = make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
-    try:
-        with psycopg.connect(conninfo, connect_timeout=3) as conn:
-            has_postgis = conn.execute(
-                "SELECT 1 FROM pg_available_extensions WHERE name = 'postgis'"
-            ).fetchone()
-    except psycopg.Error as exc:
-        return f"PostgreSQL at {make_url(url).render_as_string()} did not answer: {exc}"
-    if not has_postgis:
-        return (
-            "PostgreSQL answers but PostGIS is not installed (apt install postgresql-N-postgis-3)"
-        )
-    return None
-
-
-def _rabbit_answers(uri: str) -> str | None:
-    from kombu.connection import Connection
-
-    try:
-        with Connection(uri, connect_timeout=3) as conn:
-            conn.ensure_connection(max_retries=1)
-    except Exception as exc:
-        return f"RabbitMQ at {uri} did not answer: {exc}"
-    return None
 
 
 def _docker_answers() -> bool:
@@ -103,7 +74,7 @@ def server_urls() -> Iterator[tuple[str, str]]:
     database_url = os.environ.get("DATABASE_URL", "").strip()
     amqp_uri = os.environ.get("AMQP_URI", "").strip()
     if database_url and amqp_uri:
-        problems = [p for p in (_postgres_answers(database_url), _rabbit_answers(amqp_uri)) if p]
+        problems = [p for p in (postgres_problem(database_url), rabbitmq_problem(amqp_uri)) if p]
         if problems:
             raise ServicesUnavailable("; ".join(problems))
         yield database_url, amqp_uri
