@@ -7,13 +7,18 @@ ENV PIP_NO_CACHE_DIR=1 \
     PIP_DISABLE_PIP_VERSION_CHECK=1
 RUN python -m venv /opt/deckyard
 WORKDIR /src
+# The locked dependencies first, in a layer of their own: a change to the code does not
+# invalidate it (requirements/runtime.lock, with hashes; `make lock` writes it).
+COPY requirements/runtime.lock ./requirements/runtime.lock
+RUN /opt/deckyard/bin/pip install --require-hashes -r requirements/runtime.lock
 # Only what the package needs: tests, docs and deploy files stay out of the image.
 COPY pyproject.toml README.md ./
+COPY games ./games
 COPY shared ./shared
 COPY services ./services
 COPY gateway ./gateway
 COPY deckyard ./deckyard
-RUN /opt/deckyard/bin/pip install .
+RUN /opt/deckyard/bin/pip install --no-deps .
 
 FROM python:3.11-slim
 ENV PATH=/opt/deckyard/bin:$PATH \
@@ -27,4 +32,7 @@ WORKDIR /app
 USER 10001:10001
 # 8000: gateway HTTP API; 8080: /health and /ready of the other services.
 EXPOSE 8000 8080
+# Alive when this container's process answers /health (gateway or service, whichever runs).
+HEALTHCHECK --interval=15s --timeout=5s --start-period=30s --retries=3 \
+    CMD ["python", "-m", "deckyard.healthcheck"]
 CMD ["deckyard", "run", "--service", "gateway"]

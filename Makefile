@@ -6,15 +6,24 @@ DATABASE_URL ?= postgresql://postgres@127.0.0.1:5432/postgres
 AMQP_URI ?= amqp://guest:guest@127.0.0.1:5672/
 export DATABASE_URL AMQP_URI
 
-.PHONY: install machine run migrate test test-unit lint typecheck bench token fuzz faults soak
+.PHONY: install lock machine run migrate test test-unit lint typecheck bench token fuzz faults soak
 
-$(BIN)/deckyard: pyproject.toml
+# The locked dependencies (hashes checked), then the project itself without resolving again.
+$(BIN)/deckyard: pyproject.toml requirements/dev.lock
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
-	$(BIN)/pip install -q -e ".[dev]"
+	$(BIN)/pip install -q --require-hashes -r requirements/dev.lock
+	$(BIN)/pip install -q --no-deps -e .
 	touch $@
 
 install: $(BIN)/deckyard
+
+# Rewrite the lock files after a change to the dependencies in pyproject.toml.
+lock:
+	$(PYTHON) -m venv .lock-venv && .lock-venv/bin/pip install -q pip-tools
+	.lock-venv/bin/pip-compile -q --generate-hashes --strip-extras --allow-unsafe -o requirements/runtime.lock pyproject.toml
+	.lock-venv/bin/pip-compile -q --generate-hashes --strip-extras --allow-unsafe --extra dev -o requirements/dev.lock pyproject.toml
+	rm -rf .lock-venv
 
 # PostgreSQL and RabbitMQ answering, PostGIS installed: starts or installs what is missing
 # on this machine, and says in one line each what it could not do (scripts/prepare-machine).

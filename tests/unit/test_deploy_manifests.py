@@ -401,3 +401,31 @@ def test_the_image_runs_the_gateway_as_a_non_root_user():
     copied = " ".join(arg for op, arg in instructions if op == "COPY")
     for needed in ("pyproject.toml", "README.md", "shared", "services", "gateway", "deckyard"):
         assert needed in copied
+
+
+def test_the_image_copies_every_package_the_project_installs():
+    """The games package was added to pyproject.toml and not to the image once."""
+    import tomllib
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    packages = [p.rstrip("*") for p in project["tool"]["setuptools"]["packages"]["find"]["include"]]
+    copied = [arg.split()[0] for op, arg in _dockerfile_instructions() if op == "COPY"]
+    assert set(packages) <= set(copied)
+
+
+def test_the_image_installs_the_locked_dependencies_before_the_code():
+    instructions = _dockerfile_instructions()
+    runs = [i for i, (op, arg) in enumerate(instructions) if op == "RUN"]
+    locked = [
+        i for i in runs if "--require-hashes -r requirements/runtime.lock" in instructions[i][1]
+    ]
+    first_code = min(
+        i for i, (op, arg) in enumerate(instructions) if op == "COPY" and arg.startswith("games")
+    )
+    assert locked and locked[0] < first_code  # a code change keeps the dependency layer
+    assert any("--no-deps ." in arg for op, arg in instructions if op == "RUN")
+
+
+def test_the_image_has_a_healthcheck_on_the_health_endpoint():
+    checks = [arg for op, arg in _dockerfile_instructions() if op == "HEALTHCHECK"]
+    assert checks and "deckyard.healthcheck" in checks[0]
