@@ -34,10 +34,21 @@ def _parser() -> argparse.ArgumentParser:
         help="do not migrate and seed before starting (all-in-one mode does both)",
     )
 
-    commands.add_parser("seed", help="load the card catalogue and demo content (idempotent)")
+    seed = commands.add_parser(
+        "seed", help="load the card catalogue and the demo content (idempotent)"
+    )
+    seed.add_argument(
+        "--no-demo", action="store_true", help="only the card catalogue, no demo events"
+    )
 
     migrate = commands.add_parser("migrate", help="create databases and run migrations")
     migrate.add_argument("--service", choices=ALL[:-1], action="append")
+    migrate.add_argument(
+        "--seed",
+        choices=["none", "catalogue", "demo"],
+        default="none",
+        help="then seed: the card catalogue, or the catalogue and the demo content",
+    )
 
     dead = commands.add_parser(
         "dead-letters", help="list or replay events no handler could process"
@@ -74,9 +85,10 @@ def _command(args: argparse.Namespace) -> int:
     if args.command == "token":
         return _token(args)
     if args.command == "migrate":
-        return _migrate(args.service or list(ALL[:-1]))
+        _migrate(args.service or list(ALL[:-1]))
+        return _seed(demo=args.seed == "demo") if args.seed != "none" else 0
     if args.command == "seed":
-        return _seed()
+        return _seed(demo=not args.no_demo)
     if args.command == "dead-letters":
         return _dead_letters(args)
     return _run(args)
@@ -137,7 +149,7 @@ def _migrate(services: Sequence[str]) -> int:
     return 0
 
 
-def _seed() -> int:
+def _seed(demo: bool = True) -> int:
     from deckyard.preflight import require_postgres
     from services.authoring.orm import plumbing
     from services.authoring.seed import seed
@@ -149,7 +161,7 @@ def _seed() -> int:
     require_postgres(settings)
     engine = make_engine(settings.database_url_for("authoring"))
     try:
-        report = seed(Database(engine, plumbing, SystemClock().now), SystemClock())
+        report = seed(Database(engine, plumbing, SystemClock().now), SystemClock(), demo=demo)
     finally:
         engine.dispose()
     print(

@@ -1,5 +1,10 @@
 """`deckyard seed`: the shipped catalogue and demo content, through the lifecycle.
 
+The catalogue (the cards) is part of every install: without it no starter grant or CPU
+battle can work. The demo content (questions, challenges, events and campaigns at real
+places) is for development and trials; an operator may leave it out (``demo=False``,
+``deckyard seed --no-demo``, ``deckyard migrate --seed catalogue``).
+
 Every item is created as a draft by one seed Author, submitted, approved by a
 second seed Author and published - the same rules and events as content made
 through the API. Each item has a stable reference in the seed files; the
@@ -101,11 +106,18 @@ def _fixed(body: dict[str, Any]) -> Callable[[], dict[str, Any]]:
     return lambda: body
 
 
-def seed(db: Database, clock: Clock) -> SeedReport:
+def seed(db: Database, clock: Clock, demo: bool = True) -> SeedReport:
+    """The catalogue, then (unless ``demo`` is False) the demo content."""
     seeder = Seeder(db, clock)
-    ids = seeder.report.ids
     for card in _load("quest_cards.json"):
         seeder.ensure_published(_card_ref(card["body"]["name"]), card["kind"], _fixed(card["body"]))
+    if demo:
+        _seed_demo_content(seeder, clock)
+    return seeder.report
+
+
+def _seed_demo_content(seeder: Seeder, clock: Clock) -> None:
+    ids = seeder.report.ids
     content = _load("quest_content.json")
     for question in content["questions"]:
         seeder.ensure_published(question["ref"], question["kind"], _fixed(question["body"]))
@@ -121,7 +133,6 @@ def seed(db: Database, clock: Clock) -> SeedReport:
             "event_ids": [str(ids[r]) for r in campaign["event_refs"]],
         }
         seeder.ensure_published(campaign["ref"], "campaign", _fixed(body))
-    return seeder.report
 
 
 def _event_body(

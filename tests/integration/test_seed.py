@@ -77,3 +77,19 @@ def test_seeded_content_was_approved_by_the_other_author(authoring_db):
         ).scalar_one()
     assert [actor for actor, _ in approvers] == [SEED_REVIEWER]
     assert submitters == approvers[0][1]
+
+
+def test_the_catalogue_alone_is_the_cards_and_nothing_of_the_demo(settings):
+    own = replace(settings, database_prefix=f"{settings.database_prefix}_seedcat")
+    upgrade(own, "authoring")
+    engine = make_engine(own.database_url_for("authoring"))
+    try:
+        db = Database(engine, plumbing, FixedClock(SEEDED_AT).now)
+        seed(db, FixedClock(SEEDED_AT), demo=False)
+        kinds = sorted({kind for kind, _, _ in seeded_rows(db)})
+        with_demo = seed(db, FixedClock(SEEDED_AT), demo=True)  # the demo can follow later
+    finally:
+        engine.dispose()
+        drop_database(own, "authoring")
+    assert kinds == ["creature", "power_card"]
+    assert with_demo.created > 0
