@@ -124,7 +124,9 @@ def test_every_service_and_the_gateway_has_a_deployment():
     assert set(DEPLOYMENTS) == {*SERVICES, "gateway"}
     for name, deployment in DEPLOYMENTS.items():
         assert deployment["apiVersion"] == "apps/v1"
-        assert deployment["spec"]["replicas"] >= 2, name
+        # The HorizontalPodAutoscaler owns the count (test below); a fixed one would be
+        # put back by every `kubectl apply`.
+        assert "replicas" not in deployment["spec"], name
         (container,) = _pod_spec(deployment)["containers"]
         assert container["image"] == APP_IMAGE, name
         assert container["command"] == ["deckyard", "run", "--service", name]
@@ -386,6 +388,86 @@ def test_compose_runs_the_development_issuer_outside_production_mode():
     for name in (*SERVICES, "gateway"):
         assert COMPOSE_SERVICES[name]["environment"]["DEV_AUTH"] == "1"
         assert COMPOSE_SERVICES[name]["environment"].get("DECKYARD_ENV") != "production"
+
+
+@pytest.mark.parametrize("name", [*SERVICES, "gateway"])
+def test_every_deployment_keeps_a_replica_through_a_drain_and_scales_on_cpu(name):
+    budget = _of_kind("PodDisruptionBudget")[name]
+    assert budget["spec"]["selector"]["matchLabels"] == {"app.kubernetes.io/name": name}
+    assert budget["spec"]["minAvailable"] == 1
+    scaler = _of_kind("HorizontalPodAutoscaler")[name]
+    assert scaler["spec"]["scaleTargetRef"] == {
+        "apiVersion": "apps/v1",
+        "kind": "Deployment",
+        "name": name,
+    }
+    assert 2 <= scaler["spec"]["minReplicas"] < scaler["spec"]["maxReplicas"]
+
+
+def _pod_labels(workload: Doc) -> dict[str, str]:
+    return workload["spec"]["template"]["metadata"]["labels"]
+
+
+def _selects(selector: Doc, labels: dict[str, str]) -> bool:
+    for key, value in selector.get("matchLabels", {}).items():
+        if labels.get(key) != value:
+            return False
+    for expression in selector.get("matchExpressions", []):
+        assert expression["operator"] == "In"
+        if labels.get(expression["key"]) not in expression["values"]:
+            return False
+    return True
+
+
+def _allowed(direction: str, pod: dict[str, str], peer: dict[str, str], port: int) -> bool:
+    """Whether the policies let ``pod`` receive from / send to ``peer`` on ``port``
+    (peers in this namespace, selected by pod labels)."""
+    rules_key, peers_key = ("ingress", "from") if direction == "in" else ("egress", "to")
+    for policy in _of_kind("NetworkPolicy").values():
+        if not _selects(policy["spec"]["podSelector"], pod):
+            continue
+        for rule in policy["spec"].get(rules_key, []):
+            ports = {p["port"] for p in rule.get("ports", [])}
+            peers = [p["podSelector"] for p in rule.get(peers_key, []) if set(p) == {"podSelector"}]
+            if port in ports and any(_selects(sel, peer) for sel in peers):
+                return True
+    return False
+
+
+def test_network_policies_refuse_everything_not_allowed():
+    deny = _of_kind("NetworkPolicy")["default-deny"]["spec"]
+    assert deny["podSelector"] == {} and set(deny["policyTypes"]) == {"Ingress", "Egress"}
+
+
+def test_each_service_reaches_only_the_database_and_the_broker():
+    postgres = _pod_labels(_of_kind("StatefulSet")["postgres"])
+    rabbitmq = _pod_labels(_of_kind("StatefulSet")["rabbitmq"])
+    gateway = _pod_labels(DEPLOYMENTS["gateway"])
+    for name in SERVICES:
+        pod = _pod_labels(DEPLOYMENTS[name])
+        assert _allowed("out", pod, postgres, 5432) and _allowed("in", postgres, pod, 5432)
+        assert _allowed("out", pod, rabbitmq, 5672) and _allowed("in", rabbitmq, pod, 5672)
+        assert not _allowed("out", pod, gateway, 8000)
+        for other in SERVICES:
+            assert not _allowed("in", _pod_labels(DEPLOYMENTS[other]), pod, 8080)
+
+
+def test_the_gateway_reaches_the_broker_but_no_database():
+    gateway = _pod_labels(DEPLOYMENTS["gateway"])
+    postgres = _pod_labels(_of_kind("StatefulSet")["postgres"])
+    rabbitmq = _pod_labels(_of_kind("StatefulSet")["rabbitmq"])
+    assert _allowed("out", gateway, rabbitmq, 5672) and _allowed("in", rabbitmq, gateway, 5672)
+    assert not _allowed("out", gateway, postgres, 5432)
+    assert not _allowed("in", postgres, gateway, 5432)
+
+
+def test_only_the_gateway_takes_traffic_from_the_ingress_controller():
+    takers = []
+    for policy in _of_kind("NetworkPolicy").values():
+        for rule in policy["spec"].get("ingress", []):
+            if any("namespaceSelector" in peer for peer in rule.get("from", [])):
+                takers.append(policy["spec"]["podSelector"])
+    assert takers == [{"matchLabels": {"app.kubernetes.io/name": "gateway"}}]
 
 
 # --- Dockerfile -----------------------------------------------------------------------
