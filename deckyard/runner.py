@@ -15,6 +15,7 @@ from nameko.containers import ServiceContainer, get_container_cls
 from deckyard.registry import service_class
 from shared.config import Settings
 from shared.db import use_cooperative_psycopg
+from shared.logs import configure_logging
 from shared.rpc import BROKER_ERRORS
 
 log = logging.getLogger("deckyard")
@@ -107,7 +108,7 @@ def _alone(services: Sequence[str]) -> bool:
 
 
 def run_services(settings: Settings, services: Sequence[str]) -> None:
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    configure_logging(settings.log_format, settings.log_level)
     use_cooperative_psycopg()
     alone = _alone(services)
     containers = []

@@ -110,6 +110,8 @@ class Settings:
     player_lease_seconds: float = 1.0
     trusted_proxy_hops: int = 0
     trusted_proxy_header: str = "X-Forwarded-For"
+    log_format: str = "text"
+    log_level: str = "INFO"
 
     def database_url_for(self, service: str) -> URL:
         """The SQLAlchemy URL of one service's own database (psycopg 3 driver)."""
@@ -214,7 +216,17 @@ def load_settings(env: Mapping[str, str] | None = None) -> Settings:
         player_lease_seconds=_player_lease_seconds(env),
         trusted_proxy_hops=_whole_number(env, "TRUSTED_PROXY_HOPS", 0),
         trusted_proxy_header=_forwarding_header(env),
+        log_format=_choice(env, "LOG_FORMAT", ("text", "json"), "text"),
+        log_level=_choice(env, "LOG_LEVEL", ("DEBUG", "INFO", "WARNING", "ERROR"), "INFO"),
     )
+
+
+def _choice(env: Mapping[str, str], name: str, choices: tuple[str, ...], default: str) -> str:
+    raw = env.get(name, "").strip() or default
+    for choice in choices:
+        if raw.lower() == choice.lower():
+            return choice
+    raise ConfigError(f"{name} must be one of {', '.join(choices)}, got {raw!r}")
 
 
 FORWARDING_HEADERS = ("X-Forwarded-For", "Forwarded")  # gateway/clientaddress.py reads these

@@ -29,6 +29,7 @@ from sqlalchemy import Engine, Table, delete, func, select, update
 from sqlalchemy.orm import Session
 
 from shared.events import AWAITING_CONSUMERS, contract_for
+from shared.logs import Throttled
 from shared.plumbing_tables import PlumbingTables
 
 log = logging.getLogger(__name__)
@@ -219,14 +220,17 @@ class RelayLoop:
         import eventlet.event
 
         rounds = 0
+        # While the database is down every round fails: one line per 30 s, not thousands.
+        failures = Throttled(log, "outbox relay round")
         while self._running:
             try:
                 self._relay.relay_all()
                 rounds += 1
                 if rounds % self._purge_every == 0:
                     self._relay.purge_published()
-            except Exception:  # keep relaying: the database may come back
-                log.exception("outbox relay round failed")
+                failures.succeeded()
+            except Exception as exc:  # keep relaying: the database may come back
+                failures.failed(exc)
             with eventlet.Timeout(self._poll_interval, False):
                 self._wakeup.wait()
             self._wakeup = eventlet.event.Event()
