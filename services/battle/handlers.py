@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Protocol
+from typing import Any
 
 from games.kit.refusal import Refusal
 from games.quest.cpu import CPU_DECK, CpuDeckNames
@@ -25,16 +25,6 @@ from shared.errors import Conflict, InvalidInput, NotFound
 from shared.randomness import RandomSource
 
 UnitOfWorkFactory = Callable[[], AbstractContextManager[BattleUnitOfWork]]
-
-
-class CardsCatalogue(Protocol):
-    """The cards service, as far as a match start needs it."""
-
-    def deck_for_match(self, player_id: str, deck_id: str) -> dict[str, Any]: ...
-
-    def active_definitions_named(
-        self, game: str, kind: str, names: list[str]
-    ) -> list[dict[str, Any]]: ...
 
 
 @dataclass(frozen=True)
@@ -128,7 +118,7 @@ def _current(
 
 def start_match(
     cmd: StartMatch,
-    cards: CardsCatalogue,
+    cards: quest.CardsCatalogue,
     unit_of_work: UnitOfWorkFactory,
     clock: Clock,
     rng: RandomSource,
@@ -143,29 +133,37 @@ def start_match(
     if active is not None:
         raise _refuse_second_match(active)
     # Outside any transaction: the cards service may take a moment.
-    deck = cards.deck_for_match(player_id=str(cmd.player_id), deck_id=str(cmd.deck_id))
-    player = quest.player_deck(deck["cards"])
-    cpu = quest.cpu_deck(
-        cpu_names,
-        cards.active_definitions_named(game=game, kind="creature", names=list(cpu_names.creatures)),
-        cards.active_definitions_named(
-            game=game, kind="power_card", names=list(cpu_names.power_cards)
-        ),
-    )
-    seats = quest.cpu_match_seats(
-        cmd.player_id, uuid.UUID(str(deck["deck_id"])), int(deck["version"])
-    )
+    seats, brings = quest.cpu_match_setup(cards, cpu_names, cmd.player_id, cmd.deck_id)
+    return _start(game, mode, seats, brings, unit_of_work, clock, rng, new_id)
+
+
+def _start(
+    game: str,
+    mode: str,
+    seats: list[host.Seat],
+    brings: Mapping[str, Any],
+    unit_of_work: UnitOfWorkFactory,
+    clock: Clock,
+    rng: RandomSource,
+    new_id: Callable[[], uuid.UUID],
+) -> dict[str, Any]:
+    """Any game's start once its seats are known: seed, the CPU's first actions, the
+    insert (refused when a seated player has an active match where the rulebook allows
+    one), and the first player seat's view."""
+    hosted_game = hosted(game)
     now = clock.now()
-    brings = {seats[0].name: player, seats[1].name: cpu}
     match, initial, steps = host.start(
-        hosted(game), new_id(), mode, seats, brings, None, rng.seed_for_child(), now
+        hosted_game, new_id(), mode, seats, brings, None, rng.seed_for_child(), now
     )
+    seated = [s for s in seats if s.kind is host.SeatKind.PLAYER]
     with unit_of_work() as uow:
-        uow.players.admit(cmd.player_id)  # the account may have been deleted meanwhile
+        for player_id in match.players:  # an account may have been deleted meanwhile
+            uow.players.admit(player_id)
         if not uow.matches.add_if_no_active(match, initial):
-            raise _refuse_second_match(uow.matches.active_id(cmd.player_id, game, mode))
+            first = match.players[0]
+            raise _refuse_second_match(uow.matches.active_id(first, game, mode))
         uow.matches.add_steps(match.id, steps)
-    return hosted(game).views.match(match, seats[0])
+    return hosted_game.views.match(match, seated[0])
 
 
 def get_match(

@@ -12,7 +12,7 @@ from __future__ import annotations
 import uuid
 from collections.abc import Mapping, Sequence
 from datetime import datetime
-from typing import Any
+from typing import Any, Protocol
 
 from games.kit.refusal import Refusal
 from games.quest import (
@@ -38,12 +38,41 @@ CPU_MODE = "cpu"
 _BAD_CARD = (KeyError, TypeError, ValueError, Refusal)
 
 
+class CardsCatalogue(Protocol):
+    """The cards service, as far as a match start needs it."""
+
+    def deck_for_match(self, player_id: str, deck_id: str) -> dict[str, Any]: ...
+
+    def active_definitions_named(
+        self, game: str, kind: str, names: list[str]
+    ) -> list[dict[str, Any]]: ...
+
+
 def cpu_match_seats(player_id: uuid.UUID, deck_id: uuid.UUID, deck_version: int) -> list[Seat]:
     """A CPU match: the player with their saved deck, and the CPU."""
     return [
         Seat(str(Side.PLAYER), SeatKind.PLAYER, player_id, deck_id, deck_version),
         Seat(str(Side.CPU), SeatKind.CPU),
     ]
+
+
+def cpu_match_setup(
+    cards: CardsCatalogue, cpu_names: CpuDeckNames, player_id: uuid.UUID, deck_id: uuid.UUID
+) -> tuple[list[Seat], dict[str, Deck]]:
+    """The seats of a CPU match and the decks they bring: the player's saved deck as
+    cards snapshots it (refusing an illegal or foreign one) and the configured CPU deck,
+    each card the active version of its lineage."""
+    deck = cards.deck_for_match(player_id=str(player_id), deck_id=str(deck_id))
+    player = player_deck(deck["cards"])
+    cpu = cpu_deck(
+        cpu_names,
+        cards.active_definitions_named(game=GAME, kind="creature", names=list(cpu_names.creatures)),
+        cards.active_definitions_named(
+            game=GAME, kind="power_card", names=list(cpu_names.power_cards)
+        ),
+    )
+    seats = cpu_match_seats(player_id, uuid.UUID(str(deck["deck_id"])), int(deck["version"]))
+    return seats, {str(Side.PLAYER): player, str(Side.CPU): cpu}
 
 
 def player_deck(cards: Sequence[Mapping[str, Any]]) -> Deck:
