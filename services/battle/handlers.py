@@ -108,8 +108,11 @@ def _current(
 ) -> tuple[Match, host.Seat]:
     """The match as of ``now`` for a read: locked only when time has changed it."""
     match, seat = _owned(uow, player_id, match_id, game, lock=False)
-    stale = host.catch_up(hosted(match.game), match.seats, match.state, now)[1]
-    if match.status is Status.ACTIVE and stale:
+    hosted_game = hosted(match.game)
+    if (
+        match.status is Status.ACTIVE
+        and host.catch_up(hosted_game, match.seats, match.state, now)[1]
+    ):
         uow.players.admit(player_id)  # the gate before the row, as everywhere
         match, seat = _owned(uow, player_id, match_id, game)
         match = _caught_up(uow, match, now)

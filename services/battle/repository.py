@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Protocol
 
-from sqlalchemy import delete, exists, insert, literal, or_, select, update
+from sqlalchemy import delete, insert, literal, select, union_all, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.orm import Session
 
@@ -137,6 +137,9 @@ class KeyedStep:
 class SqlMatches:
     def __init__(self, session: Session) -> None:
         self._session = session
+        # Matches read from the legacy columns in this unit of work: their seats are
+        # written on save. Others' seats change only when the match finishes.
+        self._seatless: set[uuid.UUID] = set()
 
     def add_if_no_active(self, match: Match, initial: Any) -> bool:
         """Insert the match and its seats unless one of its players already has an active
@@ -171,22 +174,23 @@ class SqlMatches:
     def active_id(self, player_id: uuid.UUID, game: str, mode: str) -> uuid.UUID | None:
         """The player's active match of ``game`` and ``mode`` (seated, or by the legacy
         column for a match the previous release started)."""
-        seated = exists().where(
-            match_seats.c.match_id == matches.c.id,
-            match_seats.c.player_id == player_id,
-            match_seats.c.kind == SeatKind.PLAYER.value,
+        active = (
+            matches.c.status == Status.ACTIVE.value,
+            matches.c.game == game,
+            matches.c.mode == mode,
         )
-        found: uuid.UUID | None = self._session.execute(
+        seated = (
             select(matches.c.id)
+            .join(match_seats, match_seats.c.match_id == matches.c.id)
             .where(
-                matches.c.status == Status.ACTIVE.value,
-                matches.c.game == game,
-                matches.c.mode == mode,
-                or_(seated, matches.c.player_id == player_id),
+                match_seats.c.player_id == player_id,
+                match_seats.c.kind == SeatKind.PLAYER.value,
+                *active,
             )
-            .order_by(matches.c.created_at)
-            .limit(1)
-        ).scalar()
+        )
+        legacy = select(matches.c.id).where(matches.c.player_id == player_id, *active)
+        # Two indexed look-ups (ix_match_seats_player; the legacy partial index), not an OR.
+        found: uuid.UUID | None = self._session.execute(union_all(seated, legacy).limit(1)).scalar()
         return found
 
     def _seats_of(self, ids: Sequence[uuid.UUID]) -> dict[uuid.UUID, list[Any]]:
@@ -205,7 +209,12 @@ class SqlMatches:
         if for_update:
             query = query.with_for_update()
         row = self._session.execute(query).first()
-        return _match(row, self._seats_of([row.id])[row.id]) if row else None
+        return self._loaded(row, self._seats_of([row.id])[row.id]) if row else None
+
+    def _loaded(self, row: Any, seat_rows: Sequence[Any]) -> Match:
+        if not seat_rows:
+            self._seatless.add(row.id)
+        return _match(row, seat_rows)
 
     def save(self, match: Match, previous_version: int) -> None:
         """Write the new state and seats over the ones it was computed from (the caller
@@ -218,6 +227,9 @@ class SqlMatches:
         ).first()
         if saved is None:
             raise RuntimeError(f"match {match.id} changed under a lock")
+        if match.status is Status.ACTIVE and match.id not in self._seatless:
+            return  # the seats are as they were: results come with the finish
+        self._seatless.discard(match.id)
         upsert = pg_insert(match_seats).values(_seat_rows(match))
         self._session.execute(
             upsert.on_conflict_do_update(
@@ -283,7 +295,7 @@ class SqlMatches:
             .with_for_update(skip_locked=True)
         ).all()
         seats = self._seats_of([r.id for r in rows])
-        return [_match(r, seats[r.id]) for r in rows]
+        return [self._loaded(r, seats[r.id]) for r in rows]
 
 
 class Matches(Protocol):
