@@ -10,14 +10,18 @@ published on the nameko events exchange of its source service
 ``@event_handler(source, type)`` receives it. ``event_id`` is what consumers
 record to apply each event once. A change that is not backward compatible is
 a new version with its own schema, never an edit of an old one; adding an
-optional field is compatible (consumers ignore fields they do not know).
+optional field is compatible (consumers ignore fields they do not know). A
+contract keeps reading the versions before it (``EventContract.older``, each with
+how its payload reads as the current version's), so messages already in the
+outbox or in a queue when producers upgrade are still applied, and consumers
+only ever see the current shape.
 """
 
 from __future__ import annotations
 
 import logging
 import uuid
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -122,7 +126,9 @@ class RewardGrantedV1(EventSchema):
 
 
 class MatchFinishedV1(EventSchema):
-    """A CPU match ended: who won and how; its result is final."""
+    """A Quest CPU match ended: the player's result; final. Read, no longer written:
+    as v2 it is game "quest", seats "player" (``player_id``, ``outcome``) and "cpu"
+    (the opposite: "defeat" after a player's victory, else "victory")."""
 
     match_id = fields.UUID(required=True)
     player_id = fields.UUID(required=True)
@@ -131,6 +137,51 @@ class MatchFinishedV1(EventSchema):
         required=True, validate=validate.OneOf(["victory", "defeat", "forfeit"])
     )
     finished_at = fields.AwareDateTime(required=True)
+
+
+class MatchSeatV2(EventSchema):
+    """One seat of a finished match: who sat there and their result in the game's words
+    (Quest: victory, defeat, forfeit). A CPU seat has no player; a plan's is its owner;
+    a player purged from a match others keep has none either."""
+
+    seat = fields.String(required=True, validate=validate.Length(min=1, max=32))
+    kind = fields.String(required=True, validate=validate.OneOf(["player", "cpu", "plan"]))
+    player_id = fields.UUID(required=True, allow_none=True)
+    result = fields.String(required=True, allow_none=True, validate=validate.Length(max=16))
+
+
+class MatchFinishedV2(EventSchema):
+    """A match of any game ended: its game, mode and every seat's result; final.
+
+    Players are found in ``seats`` (a match may have several): there is no top-level
+    ``player_id`` any more, and a purge forgets an outbox row that seats the player.
+    """
+
+    match_id = fields.UUID(required=True)
+    game = fields.String(required=True, validate=validate.Length(min=1, max=32))
+    mode = fields.String(required=True, validate=validate.Length(min=1, max=16))
+    seats = fields.List(fields.Nested(MatchSeatV2), required=True, validate=validate.Length(min=1))
+    finished_at = fields.AwareDateTime(required=True)
+
+
+def _match_finished_from_v1(data: Mapping[str, Any]) -> dict[str, Any]:
+    """A v1 payload (a Quest CPU match, its player's outcome) as v2."""
+    outcome = data["outcome"]
+    return {
+        "match_id": data["match_id"],
+        "game": "quest",
+        "mode": data["mode"],
+        "seats": [
+            {"seat": "player", "kind": "player", "player_id": data["player_id"], "result": outcome},
+            {
+                "seat": "cpu",
+                "kind": "cpu",
+                "player_id": None,
+                "result": "defeat" if outcome == "victory" else "victory",
+            },
+        ],
+        "finished_at": data["finished_at"],
+    }
 
 
 class AccountDeletionRequestedV1(EventSchema):
@@ -160,6 +211,16 @@ class PersonalDataPurgedV1(EventSchema):
 
 
 @dataclass(frozen=True)
+class OlderVersion:
+    """A version of a contract that is still read: its schema, and its loaded payload
+    as the current version's."""
+
+    version: int
+    schema: type[Schema]
+    upgrade: Callable[[Mapping[str, Any]], dict[str, Any]]
+
+
+@dataclass(frozen=True)
 class EventContract:
     """One event type: who emits it, its payload, and who consumes it.
 
@@ -175,6 +236,10 @@ class EventContract:
     source: str
     schema: type[Schema]
     consumers: tuple[str, ...] = ()
+    older: tuple[OlderVersion, ...] = ()  # versions still read, as this one
+
+    def reads(self, version: int) -> OlderVersion | None:
+        return next((o for o in self.older if o.version == version), None)
 
     @property
     def exchange(self) -> str:
@@ -230,10 +295,11 @@ REWARD_GRANTED = EventContract(
 )
 MATCH_FINISHED = EventContract(
     "MatchFinished",
-    1,
+    2,
     "battle",
-    MatchFinishedV1,
+    MatchFinishedV2,
     consumers=("accounts.on_match_finished",),
+    older=(OlderVersion(1, MatchFinishedV1, _match_finished_from_v1),),
 )
 
 ACCOUNT_DELETION_REQUESTED = EventContract(
@@ -360,13 +426,19 @@ def read_event(contract: EventContract, message: Mapping[str, Any]) -> Event:
     """Parse a received message; refuse one that does not match the contract."""
     try:
         envelope = _Envelope().load(message)
-        if envelope["type"] != contract.name or envelope["version"] != contract.version:
+        older = contract.reads(envelope["version"])
+        if envelope["type"] != contract.name or (
+            envelope["version"] != contract.version and older is None
+        ):
             raise InvalidInput(
                 "unexpected_event",
                 f"expected {contract.name} v{contract.version}, "
                 f"got {envelope['type']} v{envelope['version']}",
             )
-        data = contract.schema().load(envelope["data"])
+        if older is None:
+            data = contract.schema().load(envelope["data"])
+        else:
+            data = older.upgrade(older.schema().load(envelope["data"]))
     except ValidationError as exc:
         raise InvalidInput(
             "invalid_event", f"malformed {contract.name} message", {"errors": exc.messages_dict}

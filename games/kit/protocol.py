@@ -19,6 +19,8 @@ from typing import Any, Protocol, TypeVar
 SettingsT = TypeVar("SettingsT", contravariant=True)
 StateT = TypeVar("StateT")
 ActionT = TypeVar("ActionT")
+PolicyStateT = TypeVar("PolicyStateT", contravariant=True)
+PolicyActionT = TypeVar("PolicyActionT", covariant=True)
 
 Seat = str  # a seat's name in the game ("player", "cpu", ...)
 Event = dict[str, Any]  # JSON-friendly, for the action log and the push channel
@@ -49,8 +51,29 @@ class Engine(Protocol[SettingsT, StateT, ActionT]):
         """What ``seat`` may see of the match, JSON-friendly."""
         ...
 
+    def view_events(self, events: Iterable[Event], seat: Seat) -> list[Event]:
+        """What ``seat`` may see of ``events`` (a host answers and logs with these)."""
+        ...
+
+    def version(self, state: StateT) -> int:
+        """How many actions made ``state``: a host's expected version and log position."""
+        ...
+
+    def waiting_for(self, state: StateT) -> list[Seat]:
+        """The seats whose decision the match waits for now; [] once it is over."""
+        ...
+
+    def results(self, state: StateT) -> dict[Seat, str] | None:
+        """Each seat's result in the game's own words once the match is over, else None."""
+        ...
+
     def deadline(self, state: StateT) -> datetime | None:
         """When the seat to act runs out of time; None when no clock runs."""
+        ...
+
+    def timeouts(self, state: StateT) -> list[tuple[Seat, ActionT]]:
+        """The actions time alone takes once the deadline has passed, in order, as a host
+        logs them (so replay repeats them): ``expire`` is applying these."""
         ...
 
     def expire(self, state: StateT, now: datetime) -> tuple[StateT, list[Event]]:
@@ -77,3 +100,11 @@ class Engine(Protocol[SettingsT, StateT, ActionT]):
     def action_from_json(self, data: Mapping[str, Any]) -> ActionT:
         """A client's action; anything malformed is a Refusal."""
         ...
+
+
+class CpuPolicy(Protocol[PolicyStateT, PolicyActionT]):
+    """A game's CPU player: the action it takes for ``seat`` now, or None with nothing
+    to do. A pure function of the state (its chance from the state's seed), so asking
+    twice gives the same action and a retried request replays nothing."""
+
+    def __call__(self, state: PolicyStateT, seat: Seat, /) -> PolicyActionT | None: ...

@@ -40,9 +40,9 @@ CPU_DECK = CpuDeckNames(
 _WANTED = (ActionKind.USE_MOVE, ActionKind.PLAY_POWER_CARD, ActionKind.SELECT_CREATURE)
 
 
-def cpu_action(state: MatchState, side: Side) -> Action | None:
-    """The CPU's action for ``side`` now, or None when it has nothing to do."""
-    side = Side(side)
+def cpu_action(state: MatchState, seat: Side | str, /) -> Action | None:
+    """The CPU's action for ``seat`` now, or None when it has nothing to do."""
+    side = Side(seat)
     legal = legal_actions(state, side)
     options = [a for a in legal if a.kind in _WANTED]
     if not options:

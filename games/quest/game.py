@@ -1,8 +1,10 @@
 """Quest behind the engine protocol of games/kit: ``QUEST`` is what a match host holds.
 
 A thin adapter over the engine's functions: the seats are "player" and "cpu",
-each bringing a ``Deck``. Assigning it to ``Engine[...]`` below lets mypy check
-it against the protocol.
+each bringing a ``Deck``. Results are ``points.MatchOutcome`` values: the winner's
+"victory", the loser's "defeat", or "forfeit" for a side that gave up. Assigning
+it to ``Engine[...]`` below lets mypy check it against the protocol; ``QUEST_CPU``
+is the CPU policy (``cpu.cpu_action``) against the kit's ``CpuPolicy``.
 """
 
 from __future__ import annotations
@@ -11,12 +13,14 @@ from collections.abc import Iterable, Mapping
 from datetime import datetime
 from typing import Any
 
-from games.kit.protocol import Engine, Event, Seat
+from games.kit.protocol import CpuPolicy, Engine, Event, Seat
 from games.quest import engine, rules
 from games.quest import view as views
 from games.quest.actions import Action
+from games.quest.cpu import cpu_action
 from games.quest.engine import Deck, Settings
-from games.quest.state import MatchState, Phase, Side
+from games.quest.points import MatchOutcome
+from games.quest.state import FinishReason, MatchState, Phase, Side
 
 
 class QuestEngine:
@@ -38,8 +42,35 @@ class QuestEngine:
     def view(self, state: MatchState, seat: Seat) -> dict[str, Any]:
         return views.view(state, Side(seat))
 
+    def view_events(self, events: Iterable[Event], seat: Seat) -> list[Event]:
+        return views.view_events(events, Side(seat))
+
+    def version(self, state: MatchState) -> int:
+        return state.version
+
+    def waiting_for(self, state: MatchState) -> list[Seat]:
+        if state.phase is Phase.NORMAL_TURN and state.turn is not None:
+            return [str(state.turn)]
+        return [str(side) for side in state.pending]  # a selection: who has not chosen yet
+
+    def results(self, state: MatchState) -> dict[Seat, str] | None:
+        if state.phase is not Phase.FINISHED or state.winner is None:
+            return None
+        loser = state.winner.other
+        gave_up = state.finish_reason is FinishReason.FORFEIT
+        return {
+            str(state.winner): str(MatchOutcome.VICTORY),
+            str(loser): str(MatchOutcome.FORFEIT if gave_up else MatchOutcome.DEFEAT),
+        }
+
     def deadline(self, state: MatchState) -> datetime | None:
         return state.deadline if state.phase is Phase.NORMAL_TURN else None
+
+    def timeouts(self, state: MatchState) -> list[tuple[Seat, Action]]:
+        # Rulebook: a normal turn's deadline passing is that side's timeout (the turn ends).
+        if state.phase is not Phase.NORMAL_TURN or state.turn is None:
+            return []
+        return [(str(state.turn), Action.timeout())]
 
     def expire(self, state: MatchState, now: datetime) -> tuple[MatchState, list[Event]]:
         return engine.expire(state, now)
@@ -69,3 +100,4 @@ class QuestEngine:
 
 
 QUEST: Engine[Settings, MatchState, Action] = QuestEngine()
+QUEST_CPU: CpuPolicy[MatchState, Action] = cpu_action

@@ -107,15 +107,34 @@ def record_attempt_points(event: Event, uow: ProgressionUnitOfWork) -> bool:
     return _record(entry, event, uow)
 
 
+# The matches that earn points: Quest CPU battles (rules/quest.txt, "Progression points";
+# the table is games/quest/points.py). Other games' points are not in a rulebook yet.
+POINTS_MATCHES = {("quest", "cpu")}
+
+
 def record_match_points(event: Event, uow: ProgressionUnitOfWork) -> bool:
-    """Add a finished CPU match's points (25 for a victory, 0 otherwise), once per match."""
+    """Add a finished match's points to each player seated in it, once per match (Quest
+    CPU: 25 for a victory, 0 otherwise). MatchFinished v1 arrives in v2's shape.
+
+    Returns True when this call added an entry; False for a message already applied,
+    a match that earns no points, or entries that were already counted.
+    """
     if not uow.inbox.first_delivery(event.event_id, MATCH_FINISHED_CONSUMER):
         return False
     data = event.data
-    entry = domain.cpu_match_entry(
-        data["player_id"], data["match_id"], data["outcome"], data["finished_at"]
-    )
-    return _record(entry, event, uow)
+    if (data["game"], data["mode"]) not in POINTS_MATCHES:
+        log.info("%s %s: a %s %s match earns no points", event.type, event.event_id,
+                 data["game"], data["mode"])  # fmt: skip
+        return False
+    added = False
+    for seat in data["seats"]:
+        if seat["kind"] != "player" or seat["player_id"] is None:
+            continue
+        entry = domain.cpu_match_entry(
+            seat["player_id"], data["match_id"], seat["result"], data["finished_at"]
+        )
+        added = _record(entry, event, uow) or added
+    return added
 
 
 def _record(entry: ProgressionEntry, event: Event, uow: ProgressionUnitOfWork) -> bool:

@@ -1,4 +1,5 @@
-"""Quest CPU matches: start, read, act, history, and the sweeper (over a unit of work).
+"""Matches: start (a Quest CPU match), read, act, history, and the sweeper, over a unit
+of work. Only the start knows a game; the rest runs any game of the registry.
 
 Every change to a match happens under its row lock, in one transaction with its
 action log and, when it ends the match, its MatchFinished event in the outbox.
@@ -11,29 +12,19 @@ from collections.abc import Callable, Mapping
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Protocol
+from typing import Any
 
-from games.quest import IllegalAction, MatchState, Side, new_match
+from games.kit.refusal import Refusal
 from games.quest.cpu import CPU_DECK, CpuDeckNames
-from services.battle import domain, views
-from services.battle.domain import Match, Status, Step
+from services.battle import host
+from services.battle.games import hosted, quest
+from services.battle.host import Match, Status, Step
 from services.battle.repository import BattleUnitOfWork
 from shared.clock import Clock
 from shared.errors import Conflict, InvalidInput, NotFound
-from shared.events import MATCH_FINISHED, new_event
 from shared.randomness import RandomSource
 
 UnitOfWorkFactory = Callable[[], AbstractContextManager[BattleUnitOfWork]]
-
-
-class CardsCatalogue(Protocol):
-    """The cards service, as far as a match start needs it."""
-
-    def deck_for_match(self, player_id: str, deck_id: str) -> dict[str, Any]: ...
-
-    def active_definitions_named(
-        self, game: str, kind: str, names: list[str]
-    ) -> list[dict[str, Any]]: ...
 
 
 @dataclass(frozen=True)
@@ -49,6 +40,7 @@ class Act:
     expected_version: int
     action: Mapping[str, Any]
     idempotency_key: str | None = None
+    game: str = quest.GAME  # the route's game: a match of another game is not found there
 
 
 def _refuse_second_match(match_id: uuid.UUID | None) -> Conflict:
@@ -62,129 +54,135 @@ def _refuse_second_match(match_id: uuid.UUID | None) -> Conflict:
 def _commit(
     uow: BattleUnitOfWork,
     match: Match,
-    state: MatchState,
+    state: Any,
     steps: list[Step],
     now: datetime,
-    request: bool = False,
+    seat: host.Seat | None = None,
     idempotency_key: str | None = None,
-) -> tuple[Match, dict[str, Any]]:
+) -> tuple[Match, dict[str, Any] | None]:
     """Save the new state and its steps; MatchFinished once, when this change ends it.
 
-    With ``request``, the first step is the player's own action. With an idempotency
-    key the answer is kept with it and returned again for that key; without one
-    nothing could ask for it again, so it is not written (a view is kilobytes).
+    With ``seat``, the first step is that seat's own request, answered with its
+    view. With an idempotency key the answer is kept with it and returned again for
+    that key; without one nothing could ask for it again, so it is not written (a
+    view is kilobytes).
     """
-    after = domain.advance(match, state, now)
-    response = views.result_view(after, steps)
+    hosted_game = hosted(match.game)
+    after = host.advance(hosted_game, match, state, now)
+    response = None if seat is None else hosted_game.views.result(after, seat, steps)
     uow.matches.save(after, match.version)
-    kept = response if request and idempotency_key is not None else None
+    kept = response if idempotency_key is not None else None
     uow.matches.add_steps(match.id, steps, idempotency_key, kept)
     if match.status is Status.ACTIVE and after.status is Status.FINISHED:
-        assert after.outcome is not None and after.finished_at is not None
-        uow.events.add_event(
-            new_event(
-                MATCH_FINISHED,
-                {
-                    "match_id": after.id,
-                    "player_id": after.player_id,
-                    "mode": domain.MODE,
-                    "outcome": str(after.outcome),
-                    "finished_at": after.finished_at,
-                },
-                occurred_at=now,
-                event_id=domain.finished_event_id(after.id),
-            )
-        )
+        uow.events.add_event(host.finished_event(after))
     return after, response
 
 
 def _caught_up(uow: BattleUnitOfWork, match: Match, now: datetime) -> Match:
-    """Resolve what time alone did to a locked match (an overdue turn, then the CPU)."""
+    """Resolve what time alone did to a locked match (the engine's timeouts, then the CPU)."""
     if match.status is not Status.ACTIVE:
         return match
-    state, steps = domain.catch_up(match.state, now)
+    state, steps = host.catch_up(hosted(match.game), match.seats, match.state, now)
     if not steps:
         return match
     return _commit(uow, match, state, steps, now)[0]
 
 
 def _owned(
-    uow: BattleUnitOfWork, player_id: uuid.UUID, match_id: uuid.UUID, lock: bool = True
-) -> Match:
+    uow: BattleUnitOfWork,
+    player_id: uuid.UUID,
+    match_id: uuid.UUID,
+    game: str,
+    lock: bool = True,
+) -> tuple[Match, host.Seat]:
+    """The match of ``game`` and the player's seat in it."""
     match = uow.matches.get(match_id, for_update=lock)
-    if match is None or match.player_id != player_id:  # another's match: not found
+    seat = None if match is None or match.game != game else match.seat_of(player_id)
+    if match is None or seat is None:  # another's match: not found
         raise NotFound("match_not_found", "there is no such match")
-    return match
+    return match, seat
 
 
 def _current(
-    uow: BattleUnitOfWork, player_id: uuid.UUID, match_id: uuid.UUID, now: datetime
-) -> Match:
+    uow: BattleUnitOfWork, player_id: uuid.UUID, match_id: uuid.UUID, game: str, now: datetime
+) -> tuple[Match, host.Seat]:
     """The match as of ``now`` for a read: locked only when time has changed it."""
-    match = _owned(uow, player_id, match_id, lock=False)
-    if match.status is Status.ACTIVE and domain.catch_up(match.state, now)[1]:
+    match, seat = _owned(uow, player_id, match_id, game, lock=False)
+    hosted_game = hosted(match.game)
+    if (
+        match.status is Status.ACTIVE
+        and host.catch_up(hosted_game, match.seats, match.state, now)[1]
+    ):
         uow.players.admit(player_id)  # the gate before the row, as everywhere
-        match = _caught_up(uow, _owned(uow, player_id, match_id), now)
-    return match
+        match, seat = _owned(uow, player_id, match_id, game)
+        match = _caught_up(uow, match, now)
+    return match, seat
 
 
 def start_match(
     cmd: StartMatch,
-    cards: CardsCatalogue,
+    cards: quest.CardsCatalogue,
     unit_of_work: UnitOfWorkFactory,
     clock: Clock,
     rng: RandomSource,
     cpu_names: CpuDeckNames = CPU_DECK,
     new_id: Callable[[], uuid.UUID] = uuid.uuid4,
 ) -> dict[str, Any]:
-    """Snapshot both decks, seed the match, let the CPU select; one active match per player."""
+    """A Quest CPU match: snapshot both decks, seed it, let the CPU select; one active
+    CPU match per player (the rulebook's)."""
+    game, mode = quest.GAME, quest.CPU_MODE
     with unit_of_work() as uow:
-        active = uow.matches.active_id(cmd.player_id)
+        active = uow.matches.active_id(cmd.player_id, game, mode)
     if active is not None:
         raise _refuse_second_match(active)
     # Outside any transaction: the cards service may take a moment.
-    deck = cards.deck_for_match(player_id=str(cmd.player_id), deck_id=str(cmd.deck_id))
-    player = domain.player_deck(deck["cards"])
-    cpu = domain.cpu_deck(
-        cpu_names,
-        cards.active_definitions_named(
-            game=domain.GAME, kind="creature", names=list(cpu_names.creatures)
-        ),
-        cards.active_definitions_named(
-            game=domain.GAME, kind="power_card", names=list(cpu_names.power_cards)
-        ),
-    )
+    seats, brings = quest.cpu_match_setup(cards, cpu_names, cmd.player_id, cmd.deck_id)
+    return _start(game, mode, seats, brings, unit_of_work, clock, rng, new_id)
+
+
+def _start(
+    game: str,
+    mode: str,
+    seats: list[host.Seat],
+    brings: Mapping[str, Any],
+    unit_of_work: UnitOfWorkFactory,
+    clock: Clock,
+    rng: RandomSource,
+    new_id: Callable[[], uuid.UUID],
+) -> dict[str, Any]:
+    """Any game's start once its seats are known: seed, the CPU's first actions, the
+    insert (refused when a seated player has an active match where the rulebook allows
+    one), and the first player seat's view."""
+    hosted_game = hosted(game)
     now = clock.now()
-    seed = rng.seed_for_child()
-    initial = new_match(player, cpu, seed, now)
-    state, steps = domain.cpu_replies(initial, now)  # the CPU's initial selection
-    match = Match(
-        id=new_id(),
-        player_id=cmd.player_id,
-        deck_id=uuid.UUID(str(deck["deck_id"])),
-        deck_version=int(deck["version"]),
-        status=Status.ACTIVE,
-        state=state,
-        seed=seed,
-        created_at=now,
-        updated_at=now,
+    match, initial, steps = host.start(
+        hosted_game, new_id(), mode, seats, brings, None, rng.seed_for_child(), now
     )
+    seated = [s for s in seats if s.kind is host.SeatKind.PLAYER]
     with unit_of_work() as uow:
-        uow.players.admit(cmd.player_id)  # the account may have been deleted meanwhile
+        for player_id in match.players:  # an account may have been deleted meanwhile
+            uow.players.admit(player_id)
         if not uow.matches.add_if_no_active(match, initial):
-            raise _refuse_second_match(uow.matches.active_id(cmd.player_id))
+            first = match.players[0]
+            raise _refuse_second_match(uow.matches.active_id(first, game, mode))
         uow.matches.add_steps(match.id, steps)
-    return views.player_view(match)
+    return hosted_game.views.match(match, seated[0])
 
 
 def get_match(
-    player_id: uuid.UUID, match_id: uuid.UUID, uow: BattleUnitOfWork, clock: Clock
+    player_id: uuid.UUID,
+    match_id: uuid.UUID,
+    uow: BattleUnitOfWork,
+    clock: Clock,
+    game: str = quest.GAME,
 ) -> dict[str, Any]:
-    return views.player_view(_current(uow, player_id, match_id, clock.now()))
+    match, seat = _current(uow, player_id, match_id, game, clock.now())
+    return hosted(match.game).views.match(match, seat)
 
 
 def active_match(player_id: uuid.UUID, uow: BattleUnitOfWork, clock: Clock) -> dict[str, Any]:
-    match_id = uow.matches.active_id(player_id)
+    """The player's active Quest CPU match (the one the rulebook allows)."""
+    match_id = uow.matches.active_id(player_id, quest.GAME, quest.CPU_MODE)
     if match_id is None:
         raise NotFound("no_active_match", "you have no active CPU match")
     return get_match(player_id, match_id, uow, clock)
@@ -197,13 +195,15 @@ def act(cmd: Act, uow: BattleUnitOfWork, clock: Clock) -> dict[str, Any]:
     moved on; with another action or version it is refused. An action at or after
     the turn's deadline becomes a timeout (the engine decides, given the time).
     """
-    action = domain.parse_action(cmd.action)
+    hosted_game = hosted(cmd.game)
+    action = host.parse_action(hosted_game, cmd.action)
     uow.players.admit(cmd.player_id)
-    match = _owned(uow, cmd.player_id, cmd.match_id)
+    match, seat = _owned(uow, cmd.player_id, cmd.match_id, cmd.game)
     if cmd.idempotency_key is not None:
         earlier = uow.matches.keyed_step(match.id, cmd.idempotency_key)
         if earlier is not None:
-            if not domain.same_request(earlier.step, action, cmd.expected_version):
+            submitted = hosted_game.engine.action_to_json(action)
+            if not host.same_request(earlier.step, submitted, cmd.expected_version):
                 raise InvalidInput(
                     "idempotency_key_reused",
                     "this idempotency key was used for another request on this match",
@@ -218,17 +218,23 @@ def act(cmd: Act, uow: BattleUnitOfWork, clock: Clock) -> dict[str, Any]:
         )
     now = clock.now()
     try:
-        state, steps = domain.play(match.state, Side.PLAYER, action, now)
-    except IllegalAction as refusal:  # the engine knows no HTTP: a refused action is a 409 here
+        state, steps = host.play(hosted_game, match.seats, match.state, seat.name, action, now)
+    except Refusal as refusal:  # the engine knows no HTTP: a refused action is a 409 here
         raise Conflict(refusal.code, refusal.message, refusal.details) from None
-    return _commit(uow, match, state, steps, now, True, cmd.idempotency_key)[1]
+    response = _commit(uow, match, state, steps, now, seat, cmd.idempotency_key)[1]
+    assert response is not None
+    return response
 
 
 def history(
-    player_id: uuid.UUID, match_id: uuid.UUID, uow: BattleUnitOfWork, clock: Clock
+    player_id: uuid.UUID,
+    match_id: uuid.UUID,
+    uow: BattleUnitOfWork,
+    clock: Clock,
+    game: str = quest.GAME,
 ) -> dict[str, Any]:
-    match = _current(uow, player_id, match_id, clock.now())
-    return views.history_view(match, uow.matches.steps(match.id))
+    match, seat = _current(uow, player_id, match_id, game, clock.now())
+    return hosted(match.game).views.history(match, seat, uow.matches.steps(match.id))
 
 
 SWEEP_LIMIT = 50  # ours: matches resolved per sweep (per transaction)
@@ -237,12 +243,13 @@ SWEEP_LIMIT = 50  # ours: matches resolved per sweep (per transaction)
 def expire_overdue(uow: BattleUnitOfWork, clock: Clock, limit: int = SWEEP_LIMIT) -> int:
     """The sweeper: time out turns nobody played, then let the CPU reply.
 
-    It already holds the matches' rows, so it only tries each player's gate: a player
-    being purged (or busy) is skipped, never waited for. Returns how many it resolved."""
+    It already holds the matches' rows, so it only tries the gate of each player with
+    data in the match: a player being purged (or busy) is skipped, never waited for.
+    Returns how many it resolved."""
     now = clock.now()
     resolved = 0
     for match in uow.matches.overdue(now, limit):
-        if uow.players.try_admit(match.player_id):
+        if all(uow.players.try_admit(p) for p in match.players):
             _caught_up(uow, match, now)
             resolved += 1
     return resolved

@@ -1,7 +1,8 @@
-"""Tables of the battle database: Quest CPU matches and their action logs."""
+"""Tables of the battle database: matches of any hosted game, their seats and action logs."""
 
 from sqlalchemy import (
     BigInteger,
+    Boolean,
     CheckConstraint,
     Column,
     DateTime,
@@ -10,6 +11,7 @@ from sqlalchemy import (
     Integer,
     MetaData,
     PrimaryKeyConstraint,
+    SmallInteger,
     String,
     Table,
     UniqueConstraint,
@@ -23,23 +25,35 @@ from shared.plumbing_tables import PlumbingTables
 
 metadata = MetaData()
 
-# One Quest CPU match. ``state`` is the engine's MatchState.to_dict() (private: it holds
-# the seed and the CPU's hand; only views leave the service); ``initial_state`` is the
-# state before the first action, so that replaying ``match_actions`` gives ``state``.
+# One match of any hosted game (services/battle/games). ``state`` is the engine's
+# to_json() (private: it holds the seed and hidden cards; only views leave the service);
+# ``initial_state`` is the state before the first action, so that replaying
+# ``match_actions`` gives ``state``. Who plays is in ``match_seats``.
+#
+# Legacy (migration 0004): ``player_id``, ``deck_id``, ``deck_version`` and ``outcome``
+# are the one-player shape of the release before it, and the server defaults of
+# ``game``/``mode`` are for its inserts. They stay filled for Quest CPU matches while
+# that release may still run beside this one (a rolling update); nothing here reads
+# them. A later migration drops them with ``uq_matches_one_active_per_player``.
+LEGACY_GAME_DEFAULT = "'quest'"
+LEGACY_MODE_DEFAULT = "'cpu'"
 matches = Table(
     "matches",
     metadata,
     Column("id", Uuid, primary_key=True),
-    Column("player_id", Uuid, nullable=False),
-    Column("deck_id", Uuid, nullable=False),
-    Column("deck_version", Integer, nullable=False),  # the saved deck's version snapshotted
+    Column("game", String(32), nullable=False, server_default=text(LEGACY_GAME_DEFAULT)),
+    Column("mode", String(16), nullable=False, server_default=text(LEGACY_MODE_DEFAULT)),
+    Column("player_id", Uuid, nullable=True),  # legacy
+    Column("deck_id", Uuid, nullable=True),  # legacy
+    Column("deck_version", Integer, nullable=True),  # legacy
     Column("status", String(16), nullable=False),
     Column("state", JSONB, nullable=False),
     Column("initial_state", JSONB, nullable=False),
     Column("seed", BigInteger, nullable=False),
     Column("version", Integer, nullable=False),  # the engine's state version
-    Column("outcome", String(16), nullable=True),
-    # The normal-turn deadline (null in selection phases and once finished): the sweeper's key.
+    Column("outcome", String(16), nullable=True),  # legacy: the player seat's result
+    # When the seat to act runs out of time (null when no clock runs and once finished):
+    # the sweeper's key.
     Column("deadline", DateTime(timezone=True), nullable=True),
     Column("created_at", DateTime(timezone=True), nullable=False),
     Column("updated_at", DateTime(timezone=True), nullable=False),
@@ -47,11 +61,10 @@ matches = Table(
     CheckConstraint("status IN ('active', 'finished')", name="ck_matches_status"),
     CheckConstraint(
         "(status = 'active' AND outcome IS NULL AND finished_at IS NULL)"
-        " OR (status = 'finished' AND outcome IN ('victory', 'defeat', 'forfeit')"
-        " AND finished_at IS NOT NULL AND deadline IS NULL)",
-        name="ck_matches_outcome",
+        " OR (status = 'finished' AND finished_at IS NOT NULL AND deadline IS NULL)",
+        name="ck_matches_finished",
     ),
-    # Rulebook: a player may have only one active CPU match (race-proof here).
+    # Legacy: the previous release's one active CPU match per player (its inserts name it).
     Index(
         "uq_matches_one_active_per_player",
         "player_id",
@@ -62,16 +75,59 @@ matches = Table(
     Index("ix_matches_player_created", "player_id", "created_at"),
 )
 
+# Who sits in a match: a player (``player_id``), the CPU (the game's policy acts for
+# it), or a player's saved plan (``player_id`` its owner; it never acts). ``seat`` is
+# the engine's name for it, ``position`` its place in the game's order.
+# ``ref_id``/``ref_version``: the saved deck or plan it brought (the state holds the
+# snapshot). ``result`` is the game's word once finished.
+# ``game`` and ``mode`` repeat the match's (they never change) so that ``one_active``,
+# true while the match is active where the rulebook allows one active match per player
+# and (game, mode), can be a unique partial index: race-proof.
+match_seats = Table(
+    "match_seats",
+    metadata,
+    Column("match_id", Uuid, ForeignKey("matches.id", ondelete="CASCADE"), nullable=False),
+    Column("seat", String(32), nullable=False),
+    Column("position", SmallInteger, nullable=False),  # the game's order of its seats
+    Column("kind", String(8), nullable=False),
+    Column("player_id", Uuid, nullable=True),
+    Column("ref_id", Uuid, nullable=True),
+    Column("ref_version", Integer, nullable=True),
+    Column("result", String(16), nullable=True),
+    Column("game", String(32), nullable=False),
+    Column("mode", String(16), nullable=False),
+    Column("one_active", Boolean, nullable=False),
+    PrimaryKeyConstraint("match_id", "seat", name="pk_match_seats"),
+    CheckConstraint("kind IN ('player', 'cpu', 'plan')", name="ck_match_seats_kind"),
+    # The CPU is nobody. (A player seat loses its id when that player is purged from a
+    # match other players keep: hence no NOT NULL for players.)
+    CheckConstraint("kind <> 'cpu' OR player_id IS NULL", name="ck_match_seats_cpu"),
+    CheckConstraint(
+        "NOT one_active OR (player_id IS NOT NULL AND result IS NULL)",
+        name="ck_match_seats_one_active",
+    ),
+    Index(
+        "uq_match_seats_one_active",
+        "player_id",
+        "game",
+        "mode",
+        unique=True,
+        postgresql_where=text("one_active"),
+    ),
+    Index("ix_match_seats_player", "player_id"),
+)
+
 # Every applied action, in order: ``seq`` is the state version it produced, so the log
-# replayed over ``initial_state`` is the match. ``response`` is what the player was
-# answered for their own action (returned again for the same idempotency key);
-# ``events`` are the engine's full events (filtered per side when shown).
+# replayed over ``initial_state`` is the match. ``side`` is the seat that acted.
+# ``response`` is what the seat was answered for its own action (returned again for the
+# same idempotency key); ``events`` are the engine's full events (filtered per seat when
+# shown).
 match_actions = Table(
     "match_actions",
     metadata,
     Column("match_id", Uuid, ForeignKey("matches.id"), nullable=False),
     Column("seq", Integer, nullable=False),
-    Column("side", String(8), nullable=False),
+    Column("side", String(32), nullable=False),
     Column("action", JSONB, nullable=False),
     Column("at", DateTime(timezone=True), nullable=False),
     Column("idempotency_key", String(100), nullable=True),
@@ -79,7 +135,6 @@ match_actions = Table(
     Column("events", JSONB, nullable=False),
     PrimaryKeyConstraint("match_id", "seq", name="pk_match_actions"),
     UniqueConstraint("match_id", "idempotency_key", name="uq_match_actions_idempotency_key"),
-    CheckConstraint("side IN ('player', 'cpu')", name="ck_match_actions_side"),
 )
 
 # Players whose data was purged, as one-way digests (shared/player_gate.py).

@@ -1,8 +1,12 @@
-"""Account deletion in battle: a player's CPU matches and their action logs go; then it answers.
+"""Account deletion in battle: a player's matches, seats and action logs go; then it answers.
 
 rules/quest.txt: "Completed results and action history remain available privately
-to the owning player until account deletion." A CPU match is the player's alone
-(no other player shares its history), so it goes whole, active or finished.
+to the owning player until account deletion." A match no other player holds a seat
+in (a CPU match) is the player's alone, so it goes whole, active or finished. In a
+match others keep (PvP, a TerraKard attack on a plan: not built yet) the player's
+seat stays without its player id: "required shared PvP [...] history remain[s]
+against a fresh profile-free historical actor". Their MatchFinished events in the
+outbox go too: v1 names the player at ``data.player_id``, v2 in ``data.seats``.
 Idempotent: a second request finds nothing and answers again.
 """
 
@@ -11,10 +15,10 @@ from __future__ import annotations
 import uuid
 from datetime import datetime
 
-from sqlalchemy import delete, select
+from sqlalchemy import and_, delete, or_, select, update
 from sqlalchemy.orm import Session
 
-from services.battle.orm import match_actions, matches, plumbing, purged_players
+from services.battle.orm import match_actions, match_seats, matches, plumbing, purged_players
 from shared.clock import Clock
 from shared.db import UnitOfWork
 from shared.events import Event
@@ -39,7 +43,33 @@ def purge_personal_data(event: Event, tx: UnitOfWork, clock: Clock) -> bool:
 def purge_player(session: Session, player_id: uuid.UUID, now: datetime) -> None:
     # First: any write for the player now waits, then finds the tombstone.
     player_gate(session).seal(player_id, now)
-    theirs = select(matches.c.id).where(matches.c.player_id == player_id)
+    seated = select(match_seats.c.match_id).where(match_seats.c.player_id == player_id)
+    shared = select(match_seats.c.match_id).where(  # another player is seated there too
+        match_seats.c.match_id.in_(seated), match_seats.c.player_id != player_id
+    )
+    alone = select(matches.c.id).where(
+        or_(
+            and_(matches.c.id.in_(seated), matches.c.id.not_in(shared)),
+            matches.c.player_id == player_id,  # legacy: a match without seats yet
+        )
+    )
+    theirs = session.execute(alone).scalars().all()
     session.execute(delete(match_actions).where(match_actions.c.match_id.in_(theirs)))
-    session.execute(delete(matches).where(matches.c.player_id == player_id))
+    session.execute(delete(matches).where(matches.c.id.in_(theirs)))  # seats cascade
+    session.execute(
+        update(match_seats)
+        .where(match_seats.c.player_id == player_id)
+        .values(player_id=None, one_active=False)
+    )
     forget_player_events(session, plumbing.outbox, player_id)
+    forget_seated_events(session, player_id)
+
+
+def forget_seated_events(session: Session, player_id: uuid.UUID) -> int:
+    """Delete outbox rows naming the player in a seat (MatchFinished v2), published or not."""
+    outbox = plumbing.outbox
+    seated = {"data": {"seats": [{"player_id": str(player_id)}]}}
+    deleted = session.execute(
+        delete(outbox).where(outbox.c.payload.contains(seated)).returning(outbox.c.seq)
+    ).all()
+    return len(deleted)

@@ -1,4 +1,4 @@
-"""Matches and their action logs in PostgreSQL, and the unit of work around them."""
+"""Matches, their seats and action logs in PostgreSQL, and the unit of work around them."""
 
 from __future__ import annotations
 
@@ -9,55 +9,123 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Protocol
 
-from sqlalchemy import insert, literal, select, text, update
+from sqlalchemy import delete, insert, literal, select, union_all, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.orm import Session
 
-from games.quest import Action, MatchState, Side
-from services.battle.domain import Match, Outcome, Status, Step
-from services.battle.orm import match_actions, matches
+from services.battle.games import ENGINES, hosted
+from services.battle.host import Match, Seat, SeatKind, Status, Step
+from services.battle.orm import match_actions, match_seats, matches
 from services.battle.purge import player_gate
 from shared.db import Database
 from shared.events import Event
 from shared.player_gate import PlayerGate
 
+# The one shape of match the release before migration 0004 knew. While it may run beside
+# this one (a rolling update), such matches keep its columns filled, and a match it
+# started has no seats yet: they are read from its columns and written on first save.
+LEGACY = ("quest", "cpu")
+LEGACY_PLAYER, LEGACY_CPU = "player", "cpu"
 
-def _match(row: Any) -> Match:
+
+def _seat(row: Any) -> Seat:
+    return Seat(
+        name=row.seat,
+        kind=SeatKind(row.kind),
+        player_id=row.player_id,
+        ref_id=row.ref_id,
+        ref_version=row.ref_version,
+        result=row.result,
+    )
+
+
+def _legacy_seats(row: Any) -> tuple[Seat, ...]:
+    cpu_result = {None: None, "victory": "defeat"}.get(row.outcome, "victory")
+    return (
+        Seat(
+            LEGACY_PLAYER,
+            SeatKind.PLAYER,
+            row.player_id,
+            row.deck_id,
+            row.deck_version,
+            row.outcome,
+        ),
+        Seat(LEGACY_CPU, SeatKind.CPU, result=cpu_result),
+    )
+
+
+def _match(row: Any, seat_rows: Sequence[Any]) -> Match:
+    legacy = not seat_rows and (row.game, row.mode) == LEGACY and row.player_id is not None
     return Match(
         id=row.id,
-        player_id=row.player_id,
-        deck_id=row.deck_id,
-        deck_version=row.deck_version,
+        game=row.game,
+        mode=row.mode,
+        seats=_legacy_seats(row) if legacy else tuple(_seat(r) for r in seat_rows),
         status=Status(row.status),
-        state=MatchState.from_dict(row.state),
+        state=ENGINES[row.game].from_json(row.state),
         seed=row.seed,
+        version=row.version,
+        deadline=row.deadline,
         created_at=row.created_at,
         updated_at=row.updated_at,
-        outcome=None if row.outcome is None else Outcome(row.outcome),
         finished_at=row.finished_at,
+        one_active=row.mode in hosted(row.game).one_active,
     )
 
 
 def _step(row: Any) -> Step:
     return Step(
-        side=Side(row.side),
-        action=Action.from_dict(row.action),
+        seat=row.side,
+        action=dict(row.action),
         at=row.at,
         events=list(row.events),
         version=row.seq,
     )
 
 
+def _legacy_columns(match: Match) -> dict[str, Any]:
+    """The previous release's columns: filled for its shape of match only."""
+    player = next((s for s in match.seats if s.name == LEGACY_PLAYER), None)
+    if (match.game, match.mode) != LEGACY or player is None:
+        return {"player_id": None, "deck_id": None, "deck_version": None, "outcome": None}
+    return {
+        "player_id": player.player_id,
+        "deck_id": player.ref_id,
+        "deck_version": player.ref_version,
+        "outcome": player.result,
+    }
+
+
 def _changes(match: Match) -> dict[str, Any]:
     return {
         "status": str(match.status),
-        "state": match.state.to_dict(),
+        "state": ENGINES[match.game].to_json(match.state),
         "version": match.version,
-        "outcome": None if match.outcome is None else str(match.outcome),
         "deadline": match.deadline,
         "updated_at": match.updated_at,
         "finished_at": match.finished_at,
+        **_legacy_columns(match),
     }
+
+
+def _seat_rows(match: Match) -> list[dict[str, Any]]:
+    holds = match.one_active and match.status is Status.ACTIVE
+    return [
+        {
+            "match_id": match.id,
+            "seat": s.name,
+            "position": position,
+            "kind": str(s.kind),
+            "player_id": s.player_id,
+            "ref_id": s.ref_id,
+            "ref_version": s.ref_version,
+            "result": s.result,
+            "game": match.game,
+            "mode": match.mode,
+            "one_active": holds and s.kind is SeatKind.PLAYER and s.player_id is not None,
+        }
+        for position, s in enumerate(match.seats)
+    ]
 
 
 @dataclass(frozen=True)
@@ -69,34 +137,71 @@ class KeyedStep:
 class SqlMatches:
     def __init__(self, session: Session) -> None:
         self._session = session
+        # Matches read from the legacy columns in this unit of work: their seats are
+        # written on save. Others' seats change only when the match finishes.
+        self._seatless: set[uuid.UUID] = set()
 
-    def add_if_no_active(self, match: Match, initial: MatchState) -> bool:
-        """Insert unless the player already has an active match (the partial unique index)."""
+    def add_if_no_active(self, match: Match, initial: Any) -> bool:
+        """Insert the match and its seats unless one of its players already has an active
+        match where the rulebook allows one (the unique partial index of match_seats;
+        the previous release's index on matches too, for its shape of match)."""
         inserted = self._session.execute(
             pg_insert(matches)
             .values(
                 id=match.id,
-                player_id=match.player_id,
-                deck_id=match.deck_id,
-                deck_version=match.deck_version,
-                initial_state=initial.to_dict(),
+                game=match.game,
+                mode=match.mode,
+                initial_state=ENGINES[match.game].to_json(initial),
                 seed=match.seed,
                 created_at=match.created_at,
                 **_changes(match),
             )
-            .on_conflict_do_nothing(
-                index_elements=["player_id"], index_where=text("status = 'active'")
-            )
+            .on_conflict_do_nothing()
             .returning(literal(1))
         ).first()
-        return inserted is not None
+        if inserted is None:
+            return False
+        rows = _seat_rows(match)
+        seated = self._session.execute(
+            pg_insert(match_seats).values(rows).on_conflict_do_nothing().returning(literal(1))
+        ).all()
+        if len(seated) < len(rows):  # a seat's player is in another active match
+            self._session.execute(delete(match_seats).where(match_seats.c.match_id == match.id))
+            self._session.execute(delete(matches).where(matches.c.id == match.id))
+            return False
+        return True
 
-    def active_id(self, player_id: uuid.UUID) -> uuid.UUID | None:
-        found: uuid.UUID | None = self._session.execute(
-            select(matches.c.id).where(
-                matches.c.player_id == player_id, matches.c.status == Status.ACTIVE.value
+    def active_id(self, player_id: uuid.UUID, game: str, mode: str) -> uuid.UUID | None:
+        """The player's active match of ``game`` and ``mode`` (seated, or by the legacy
+        column for a match the previous release started)."""
+        active = (
+            matches.c.status == Status.ACTIVE.value,
+            matches.c.game == game,
+            matches.c.mode == mode,
+        )
+        seated = (
+            select(matches.c.id)
+            .join(match_seats, match_seats.c.match_id == matches.c.id)
+            .where(
+                match_seats.c.player_id == player_id,
+                match_seats.c.kind == SeatKind.PLAYER.value,
+                *active,
             )
-        ).scalar()
+        )
+        legacy = select(matches.c.id).where(matches.c.player_id == player_id, *active)
+        # Two indexed look-ups (ix_match_seats_player; the legacy partial index), not an OR.
+        found: uuid.UUID | None = self._session.execute(union_all(seated, legacy).limit(1)).scalar()
+        return found
+
+    def _seats_of(self, ids: Sequence[uuid.UUID]) -> dict[uuid.UUID, list[Any]]:
+        rows = self._session.execute(
+            select(match_seats)
+            .where(match_seats.c.match_id.in_(ids))
+            .order_by(match_seats.c.match_id, match_seats.c.position)
+        ).all()
+        found: dict[uuid.UUID, list[Any]] = {i: [] for i in ids}
+        for row in rows:
+            found[row.match_id].append(row)
         return found
 
     def get(self, match_id: uuid.UUID, for_update: bool = False) -> Match | None:
@@ -104,10 +209,16 @@ class SqlMatches:
         if for_update:
             query = query.with_for_update()
         row = self._session.execute(query).first()
-        return _match(row) if row else None
+        return self._loaded(row, self._seats_of([row.id])[row.id]) if row else None
+
+    def _loaded(self, row: Any, seat_rows: Sequence[Any]) -> Match:
+        if not seat_rows:
+            self._seatless.add(row.id)
+        return _match(row, seat_rows)
 
     def save(self, match: Match, previous_version: int) -> None:
-        """Write the new state over the one it was computed from (locked by the caller)."""
+        """Write the new state and seats over the ones it was computed from (the caller
+        holds the match's row lock, which guards its seats too)."""
         saved = self._session.execute(
             update(matches)
             .where(matches.c.id == match.id, matches.c.version == previous_version)
@@ -116,6 +227,20 @@ class SqlMatches:
         ).first()
         if saved is None:
             raise RuntimeError(f"match {match.id} changed under a lock")
+        if match.status is Status.ACTIVE and match.id not in self._seatless:
+            return  # the seats are as they were: results come with the finish
+        self._seatless.discard(match.id)
+        upsert = pg_insert(match_seats).values(_seat_rows(match))
+        self._session.execute(
+            upsert.on_conflict_do_update(
+                index_elements=["match_id", "seat"],
+                set_={
+                    "player_id": upsert.excluded.player_id,
+                    "result": upsert.excluded.result,
+                    "one_active": upsert.excluded.one_active,
+                },
+            )
+        )
 
     def add_steps(
         self,
@@ -124,7 +249,7 @@ class SqlMatches:
         idempotency_key: str | None = None,
         response: dict[str, Any] | None = None,
     ) -> None:
-        """Log the steps; the first (the player's request, if any) keeps key and response."""
+        """Log the steps; the first (the seat's request, if any) keeps key and response."""
         if not steps:
             return
         self._session.execute(
@@ -133,8 +258,8 @@ class SqlMatches:
                 {
                     "match_id": match_id,
                     "seq": step.version,
-                    "side": str(step.side),
-                    "action": step.action.to_dict(),
+                    "side": step.seat,
+                    "action": step.action,
                     "at": step.at,
                     "idempotency_key": idempotency_key if i == 0 else None,
                     "response": response if i == 0 else None,
@@ -161,7 +286,7 @@ class SqlMatches:
         return [_step(r) for r in rows]
 
     def overdue(self, now: datetime, limit: int) -> list[Match]:
-        """Active matches whose normal-turn deadline has passed, locked; others skip them."""
+        """Active matches whose deadline has passed, locked; others skip them."""
         rows = self._session.execute(
             select(matches)
             .where(matches.c.status == Status.ACTIVE.value, matches.c.deadline <= now)
@@ -169,14 +294,15 @@ class SqlMatches:
             .limit(limit)
             .with_for_update(skip_locked=True)
         ).all()
-        return [_match(r) for r in rows]
+        seats = self._seats_of([r.id for r in rows])
+        return [self._loaded(r, seats[r.id]) for r in rows]
 
 
 class Matches(Protocol):
     """What the handlers need of the match store (SqlMatches; a fake in unit tests)."""
 
-    def add_if_no_active(self, match: Match, initial: MatchState) -> bool: ...
-    def active_id(self, player_id: uuid.UUID) -> uuid.UUID | None: ...
+    def add_if_no_active(self, match: Match, initial: Any) -> bool: ...
+    def active_id(self, player_id: uuid.UUID, game: str, mode: str) -> uuid.UUID | None: ...
     def get(self, match_id: uuid.UUID, for_update: bool = False) -> Match | None: ...
     def save(self, match: Match, previous_version: int) -> None: ...
     def add_steps(

@@ -18,7 +18,8 @@ from nameko.timer import Timer
 
 from games.quest import Action, MatchState, Phase, Side, new_match, view
 from games.quest.cpu import CPU_DECK
-from services.battle import domain
+from services.battle import host
+from services.battle.games import quest
 from shared.clock import FixedClock
 from shared.config import SERVICE_NAMES
 from tests.e2e import test_quest_cards_api as cards_api
@@ -81,14 +82,14 @@ def engine_decks(api, deck):
     """The player's and the CPU's engine decks, as the server will snapshot them."""
     catalogue = api.get("/cards/catalogue?game=quest").json()
     by_id = {d["id"]: d for d in catalogue}
-    player = domain.player_deck(
+    player = quest.player_deck(
         [
             {**card, "definition": by_id[card["definition_id"]]["definition"]}
             for card in deck["cards"]
         ]
     )
     founded = [{**d, "lineage_name": d["name"]} for d in catalogue]  # the seed: first versions
-    cpu = domain.cpu_deck(
+    cpu = quest.cpu_deck(
         CPU_DECK,
         [d for d in founded if d["kind"] == "creature"],
         [d for d in founded if d["kind"] == "power_card"],
@@ -100,11 +101,12 @@ def greedy_match(player, cpu, seed):
     """A whole match on the pure engine, the player choosing greedily, all at ``T0``
     (as on the server, whose clock stays there): every state the player sees, that is
     the start after the CPU's selection, then the state after each player request."""
-    state, _ = domain.cpu_replies(new_match(player, cpu, seed, T0), T0)
+    seats = quest.cpu_match_seats(uuid.uuid4(), uuid.uuid4(), 1)
+    state, _ = host.cpu_replies(quest.HOSTED, seats, new_match(player, cpu, seed, T0), T0)
     seen = [state]
     while state.phase is not Phase.FINISHED:
         action = Action.from_dict(choose(view(state, Side.PLAYER)))
-        state, _ = domain.play(state, Side.PLAYER, action, T0)
+        state, _ = host.play(quest.HOSTED, seats, state, Side.PLAYER, action, T0)
         seen.append(state)
     return seen
 

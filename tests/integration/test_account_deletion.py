@@ -29,12 +29,13 @@ from shared.clock import FixedClock
 from shared.config import SERVICE_NAMES
 from shared.db import Database, make_engine
 from shared.errors import Forbidden
-from shared.events import MATCH_FINISHED, new_event
+from shared.events import new_event
 from tests.auth0_standin import Auth0StandIn
 from tests.helpers import wait_for
 from tests.integration.test_attempts import CENTRE, location, question, right_choice
 from tests.integration.test_battle_support import PLAYER_CARDS, definition_rows
 from tests.integration.test_cards_rewards import definition
+from tests.match_events import MATCH_FINISHED_V1
 from tests.random_refs import random_sub, random_suffix
 
 pytestmark = pytest.mark.integration
@@ -229,8 +230,9 @@ def forfeited_cpu_match(rpc, engines, battle_catalogue, player_id):
 
 
 def cpu_match(engines, player_id):
-    """A finished CPU match with its action log, as the battle service stores one, and the
-    MatchFinished it published (rows written directly, where the battle service is down)."""
+    """A finished CPU match with its action log, as the battle service stored one before
+    migration 0004 (no seats), and the MatchFinished v1 it published (rows written
+    directly, where the battle service is down)."""
     match_id = uuid.uuid4()
     state = {"player": {"id": str(player_id), "deck": "..."}, "cpu": {}}
     with engines["battle"].begin() as conn:
@@ -269,7 +271,7 @@ def cpu_match(engines, player_id):
             ],
         )
     finished = new_event(
-        MATCH_FINISHED,
+        MATCH_FINISHED_V1,
         {
             "match_id": match_id,
             "player_id": player_id,

@@ -17,10 +17,11 @@ from kombu import Exchange
 from services.accounts.handlers import ATTEMPT_COMPLETED_CONSUMER, MATCH_FINISHED_CONSUMER
 from services.accounts.orm import players, plumbing, progression_entries
 from shared.errors import InvalidInput, NotFound
-from shared.events import ATTEMPT_COMPLETED, MATCH_FINISHED, Event, new_event
+from shared.events import ATTEMPT_COMPLETED, Event, new_event
 from shared.migrations import alembic_config, drop_database, upgrade
 from shared.outbox import nameko_publisher
 from tests.helpers import wait_for
+from tests.match_events import quest_cpu_finished
 from tests.random_refs import random_sub, random_suffix
 
 pytestmark = pytest.mark.integration
@@ -63,19 +64,8 @@ def attempt_completed(player_id, correct_count, attempt_id=None, at=None):
     )
 
 
-def match_finished(player_id, outcome, match_id=None, at=None):
-    at = at or datetime.now(UTC)
-    return new_event(
-        MATCH_FINISHED,
-        {
-            "match_id": match_id or uuid.uuid4(),
-            "player_id": player_id,
-            "mode": "cpu",
-            "outcome": outcome,
-            "finished_at": at,
-        },
-        occurred_at=at,
-    )
+def match_finished(player_id, outcome, match_id=None, at=None, version=2):
+    return quest_cpu_finished(player_id, outcome, match_id, at, version)
 
 
 def register(rpc):
@@ -196,6 +186,27 @@ def test_a_cpu_victory_adds_25_points_and_a_loss_is_recorded_with_none(start_ser
     assert all(
         e["source_type"] == "match" and e["correct_count"] is None for e in progression["entries"]
     )
+
+
+def test_a_v1_match_finished_on_the_wire_still_adds_its_points(
+    start_service, rpc, publish, accounts_engine
+):
+    """Messages battle wrote before it published v2 (in its outbox or a queue at the
+    upgrade) are still applied, and the same match re-sent as v2 counts once."""
+    start_service("accounts")
+    player_id = register(rpc)
+    match_id = uuid.uuid4()
+    events = [match_finished(player_id, "victory", match_id, version=v) for v in (1, 2)]
+
+    for event in events:
+        publish(event)
+
+    wait_for(
+        lambda: processed(accounts_engine, MATCH_FINISHED_CONSUMER, [e.event_id for e in events])
+    )
+    progression = rpc.accounts.progression(player_id=player_id)
+    assert (progression["points"], len(progression["entries"])) == (25, 1)
+    assert progression["entries"][0]["reason"] == "cpu_victory"
 
 
 def test_a_repeated_match_message_adds_its_points_once(

@@ -113,7 +113,8 @@ def test_forfeit_records_a_cpu_victory_one_match_finished_and_zero_points(
     )
     assert answer["events"][0] == {"type": "forfeit", "side": "player"}
     [event] = finished_events(battle_engine, view["id"])
-    assert event["payload"]["data"]["outcome"] == "forfeit"
+    seats = {s["seat"]: s["result"] for s in event["payload"]["data"]["seats"]}
+    assert seats == {"player": "forfeit", "cpu": "victory"}
     entries = wait_for(lambda: rpc.accounts.progression(player_id=player_id)["entries"], timeout=20)
     assert [(e["source_id"], e["points"]) for e in entries] == [(view["id"], 0)]
     assert rpc.accounts.progression(player_id=player_id)["points"] == 0

@@ -22,6 +22,7 @@ from tests.integration.test_battle_support import (
     match_row,
     playable,
     player_with_deck,
+    seat_rows,
     stored,
 )
 
@@ -192,14 +193,29 @@ def test_a_match_played_to_the_end_writes_match_finished_once(battle, started, b
     row = match_row(battle_engine, view["id"])
     assert (row["status"], row["outcome"], row["deadline"]) == ("finished", view["outcome"], None)
     [event] = finished_events(battle_engine, view["id"])
-    data = event["payload"]["data"]
-    assert data == {
+    assert (event["payload"]["type"], event["payload"]["version"]) == ("MatchFinished", 2)
+    cpu_result = "defeat" if view["outcome"] == "victory" else "victory"
+    assert event["payload"]["data"] == {
         "match_id": view["id"],
-        "player_id": player_id,
+        "game": "quest",
         "mode": "cpu",
-        "outcome": view["outcome"],
+        "seats": [
+            {"seat": "player", "kind": "player", "player_id": player_id, "result": view["outcome"]},
+            {"seat": "cpu", "kind": "cpu", "player_id": None, "result": cpu_result},
+        ],
         "finished_at": row["finished_at"].isoformat(),
     }
+    assert seat_rows(battle_engine, view["id"]) == [
+        (
+            "player",
+            "player",
+            uuid.UUID(player_id),
+            uuid.UUID(view["deck_id"]),
+            view["outcome"],
+            False,
+        ),
+        ("cpu", "cpu", None, None, cpu_result, False),
+    ]
     with pytest.raises(Conflict) as caught:
         battle.forfeit(player_id=player_id, match_id=view["id"], expected_version=view["version"])
     assert caught.value.code == "match_finished"

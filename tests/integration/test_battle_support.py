@@ -174,6 +174,27 @@ def action_rows(battle_engine, match_id):
         )
 
 
+def seat_rows(battle_engine, match_id):
+    """(seat, kind, player_id, ref_id, result, one_active) of a match's seats, in order."""
+    seats = battle_orm.match_seats
+    with battle_engine.connect() as conn:
+        return [
+            tuple(r)
+            for r in conn.execute(
+                sa.select(
+                    seats.c.seat,
+                    seats.c.kind,
+                    seats.c.player_id,
+                    seats.c.ref_id,
+                    seats.c.result,
+                    seats.c.one_active,
+                )
+                .where(seats.c.match_id == match_id)
+                .order_by(seats.c.position)
+            )
+        ]
+
+
 def finished_events(battle_engine, match_id):
     outbox = battle_orm.plumbing.outbox
     with battle_engine.connect() as conn:

@@ -33,6 +33,7 @@ from shared.clock import FixedClock
 from shared.errors import InvalidInput, NotFound
 from shared.events import ATTEMPT_COMPLETED, MATCH_FINISHED, Event, new_event, read_event
 from shared.schemas import load
+from tests.match_events import quest_cpu_finished
 
 START = datetime(2026, 12, 1, 9, 0, tzinfo=UTC)
 PLAYER = uuid.UUID(int=1)
@@ -114,18 +115,11 @@ def match_finished(
     match_id: uuid.UUID | None = None,
     player_id: uuid.UUID = PLAYER,
     at: datetime = START,
+    version: int = 2,
 ) -> Event:
-    return new_event(
-        MATCH_FINISHED,
-        {
-            "match_id": match_id or uuid.uuid4(),
-            "player_id": player_id,
-            "mode": "cpu",
-            "outcome": outcome,
-            "finished_at": at,
-        },
-        occurred_at=at,
-    )
+    """As the consumer receives it: a v1 message is read in v2's shape."""
+    sent = quest_cpu_finished(player_id, outcome, match_id, at, version)
+    return sent if version == 2 else read_event(MATCH_FINISHED, sent.to_message())
 
 
 def same_fact_new_message(event: Event) -> Event:
@@ -309,6 +303,30 @@ def test_events_read_from_the_wire_add_points():
     record_match_points(match, uow)
 
     assert uow.progression.points[PLAYER] == 75
+
+
+@pytest.mark.parametrize(("outcome", "points"), [("victory", 25), ("defeat", 0), ("forfeit", 0)])
+def test_a_v1_match_finished_still_counts_as_before(outcome, points):
+    uow = progression_uow(PLAYER)
+    match_id = uuid.uuid4()
+
+    assert record_match_points(match_finished(outcome, match_id, version=1), uow) is True
+    again = match_finished(outcome, match_id, version=2)  # the same match, re-sent as v2
+    assert record_match_points(again, uow) is False
+
+    assert uow.progression.points.get(PLAYER, 0) == points
+
+
+def test_a_match_of_a_game_without_points_earns_none_and_is_applied_once():
+    uow = progression_uow(PLAYER)
+    event = match_finished("victory")
+    other = new_event(MATCH_FINISHED, {**event.data, "game": "terrakard", "mode": "attack"},
+                      event.occurred_at)  # fmt: skip
+
+    assert record_match_points(other, uow) is False
+
+    assert (other.event_id, MATCH_FINISHED_CONSUMER) in uow.inbox.seen
+    assert uow.progression.points.get(PLAYER, 0) == 0
 
 
 deliveries = st.lists(

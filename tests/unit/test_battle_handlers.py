@@ -8,9 +8,9 @@ from datetime import timedelta
 
 import pytest
 
-from games.quest import MatchState, Side, replay
+from games.quest import Action, MatchState, Side, replay
 from services.battle import handlers
-from services.battle.domain import finished_event_id
+from services.battle.host import finished_event_id
 from shared.errors import Conflict, Forbidden, InvalidInput, NotFound
 from shared.events import MATCH_FINISHED
 from tests.unit.test_battle_support import FakeCards, FakeStore, started
@@ -21,12 +21,20 @@ def only(store):
     return match
 
 
+def player_of(match):
+    return next(s.player_id for s in match.seats if s.kind == "player")
+
+
+def results(event):
+    return {s["seat"]: s["result"] for s in event.data["seats"]}
+
+
 def act(store, clock, view, action, version=None, key=None, player_id=None):
     match = only(store)
     with store.uow() as uow:
         return handlers.act(
             handlers.Act(
-                player_id or match.player_id,
+                player_id or player_of(match),
                 match.id,
                 view["version"] if version is None else version,
                 action,
@@ -61,12 +69,12 @@ def test_a_new_match_waits_for_the_players_selection_the_cpu_has_chosen():
     assert view["opponent"]["has_chosen"] is True and view["opponent"]["active"] is None
     assert {a["kind"] for a in view["legal_actions"]} == {"select_creature", "forfeit"}
     [step] = store.matches.steps(only(store).id)
-    assert step.side is Side.CPU and step.action.kind == "select_creature"
+    assert step.seat == Side.CPU and step.action["kind"] == "select_creature"
 
 
 def test_a_second_start_is_refused_with_the_active_id_before_asking_cards():
     store, clock, first = started()
-    player_id = only(store).player_id
+    player_id = player_of(only(store))
     cards = FakeCards()
     with pytest.raises(Conflict) as caught:
         started(store, clock, cards, player_id=player_id)
@@ -153,7 +161,8 @@ def test_forfeit_finishes_with_outcome_forfeit_and_one_match_finished():
     assert match.deadline is None and match.finished_at == clock.now()
     [event] = store.events.added
     assert event.contract is MATCH_FINISHED and event.event_id == finished_event_id(match.id)
-    assert event.data["outcome"] == "forfeit" and event.data["mode"] == "cpu"
+    assert results(event) == {"player": "forfeit", "cpu": "victory"}
+    assert (event.data["game"], event.data["mode"]) == ("quest", "cpu")
     with pytest.raises(Conflict) as caught:
         act(store, clock, answer, {"kind": "forfeit"})
     assert caught.value.code == "match_finished"
@@ -168,8 +177,8 @@ def test_a_match_played_to_the_end_finishes_once_and_its_log_replays_to_its_stat
     assert final["outcome"] in ("victory", "defeat")
     assert final["outcome"] == ("victory" if match.state.winner is Side.PLAYER else "defeat")
     [event] = store.events.added
-    assert event.data["outcome"] == final["outcome"]
-    log = [(s.side, s.action, s.at) for s in store.matches.steps(match.id)]
+    assert results(event)["player"] == final["outcome"]
+    log = [(Side(s.seat), Action.from_dict(s.action), s.at) for s in store.matches.steps(match.id)]
     assert [s.version for s in store.matches.steps(match.id)] == list(range(1, match.version + 1))
     assert replay(store.matches.initial[match.id], log) == match.state
     assert MatchState.from_dict(json.loads(json.dumps(match.state.to_dict()))) == match.state
@@ -187,9 +196,9 @@ def test_the_sweeper_times_out_only_overdue_turns_and_the_cpu_replies():
         assert handlers.expire_overdue(uow, clock) == 1
     match = only(store)
     steps = store.matches.steps(match.id)
-    timeout = next(s for s in steps if s.action.kind == "timeout")
-    assert timeout.side is Side.PLAYER and timeout.at == deadline
-    assert steps[-1].side is Side.CPU or match.status == "finished"
+    timeout = next(s for s in steps if s.action["kind"] == "timeout")
+    assert timeout.seat == Side.PLAYER and timeout.at == deadline
+    assert steps[-1].seat == Side.CPU or match.status == "finished"
     if match.status == "active":
         assert match.state.turn is Side.PLAYER and match.deadline > deadline
 
@@ -199,9 +208,9 @@ def test_reading_a_match_resolves_an_overdue_turn_first():
     view = act(store, clock, view, {"kind": "select_creature", "index": 0})
     clock.set(only(store).deadline + timedelta(seconds=5))
     with store.uow() as uow:
-        seen = handlers.get_match(only(store).player_id, only(store).id, uow, clock)
+        seen = handlers.get_match(player_of(only(store)), only(store).id, uow, clock)
     assert seen["version"] > view["version"]
-    assert any(s.action.kind == "timeout" for s in store.matches.steps(only(store).id))
+    assert any(s.action["kind"] == "timeout" for s in store.matches.steps(only(store).id))
 
 
 def test_no_active_match_is_not_found():
@@ -220,7 +229,7 @@ def test_the_sweeper_skips_a_busy_or_purged_player_and_plays_the_turn_once_free(
     match = only(store)
     clock.set(match.deadline)
     for blocked in ("busy", "purged"):
-        getattr(store.players, blocked).add(match.player_id)
+        getattr(store.players, blocked).add(player_of(match))
         with store.uow() as uow:
             assert handlers.expire_overdue(uow, clock) == 0
         assert only(store).version == match.version
@@ -231,7 +240,7 @@ def test_the_sweeper_skips_a_busy_or_purged_player_and_plays_the_turn_once_free(
 
 def test_an_action_of_a_purged_player_is_refused_as_account_locked_before_anything():
     store, clock, view = started()
-    store.players.purged.add(only(store).player_id)
+    store.players.purged.add(player_of(only(store)))
     with pytest.raises(Forbidden) as refused:
         act(store, clock, view, {"kind": "select_creature", "index": 0})
     assert refused.value.code == "account_locked"

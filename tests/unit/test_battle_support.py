@@ -12,8 +12,8 @@ from pathlib import Path
 from typing import Any
 
 from games.quest.cpu import CPU_DECK
-from services.battle.domain import Match
 from services.battle.handlers import StartMatch, start_match
+from services.battle.host import Match
 from services.battle.repository import BattleUnitOfWork, KeyedStep
 from shared.clock import FixedClock
 from shared.randomness import SeededRandomSource
@@ -84,16 +84,23 @@ class FakeMatches:
         self.saves = 0
 
     def add_if_no_active(self, match, initial):
-        if self.active_id(match.player_id) is not None:
+        players = [s.player_id for s in match.seats if s.kind == "player"]
+        if match.one_active and any(
+            self.active_id(p, match.game, match.mode) is not None for p in players
+        ):
             return False
         self.rows[match.id] = match
         self.initial[match.id] = initial
         self.log[match.id] = []
         return True
 
-    def active_id(self, player_id):
+    def active_id(self, player_id, game, mode):
         return next(
-            (m.id for m in self.rows.values() if m.player_id == player_id and m.status == "active"),
+            (
+                m.id
+                for m in self.rows.values()
+                if m.seat_of(player_id) and (m.game, m.mode, m.status) == (game, mode, "active")
+            ),
             None,
         )
 

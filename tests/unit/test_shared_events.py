@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from shared.errors import InvalidInput
 from shared.events import (
     CONTRACTS,
+    MATCH_FINISHED,
     PLAYER_REGISTERED,
     EventContract,
     PlayerRegisteredV1,
@@ -21,6 +22,7 @@ from shared.events import (
     read_event,
     read_event_or_park,
 )
+from tests.match_events import quest_cpu_finished
 
 WHEN = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)
 PLAYER_ID = uuid.UUID("7f0c2a8e-0000-4000-8000-000000000001")
@@ -285,3 +287,48 @@ def test_fields_a_newer_producer_added_are_ignored_not_refused():
     read = read_event(PLAYER_REGISTERED, message)
     assert read.event_id == event.event_id
     assert "nickname" not in read.data
+
+
+# -- versions: a contract reads the versions before it, in its current shape ----------------
+
+
+def test_match_finished_v1_is_read_as_v2_with_both_seats():
+    for outcome, cpu in (("victory", "defeat"), ("defeat", "victory"), ("forfeit", "victory")):
+        sent = quest_cpu_finished(PLAYER_ID, outcome, at=WHEN, version=1)
+        message = json.loads(json.dumps(sent.to_message()))
+        assert message["version"] == 1
+
+        read = read_event(MATCH_FINISHED, message)
+
+        assert read.contract is MATCH_FINISHED and read.event_id == sent.event_id
+        assert read.data == {
+            "match_id": sent.data["match_id"],
+            "game": "quest",
+            "mode": "cpu",
+            "seats": [
+                {"seat": "player", "kind": "player", "player_id": PLAYER_ID, "result": outcome},
+                {"seat": "cpu", "kind": "cpu", "player_id": None, "result": cpu},
+            ],
+            "finished_at": WHEN,
+        }
+
+
+def test_match_finished_v2_round_trips_and_other_versions_are_refused():
+    sent = quest_cpu_finished(PLAYER_ID, "victory", at=WHEN)
+    message = json.loads(json.dumps(sent.to_message()))
+    assert message["version"] == 2
+    assert read_event(MATCH_FINISHED, message).data == sent.data
+    for version in (3, 0):
+        with pytest.raises(InvalidInput):
+            read_event(MATCH_FINISHED, {**message, "version": version})
+    v1_shaped = {**message, "version": 1}  # a v2 payload claiming v1: refused, never guessed
+    with pytest.raises(InvalidInput) as caught:
+        read_event(MATCH_FINISHED, v1_shaped)
+    assert caught.value.code == "invalid_event"
+
+
+def test_match_finished_v2_needs_a_seat_of_a_known_kind():
+    data = dict(quest_cpu_finished(PLAYER_ID, "victory", at=WHEN).data)
+    for seats in ([], [{"seat": "x", "kind": "robot", "player_id": None, "result": None}]):
+        with pytest.raises(InvalidInput):
+            new_event(MATCH_FINISHED, {**data, "seats": seats}, occurred_at=WHEN)

@@ -104,3 +104,41 @@ def test_deadline_and_expire():
     expired, events = QUEST.expire(state, deadline)  # exactly at the deadline is too late
     assert events[0] == {"type": "timeout", "side": str(mover), "reason": "deadline"}
     assert expired.turn is mover.other
+
+
+# -- what a host asks besides the rules: who is waited for, results, timeouts ---------------
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3, 42])
+def test_waiting_for_names_exactly_the_seats_that_must_act_until_results_come(seed):
+    state = QUEST.new_match(SETTINGS, _seats(), seed, T0)
+    for step in range(500):
+        waited = QUEST.waiting_for(state)
+        assert waited == [str(s) for s in Side if _must_act(state, s)]
+        assert QUEST.version(state) == step
+        if state.phase is Phase.FINISHED:
+            break
+        assert QUEST.results(state) is None
+        state, _ = QUEST.apply(state, waited[0], cpu_action(state, waited[0]), T0)
+    results = QUEST.results(state)
+    assert waited == [] and results is not None
+    assert sorted(results.values()) == ["defeat", "victory"]
+    assert results[str(state.winner)] == "victory"
+
+
+def test_expire_is_applying_the_timeouts_and_there_are_none_outside_a_normal_turn():
+    state = QUEST.new_match(SETTINGS, _seats(), 5, T0)
+    assert QUEST.timeouts(state) == []  # initial selection: no clock runs
+    for seat in (Side.PLAYER, Side.CPU):
+        state, _ = QUEST.apply(state, seat, Action.select_creature(0), T0)
+    assert state.phase is Phase.NORMAL_TURN
+    deadline = QUEST.deadline(state)
+    [(seat, action)] = QUEST.timeouts(state)
+    assert (seat, action) == (str(state.turn), Action.timeout())
+    assert QUEST.expire(state, deadline) == QUEST.apply(state, seat, action, deadline)
+
+
+def test_a_forfeit_is_the_forfeiting_seats_result_and_the_others_victory():
+    state = QUEST.new_match(SETTINGS, _seats(), 5, T0)
+    state, _ = QUEST.apply(state, "player", Action.forfeit(), T0)
+    assert QUEST.results(state) == {"player": "forfeit", "cpu": "victory"}
