@@ -52,7 +52,7 @@ fuzz: install
 
 # Faults under load: SIGKILL of cards, RabbitMQ and PostgreSQL restarts; prints the counts.
 faults: install
-	$(BIN)/python bench/faults.py
+	$(BIN)/python bench/faults
 
 # Ten minutes of GET /me at half its measured maximum: errors and memory growth.
 soak: install
