@@ -11,7 +11,8 @@ here and nowhere else:
 - every JSON answer (bodies and problem extension members) passes ``camelize``,
   which renames member names at any depth, including inside free-form members
   such as a battle view's ``you`` or a content ``body``; values are never touched,
-  so codes and enum values (``use_move``, ``in_review``) stay as they are.
+  so codes and enum values (``use_move``, ``in_review``) stay as they are; a
+  refusal's ``fields`` name what the client sent (``load``), not a renaming of it.
 
 Only names that are lower snake_case change, so ids, affinities ("Wit") and keys that
 are already camelCase pass through as they came.
@@ -20,10 +21,14 @@ are already camelCase pass through as they came.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from functools import cache
 from typing import Any
 
 from marshmallow import Schema, fields
+
+from shared.errors import InvalidInput
+from shared.schemas import load as shared_load
 
 # A segment starts with a letter, so every name ``camel`` makes goes back by ``snake``.
 _SNAKE = re.compile(r"[a-z][a-z0-9]*(?:_[a-z][a-z0-9]*)+")
@@ -56,15 +61,47 @@ def snakeize(value: Any) -> Any:
     return _renamed(value, snake)
 
 
-def _renamed(value: Any, rename: Any) -> Any:
-    if isinstance(value, dict):
-        return {
-            (rename(key) if isinstance(key, str) else key): _renamed(item, rename)
-            for key, item in value.items()
-        }
-    if isinstance(value, list | tuple):
-        return [_renamed(item, rename) for item in value]
-    return value
+class AsSent(dict[str, Any]):
+    """Member names that stay as they are: the fields a client sent and we refused
+    (``{"expected_version": ["Unknown field."]}`` must name what was sent)."""
+
+
+def _renamed(value: Any, rename: Callable[[str], str]) -> Any:
+    """A copy of ``value`` with its member names renamed. Iterative, so that a body as
+    deep as ``json.loads`` allowed is answered, not a RecursionError (a 500)."""
+    if not _renamable(value):
+        return value
+    top: list[Any] = [None]
+    pending: list[tuple[Any, Any, Any]] = [(value, top, 0)]
+    while pending:
+        source, parent, slot = pending.pop()
+        copy: Any
+        if isinstance(source, dict):
+            copy = {}
+            for key, item in source.items():
+                name = rename(key) if isinstance(key, str) else key
+                copy[name] = item
+                if _renamable(item):
+                    pending.append((item, copy, name))
+        else:
+            copy = list(source)
+            pending.extend((item, copy, i) for i, item in enumerate(source) if _renamable(item))
+        parent[slot] = copy
+    return top[0]
+
+
+def _renamable(value: Any) -> bool:
+    return isinstance(value, dict | list | tuple) and not isinstance(value, AsSent)
+
+
+def load(schema: Schema, data: Any) -> dict[str, Any]:
+    """``shared.schemas.load`` for a request: a refusal names the fields as they were sent."""
+    try:
+        return shared_load(schema, data)
+    except InvalidInput as exc:
+        if isinstance(exc.details, dict) and isinstance(exc.details.get("fields"), dict):
+            exc.details = {**exc.details, "fields": AsSent(exc.details["fields"])}
+        raise
 
 
 class CamelSchema(Schema):

@@ -9,7 +9,7 @@ from pathlib import Path
 # in place of this directory: its modules (platform, ...) must not shadow the stdlib's.
 sys.path[0] = str(Path(__file__).resolve().parent.parent)
 
-import harness
+import harness  # noqa: E402
 
 # Tokens, the read model and the settings come from the project's code.
 harness.reexec_in_venv()

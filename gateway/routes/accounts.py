@@ -14,6 +14,7 @@ from typing import Any
 
 from werkzeug.wrappers import Request
 
+from gateway.casing import load
 from gateway.entrypoints import RouteDoc, api, json_input, query_args
 from gateway.routes.accounts_schemas import (
     DeleteAccountRequest,
@@ -23,7 +24,6 @@ from gateway.routes.accounts_schemas import (
     ProgressionSchema,
 )
 from gateway.routes.base import Caller
-from shared.schemas import load
 
 TAGS = ("accounts",)
 

@@ -11,7 +11,7 @@ from typing import Any
 
 from werkzeug.wrappers import Request
 
-from gateway.casing import snakeize
+from gateway.casing import load, snakeize
 from gateway.entrypoints import RouteDoc, api, json_input, query_args
 from gateway.routes.authoring_schemas import (
     AuditEntrySchema,
@@ -22,7 +22,6 @@ from gateway.routes.authoring_schemas import (
     TransitionRequest,
 )
 from gateway.routes.base import WRITE_ERRORS, Caller
-from shared.schemas import load
 
 TAGS = ("authoring",)
 

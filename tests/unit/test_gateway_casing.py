@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import json
+from typing import Any
+
 import pytest
 from marshmallow import Schema, ValidationError, fields
 
-from gateway.casing import CamelSchema, camel, camel_schema, camelize, snake, snakeize
+from gateway.casing import CamelSchema, camel, camel_schema, camelize, load, snake, snakeize
 from gateway.openapi import build_spec
+from gateway.problems import response_for_exception
 from gateway.service import GatewayService
+from shared.errors import InvalidInput
 
 
 @pytest.mark.parametrize(
@@ -86,3 +91,26 @@ def test_the_openapi_document_names_every_member_camel_case():
 
     assert names and all("_" not in name for name in names), names
     assert "expectedVersion" in query and all("_" not in name for name in query), query
+
+
+def test_camelize_answers_a_body_as_deep_as_json_allows():
+    deep: Any = {"max_hp": 1}
+    for _ in range(5000):
+        deep = [deep]
+
+    renamed = camelize({"effects": deep})["effects"]
+
+    for _ in range(5000):
+        renamed = renamed[0]
+    assert renamed == {"maxHp": 1}
+
+
+def test_a_refusal_names_the_fields_as_the_client_sent_them():
+    with pytest.raises(InvalidInput) as refused:
+        load(Claim(), {"accuracy_m": 5})
+
+    problem = json.loads(response_for_exception(refused.value).get_data(as_text=True))
+    assert problem["fields"] == {
+        "accuracy_m": ["Unknown field."],
+        "accuracyM": ["Missing data for required field."],
+    }

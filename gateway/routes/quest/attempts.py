@@ -6,10 +6,10 @@ from typing import Any
 
 from werkzeug.wrappers import Request
 
+from gateway.casing import load
 from gateway.entrypoints import RouteDoc, api, json_input
 from gateway.routes.base import WRITE_ERRORS, Caller
 from gateway.routes.quest.attempts_schemas import AnswerRequest, AttemptSchema, StartAttemptRequest
-from shared.schemas import load
 
 TAGS = ("quest",)
 

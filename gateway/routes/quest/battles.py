@@ -10,6 +10,7 @@ from typing import Any
 
 from werkzeug.wrappers import Request
 
+from gateway.casing import load
 from gateway.entrypoints import RouteDoc, api, json_input
 from gateway.routes.base import Caller
 from gateway.routes.quest.battles_schemas import (
@@ -22,7 +23,6 @@ from gateway.routes.quest.battles_schemas import (
     StartBattleRequest,
 )
 from shared.errors import InvalidInput
-from shared.schemas import load
 
 WRITE_ERRORS = (400, 404, 409, 413, 422, 503)
 TAGS = ("quest battles",)

@@ -10,6 +10,7 @@ from typing import Any
 
 from werkzeug.wrappers import Request, Response
 
+from gateway.casing import load
 from gateway.entrypoints import RouteDoc, api, json_input, query_args
 from gateway.routes.base import WRITE_ERRORS, Caller, no_content
 from gateway.routes.quest.cards_schemas import (
@@ -21,7 +22,6 @@ from gateway.routes.quest.cards_schemas import (
     Starter,
     StarterRequest,
 )
-from shared.schemas import load
 
 TAGS = ("quest cards",)
 

@@ -6,10 +6,10 @@ from typing import Any
 
 from werkzeug.wrappers import Request
 
+from gateway.casing import load
 from gateway.entrypoints import RouteDoc, api, query_args
 from gateway.routes.quest.events_schemas import NearbyEvent, PointQuery
 from gateway.rpc import Services
-from shared.schemas import load
 
 
 class QuestEventRoutes:
