@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 from marshmallow import Schema, fields
@@ -37,6 +37,8 @@ _AFTER_UNDERSCORE = re.compile(r"_([a-z])")
 _UPPER = re.compile(r"([A-Z])")
 
 
+# Answers repeat the same few hundred names; bounded, as a body's names are the client's.
+@lru_cache(maxsize=4096)
 def camel(name: str) -> str:
     """``accuracy_m`` -> ``accuracyM``; anything that is not lower snake_case is kept."""
     if not _SNAKE.fullmatch(name):
@@ -44,6 +46,7 @@ def camel(name: str) -> str:
     return _AFTER_UNDERSCORE.sub(lambda match: match.group(1).upper(), name)
 
 
+@lru_cache(maxsize=4096)
 def snake(name: str) -> str:
     """``accuracyM`` -> ``accuracy_m``: the inverse of ``camel`` on the names it makes."""
     if not _CAMEL.fullmatch(name):
