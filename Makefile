@@ -66,7 +66,7 @@ fuzz: machine install
 
 # Faults under load: SIGKILL of cards, RabbitMQ and PostgreSQL restarts; prints the counts.
 faults: machine install
-	$(BIN)/python bench/faults.py
+	$(BIN)/python bench/faults
 
 # Ten minutes of GET /me at half its measured maximum: errors and memory growth.
 soak: machine install

@@ -53,13 +53,10 @@ if __name__ == "__main__":
     harness.reexec_in_venv()
 
 import argparse
-import json
 import os
 import sys
 import tempfile
 import time
-import urllib.error
-import urllib.request
 import uuid
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -92,6 +89,8 @@ from harness import (
     table,
     wrk_command,
 )
+
+from deckyard.api_client import ApiClient
 
 UNLIMITED = {
     "RATE_LIMIT_PLAYER_PER_MINUTE": "1e9",
@@ -129,20 +128,13 @@ class PlayerAttempt:
 def http(
     method: str, port: int, path: str, token: str, body: dict[str, Any] | None = None
 ) -> tuple[int, Any]:
-    data = json.dumps(body).encode() if body is not None else None
-    request = urllib.request.Request(
-        f"http://{HOST}:{port}{path}",
-        data=data,
-        method=method,
-        headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json"},
-    )
+    """One request on a connection of its own (the API client the e2e tests use)."""
+    client = ApiClient(f"http://{HOST}:{port}", timeout=HTTP_TIMEOUT)
     try:
-        with urllib.request.urlopen(request, timeout=HTTP_TIMEOUT) as response:
-            return response.status, json.loads(response.read() or b"null")
-    except urllib.error.HTTPError as exc:
-        return exc.code, exc.read()[:300]
-    except (OSError, urllib.error.URLError) as exc:
-        return 0, str(exc)
+        answer = client.call(method, path, token, body)
+    finally:
+        client.close()
+    return answer.status, answer.body
 
 
 # -- setting up -----------------------------------------------------------------------------
@@ -234,8 +226,8 @@ def start_attempts(
             location = {
                 "lat": CENTRE[0],
                 "lon": CENTRE[1],
-                "accuracy_m": 10.0,
-                "acquired_at": datetime.now(UTC).isoformat(),
+                "accuracyM": 10.0,
+                "acquiredAt": datetime.now(UTC).isoformat(),
             }
             status, body = http(
                 "POST", port, f"/quest/events/{event_id}/attempt", token, {"location": location}

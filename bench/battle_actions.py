@@ -64,8 +64,6 @@ if __name__ == "__main__":
     harness.reexec_in_venv()
 
 import argparse
-import http.client
-import json
 import os
 import random
 import resource
@@ -102,6 +100,8 @@ from harness import (
     start_stack,
 )
 
+from deckyard.api_client import ApiClient
+
 DATABASE_PREFIX = "deckyard_bench_battle"
 RPC_EXCHANGE = "deckyard-bench-battle-rpc"
 VHOST_PREFIX = "deckyard-bench-battle"
@@ -126,34 +126,19 @@ IDLE_SECONDS = 10  # the window without requests, for the processes' background 
 
 
 class Client:
-    """One player's keep-alive connection to the gateway."""
+    """One player's keep-alive connection to the gateway (the API client the e2e tests use)."""
 
     def __init__(self, port: int, token: str) -> None:
-        self._port = port
-        self._headers = {"Authorization": f"Bearer {token}", "Content-Type": "application/json"}
-        self._conn = http.client.HTTPConnection(HOST, port, timeout=HTTP_TIMEOUT)
+        self._api = ApiClient(f"http://{HOST}:{port}", timeout=HTTP_TIMEOUT)
+        self._token = token
 
     def call(self, method: str, path: str, body: Any = None) -> tuple[int, Any, float]:
         """(status, parsed answer, seconds); status 0 if the connection failed."""
-        data = None if body is None else json.dumps(body).encode()
-        started = time.perf_counter()
-        try:
-            self._conn.request(method, path, body=data, headers=self._headers)
-            response = self._conn.getresponse()
-            raw = response.read()
-        except (OSError, http.client.HTTPException) as exc:
-            self._conn.close()
-            self._conn = http.client.HTTPConnection(HOST, self._port, timeout=HTTP_TIMEOUT)
-            return 0, str(exc), time.perf_counter() - started
-        elapsed = time.perf_counter() - started
-        try:
-            answer = json.loads(raw) if raw else None
-        except ValueError:
-            answer = raw[:300]
-        return response.status, answer, elapsed
+        answer = self._api.call(method, path, self._token, body)
+        return answer.status, answer.body, answer.seconds
 
     def close(self) -> None:
-        self._conn.close()
+        self._api.close()
 
 
 # -- players ----------------------------------------------------------------------------------
@@ -216,7 +201,7 @@ def set_up(port: int, number: int, token: str) -> PlayerMatch:
 
 def pick(view: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     """A legal action: uniform among all but forfeit and timeout; timeout if nothing else."""
-    legal = view["legal_actions"]
+    legal = view["legalActions"]
     options = [a for a in legal if a["kind"] not in ("forfeit", "timeout")]
     if options:
         return rng.choice(options)

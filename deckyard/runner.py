@@ -31,7 +31,7 @@ class BrokerTolerantContainer(ServiceContainer):  # type: ignore[misc]
     in the worker's green thread, outside the worker's own error handling: if it
     raises, the thread "exited with error" and the container kills itself. So a
     RabbitMQ restart while an RPC was being answered stopped the whole service for
-    good (bench/faults.py, docs/reliability.md), though the work was done and
+    good (bench/faults/, docs/reliability.md), though the work was done and
     committed. The reply's caller has given up by then (the gateway's deadline; its
     reply queue went with its connection), and a request left unacknowledged goes
     back to the broker with the dead connection (and expires there). So the worker

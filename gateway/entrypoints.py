@@ -1,7 +1,8 @@
 """The gateway's HTTP entrypoint: JSON in and out, problem+json for errors.
 
 ``api`` is nameko's ``@http`` with three changes: a response body is any JSON
-value; every failure goes through ``gateway.problems``; and the route keeps
+value, its member names made camelCase (gateway/casing.py); every failure
+goes through ``gateway.problems``; and the route keeps
 its documentation (summary, schemas, auth) for the OpenAPI document. Unknown
 routes and wrong methods are answered as problem+json too, by the web server.
 """
@@ -21,6 +22,7 @@ from nameko.web.server import WsgiApp
 from werkzeug.exceptions import HTTPException
 from werkzeug.wrappers import Request, Response
 
+from gateway.casing import camelize
 from gateway.problems import response_for_exception
 from shared.errors import BadRequest, InvalidInput, PayloadTooLarge
 from shared.web_server import ExclusiveWebServer
@@ -111,7 +113,9 @@ class ApiEntrypoint(HttpRequestHandler):  # type: ignore[misc]
         if isinstance(result, Response):
             return result
         status, payload = result if isinstance(result, tuple) else (self.doc.status, result)
-        return Response(json.dumps(payload), status=status, content_type="application/json")
+        # The services answer in their own casing; the public API's is camelCase, here.
+        body = json.dumps(camelize(payload))
+        return Response(body, status=status, content_type="application/json")
 
     def response_from_exception(self, exc: BaseException) -> Response:
         return response_for_exception(exc)

@@ -15,8 +15,8 @@ from apispec import APISpec
 from apispec.ext.marshmallow import MarshmallowPlugin
 
 from gateway.entrypoints import ApiEntrypoint
+from gateway.problems import ProblemSchema
 from gateway.ratelimit import MUTATING_METHODS
-from gateway.schemas import ProblemSchema
 
 _ERROR_TEXT = {
     400: "Malformed request",

@@ -13,11 +13,13 @@ import logging
 import uuid
 from typing import Any
 
+from marshmallow import INCLUDE, fields
 from nameko.exceptions import UnknownService
 from werkzeug.exceptions import HTTPException, MethodNotAllowed, RequestEntityTooLarge
 from werkzeug.routing import RequestRedirect
 from werkzeug.wrappers import Response
 
+from gateway.casing import CamelSchema, camelize
 from shared.errors import DeckyardError
 
 log = logging.getLogger(__name__)
@@ -46,8 +48,8 @@ def problem(
         "code": code,
         "detail": detail,
     }
-    if extra:
-        body.update({k: v for k, v in extra.items() if k not in body})
+    if extra:  # extension members are camelCase like every other member name
+        body.update({k: v for k, v in camelize(extra).items() if k not in body})
     return Response(
         json.dumps(body), status=status, content_type=PROBLEM_CONTENT_TYPE, headers=headers
     )
@@ -91,4 +93,24 @@ def response_for_exception(exc: BaseException) -> Response:
         "Internal server error",
         "Something went wrong on our side.",
         {"error_id": error_id},
+    )
+
+
+class ProblemSchema(CamelSchema):
+    """RFC 9457 problem details; a problem may carry extension members (RFC 9457 3.2)."""
+
+    class Meta:
+        unknown = INCLUDE  # documented as additionalProperties: true
+
+    type = fields.String(required=True, metadata={"description": "A URI naming the problem type"})
+    title = fields.String(required=True)
+    status = fields.Integer(required=True)
+    code = fields.String(required=True, metadata={"description": "Stable machine-readable code"})
+    detail = fields.String(required=True, metadata={"description": "A human explanation"})
+    fields_ = fields.Dict(
+        data_key="fields",
+        metadata={"description": "validation_failed: the refused fields and why"},
+    )
+    error_id = fields.String(
+        metadata={"description": "internal_error: the id to find the failure in the logs"}
     )

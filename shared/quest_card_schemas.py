@@ -3,7 +3,7 @@ dumps its results with them) and the gateway (which documents them)."""
 
 from __future__ import annotations
 
-from marshmallow import Schema, fields, validate
+from marshmallow import Schema, fields
 
 
 class CopySourceSchema(Schema):
@@ -73,43 +73,7 @@ class DeckSchema(Schema):
     problems = fields.List(fields.Nested(DeckProblemSchema))
 
 
-# Requests. The number of cards is bounded here only against abuse; the deck rule
-# (exactly five) is the cards service's, so its refusal names that rule.
+# Bounds on requests, against abuse only; the cards service and the gateway's deck
+# requests (gateway/routes/quest/cards_schemas.py) share them.
 MAX_LISTED_CARDS = 100
 MAX_NAME_INPUT = 200
-
-
-class StarterRequest(Schema):
-    affinity = fields.String(
-        required=True, validate=validate.Length(min=1, max=20), metadata={"example": "Wit"}
-    )
-
-
-class CreateDeckRequest(Schema):
-    name = fields.String(
-        required=True,
-        validate=validate.Length(max=MAX_NAME_INPUT),
-        metadata={"example": "Morning walk"},
-    )
-    cards = fields.List(
-        fields.UUID(),
-        required=True,
-        validate=validate.Length(max=MAX_LISTED_CARDS),
-        metadata={"description": "Five of your owned copy ids: three Creatures, two Power cards"},
-    )
-
-
-class EditDeckRequest(Schema):
-    expected_version = fields.Integer(
-        required=True, strict=True, data_key="expectedVersion", validate=validate.Range(min=1)
-    )
-    name = fields.String(load_default=None, validate=validate.Length(max=MAX_NAME_INPUT))
-    cards = fields.List(
-        fields.UUID(), load_default=None, validate=validate.Length(max=MAX_LISTED_CARDS)
-    )
-
-
-class DeleteDeckQuery(Schema):
-    expected_version = fields.Integer(
-        required=True, data_key="expectedVersion", validate=validate.Range(min=1)
-    )

@@ -1,8 +1,8 @@
 import pytest
 
+from deckyard.api_client import ApiClient
 from shared.config import SERVICE_NAMES
 from tests.conftest import http_port
-from tests.e2e.api_client import ApiClient
 
 
 @pytest.fixture

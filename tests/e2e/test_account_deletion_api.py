@@ -14,13 +14,13 @@ import pytest
 import sqlalchemy as sa
 from nameko.testing.services import entrypoint_hook
 
+from deckyard.api_client import ApiClient
 from services.accounts.deletion import CONFIRMATION_PHRASE
 from services.accounts.orm import deletion_sagas
 from shared.clock import FixedClock
 from shared.config import SERVICE_NAMES
 from tests.auth0_standin import Auth0StandIn
 from tests.conftest import http_port
-from tests.e2e.api_client import ApiClient
 from tests.helpers import wait_for
 from tests.random_refs import random_sub
 
@@ -96,7 +96,7 @@ def test_deleting_your_account_locks_it_at_once_and_completes_after_auth0_recove
     assert started.status_code == 202, started.text
     deletion = started.json()
     assert deletion["status"] in ("purging_data", "deleting_identity")
-    assert deletion["completed_at"] is None and deletion["identity"] == "pending"
+    assert deletion["completedAt"] is None and deletion["identity"] == "pending"
 
     # Locked at once: every player request is refused.
     for method, path, body in (
@@ -178,7 +178,7 @@ def test_deletion_without_confirmation_or_a_recent_login_is_refused_and_changes_
     ):
         refused = delete_me(api, stale)
         assert refused.status_code == 403 and code(refused) == "reauthentication_required"
-        assert refused.json()["max_age"] == 300
+        assert refused.json()["maxAge"] == 300
 
     assert delete_me(api, "not-a-token").status_code == 401
     me = api.get("/me", token=fresh)
@@ -192,7 +192,7 @@ def test_the_route_deletes_only_the_caller_whatever_id_is_sent(api, clock, auth0
     api.get("/me", token=alice_token)
     bob_id = api.get("/me", token=bob_token).json()["id"]
 
-    with_id = delete_me(api, alice_token, {**CONFIRMED, "player_id": bob_id})
+    with_id = delete_me(api, alice_token, {**CONFIRMED, "playerId": bob_id})
     assert with_id.status_code == 422 and code(with_id) == "validation_failed"
     other_path = api.request(
         "DELETE",

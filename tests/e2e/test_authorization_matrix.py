@@ -270,7 +270,7 @@ BODIES = {
 
 def action_body(world: World) -> dict[str, Any]:
     view = world.owner.ok("GET", f"/quest/battles/{world.match}")
-    action = next(a for a in view["legal_actions"] if a["kind"] != "forfeit")
+    action = next(a for a in view["legalActions"] if a["kind"] != "forfeit")
     return {"expectedVersion": view["version"], "action": action}
 
 
@@ -482,7 +482,7 @@ def assert_smuggled_ids_are_ignored_or_refused(world: World) -> None:
             assert smuggled.status_code in (plain.status_code, 422), (path, smuggled.text)
             assert not [i for i in owner.ids if i in smuggled.text], (path, smuggled.text)
     for path, body in (
-        ("/quest/starter", {"affinity": "Grit", "player_id": owner.player_id}),
+        ("/quest/starter", {"affinity": "Grit", "playerId": owner.player_id}),
         ("/quest/decks", {"name": "Theirs", "cards": world.copies, "playerId": owner.player_id}),
         ("/quest/battles", {"deckId": world.deck, "playerId": owner.player_id}),
     ):

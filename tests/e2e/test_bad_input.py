@@ -18,13 +18,13 @@ from typing import Any
 import eventlet
 import pytest
 
+from deckyard.api_client import ApiClient
 from gateway.openapi import build_spec
 from gateway.service import GatewayService
 from services.accounts.deletion import CONFIRMATION_PHRASE
 from shared.config import SERVICE_NAMES
 from tests.auth0_standin import Auth0StandIn
 from tests.conftest import http_port
-from tests.e2e.api_client import ApiClient
 from tests.e2e.test_fuzz_api import NO_RATE_LIMITS, FuzzPlatform, seed_catalogue
 from tests.e2e.test_me import assert_problem
 from tests.helpers import wait_for
@@ -468,12 +468,12 @@ def test_list_limits_out_of_range_are_422(player, author, query):
 
 @pytest.mark.parametrize(
     "field, value",
-    [("lat", "51.5"), ("lon", " -0.12 "), ("accuracy_m", "5"), ("accuracy_m", True)],
+    [("lat", "51.5"), ("lon", " -0.12 "), ("accuracyM", "5"), ("accuracyM", True)],
 )
 def test_a_location_claim_needs_json_numbers_not_strings(player, field, value):
     """marshmallow's Float read "51.5" as 51.5: the body was accepted against its document
     (the event is unknown here, so an accepted claim would be a 404)."""
-    claim = {"lat": 51.5, "lon": -0.12, "accuracy_m": 5, "acquired_at": "2030-01-01T00:00:00Z"}
+    claim = {"lat": 51.5, "lon": -0.12, "accuracyM": 5, "acquiredAt": "2030-01-01T00:00:00Z"}
     body = {"location": {**claim, field: value}}
 
     response = player.call("POST", f"/quest/events/{uuid.uuid4()}/attempt", json=body)
@@ -641,9 +641,9 @@ def _text_bodies(text: str) -> list[tuple[str, dict[str, Any]]]:
                 "name": text[:80],
                 "description": text,
                 "location": {"lat": 1, "lon": 1},
-                "radius_m": 100,
-                "starts_at": "2030-01-01T00:00:00+00:00",
-                "ends_at": "2030-01-02T00:00:00+00:00",
+                "radiusM": 100,
+                "startsAt": "2030-01-01T00:00:00+00:00",
+                "endsAt": "2030-01-02T00:00:00+00:00",
             },
         ),
         (
@@ -653,9 +653,9 @@ def _text_bodies(text: str) -> list[tuple[str, dict[str, Any]]]:
                 "rarity": "Common",
                 "affinity": "Wit",
                 "hp": 50,
-                "max_power": 5,
+                "maxPower": 5,
                 "flavor": text,
-                "moves": [{"name": text[:80], "type": "Basic", "power_cost": 0}],
+                "moves": [{"name": text[:80], "type": "Basic", "powerCost": 0}],
             },
         ),
         (
@@ -854,3 +854,46 @@ def test_fuzz_finding_a_deleted_deck_answers_204_without_a_body_or_content_type(
     assert response.status_code == 204, response.text
     assert response.content == b""
     assert "Content-Type" not in response.headers
+
+
+# -- casing: the API is camelCase, a snake_case member is an unknown field -------------------
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "body", "refused"),
+    [
+        (
+            "PUT",
+            "/quest/decks/{deck}",
+            {"expected_version": 1, "name": "Snake"},
+            "expected_version",
+        ),
+        ("POST", "/quest/battles", {"deck_id": "{deck}"}, "deck_id"),
+        (
+            "POST",
+            "/quest/events/00000000-0000-4000-8000-000000000000/attempt",
+            {"location": {"lat": 1, "lon": 1, "accuracy_m": 5, "acquiredAt": "2030-01-01T00:00Z"}},
+            "location",
+        ),
+    ],
+)
+def test_a_snake_case_member_is_refused_as_an_unknown_field(
+    deck_owner, method, path, body, refused
+):
+    deck = deck_owner.deck["id"]
+    sent = json.loads(json.dumps(body).replace("{deck}", deck))
+    answer = deck_owner.call(method, path.format(deck=deck), json=sent)
+
+    problem = assert_refused(answer, 422)
+    assert problem["code"] == "validation_failed"
+    assert refused in problem["fields"], problem
+
+
+def test_answers_and_problem_members_are_camel_case(deck_owner):
+    started = deck_owner.call("POST", "/quest/battles", json={"deckId": deck_owner.deck["id"]})
+    assert started.status_code == 201, started.text
+    again = deck_owner.call("POST", "/quest/battles", json={"deckId": deck_owner.deck["id"]})
+
+    assert {"deckId", "legalActions", "yourTurn", "turnNumber"} <= set(started.json())
+    assert "legal_actions" not in started.text
+    assert assert_refused(again, 409)["matchId"] == started.json()["id"]

@@ -57,7 +57,7 @@ def established_writes(player, event_id):
     deck = player.call("POST", "/quest/decks", {"name": "Walk", "cards": copies}).json()
     attempt = player.call("POST", f"/quest/events/{event_id}/attempt", claim()).json()
     match = player.call("POST", "/quest/battles", {"deckId": deck["id"]}).json()
-    action = next(a for a in match["legal_actions"] if a["kind"] != "forfeit")
+    action = next(a for a in match["legalActions"] if a["kind"] != "forfeit")
     question = attempt["questions"][0]
     answer = {"choice": question["options"][0]["id"]}
     act = {"expectedVersion": match["version"], "action": action}

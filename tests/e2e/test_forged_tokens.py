@@ -296,7 +296,7 @@ def test_every_forged_token_is_401_and_registers_nobody(api, starters):
     for what, sub in subjects:
         token = api.token(sub)
         me = api.get("/me", token=token)
-        assert me.status_code == 200 and me.json()["registered_now"] is True, (what, me.text)
+        assert me.status_code == 200 and me.json()["registeredNow"] is True, (what, me.text)
         assert_problem(api.get("/quest/starter", token=token), 404, "starter_not_chosen")
 
 
@@ -319,7 +319,7 @@ def test_an_oversized_token_is_refused_and_registers_nobody(api):
     for method, path, body in PROBES:
         status = answer_to(api, method, path, body, f"Bearer {token}")[0]
         assert 400 <= status < 500, (method, path, status)
-    assert api.me(sub).json()["registered_now"] is True
+    assert api.me(sub).json()["registeredNow"] is True
 
 
 def test_an_oversized_token_is_answered_with_a_problem(api):

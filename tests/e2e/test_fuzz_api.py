@@ -55,6 +55,7 @@ from schemathesis.specs.openapi.checks import (
     status_code_conformance,
 )
 
+from deckyard.api_client import ApiClient
 from deckyard.registry import service_class
 from gateway.openapi import build_spec
 from gateway.service import GatewayService
@@ -65,7 +66,6 @@ from shared.config import SERVICE_NAMES
 from shared.db import Database, make_engine
 from tests.auth0_standin import Auth0StandIn
 from tests.conftest import http_port
-from tests.e2e.api_client import ApiClient
 from tests.helpers import wait_for
 from tests.random_refs import random_sub
 
@@ -232,7 +232,7 @@ def world(fuzz_api, request):
     ]
     battle = player.call("POST", "/quest/battles", json={"deckId": decks[0]["id"]})
     assert battle.status_code == 201, battle.text
-    claim = {**spot, "accuracy_m": 5, "acquired_at": datetime.now(UTC).isoformat()}
+    claim = {**spot, "accuracyM": 5, "acquiredAt": datetime.now(UTC).isoformat()}
     attempt = player.call(
         "POST", f"/quest/events/{nearby[0]['id']}/attempt", json={"location": claim}
     )

@@ -28,7 +28,7 @@ def test_first_me_registers_the_player_and_cards_creates_the_collection(api, rpc
     first = api.me(sub)
     assert first.status_code == 200, first.text
     player = first.json()
-    assert player["registered_now"] is True
+    assert player["registeredNow"] is True
     assert player["roles"] == ["player"]
     assert player["status"] == "active"
 
@@ -38,7 +38,7 @@ def test_first_me_registers_the_player_and_cards_creates_the_collection(api, rpc
     second = api.me(sub)
     assert second.status_code == 200
     assert second.json()["id"] == player["id"]
-    assert second.json()["registered_now"] is False
+    assert second.json()["registeredNow"] is False
 
 
 def test_author_role_comes_from_the_token(api):
@@ -54,7 +54,7 @@ def test_concurrent_first_calls_register_exactly_one_player(api):
     responses = list(pool.imap(lambda _: api.get("/me", token=token), range(8)))
     assert {r.status_code for r in responses} == {200}
     assert len({r.json()["id"] for r in responses}) == 1
-    assert sum(r.json()["registered_now"] for r in responses) == 1
+    assert sum(r.json()["registeredNow"] for r in responses) == 1
 
 
 def test_missing_token_is_401(api):
@@ -87,7 +87,7 @@ def test_refused_tokens_register_nobody(api, rpc):
     sub = random_sub()
     api.get("/me", token=api.token(sub, now=time.time() - 7200, ttl_seconds=60))
     first_valid = api.me(sub)
-    assert first_valid.json()["registered_now"] is True
+    assert first_valid.json()["registeredNow"] is True
 
 
 def test_oversized_body_is_413_and_registers_nobody(api):
@@ -99,7 +99,7 @@ def test_oversized_body_is_413_and_registers_nobody(api):
         data=b"x" * (api.settings.max_body_bytes + 1),
     )
     assert_problem(response, 413, "payload_too_large")
-    assert api.me(sub).json()["registered_now"] is True
+    assert api.me(sub).json()["registeredNow"] is True
 
 
 def test_unknown_route_and_wrong_method_are_problems(api):

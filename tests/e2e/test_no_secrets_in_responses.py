@@ -72,37 +72,33 @@ authors = attempt_api.authors  # two Authors who publish the event (fixture)
 
 # -- the checker ------------------------------------------------------------------------------
 
-RANDOM_STATE_KEYS = {"seed", "random", "counter", "rng", "initial_state", "random_state"}
-RANDOM_STATE_WORDS = ('"seed"', '"random"', '"counter"', '"rng"', '"random_state"')
+RANDOM_STATE_KEYS = {"seed", "random", "counter", "rng", "initialState", "randomState"}
+RANDOM_STATE_WORDS = ('"seed"', '"random"', '"counter"', '"rng"', '"randomState"')
 # Keys that mean correctness, score or an answer key: only in a completed attempt's result.
 ANSWER_KEYS = {
     "correct",
     "correctAnswer",
-    "correct_answer",
     "correctCount",
-    "correct_count",
     "isCorrect",
-    "is_correct",
     "key",
     "answerKey",
-    "answer_key",
     "explanation",
     "score",
     "review",
     "result",
-    "points_awarded",
+    "pointsAwarded",
 }
 ATTEMPT_KEYS = {"id", "eventId", "status", "startedAt", "deadline", "questions"}
 QUESTION_KEYS = {"index", "kind", "prompt", "options", "answer"}
 OPTION_KEYS = {"id", "text"}
 OPPONENT_KEYS = {
     "active",
-    "must_select",
-    "has_chosen",
-    "creatures_left",
-    "creatures_defeated",
-    "power_cards_in_hand",
-    "played_power_cards",
+    "mustSelect",
+    "hasChosen",
+    "creaturesLeft",
+    "creaturesDefeated",
+    "powerCardsInHand",
+    "playedPowerCards",
 }
 # Where an answer-key option id may stand (paths with list indexes as "#").
 KEY_ID_PATHS_ACTIVE = {
@@ -227,7 +223,7 @@ def match_id_of(body: Any) -> str | None:
         return None
     if body.get("mode") == "cpu":
         return str(body["id"])
-    return body.get("match_id")
+    return body.get("matchId")
 
 
 def cpu_positions(body: dict[str, Any], match: MatchTruth) -> list[str]:
@@ -236,7 +232,7 @@ def cpu_positions(body: dict[str, Any], match: MatchTruth) -> list[str]:
     opponent = body.get("opponent")
     if isinstance(opponent, dict):
         found += [f"opponent key {k!r}" for k in set(opponent) - OPPONENT_KEYS]
-        if len(opponent.get("played_power_cards", [])) > len(match.played_cpu_power_cards):
+        if len(opponent.get("playedPowerCards", [])) > len(match.played_cpu_power_cards):
             found.append("more CPU Power cards shown than played")
     for path, item in walk(body):
         if not isinstance(item, dict) or item.get("side") != "cpu":
@@ -487,7 +483,7 @@ class Session:
     def act(self) -> None:
         if not self.active():
             return
-        legal = [a for a in self.match["legal_actions"] if a["kind"] != "forfeit"]
+        legal = [a for a in self.match["legalActions"] if a["kind"] != "forfeit"]
         if not legal:
             return
         action = self.pick(legal)

@@ -40,7 +40,7 @@ def publish(authors, kind, body):
 def publish_open_event(api, authors, question_ids, name):
     """A challenge of these questions and an event at SPOT, open from a minute ago for a
     day, published; returned once the nearby list shows it."""
-    challenge = publish(authors, "challenge", {"title": name, "question_ids": question_ids})
+    challenge = publish(authors, "challenge", {"title": name, "questionIds": question_ids})
     reward = publish(authors, "power_card", power_card_body())
     now = datetime.now(UTC)
     event = publish(
@@ -49,11 +49,11 @@ def publish_open_event(api, authors, question_ids, name):
         {
             "name": f"{name} {uuid.uuid4().hex[:6]}",
             "location": SPOT,
-            "radius_m": 120,
-            "starts_at": (now - timedelta(minutes=1)).isoformat(),
-            "ends_at": (now + timedelta(days=1)).isoformat(),
-            "challenge_id": challenge["id"],
-            "reward_definition_id": reward["id"],
+            "radiusM": 120,
+            "startsAt": (now - timedelta(minutes=1)).isoformat(),
+            "endsAt": (now + timedelta(days=1)).isoformat(),
+            "challengeId": challenge["id"],
+            "rewardDefinitionId": reward["id"],
         },
     )
     wait_for(
@@ -75,8 +75,8 @@ def claim(**overrides):
     return {
         "location": {
             **SPOT,
-            "accuracy_m": 15,
-            "acquired_at": datetime.now(UTC).isoformat(),
+            "accuracyM": 15,
+            "acquiredAt": datetime.now(UTC).isoformat(),
             **overrides,
         }
     }
@@ -128,7 +128,7 @@ def test_a_player_plays_an_event_challenge_from_start_to_result(api, event_id):
     # accounts applies the same completion: 10 points per correct answer.
     wait_for(lambda: api.request("GET", "/me", headers=h).json()["points"] == 50)
     history = api.request("GET", "/me/progression", headers=h).json()
-    assert [(e["source_id"], e["points"]) for e in history["entries"]] == [(attempt["id"], 50)]
+    assert [(e["sourceId"], e["points"]) for e in history["entries"]] == [(attempt["id"], 50)]
 
 
 def test_another_players_attempt_is_404_and_says_nothing(api, event_id):
@@ -154,7 +154,7 @@ def test_another_players_attempt_is_404_and_says_nothing(api, event_id):
     [
         (claim(lat=95), "validation_failed"),
         (claim(lat="north"), "validation_failed"),
-        ({"location": {**SPOT, "acquired_at": datetime.now(UTC).isoformat()}}, "validation_failed"),
+        ({"location": {**SPOT, "acquiredAt": datetime.now(UTC).isoformat()}}, "validation_failed"),
         (claim(accuracy_m=-3), "validation_failed"),
         ({}, "validation_failed"),
     ],

@@ -18,6 +18,7 @@ from nameko.timer import Timer
 
 from games.quest import Action, MatchState, Phase, Side, new_match, view
 from games.quest.cpu import CPU_DECK
+from gateway.casing import camelize, snakeize
 from services.battle import host
 from services.battle.games import quest
 from shared.clock import FixedClock
@@ -79,13 +80,14 @@ def with_deck(api, affinity="Wit"):
 
 
 def engine_decks(api, deck):
-    """The player's and the CPU's engine decks, as the server will snapshot them."""
-    catalogue = api.get("/cards/catalogue?game=quest").json()
+    """The player's and the CPU's engine decks, as the server will snapshot them.
+    The engine reads the services' snake_case names, the API answers camelCase."""
+    catalogue = snakeize(api.get("/cards/catalogue?game=quest").json())
     by_id = {d["id"]: d for d in catalogue}
     player = quest.player_deck(
         [
             {**card, "definition": by_id[card["definition_id"]]["definition"]}
-            for card in deck["cards"]
+            for card in snakeize(deck["cards"])
         ]
     )
     founded = [{**d, "lineage_name": d["name"]} for d in catalogue]  # the seed: first versions
@@ -105,7 +107,8 @@ def greedy_match(player, cpu, seed):
     state, _ = host.cpu_replies(quest.HOSTED, seats, new_match(player, cpu, seed, T0), T0)
     seen = [state]
     while state.phase is not Phase.FINISHED:
-        action = Action.from_dict(choose(view(state, Side.PLAYER)))
+        # choose reads views as the API shows them: camelCase
+        action = Action.from_dict(choose(camelize(view(state, Side.PLAYER))))
         state, _ = host.play(quest.HOSTED, seats, state, Side.PLAYER, action, T0)
         seen.append(state)
     return seen
@@ -152,7 +155,7 @@ def refused(player, view, action, status, code):
     body = {"expectedVersion": view["version"], "action": action}
     problem = assert_problem(player.call("POST", path + "/actions", json=body), status, code)
     now = player.call("GET", path).json()
-    assert now["version"] == view["version"] and now["legal_actions"] == view["legal_actions"]
+    assert now["version"] == view["version"] and now["legalActions"] == view["legalActions"]
     assert now["you"] == view["you"] and now["opponent"] == view["opponent"]
     return problem
 
@@ -162,7 +165,7 @@ def points_recorded(player, match_id, points):
     wait_for(
         lambda: (
             [
-                (e["source_id"], e["points"])
+                (e["sourceId"], e["points"])
                 for e in player.call("GET", "/me/progression").json()["entries"]
             ]
             == [(match_id, points)]
@@ -198,7 +201,7 @@ def damage(view, action):
 
 def choose(view):
     """A greedy player: the hardest-hitting move, else a Power card, else a selection."""
-    legal = [a for a in view["legal_actions"] if a["kind"] != "forfeit"]
+    legal = [a for a in view["legalActions"] if a["kind"] != "forfeit"]
     moves = [a for a in legal if a["kind"] == "use_move"]
     if moves:
         return max(moves, key=lambda a: damage(view, a))
@@ -218,7 +221,7 @@ def test_a_player_battles_the_cpu_to_the_end_and_a_victory_scores_25(api, starte
     assert (view["status"], view["phase"], view["mode"]) == ("active", "initial_selection", "cpu")
     assert "seed" not in started.text and '"random"' not in started.text
     again = player.call("POST", "/quest/battles", json={"deckId": deck["id"]})
-    assert assert_problem(again, 409, "active_match_exists")["match_id"] == view["id"]
+    assert assert_problem(again, 409, "active_match_exists")["matchId"] == view["id"]
     assert player.call("GET", "/quest/battles/active").json()["id"] == view["id"]
 
     path = f"/quest/battles/{view['id']}"
@@ -238,7 +241,7 @@ def test_a_player_battles_the_cpu_to_the_end_and_a_victory_scores_25(api, starte
     # accounts applies MatchFinished: 25 points for a CPU victory (rulebook).
     wait_for(lambda: player.call("GET", "/me").json()["points"] == 25, timeout=20)
     progression = player.call("GET", "/me/progression").json()["entries"]
-    assert [(e["source_id"], e["points"]) for e in progression] == [(view["id"], 25)]
+    assert [(e["sourceId"], e["points"]) for e in progression] == [(view["id"], 25)]
 
     history = player.call("GET", path + "/history")
     assert history.status_code == 200
@@ -333,11 +336,11 @@ def test_a_match_played_to_defeat_scores_nothing(api, starters, chosen_seed):
             break
         view = send(player, view, choose(view))
     assert (view["status"], view["outcome"], view["winner"]) == ("finished", "defeat", "cpu")
-    assert (view["phase"], view["finish_reason"]) == ("finished", "all_defeated")
+    assert (view["phase"], view["finishReason"]) == ("finished", "all_defeated")
     assert view["version"] == seen[-1].version  # the server played the simulated match
     assert all(c["defeated"] for c in view["you"]["creatures"])
-    assert view["opponent"]["creatures_left"] > 0
-    assert view["legal_actions"] == [] and view["deadline"] is None
+    assert view["opponent"]["creaturesLeft"] > 0
+    assert view["legalActions"] == [] and view["deadline"] is None
     assert view["events"][-1] == {
         "type": "match_finished",
         "winner": "cpu",
@@ -363,7 +366,7 @@ def test_an_action_at_the_90_second_deadline_is_a_timeout_and_one_before_is_appl
     assert view["deadline"] is None  # initial selection has no normal-turn deadline
     clock.advance(minutes=10)  # the player may take as long as they like to select
     view = send(player, view, {"kind": "select_creature", "index": 0})
-    assert (view["phase"], view["your_turn"]) == ("normal_turn", True)
+    assert (view["phase"], view["yourTurn"]) == ("normal_turn", True)
     deadline = datetime.fromisoformat(view["deadline"])
     assert deadline == clock.now() + TURN
 
@@ -380,7 +383,7 @@ def test_an_action_at_the_90_second_deadline_is_a_timeout_and_one_before_is_appl
     applied = send(player, view, move)
     assert applied["events"][0]["type"] == "move_used" and applied["events"][0]["side"] == "player"
     assert not [e for e in applied["events"] if e["type"] == "timeout"]
-    assert (applied["phase"], applied["your_turn"]) == ("normal_turn", True), "the CPU replied"
+    assert (applied["phase"], applied["yourTurn"]) == ("normal_turn", True), "the CPU replied"
     deadline = datetime.fromisoformat(applied["deadline"])
     assert deadline == clock.now() + TURN  # the player's next turn began with the CPU's reply
 
@@ -388,7 +391,7 @@ def test_an_action_at_the_90_second_deadline_is_a_timeout_and_one_before_is_appl
     clock.set(deadline)
     move = choose(applied)
     late = send(player, applied, move)
-    timeout = {"type": "timeout", "side": "player", "reason": "deadline", "replaced_action": move}
+    timeout = {"type": "timeout", "side": "player", "reason": "deadline", "replacedAction": move}
     assert late["events"][0] == timeout
     assert not [e for e in late["events"] if e["type"] == "move_used" and e["side"] == "player"]
     mine = applied["you"]["creatures"][applied["you"]["active"]]
@@ -400,7 +403,7 @@ def test_an_action_at_the_90_second_deadline_is_a_timeout_and_one_before_is_appl
     assert logged["events"][0] == timeout
 
     # A read resolves an abandoned turn too: not 1 µs before the deadline, at it.
-    assert late["your_turn"], "the CPU replied"
+    assert late["yourTurn"], "the CPU replied"
     deadline = datetime.fromisoformat(late["deadline"])
     clock.set(deadline - TICK)
     path = f"/quest/battles/{view['id']}"
@@ -427,17 +430,17 @@ def test_after_its_creature_is_defeated_the_player_selects_a_replacement_first(
     for _ in range(requests):
         view = send(player, view, choose(view))
     assert view["version"] == seen[requests].version
-    assert (view["phase"], view["status"], view["your_turn"]) == (
+    assert (view["phase"], view["status"], view["yourTurn"]) == (
         "mandatory_replacement",
         "active",
         False,
     )
     you = view["you"]
-    assert you["must_select"] and you["active"] is None and view["deadline"] is None
+    assert you["mustSelect"] and you["active"] is None and view["deadline"] is None
     living = [c["index"] for c in you["creatures"] if not c["defeated"]]
     fallen = [c["index"] for c in you["creatures"] if c["defeated"]]
     assert living and fallen
-    assert view["legal_actions"] == [
+    assert view["legalActions"] == [
         *({"kind": "select_creature", "index": i} for i in living),
         {"kind": "forfeit"},
     ]
@@ -467,10 +470,10 @@ def test_after_its_creature_is_defeated_the_player_selects_a_replacement_first(
     kinds = [e["type"] for e in chosen["events"]]
     assert kinds[:2] == ["creature_chosen", "creatures_revealed"]
     started = next(e for e in chosen["events"] if e["type"] == "turn_started")
-    assert (started["side"], started["turn_number"]) == (view["turn"], view["turn_number"])
+    assert (started["side"], started["turnNumber"]) == (view["turn"], view["turnNumber"])
     assert view["turn"] == "player"
     assert kinds[2:] == ["turn_started"]  # the CPU did not get a turn
-    assert (chosen["phase"], chosen["your_turn"]) == ("normal_turn", True)
-    assert chosen["turn_number"] == view["turn_number"]
+    assert (chosen["phase"], chosen["yourTurn"]) == ("normal_turn", True)
+    assert chosen["turnNumber"] == view["turnNumber"]
     assert chosen["version"] == view["version"] + 1
     assert datetime.fromisoformat(chosen["deadline"]) == clock.now() + TURN

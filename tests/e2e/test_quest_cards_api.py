@@ -73,8 +73,8 @@ def test_a_player_chooses_a_starter_once_and_builds_a_deck_from_it(api, starters
     )
 
     collection = player.call("GET", "/quest/collection").json()
-    assert collection["total_copies"] == 5
-    assert collection["starter_affinity"] == "Wit"
+    assert collection["totalCopies"] == 5
+    assert collection["starterAffinity"] == "Wit"
 
     copies = [c["id"] for c in grant["cards"]]
     created = player.call("POST", "/quest/decks", json={"name": "Starter", "cards": copies})

@@ -48,14 +48,14 @@ def published_kinds(api, author, event_id):
         assert answer.status_code == 200, answer.text
         return answer.json()
 
-    challenge = read(read(event_id)["body"]["challenge_id"])
+    challenge = read(read(event_id)["body"]["challengeId"])
     return challenge["body"]["title"], Counter(
-        read(q)["kind"] for q in challenge["body"]["question_ids"]
+        read(q)["kind"] for q in challenge["body"]["questionIds"]
     )
 
 
 def drawn_kinds(api, event, event_id):
-    claim = {**event["location"], "accuracy_m": 10, "acquired_at": datetime.now(UTC).isoformat()}
+    claim = {**event["location"], "accuracyM": 10, "acquiredAt": datetime.now(UTC).isoformat()}
     started = api.request(
         "POST",
         f"/quest/events/{event_id}/attempt",

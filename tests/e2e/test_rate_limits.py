@@ -7,8 +7,8 @@ the socket peer or, through TRUSTED_PROXY_HOPS proxies, from the header they wri
 
 import pytest
 
+from deckyard.api_client import ApiClient
 from tests.conftest import http_port
-from tests.e2e.api_client import ApiClient
 from tests.e2e.test_me import assert_problem
 from tests.random_refs import random_sub
 

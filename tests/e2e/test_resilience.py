@@ -5,8 +5,8 @@ import dataclasses
 import pytest
 import requests
 
+from deckyard.api_client import ApiClient
 from tests.conftest import http_port
-from tests.e2e.api_client import ApiClient
 from tests.random_refs import random_sub
 
 pytestmark = pytest.mark.e2e

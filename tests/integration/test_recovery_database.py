@@ -1,6 +1,6 @@
 """A database that goes away is a 503 ``database_unavailable``, and the pool recovers.
 
-Found by the fault runner (bench/faults.py): while PostgreSQL restarted, every
+Found by the fault runner (bench/faults/): while PostgreSQL restarted, every
 request that needed it was an unhandled ``OperationalError``, so a 500
 ``internal_error`` with a traceback in the gateway's log. The server dropping a
 pooled connection (``pg_terminate_backend``, as a restart does to all of them)

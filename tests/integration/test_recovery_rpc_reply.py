@@ -1,4 +1,4 @@
-"""A service whose RPC reply cannot reach the broker keeps serving (bench/faults.py).
+"""A service whose RPC reply cannot reach the broker keeps serving (bench/faults/).
 
 Found by the fault runner: during a RabbitMQ restart, accounts, battle and cards
 exited for good. nameko publishes an RPC reply in the worker's green thread,

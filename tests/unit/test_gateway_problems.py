@@ -89,15 +89,15 @@ def test_unexpected_exception_is_a_500_that_hides_its_text_but_gives_an_error_id
     assert "xyz" not in text
     assert "RuntimeError" not in text
     assert body["code"] == "internal_error"
-    assert uuid.UUID(body["error_id"])
-    assert body["error_id"] in caplog.text  # the id leads to the logged traceback
+    assert uuid.UUID(body["errorId"])
+    assert body["errorId"] in caplog.text  # the id leads to the logged traceback
 
 
 def test_each_unexpected_exception_gets_its_own_error_id():
     first = body_of(response_for_exception(ValueError("a")))
     second = body_of(response_for_exception(ValueError("a")))
 
-    assert first["error_id"] != second["error_id"]
+    assert first["errorId"] != second["errorId"]
 
 
 def test_unknown_route_is_route_not_found():

@@ -1,6 +1,6 @@
 """Quest CPU battles: start, read, act, forfeit, history (docs/quest-battles.md).
 
-A mixin of the gateway service. The player id always comes from the verified
+The player id always comes from the verified
 token (through accounts), so a match id of another player is simply not found.
 """
 
@@ -10,7 +10,10 @@ from typing import Any
 
 from werkzeug.wrappers import Request
 
-from gateway.battle_schemas import (
+from gateway.casing import load
+from gateway.entrypoints import RouteDoc, api, json_input
+from gateway.routes.base import Caller
+from gateway.routes.quest.battles_schemas import (
     MAX_IDEMPOTENCY_KEY,
     BattleActionRequest,
     BattleHistorySchema,
@@ -19,10 +22,7 @@ from gateway.battle_schemas import (
     ForfeitRequest,
     StartBattleRequest,
 )
-from gateway.entrypoints import RouteDoc, api, json_input
-from gateway.routes import PlayerRoutes
 from shared.errors import InvalidInput
-from shared.schemas import load
 
 WRITE_ERRORS = (400, 404, 409, 413, 422, 503)
 TAGS = ("quest battles",)
@@ -36,9 +36,8 @@ IDEMPOTENCY_HEADER = {
 }
 
 
-def idempotency_key(request: Request, in_body: str | None) -> str | None:
+def idempotency_key(header: str | None, in_body: str | None) -> str | None:
     """The body's ``idempotencyKey`` or the ``Idempotency-Key`` header (both: the same)."""
-    header = request.headers.get("Idempotency-Key")
     if header is None:
         return in_body
     if not 1 <= len(header) <= MAX_IDEMPOTENCY_KEY:
@@ -53,7 +52,7 @@ def idempotency_key(request: Request, in_body: str | None) -> str | None:
     return header
 
 
-class BattleRoutes(PlayerRoutes):
+class QuestBattleRoutes(Caller):
     @api(
         "POST",
         "/quest/battles",
@@ -70,7 +69,7 @@ class BattleRoutes(PlayerRoutes):
     )
     def start_battle(self, request: Request) -> tuple[int, Any]:
         """``{"deckId": "<deck id>"}`` -> 201 the match: ``{"id": "...", "status": "active",
-        "phase": "initial_selection", "version": 1, "legal_actions": [{"kind":
+        "phase": "initial_selection", "version": 1, "legalActions": [{"kind":
         "select_creature", "index": 0}, ...], "you": {...}, "opponent": {...}}``"""
         player_id = self._player_id(request)
         args = load(StartBattleRequest(), json_input(request))
@@ -91,6 +90,7 @@ class BattleRoutes(PlayerRoutes):
         ),
     )
     def active_battle(self, request: Request) -> Any:
+        """``GET /quest/battles/active`` -> the match, as ``GET /quest/battles/<id>``"""
         return self.services.call("battle", "active_match", player_id=self._player_id(request))
 
     @api(
@@ -105,6 +105,8 @@ class BattleRoutes(PlayerRoutes):
         ),
     )
     def get_battle(self, request: Request, match_id: Any) -> Any:
+        """``GET /quest/battles/<id>`` -> ``{"id": "...", "deckId": "...", "version": 4,
+        "yourTurn": true, "turnNumber": 2, "legalActions": [...], ...}``"""
         return self.services.call(
             "battle", "get_match", player_id=self._player_id(request), match_id=str(match_id)
         )
@@ -133,8 +135,10 @@ class BattleRoutes(PlayerRoutes):
             player_id=player_id,
             match_id=str(match_id),
             expected_version=args["expected_version"],
-            action=BattleActionRequest().dump(args)["action"],
-            idempotency_key=idempotency_key(request, args["idempotency_key"]),
+            action=args["action"],
+            idempotency_key=idempotency_key(
+                request.headers.get("Idempotency-Key"), args["idempotency_key"]
+            ),
         )
 
     @api(
@@ -160,7 +164,9 @@ class BattleRoutes(PlayerRoutes):
             player_id=player_id,
             match_id=str(match_id),
             expected_version=args["expected_version"],
-            idempotency_key=idempotency_key(request, args["idempotency_key"]),
+            idempotency_key=idempotency_key(
+                request.headers.get("Idempotency-Key"), args["idempotency_key"]
+            ),
         )
 
     @api(
@@ -175,6 +181,8 @@ class BattleRoutes(PlayerRoutes):
         ),
     )
     def battle_history(self, request: Request, match_id: Any) -> Any:
+        """``GET /quest/battles/<id>/history`` -> ``{"matchId": "...", "version": 4,
+        "entries": [{"seq": 1, "side": "player", "action": {...}, "events": [...]}]}``"""
         return self.services.call(
             "battle", "match_history", player_id=self._player_id(request), match_id=str(match_id)
         )

@@ -1,8 +1,10 @@
-"""Schemas of the Quest CPU battle routes: request bodies and documented answers."""
+"""Schemas of Quest CPU battles: request bodies and documented answers."""
 
 from __future__ import annotations
 
-from marshmallow import Schema, fields, validate
+from marshmallow import fields, validate
+
+from gateway.casing import CamelSchema
 
 ACTION_KINDS = ("use_move", "play_power_card", "swap", "select_creature", "timeout", "forfeit")
 MAX_IDEMPOTENCY_KEY = 100
@@ -12,7 +14,6 @@ def _expected_version() -> fields.Integer:
     return fields.Integer(
         required=True,
         strict=True,
-        data_key="expectedVersion",
         validate=validate.Range(min=0, max=2**31 - 1),
         metadata={"description": "The match version your view shows (stale: 409)"},
     )
@@ -22,7 +23,6 @@ def _idempotency_key() -> fields.String:
     return fields.String(
         load_default=None,
         allow_none=True,
-        data_key="idempotencyKey",
         validate=validate.Length(min=1, max=MAX_IDEMPOTENCY_KEY),
         metadata={
             "description": "Optional (or the Idempotency-Key header): the same key again "
@@ -31,13 +31,11 @@ def _idempotency_key() -> fields.String:
     )
 
 
-class StartBattleRequest(Schema):
-    deck_id = fields.UUID(
-        required=True, data_key="deckId", metadata={"description": "One of your saved decks"}
-    )
+class StartBattleRequest(CamelSchema):
+    deck_id = fields.UUID(required=True, metadata={"description": "One of your saved decks"})
 
 
-class BattleActionSchema(Schema):
+class BattleActionSchema(CamelSchema):
     kind = fields.String(
         required=True,
         validate=validate.Length(min=1, max=40),
@@ -51,22 +49,22 @@ class BattleActionSchema(Schema):
     )
 
 
-class BattleActionRequest(Schema):
+class BattleActionRequest(CamelSchema):
     expected_version = _expected_version()
     action = fields.Nested(
         BattleActionSchema,
         required=True,
-        metadata={"description": "Copy one of the view's legal_actions"},
+        metadata={"description": "Copy one of the view's legalActions"},
     )
     idempotency_key = _idempotency_key()
 
 
-class ForfeitRequest(Schema):
+class ForfeitRequest(CamelSchema):
     expected_version = _expected_version()
     idempotency_key = _idempotency_key()
 
 
-class BattleViewSchema(Schema):
+class BattleViewSchema(CamelSchema):
     """The player's view of a match: never the seed, the CPU's hand or its bench."""
 
     id = fields.UUID()
@@ -113,7 +111,7 @@ class BattleResultSchema(BattleViewSchema):
     )
 
 
-class BattleHistoryEntrySchema(Schema):
+class BattleHistoryEntrySchema(CamelSchema):
     seq = fields.Integer(metadata={"description": "The match version this action produced"})
     side = fields.String(metadata={"example": "cpu"})
     action = fields.Dict()
@@ -121,7 +119,7 @@ class BattleHistoryEntrySchema(Schema):
     events = fields.List(fields.Dict())
 
 
-class BattleHistorySchema(Schema):
+class BattleHistorySchema(CamelSchema):
     match_id = fields.UUID()
     status = fields.String()
     outcome = fields.String(allow_none=True)

@@ -1,6 +1,5 @@
-"""The player's own Quest cards and progression: starter, collection, decks, points.
+"""A Quest player's own cards: starter, collection, decks.
 
-A mixin of the gateway service, kept apart so that each module stays readable.
 The player id always comes from the verified token (through accounts), never
 from the request, so no route can reach another player's cards.
 """
@@ -11,50 +10,41 @@ from typing import Any
 
 from werkzeug.wrappers import Request, Response
 
+from gateway.casing import load
 from gateway.entrypoints import RouteDoc, api, json_input, query_args
-from gateway.routes import PlayerRoutes
-from gateway.schemas import ProgressionQuery, ProgressionSchema
-from shared.quest_card_schemas import (
-    CollectionSchema,
+from gateway.routes.base import WRITE_ERRORS, Caller, no_content
+from gateway.routes.quest.cards_schemas import (
+    Collection,
     CreateDeckRequest,
-    DeckSchema,
+    Deck,
     DeleteDeckQuery,
     EditDeckRequest,
+    Starter,
     StarterRequest,
-    StarterSchema,
 )
-from shared.schemas import load
 
-WRITE_ERRORS = (400, 404, 409, 413, 422)
-
-
-def no_content() -> Response:
-    """204: no body, so no Content-Type either (werkzeug would add text/plain)."""
-    response = Response(status=204)
-    del response.headers["Content-Type"]
-    return response
+TAGS = ("quest cards",)
 
 
-class CardRoutes(PlayerRoutes):
-    # -- starter --------------------------------------------------------------------------
-
+class QuestCardRoutes(Caller):
     @api(
         "POST",
         "/quest/starter",
         RouteDoc(
             "Choose your starter affinity (Wit, Grit or Spark), once: 201 granted, "
             "200 the same choice again",
-            StarterSchema,
+            Starter,
             StarterRequest,
             auth="player",
             status=201,
             errors=(400, 409, 413, 422, 503),
             also=(200,),
-            tags=("quest cards",),
+            tags=TAGS,
         ),
     )
     def choose_starter(self, request: Request) -> tuple[int, Any]:
-        """``{"affinity": "Wit"}`` -> 201 ``{"affinity": "Wit", "cards": [five owned copies]}``"""
+        """``{"affinity": "Wit"}`` -> 201 ``{"affinity": "Wit", "grantedAt": "...",
+        "cards": [five owned copies]}``"""
         player_id = self._player_id(request)
         args = load(StarterRequest(), json_input(request))
         chosen = self.services.call(
@@ -65,42 +55,41 @@ class CardRoutes(PlayerRoutes):
     @api(
         "GET",
         "/quest/starter",
-        RouteDoc(
-            "Your starter grant", StarterSchema, auth="player", errors=(404,), tags=("quest cards",)
-        ),
+        RouteDoc("Your starter grant", Starter, auth="player", errors=(404,), tags=TAGS),
     )
     def get_starter(self, request: Request) -> Any:
+        """``GET /quest/starter`` -> the grant as ``POST /quest/starter`` answered it"""
         return self.services.call("cards", "get_starter", player_id=self._player_id(request))
-
-    # -- collection -----------------------------------------------------------------------
 
     @api(
         "GET",
         "/quest/collection",
         RouteDoc(
             "Your cards, grouped by definition, with copy counts",
-            CollectionSchema,
+            Collection,
             auth="player",
-            tags=("quest cards",),
+            tags=TAGS,
         ),
     )
     def collection(self, request: Request) -> Any:
+        """``GET /quest/collection`` -> ``{"playerId": "...", "starterAffinity": "Wit",
+        "totalCopies": 5, "definitions": [{"definition": {...}, "count": 1, ...}]}``"""
         return self.services.call("cards", "player_collection", player_id=self._player_id(request))
-
-    # -- decks ----------------------------------------------------------------------------
 
     @api(
         "GET",
         "/quest/decks",
         RouteDoc(
             "Your saved decks, each with its cost and legality",
-            DeckSchema,
+            Deck,
             many=True,
             auth="player",
-            tags=("quest cards",),
+            tags=TAGS,
         ),
     )
     def list_decks(self, request: Request) -> Any:
+        """``GET /quest/decks`` -> ``[{"id": "...", "name": "Morning walk", "cost": 7,
+        "legal": true, ...}]``"""
         return self.services.call("cards", "list_decks", player_id=self._player_id(request))
 
     @api(
@@ -109,12 +98,12 @@ class CardRoutes(PlayerRoutes):
         RouteDoc(
             "Save a legal deck: five of your copies, three Creatures and two Power cards, "
             "cost at most 10",
-            DeckSchema,
+            Deck,
             CreateDeckRequest,
             auth="player",
             status=201,
             errors=WRITE_ERRORS,
-            tags=("quest cards",),
+            tags=TAGS,
         ),
     )
     def create_deck(self, request: Request) -> tuple[int, Any]:
@@ -133,11 +122,10 @@ class CardRoutes(PlayerRoutes):
     @api(
         "GET",
         "/quest/decks/<uuid:deck_id>",
-        RouteDoc(
-            "One of your decks", DeckSchema, auth="player", errors=(404,), tags=("quest cards",)
-        ),
+        RouteDoc("One of your decks", Deck, auth="player", errors=(404,), tags=TAGS),
     )
     def get_deck(self, request: Request, deck_id: Any) -> Any:
+        """``GET /quest/decks/<id>`` -> the deck, with ``createdAt`` and ``updatedAt``"""
         return self.services.call(
             "cards", "get_deck", player_id=self._player_id(request), deck_id=str(deck_id)
         )
@@ -147,11 +135,11 @@ class CardRoutes(PlayerRoutes):
         "/quest/decks/<uuid:deck_id>",
         RouteDoc(
             "Rename a deck ({name}), replace its cards ({cards}), or both",
-            DeckSchema,
+            Deck,
             EditDeckRequest,
             auth="player",
             errors=WRITE_ERRORS,
-            tags=("quest cards",),
+            tags=TAGS,
         ),
     )
     def edit_deck(self, request: Request, deck_id: Any) -> Any:
@@ -178,10 +166,11 @@ class CardRoutes(PlayerRoutes):
             query=DeleteDeckQuery,
             status=204,
             errors=(404, 409, 422),
-            tags=("quest cards",),
+            tags=TAGS,
         ),
     )
     def delete_deck(self, request: Request, deck_id: Any) -> Response:
+        """``DELETE /quest/decks/<id>?expectedVersion=2`` -> 204, no body"""
         player_id = self._player_id(request)
         args = load(DeleteDeckQuery(), query_args(request))
         self.services.call(
@@ -192,24 +181,3 @@ class CardRoutes(PlayerRoutes):
             expected_version=args["expected_version"],
         )
         return no_content()
-
-    # -- progression ----------------------------------------------------------------------
-
-    @api(
-        "GET",
-        "/me/progression",
-        RouteDoc(
-            "Your progression points and where they came from, newest first (?limit=)",
-            ProgressionSchema,
-            auth="player",
-            query=ProgressionQuery,
-            errors=(422,),
-            tags=("accounts",),
-        ),
-    )
-    def progression(self, request: Request) -> Any:
-        player_id = self._player_id(request)
-        args = load(ProgressionQuery(), query_args(request))
-        return self.services.call(
-            "accounts", "progression", player_id=player_id, limit=args["limit"]
-        )

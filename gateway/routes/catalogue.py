@@ -1,0 +1,34 @@
+"""The published card catalogue of each game: public, no token needed."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from werkzeug.wrappers import Request
+
+from gateway.casing import load
+from gateway.entrypoints import RouteDoc, api, query_args
+from gateway.routes.catalogue_schemas import CatalogueQuery, CatalogueSchema
+from gateway.rpc import Services
+
+
+class CatalogueRoutes:
+    services: Services
+
+    @api(
+        "GET",
+        "/cards/catalogue",
+        RouteDoc(
+            "The published card definitions of a game (?game=quest)",
+            CatalogueSchema,
+            many=True,
+            query=CatalogueQuery,
+            errors=(422,),
+            tags=("cards",),
+        ),
+    )
+    def catalogue(self, request: Request) -> Any:
+        """``GET /cards/catalogue?game=quest`` -> ``[{"id": "...", "name": "Quillip",
+        "rewardEligible": true, "definition": {"maxHp": 40, ...}}]``"""
+        args = load(CatalogueQuery(), query_args(request))
+        return self.services.call("cards", "catalogue", game=args["game"])

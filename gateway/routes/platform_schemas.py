@@ -1,0 +1,19 @@
+"""Schemas of the platform routes: liveness and readiness."""
+
+from marshmallow import fields
+
+from gateway.casing import CamelSchema
+
+
+class HealthSchema(CamelSchema):
+    status = fields.String(metadata={"example": "alive"})
+
+
+class ReadySchema(CamelSchema):
+    ready = fields.Boolean()
+    broker = fields.String(metadata={"example": "ok"})
+    services = fields.Dict(
+        keys=fields.String(),
+        values=fields.String(),
+        metadata={"example": {"accounts": "ok", "cards": "unavailable"}},
+    )

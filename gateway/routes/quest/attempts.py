@@ -1,0 +1,92 @@
+"""Quest attempts: start (or resume) the one attempt at an event, answer, read it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from werkzeug.wrappers import Request
+
+from gateway.casing import load
+from gateway.entrypoints import RouteDoc, api, json_input
+from gateway.routes.base import WRITE_ERRORS, Caller
+from gateway.routes.quest.attempts_schemas import AnswerRequest, AttemptSchema, StartAttemptRequest
+
+TAGS = ("quest",)
+
+
+class QuestAttemptRoutes(Caller):
+    @api(
+        "POST",
+        "/quest/events/<uuid:event_id>/attempt",
+        RouteDoc(
+            "Start the one attempt at an event (201) or resume it (200)",
+            AttemptSchema,
+            StartAttemptRequest,
+            auth="player",
+            status=201,
+            errors=WRITE_ERRORS,
+            also=(200,),
+            tags=TAGS,
+        ),
+    )
+    def start_attempt(self, request: Request, event_id: Any) -> tuple[int, Any]:
+        """``{"location": {"lat": 51.508, "lon": -0.1281, "accuracyM": 12,
+        "acquiredAt": "2026-11-30T12:00:00Z"}}`` -> 201 the attempt (questions, deadline)"""
+        player_id = self._player_id(request)
+        args = load(StartAttemptRequest(), json_input(request))
+        # The service takes the claim as JSON in its own (snake_case) names.
+        location = {**args["location"], "acquired_at": args["location"]["acquired_at"].isoformat()}
+        started = self.services.call(
+            "challenge",
+            "start_attempt",
+            player_id=player_id,
+            event_id=str(event_id),
+            location=location,
+        )
+        return (201 if started["created"] else 200), started["attempt"]
+
+    @api(
+        "GET",
+        "/quest/attempts/<uuid:attempt_id>",
+        RouteDoc(
+            "Your attempt: questions, options, deadline, your answers; the result once completed",
+            AttemptSchema,
+            auth="player",
+            errors=(404,),
+            tags=TAGS,
+        ),
+    )
+    def get_attempt(self, request: Request, attempt_id: Any) -> Any:
+        """``GET /quest/attempts/<id>`` -> ``{"id": "...", "eventId": "...",
+        "status": "active", "deadline": "...", "questions": [...]}``"""
+        return self.services.call(
+            "challenge",
+            "get_attempt",
+            player_id=self._player_id(request),
+            attempt_id=str(attempt_id),
+        )
+
+    @api(
+        "PUT",
+        "/quest/attempts/<uuid:attempt_id>/answers/<int:index>",
+        RouteDoc(
+            "Answer one question: {choice} or {order}; answers are final",
+            AttemptSchema,
+            AnswerRequest,
+            auth="player",
+            errors=WRITE_ERRORS,
+            tags=TAGS,
+        ),
+    )
+    def answer(self, request: Request, attempt_id: Any, index: int) -> Any:
+        """``{"choice": "o1a2b3c4d"}`` -> the attempt with your answer recorded"""
+        player_id = self._player_id(request)
+        submission = load(AnswerRequest(), json_input(request))
+        return self.services.call(
+            "challenge",
+            "answer",
+            player_id=player_id,
+            attempt_id=str(attempt_id),
+            index=index,
+            submission=submission,
+        )

@@ -1,0 +1,34 @@
+"""Quest events open now near the player: public, no token needed."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from werkzeug.wrappers import Request
+
+from gateway.casing import load
+from gateway.entrypoints import RouteDoc, api, query_args
+from gateway.routes.quest.events_schemas import NearbyEvent, PointQuery
+from gateway.rpc import Services
+
+
+class QuestEventRoutes:
+    services: Services
+
+    @api(
+        "GET",
+        "/quest/events",
+        RouteDoc(
+            "Published events open now near a point (?lat=&lon=), nearest first",
+            NearbyEvent,
+            many=True,
+            query=PointQuery,
+            errors=(422,),
+            tags=("quest",),
+        ),
+    )
+    def nearby_events(self, request: Request) -> Any:
+        """``GET /quest/events?lat=51.508&lon=-0.128`` -> ``[{"id": "...", "name": "...",
+        "radiusM": 150, "startsAt": "...", "endsAt": "...", "distanceM": 12.5}]``"""
+        args = load(PointQuery(), query_args(request))
+        return self.services.call("challenge", "nearby_events", lat=args["lat"], lon=args["lon"])
