@@ -147,3 +147,41 @@ def test_cards_0006_downgrades_quest_rows_back_to_their_columns(own):
         ).one()
     engine.dispose()
     assert tuple(row) == ("Grit", True, True, False)
+
+
+def test_accounts_0004_gives_existing_progression_entries_the_game_quest(own):
+    upgrade(own, "accounts", "0003")
+    engine = sa.create_engine(own.database_url_for("accounts"))
+    player, attempt = uuid.uuid4(), uuid.uuid4()
+    with engine.begin() as conn:
+        _insert(
+            conn,
+            "INSERT INTO players (id, auth0_sub, status, registered_at, points) "
+            "VALUES (:id, :sub, 'active', :at, 40)",
+            id=player,
+            sub=f"auth0|{random_suffix()}",
+            at=T0,
+        )
+        _insert(
+            conn,
+            "INSERT INTO progression_entries (player_id, source_type, source_id, points, "
+            "reason, correct_count, occurred_at, recorded_at) VALUES "
+            "(:player, 'attempt', :attempt, 40, 'challenge_answers', 4, :at, :at)",
+            player=player,
+            attempt=attempt,
+            at=T0,
+        )
+    upgrade(own, "accounts")
+    with engine.connect() as conn:
+        rows = conn.execute(
+            sa.text("SELECT source_id, game, points FROM progression_entries")
+        ).all()
+        default = conn.execute(
+            sa.text(
+                "SELECT column_default FROM information_schema.columns "
+                "WHERE table_name = 'progression_entries' AND column_name = 'game'"
+            )
+        ).scalar()
+    engine.dispose()
+    assert rows == [(attempt, "quest", 40)]
+    assert default is None  # from now on every entry names its game
