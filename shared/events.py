@@ -90,6 +90,16 @@ class QuestionPublishedV1(EventSchema):
     body = fields.Dict(required=True)
 
 
+class QuestionPublishedV2(QuestionPublishedV1):
+    """A published question with its answer key; V2 names its game (V1 meant Quest)."""
+
+    game = fields.String(required=True, validate=validate.Length(min=1, max=20))
+
+
+def _quest_from_v1(data: dict[str, Any]) -> dict[str, Any]:
+    return {**data, "game": "quest"}  # V1 of these was written by Quest only
+
+
 class ContentRetiredV1(EventSchema):
     """Published content is no longer available for anything new."""
 
@@ -113,10 +123,6 @@ class AttemptCompletedV2(AttemptCompletedV1):
     """An event attempt ended; V2 names the game it was played in (V1 meant Quest)."""
 
     game = fields.String(required=True, validate=validate.Length(min=1, max=20))
-
-
-def _attempt_completed_from_v1(data: dict[str, Any]) -> dict[str, Any]:
-    return {**data, "game": "quest"}  # only Quest had attempts when V1 was written
 
 
 class GrantedCardV1(EventSchema):
@@ -270,10 +276,11 @@ CONTENT_PUBLISHED = EventContract(
 )
 QUESTION_PUBLISHED = EventContract(
     "QuestionPublished",
-    1,
+    2,
     "authoring",
-    QuestionPublishedV1,
+    QuestionPublishedV2,
     consumers=("challenge.on_question_published",),
+    older=(OlderVersion(1, QuestionPublishedV1, _quest_from_v1),),
 )
 CONTENT_RETIRED = EventContract(
     "ContentRetired",
@@ -289,7 +296,7 @@ ATTEMPT_COMPLETED = EventContract(
     "challenge",
     AttemptCompletedV2,
     consumers=("cards.on_attempt_completed", "accounts.on_attempt_completed"),
-    older=(OlderVersion(1, AttemptCompletedV1, _attempt_completed_from_v1),),
+    older=(OlderVersion(1, AttemptCompletedV1, _quest_from_v1),),
 )
 REWARD_GRANTED = EventContract(
     "RewardGranted",

@@ -401,6 +401,7 @@ def _events_of(content: Content, target: State, now: datetime) -> list[Event]:
                     {
                         "content_id": content.id,
                         "kind": content.kind,
+                        "game": content.game,
                         "version": content.version,
                         "published_at": now,
                         "body": content.body,

@@ -9,8 +9,18 @@ from datetime import UTC, datetime
 
 import pytest
 
+from services.challenge import handlers as challenge_handlers
+from services.challenge.repository import ChallengeUnitOfWork
 from shared.errors import InvalidInput
-from shared.events import ATTEMPT_COMPLETED, REWARD_GRANTED, read_event
+from shared.events import (
+    ATTEMPT_COMPLETED,
+    CONTENT_PUBLISHED,
+    CONTENT_RETIRED,
+    QUESTION_PUBLISHED,
+    REWARD_GRANTED,
+    new_event,
+    read_event,
+)
 
 NOW = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
 
@@ -85,3 +95,43 @@ def test_a_reward_granted_v1_is_read_with_quest_s_affinity_as_an_attribute():
         ("standard", {}),
     ]
     assert all("affinity" not in c for c in event.data["cards"])
+
+
+def test_a_question_published_v1_is_read_as_a_quest_question():
+    data = {
+        "content_id": str(uuid.uuid4()),
+        "kind": "question",
+        "version": 1,
+        "published_at": NOW.isoformat(),
+        "body": {"prompt": "?"},
+    }
+    event = read_event(QUESTION_PUBLISHED, message("QuestionPublished", 1, data))
+    assert (event.data["game"], QUESTION_PUBLISHED.version) == ("quest", 2)
+
+
+class _Inbox:
+    def first_delivery(self, message_id, consumer):
+        return True
+
+
+class _RefusingContent:
+    def add(self, kind, row):
+        raise AssertionError("another game's content must not be kept")
+
+    def retire(self, kind, content_id, at):
+        raise AssertionError("another game's content must not be retired")
+
+
+def test_challenge_keeps_quest_content_only():
+    uow = ChallengeUnitOfWork(_RefusingContent(), _Inbox(), None, None, None)  # type: ignore[arg-type]
+    other = {"content_id": uuid.uuid4(), "kind": "challenge", "game": "terrakard"}
+    published = {**other, "lineage_id": other["content_id"], "version": 1, "published_at": NOW}
+    assert not challenge_handlers.record_published_content(
+        new_event(CONTENT_PUBLISHED, {**published, "snapshot": {"title": "t"}}, NOW), uow
+    )
+    assert not challenge_handlers.record_published_question(
+        new_event(QUESTION_PUBLISHED, {**published, "kind": "question", "body": {}}, NOW), uow
+    )
+    assert not challenge_handlers.record_retired_content(
+        new_event(CONTENT_RETIRED, {**other, "retired_at": NOW}, NOW), uow
+    )
