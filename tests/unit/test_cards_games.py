@@ -19,6 +19,7 @@ from services.cards.handlers import record_published_definition
 from services.cards.ownership_store import OwnedCopy, RewardGrant
 from services.cards.repository import CardsUnitOfWork
 from services.cards.reward_handlers import grant_reward
+from services.cards.schemas import DefinitionSchema
 from services.cards.views import deck_cards
 from shared.clock import FixedClock
 from shared.errors import InvalidInput
@@ -234,3 +235,22 @@ def test_an_unknown_game_is_invalid_input():
     with pytest.raises(InvalidInput) as refused:
         GAMES.rules("nope")
     assert refused.value.code == "unknown_game"
+
+
+def test_the_catalogue_shows_quest_s_attributes_where_it_showed_them_before():
+    row = {
+        "id": uuid.uuid4(),
+        "kind": "creature",
+        "game": "quest",
+        "name": "Quillip",
+        "rarity": "Common",
+        "attributes": {"affinity": "Wit", "reward_eligible": True, "evolved": False},
+        "snapshot": {"hp": 60},
+    }
+    dumped = DefinitionSchema().dump(row)
+    assert (dumped["affinity"], dumped["reward_eligible"], dumped["evolved"]) == (
+        "Wit",
+        True,
+        False,
+    )
+    assert "attributes" not in dumped and dumped["definition"] == {"hp": 60}
