@@ -134,6 +134,8 @@ def insert_definitions(settings: Any, source: Any) -> Counter[str]:
     import psycopg
     from psycopg.types.json import Jsonb
 
+    from games.quest.collection import card_attributes
+
     cards = json.loads((source / SEED).read_text())
     now = datetime.now(UTC)
     pool: Counter[str] = Counter()
@@ -142,18 +144,15 @@ def insert_definitions(settings: Any, source: Any) -> Counter[str]:
             body = card["body"]
             conn.execute(
                 "INSERT INTO card_definitions (id, lineage_id, game, kind, name, rarity, "
-                "affinity, reward_eligible, evolved, starter, version, snapshot, published_at) "
-                "VALUES (%s, %s, 'quest', %s, %s, %s, %s, %s, %s, %s, 1, %s, %s)",
+                "attributes, version, snapshot, published_at) "
+                "VALUES (%s, %s, 'quest', %s, %s, %s, %s, 1, %s, %s)",
                 (
                     uuid.uuid4(),
                     uuid.uuid4(),
                     card["kind"],
                     body["name"],
                     body["rarity"],
-                    body.get("affinity"),
-                    bool(body.get("reward_eligible")),
-                    bool(body.get("evolved")),
-                    bool(body.get("starter")),
+                    Jsonb(card_attributes(card["kind"], body)),  # as the cards service keeps them
                     Jsonb(body),
                     now,
                 ),
@@ -327,6 +326,7 @@ def envelopes(count: int, rng: random.Random) -> list[dict[str, Any]]:
             {
                 "attempt_id": uuid.uuid4(),
                 "player_id": uuid.uuid4(),
+                "game": "quest",
                 "event_id": event_id,
                 "correct_count": rng.randint(0, 5),
                 "completed_at": now,

@@ -10,11 +10,14 @@ published on the nameko events exchange of its source service
 ``@event_handler(source, type)`` receives it. ``event_id`` is what consumers
 record to apply each event once. A change that is not backward compatible is
 a new version with its own schema, never an edit of an old one; adding an
-optional field is compatible (consumers ignore fields they do not know). A
-contract keeps reading the versions before it (``EventContract.older``, each with
-how its payload reads as the current version's), so messages already in the
-outbox or in a queue when producers upgrade are still applied, and consumers
-only ever see the current shape.
+optional field is compatible (consumers ignore fields they do not know).
+
+A contract names its current version (what producers write) and the older
+versions its consumers still read (``OlderVersion``): each older payload is
+loaded with its own schema, then upgraded to the current shape, so a handler
+sees one shape only. Every version travels under the same type (routing key),
+so a new version needs no new queue, and a message written before the change
+(still in an outbox or a queue) is read as it was written.
 """
 
 from __future__ import annotations
@@ -87,6 +90,16 @@ class QuestionPublishedV1(EventSchema):
     body = fields.Dict(required=True)
 
 
+class QuestionPublishedV2(QuestionPublishedV1):
+    """A published question with its answer key; V2 names its game (V1 meant Quest)."""
+
+    game = fields.String(required=True, validate=validate.Length(min=1, max=20))
+
+
+def _quest_from_v1(data: dict[str, Any]) -> dict[str, Any]:
+    return {**data, "game": "quest"}  # V1 of these was written by Quest only
+
+
 class ContentRetiredV1(EventSchema):
     """Published content is no longer available for anything new."""
 
@@ -106,6 +119,12 @@ class AttemptCompletedV1(EventSchema):
     completed_at = fields.AwareDateTime(required=True)
 
 
+class AttemptCompletedV2(AttemptCompletedV1):
+    """An event attempt ended; V2 names the game it was played in (V1 meant Quest)."""
+
+    game = fields.String(required=True, validate=validate.Length(min=1, max=20))
+
+
 class GrantedCardV1(EventSchema):
     owned_card_id = fields.UUID(required=True)
     definition_id = fields.UUID(required=True)
@@ -123,6 +142,42 @@ class RewardGrantedV1(EventSchema):
     correct_count = fields.Integer(required=True, strict=True, validate=validate.Range(0, 5))
     cards = fields.List(fields.Nested(GrantedCardV1), required=True)
     granted_at = fields.AwareDateTime(required=True)
+
+
+class GrantedCardV2(EventSchema):
+    """A granted copy: the game's own card attributes (Quest: affinity) and its finish."""
+
+    owned_card_id = fields.UUID(required=True)
+    definition_id = fields.UUID(required=True)
+    name = fields.String(required=True)
+    kind = fields.String(required=True)
+    rarity = fields.String(required=True)
+    finish = fields.String(required=True, validate=validate.Length(min=1, max=20))
+    attributes = fields.Dict(keys=fields.String(), required=True)
+
+
+class RewardGrantedV2(EventSchema):
+    """The cards an attempt earned (maybe none), in the attempt's game."""
+
+    attempt_id = fields.UUID(required=True)
+    player_id = fields.UUID(required=True)
+    game = fields.String(required=True, validate=validate.Length(min=1, max=20))
+    correct_count = fields.Integer(required=True, strict=True, validate=validate.Range(0, 5))
+    cards = fields.List(fields.Nested(GrantedCardV2), required=True)
+    granted_at = fields.AwareDateTime(required=True)
+
+
+def _reward_granted_from_v1(data: dict[str, Any]) -> dict[str, Any]:
+    # V1 was Quest's only: its one game attribute was the affinity; every copy standard.
+    cards = [
+        {
+            **{k: v for k, v in card.items() if k != "affinity"},
+            "finish": "standard",
+            "attributes": {"affinity": card["affinity"]} if card.get("affinity") else {},
+        }
+        for card in data["cards"]
+    ]
+    return {**data, "game": "quest", "cards": cards}
 
 
 class MatchFinishedV1(EventSchema):
@@ -212,12 +267,11 @@ class PersonalDataPurgedV1(EventSchema):
 
 @dataclass(frozen=True)
 class OlderVersion:
-    """A version of a contract that is still read: its schema, and its loaded payload
-    as the current version's."""
+    """A version consumers still read: its schema, and how its payload becomes current."""
 
     version: int
     schema: type[Schema]
-    upgrade: Callable[[Mapping[str, Any]], dict[str, Any]]
+    upgrade: Callable[[dict[str, Any]], dict[str, Any]]
 
 
 @dataclass(frozen=True)
@@ -236,9 +290,12 @@ class EventContract:
     source: str
     schema: type[Schema]
     consumers: tuple[str, ...] = ()
-    older: tuple[OlderVersion, ...] = ()  # versions still read, as this one
+    older: tuple[OlderVersion, ...] = ()
 
-    def reads(self, version: int) -> OlderVersion | None:
+    def readable(self, version: int) -> OlderVersion | None:
+        """How to read ``version`` of this event, or None for a version not read."""
+        if version == self.version:
+            return OlderVersion(self.version, self.schema, dict)
         return next((o for o in self.older if o.version == version), None)
 
     @property
@@ -266,10 +323,11 @@ CONTENT_PUBLISHED = EventContract(
 )
 QUESTION_PUBLISHED = EventContract(
     "QuestionPublished",
-    1,
+    2,
     "authoring",
-    QuestionPublishedV1,
+    QuestionPublishedV2,
     consumers=("challenge.on_question_published",),
+    older=(OlderVersion(1, QuestionPublishedV1, _quest_from_v1),),
 )
 CONTENT_RETIRED = EventContract(
     "ContentRetired",
@@ -281,17 +339,19 @@ CONTENT_RETIRED = EventContract(
 
 ATTEMPT_COMPLETED = EventContract(
     "AttemptCompleted",
-    1,
+    2,
     "challenge",
-    AttemptCompletedV1,
+    AttemptCompletedV2,
     consumers=("cards.on_attempt_completed", "accounts.on_attempt_completed"),
+    older=(OlderVersion(1, AttemptCompletedV1, _quest_from_v1),),
 )
 REWARD_GRANTED = EventContract(
     "RewardGranted",
-    1,
+    2,
     "cards",
-    RewardGrantedV1,
+    RewardGrantedV2,
     consumers=("challenge.on_reward_granted",),
+    older=(OlderVersion(1, RewardGrantedV1, _reward_granted_from_v1),),
 )
 MATCH_FINISHED = EventContract(
     "MatchFinished",
@@ -423,22 +483,18 @@ def personal_data_purged(service: str, deletion_id: uuid.UUID, purged_at: dateti
 
 
 def read_event(contract: EventContract, message: Mapping[str, Any]) -> Event:
-    """Parse a received message; refuse one that does not match the contract."""
+    """Parse a received message in its current shape; refuse one that does not match
+    the contract. An older version the contract still reads is upgraded."""
     try:
         envelope = _Envelope().load(message)
-        older = contract.reads(envelope["version"])
-        if envelope["type"] != contract.name or (
-            envelope["version"] != contract.version and older is None
-        ):
+        reader = contract.readable(envelope["version"])
+        if envelope["type"] != contract.name or reader is None:
             raise InvalidInput(
                 "unexpected_event",
                 f"expected {contract.name} v{contract.version}, "
                 f"got {envelope['type']} v{envelope['version']}",
             )
-        if older is None:
-            data = contract.schema().load(envelope["data"])
-        else:
-            data = older.upgrade(older.schema().load(envelope["data"]))
+        data = reader.upgrade(reader.schema().load(envelope["data"]))
     except ValidationError as exc:
         raise InvalidInput(
             "invalid_event", f"malformed {contract.name} message", {"errors": exc.messages_dict}

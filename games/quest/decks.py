@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 
+from games.kit import collection
+from games.kit.collection import Assessment, CardCopy, Problem
 from games.kit.refusal import Refusal
 from games.quest.content import CardKind, Rarity
 
@@ -32,26 +33,9 @@ MAX_DECKS_PER_PLAYER = 20
 MAX_DECK_NAME_LENGTH = 40
 
 
-@dataclass(frozen=True)
-class DeckCard:
-    """One owned copy, as far as deck rules care."""
-
-    copy_id: uuid.UUID
-    kind: str
-    rarity: str
-
-
-@dataclass(frozen=True)
-class Problem:
-    code: str
-    message: str
-
-
-@dataclass(frozen=True)
-class Assessment:
-    legal: bool
-    cost: int
-    problems: tuple[Problem, ...]
+# One owned copy, as far as deck rules care (Quest reads its kind and rarity only).
+DeckCard = CardCopy
+__all__ = ["Assessment", "DeckCard", "Problem", "assess", "clean_name", "require_legal"]
 
 
 def deck_cost(cards: Sequence[DeckCard]) -> int:
@@ -104,15 +88,7 @@ def assess(copy_ids: Sequence[uuid.UUID], owned: Mapping[uuid.UUID, DeckCard]) -
 
 def require_legal(copy_ids: Sequence[uuid.UUID], owned: Mapping[uuid.UUID, DeckCard]) -> Assessment:
     """The assessment of a legal deck; otherwise a refusal named after the first rule broken."""
-    assessment = assess(copy_ids, owned)
-    if assessment.problems:
-        first = assessment.problems[0]
-        raise Refusal(
-            first.code,
-            first.message,
-            {"problems": [{"code": p.code, "message": p.message} for p in assessment.problems]},
-        )
-    return assessment
+    return collection.require_legal(assess(copy_ids, owned))
 
 
 def clean_name(name: str) -> str:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from enum import StrEnum
 
+from games.kit.progression import PointsTable
 from games.kit.refusal import Refusal
 
 POINTS_PER_CORRECT_ANSWER = 10
@@ -51,3 +52,6 @@ def match_outcome(outcome: str) -> MatchOutcome:
 def points_for_cpu_match(outcome: str) -> int:
     """25 points for a CPU victory; none for a defeat or a forfeit."""
     return _MATCH_POINTS[match_outcome(outcome)]
+
+
+QUEST_POINTS = PointsTable("quest", points_for_answers, points_for_cpu_match)

@@ -7,8 +7,10 @@ from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
 
-from games.quest import points as quest_points
-from games.quest.points import MatchOutcome
+from games.kit.progression import PointsTable
+from games.quest.points import MatchOutcome, match_outcome
+from services.accounts.games import POINTS_TABLES
+from shared.content import Game
 from shared.errors import InvalidInput, refusals_as
 from shared.events import PLAYER_REGISTERED, Event, new_event
 
@@ -50,7 +52,8 @@ def register(sub: str, player_id: uuid.UUID, now: datetime) -> tuple[Player, Eve
 
 # -- progression points ------------------------------------------------------------------
 #
-# The points table is Quest's (games/quest/points.py); accounts keeps the ledger.
+# Each game's points table is its package's (services/accounts/games.py: Quest's is
+# games/quest/points.py); accounts keeps one ledger, each entry with its game.
 
 # How many history entries one read returns (ours, not the rulebook's).
 DEFAULT_HISTORY_LIMIT = 50
@@ -85,6 +88,7 @@ class ProgressionEntry:
     reason: Reason
     correct_count: int | None  # for attempts only
     occurred_at: datetime
+    game: str = Game.QUEST
 
 
 @dataclass(frozen=True)
@@ -94,10 +98,17 @@ class Progression:
     entries: list[ProgressionEntry]  # newest first
 
 
+def points_table(game: str) -> PointsTable:
+    table = POINTS_TABLES.get(game)
+    if table is None:
+        raise InvalidInput("unknown_game", f"no points are kept for the game {game!r}")
+    return table
+
+
 @refusals_as(InvalidInput)
-def points_for_answers(correct_count: int) -> int:
-    """10 points per correct answer of one attempt (0..5 correct: 0..50 points)."""
-    return quest_points.points_for_answers(correct_count)
+def points_for_answers(correct_count: int, game: str = Game.QUEST) -> int:
+    """The points of one attempt's correct answers (Quest: 10 each, 0..50)."""
+    return points_table(game).for_answers(correct_count)
 
 
 _MATCH_REASONS = {
@@ -107,37 +118,49 @@ _MATCH_REASONS = {
 }
 
 
-def points_for_cpu_match(outcome: str) -> int:
-    """25 points for a CPU victory; none for a defeat or a forfeit."""
-    return _match_result(outcome)[0]
+def points_for_cpu_match(outcome: str, game: str = Game.QUEST) -> int:
+    """Quest: 25 points for a CPU victory; none for a defeat or a forfeit."""
+    return _match_result(outcome, game)[0]
 
 
 @refusals_as(InvalidInput)
-def _match_result(outcome: str) -> tuple[int, Reason]:
-    points = quest_points.points_for_cpu_match(outcome)
-    return points, _MATCH_REASONS[quest_points.match_outcome(outcome)]
+def _match_result(outcome: str, game: str) -> tuple[int, Reason]:
+    # The outcomes (victory, defeat, forfeit) and their reasons are the platform's CPU
+    # match results; what each is worth is the game's.
+    points = points_table(game).for_cpu_match(outcome)
+    return points, _MATCH_REASONS[match_outcome(outcome)]
 
 
 def attempt_entry(
-    player_id: uuid.UUID, attempt_id: uuid.UUID, correct_count: int, completed_at: datetime
+    player_id: uuid.UUID,
+    attempt_id: uuid.UUID,
+    correct_count: int,
+    completed_at: datetime,
+    game: str = Game.QUEST,
 ) -> ProgressionEntry:
-    """The points a completed Quest attempt earns."""
+    """The points a completed attempt earns in its game."""
     return ProgressionEntry(
         player_id=player_id,
         source_type=SourceType.ATTEMPT,
         source_id=attempt_id,
-        points=points_for_answers(correct_count),
+        points=points_for_answers(correct_count, game),
         reason=Reason.CHALLENGE_ANSWERS,
         correct_count=correct_count,
         occurred_at=completed_at,
+        game=game,
     )
 
 
 def cpu_match_entry(
-    player_id: uuid.UUID, match_id: uuid.UUID, outcome: str, finished_at: datetime
+    player_id: uuid.UUID,
+    match_id: uuid.UUID,
+    outcome: str,
+    finished_at: datetime,
+    game: str = Game.QUEST,
 ) -> ProgressionEntry:
-    """The points a finished CPU match earns (recorded even when it earns none)."""
-    points, reason = _match_result(outcome)
+    """The points a finished CPU match earns in its game (recorded even when it earns
+    none). ``game`` defaults to Quest: MatchFinished v1 was Quest's only."""
+    points, reason = _match_result(outcome, game)
     return ProgressionEntry(
         player_id=player_id,
         source_type=SourceType.MATCH,
@@ -146,4 +169,5 @@ def cpu_match_entry(
         reason=reason,
         correct_count=None,
         occurred_at=finished_at,
+        game=game,
     )

@@ -102,7 +102,11 @@ def record_attempt_points(event: Event, uow: ProgressionUnitOfWork) -> bool:
         return False
     data = event.data
     entry = domain.attempt_entry(
-        data["player_id"], data["attempt_id"], data["correct_count"], data["completed_at"]
+        data["player_id"],
+        data["attempt_id"],
+        data["correct_count"],
+        data["completed_at"],
+        data["game"],
     )
     return _record(entry, event, uow)
 

@@ -38,12 +38,14 @@ players = Table(
     CheckConstraint("points >= 0", name="ck_players_points"),
 )
 
-# The history behind players.points: one row per source (an attempt, a match), ever.
+# The history behind players.points: one row per source (an attempt, a match), ever,
+# with the game it was earned in (its points are that game's table's).
 progression_entries = Table(
     "progression_entries",
     metadata,
     Column("id", BigInteger, primary_key=True, autoincrement=True),
     Column("player_id", Uuid, ForeignKey("players.id", ondelete="CASCADE"), nullable=False),
+    Column("game", String(20), nullable=False),
     Column("source_type", String(16), nullable=False),
     Column("source_id", Uuid, nullable=False),
     Column("points", Integer, nullable=False),

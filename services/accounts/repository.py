@@ -125,6 +125,7 @@ class SqlProgressionRepository:
             insert(progression_entries)
             .values(
                 player_id=entry.player_id,
+                game=entry.game,
                 source_type=entry.source_type.value,
                 source_id=entry.source_id,
                 points=entry.points,
@@ -153,6 +154,7 @@ class SqlProgressionRepository:
         recent = (
             select(
                 entries.id,
+                entries.game,
                 entries.source_type,
                 entries.source_id,
                 entries.points,
@@ -208,6 +210,7 @@ def _entry(player_id: uuid.UUID, row: Any) -> ProgressionEntry:
         reason=Reason(row.reason),
         correct_count=row.correct_count,
         occurred_at=row.occurred_at,
+        game=row.game,
     )
 
 

@@ -72,7 +72,7 @@ class Content:
 
     @property
     def name_key(self) -> str | None:
-        return kinds.card_name(self.kind, self.body)
+        return kinds.card_name(self.kind, self.body, self.game)
 
 
 @dataclass(frozen=True)
@@ -303,7 +303,7 @@ def _require_retirable(
         )
     if content.kind in QUESTION_KINDS:
         _require_question_retirable(content, dependencies)
-    if content.kind in CARD_KINDS:
+    if kinds.is_card(content.game, content.kind):
         dependents = _card_dependents(content, dependencies, canonical)
         if dependents:
             raise Conflict(
@@ -401,6 +401,7 @@ def _events_of(content: Content, target: State, now: datetime) -> list[Event]:
                     {
                         "content_id": content.id,
                         "kind": content.kind,
+                        "game": content.game,
                         "version": content.version,
                         "published_at": now,
                         "body": content.body,

@@ -8,11 +8,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from games.quest.canonical import QUEST_CANONICAL, CanonicalCards
-from services.authoring import domain
+from services.authoring import domain, kinds
 from services.authoring.domain import AuditEntry, Content, State
 from services.authoring.repository import AuthoringUnitOfWork
 from shared.clock import Clock
-from shared.content import CARD_KINDS
 from shared.errors import NotFound
 
 
@@ -90,7 +89,7 @@ def transition_content(
     )
     uow.content.save(moved)
     uow.content.audit(entry)
-    if moved.state is State.PUBLISHED and moved.kind in CARD_KINDS:
+    if moved.state is State.PUBLISHED and kinds.is_card(moved.game, moved.kind):
         # Cards only: a question's replacement does not retire its original, which
         # published challenges may still list by id (README, "Authoring").
         for original in uow.content.other_published_versions(moved):

@@ -2,7 +2,9 @@
 
 Every use case takes the caller's player id from the gateway (never from the
 body) and scopes every read to it, so another player's copies and decks are
-indistinguishable from ids that do not exist.
+indistinguishable from ids that do not exist. Each names its game (Quest unless
+told: the API's card routes are Quest's) and applies that game's rules
+(services/cards/games.py).
 """
 
 from __future__ import annotations
@@ -12,19 +14,18 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from games.quest import decks as deck_rules
-from games.quest import starter as starter_rules
-from games.quest.canonical import QUEST_CANONICAL, CanonicalCards
+from games.kit.collection import CollectionRules, StarterRules, require_legal
 from services.cards.deck_store import Deck
-from services.cards.ownership_store import OwnedCopy, StarterGrant
+from services.cards.games import CARD_GAMES, CardGames, new_copies
+from services.cards.ownership_store import StarterGrant
 from services.cards.repository import CardsUnitOfWork
-from services.cards.views import collection_view, deck_card, deck_view, starter_view
+from services.cards.views import collection_view, deck_cards, deck_view, starter_view
 from shared.clock import Clock
-from shared.content import Game, Kind
+from shared.content import Game
 from shared.errors import Conflict, InvalidInput, NotFound, ServiceUnavailable, refusals_as
 from shared.randomness import RandomSource
 
-# The Quest rules (games/quest) refuse without HTTP: here a broken rule is invalid
+# The games' rules (games/) refuse without HTTP: here a broken rule is invalid
 # input, and a starter set not all published is the service's passing unavailability.
 _refusals = refusals_as(InvalidInput, starter_cards_unavailable=ServiceUnavailable)
 
@@ -32,7 +33,8 @@ _refusals = refusals_as(InvalidInput, starter_cards_unavailable=ServiceUnavailab
 @dataclass(frozen=True)
 class ChooseStarter:
     player_id: uuid.UUID
-    affinity: str
+    affinity: str  # the starter choice (Quest's is an affinity)
+    game: str = Game.QUEST
 
 
 @dataclass(frozen=True)
@@ -40,6 +42,7 @@ class SaveDeck:
     player_id: uuid.UUID
     name: str
     cards: Sequence[uuid.UUID]
+    game: str = Game.QUEST
 
 
 @dataclass(frozen=True)
@@ -65,25 +68,35 @@ def _existing_starter(uow: CardsUnitOfWork, grant: StarterGrant, asked: str) -> 
     return starter_view(grant, uow.owned.granted_by("starter", grant.player_id))
 
 
+def _starter_rules(rules: CollectionRules) -> StarterRules:
+    if rules.starter is None:
+        raise NotFound("no_starter", f"{rules.game} has no starter grant")
+    return rules.starter
+
+
 @_refusals
 def choose_starter(
     cmd: ChooseStarter,
     uow: CardsUnitOfWork,
     rng: RandomSource,
     clock: Clock,
-    canonical: CanonicalCards = QUEST_CANONICAL,
+    games: CardGames = CARD_GAMES,
 ) -> tuple[dict[str, Any], bool]:
-    """Grant the starter set once; returns the grant and whether this call made it."""
-    affinity = starter_rules.offered_affinity(cmd.affinity)
+    """Grant the starter set once; returns the grant and whether this call made it.
+
+    One starter a player: the grants table is keyed by player (Quest is the only game
+    with one; a second game's would key it by game too).
+    """
+    rules = games.rules(cmd.game)
+    starter = _starter_rules(rules)
+    affinity = starter.offered(cmd.affinity)
     uow.players.admit(cmd.player_id)
     existing = uow.starters.get(cmd.player_id)
     if existing is not None:
         return _existing_starter(uow, existing, affinity), False
-    cards = starter_rules.choose_starter_cards(
-        uow.definitions.starter_creatures(Game.QUEST, affinity),
-        uow.definitions.active_in_lineages(
-            Game.QUEST, Kind.POWER_CARD, canonical.starter_power_cards
-        ),
+    cards = starter.choose(
+        uow.definitions.pool_by_name(cmd.game, starter.pool(affinity)),
+        uow.definitions.active_in_lineages(cmd.game, starter.lineage_kind, starter.lineage_names),
         rng,
     )
     grant = StarterGrant(cmd.player_id, affinity, clock.now())
@@ -93,12 +106,13 @@ def choose_starter(
         assert winner is not None, "the conflicting insert has committed"
         return _existing_starter(uow, winner, affinity), False
     uow.owned.add_all(
-        [
-            OwnedCopy(
-                uuid.uuid4(), cmd.player_id, card["id"], "starter", cmd.player_id, grant.granted_at
-            )
-            for card in cards
-        ]
+        new_copies(
+            rules,
+            cmd.player_id,
+            [card["id"] for card in cards],
+            ("starter", cmd.player_id),
+            grant.granted_at,
+        )
     )
     return starter_view(grant, uow.owned.granted_by("starter", cmd.player_id)), True
 
@@ -113,21 +127,33 @@ def get_starter(player_id: uuid.UUID, uow: CardsUnitOfWork) -> dict[str, Any]:
 # -- collection -------------------------------------------------------------------------
 
 
-def get_collection_view(player_id: uuid.UUID, uow: CardsUnitOfWork) -> dict[str, Any]:
-    return collection_view(player_id, uow.owned.of_player(player_id), uow.starters.get(player_id))
+def get_collection_view(
+    player_id: uuid.UUID, uow: CardsUnitOfWork, game: str = Game.QUEST
+) -> dict[str, Any]:
+    return collection_view(
+        player_id, uow.owned.of_player(player_id, game), uow.starters.get(player_id)
+    )
 
 
 # -- decks ------------------------------------------------------------------------------
 
 
+def _require_legal(
+    rules: CollectionRules, copy_ids: Sequence[uuid.UUID], owned: dict[uuid.UUID, Any]
+) -> None:
+    require_legal(rules.assess_deck(copy_ids, deck_cards(rules.game, owned)))
+
+
 @_refusals
-def _legal_cards(uow: CardsUnitOfWork, player_id: uuid.UUID, cards: Sequence[uuid.UUID]) -> None:
-    owned = uow.owned.of_player_by_ids(player_id, cards)
-    deck_rules.require_legal(cards, {copy_id: deck_card(copy) for copy_id, copy in owned.items()})
+def _legal_cards(
+    uow: CardsUnitOfWork, rules: CollectionRules, player_id: uuid.UUID, cards: Sequence[uuid.UUID]
+) -> None:
+    _require_legal(rules, cards, uow.owned.of_player_by_ids(player_id, cards))
 
 
-def _view(uow: CardsUnitOfWork, deck: Deck) -> dict[str, Any]:
-    return deck_view(deck, uow.owned.of_player_by_ids(deck.player_id, deck.copy_ids))
+def _view(uow: CardsUnitOfWork, deck: Deck, games: CardGames) -> dict[str, Any]:
+    owned = uow.owned.of_player_by_ids(deck.player_id, deck.copy_ids)
+    return deck_view(deck, owned, games.rules(deck.game))
 
 
 def _own_deck(
@@ -149,35 +175,42 @@ def _check_version(deck: Deck, expected_version: int) -> None:
 
 
 @_refusals
-def create_deck(cmd: SaveDeck, uow: CardsUnitOfWork, clock: Clock) -> dict[str, Any]:
-    name = deck_rules.clean_name(cmd.name)
+def create_deck(
+    cmd: SaveDeck, uow: CardsUnitOfWork, clock: Clock, games: CardGames = CARD_GAMES
+) -> dict[str, Any]:
+    rules = games.rules(cmd.game)
+    name = rules.clean_deck_name(cmd.name)
     uow.players.admit(cmd.player_id)  # also serialises creations: the deck limit holds
-    if uow.decks.count(cmd.player_id) >= deck_rules.MAX_DECKS_PER_PLAYER:
+    if uow.decks.count(cmd.player_id, cmd.game) >= rules.max_decks_per_player:
         raise Conflict(
             "deck_limit_reached",
-            f"you can keep at most {deck_rules.MAX_DECKS_PER_PLAYER} decks; delete one first",
+            f"you can keep at most {rules.max_decks_per_player} decks; delete one first",
         )
-    _legal_cards(uow, cmd.player_id, cmd.cards)
+    _legal_cards(uow, rules, cmd.player_id, cmd.cards)
     now = clock.now()
-    deck = Deck(uuid.uuid4(), cmd.player_id, name, 1, now, now, tuple(cmd.cards))
+    deck = Deck(uuid.uuid4(), cmd.player_id, cmd.game, name, 1, now, now, tuple(cmd.cards))
     uow.decks.add(deck)
-    return _view(uow, deck)
+    return _view(uow, deck, games)
 
 
 @_refusals
-def edit_deck(cmd: EditDeck, uow: CardsUnitOfWork, clock: Clock) -> dict[str, Any]:
+def edit_deck(
+    cmd: EditDeck, uow: CardsUnitOfWork, clock: Clock, games: CardGames = CARD_GAMES
+) -> dict[str, Any]:
     """Rename (``name``), replace the cards (``cards``), or both; one version step."""
     if cmd.name is None and cmd.cards is None:
         raise InvalidInput("nothing_to_change", "send a new name, new cards, or both")
     uow.players.admit(cmd.player_id)
     deck = _own_deck(uow, cmd.player_id, cmd.deck_id, for_update=True)
     _check_version(deck, cmd.expected_version)
-    name = deck_rules.clean_name(cmd.name) if cmd.name is not None else deck.name
+    rules = games.rules(deck.game)
+    name = rules.clean_deck_name(cmd.name) if cmd.name is not None else deck.name
     if cmd.cards is not None:
-        _legal_cards(uow, cmd.player_id, cmd.cards)
+        _legal_cards(uow, rules, cmd.player_id, cmd.cards)
     edited = Deck(
         deck.id,
         deck.player_id,
+        deck.game,
         name,
         deck.version + 1,
         deck.created_at,
@@ -185,7 +218,7 @@ def edit_deck(cmd: EditDeck, uow: CardsUnitOfWork, clock: Clock) -> dict[str, An
         tuple(cmd.cards) if cmd.cards is not None else deck.copy_ids,
     )
     uow.decks.save(edited, cards_changed=cmd.cards is not None)
-    return _view(uow, edited)
+    return _view(uow, edited, games)
 
 
 def delete_deck(
@@ -197,13 +230,15 @@ def delete_deck(
     uow.decks.remove(deck.id)
 
 
-def get_deck(player_id: uuid.UUID, deck_id: uuid.UUID, uow: CardsUnitOfWork) -> dict[str, Any]:
-    return _view(uow, _own_deck(uow, player_id, deck_id))
+def get_deck(
+    player_id: uuid.UUID, deck_id: uuid.UUID, uow: CardsUnitOfWork, games: CardGames = CARD_GAMES
+) -> dict[str, Any]:
+    return _view(uow, _own_deck(uow, player_id, deck_id), games)
 
 
 @_refusals
 def deck_for_match(
-    player_id: uuid.UUID, deck_id: uuid.UUID, uow: CardsUnitOfWork
+    player_id: uuid.UUID, deck_id: uuid.UUID, uow: CardsUnitOfWork, games: CardGames = CARD_GAMES
 ) -> dict[str, Any]:
     """A legal saved deck with each card's full published definition, for a match snapshot.
 
@@ -212,12 +247,11 @@ def deck_for_match(
     """
     deck = _own_deck(uow, player_id, deck_id)
     owned = uow.owned.of_player_by_ids(player_id, deck.copy_ids)
-    deck_rules.require_legal(
-        deck.copy_ids, {copy_id: deck_card(copy) for copy_id, copy in owned.items()}
-    )
+    _require_legal(games.rules(deck.game), deck.copy_ids, owned)
     snapshots = uow.definitions.snapshots([owned[c]["definition_id"] for c in deck.copy_ids])
     return {
         "deck_id": deck.id,
+        "game": deck.game,
         "version": deck.version,
         "cards": [
             {
@@ -231,5 +265,10 @@ def deck_for_match(
     }
 
 
-def list_decks(player_id: uuid.UUID, uow: CardsUnitOfWork) -> list[dict[str, Any]]:
-    return [_view(uow, deck) for deck in uow.decks.of_player(player_id)]
+def list_decks(
+    player_id: uuid.UUID,
+    uow: CardsUnitOfWork,
+    game: str = Game.QUEST,
+    games: CardGames = CARD_GAMES,
+) -> list[dict[str, Any]]:
+    return [_view(uow, deck, games) for deck in uow.decks.of_player(player_id, game)]

@@ -18,6 +18,7 @@ from services.cards.orm import deck_cards, decks
 class Deck:
     id: uuid.UUID
     player_id: uuid.UUID
+    game: str
     name: str
     version: int
     created_at: datetime
@@ -29,10 +30,12 @@ class SqlDecks:
     def __init__(self, session: Session) -> None:
         self._session = session
 
-    def count(self, player_id: uuid.UUID) -> int:
+    def count(self, player_id: uuid.UUID, game: str) -> int:
         return int(
             self._session.execute(
-                select(func.count()).select_from(decks).where(decks.c.player_id == player_id)
+                select(func.count())
+                .select_from(decks)
+                .where(decks.c.player_id == player_id, decks.c.game == game)
             ).scalar_one()
         )
 
@@ -45,10 +48,10 @@ class SqlDecks:
             return None
         return self._deck(row, self._copy_ids([row.id])[row.id])
 
-    def of_player(self, player_id: uuid.UUID) -> list[Deck]:
+    def of_player(self, player_id: uuid.UUID, game: str) -> list[Deck]:
         rows = self._session.execute(
             select(decks)
-            .where(decks.c.player_id == player_id)
+            .where(decks.c.player_id == player_id, decks.c.game == game)
             .order_by(decks.c.created_at, decks.c.id)
         ).all()
         cards = self._copy_ids([row.id for row in rows])
@@ -59,6 +62,7 @@ class SqlDecks:
             insert(decks).values(
                 id=deck.id,
                 player_id=deck.player_id,
+                game=deck.game,
                 name=deck.name,
                 version=deck.version,
                 created_at=deck.created_at,
@@ -108,6 +112,7 @@ class SqlDecks:
         return Deck(
             r["id"],
             r["player_id"],
+            r["game"],
             r["name"],
             r["version"],
             r["created_at"],

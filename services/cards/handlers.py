@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import uuid
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
+from games.kit.refusal import Refusal
+from services.cards.games import CARD_GAMES, CardGames
 from services.cards.repository import CardsUnitOfWork, Collection
-from shared.content import CARD_KINDS
 from shared.errors import NotFound
-from shared.events import Event
+from shared.events import Event, UnprocessableMessage
 
 PLAYER_REGISTERED_CONSUMER = "cards.create_collection"
 CONTENT_PUBLISHED_CONSUMER = "cards.card_definition_published"
@@ -42,14 +45,27 @@ def get_collection(cmd: GetCollection, uow: CardsUnitOfWork) -> Collection:
     return collection
 
 
-def record_published_definition(event: Event, uow: CardsUnitOfWork) -> bool:
-    """Keep a published card definition (other kinds of content are not ours)."""
+def _is_card(data: Mapping[str, Any], games: CardGames) -> bool:
+    game = data["game"]
+    return game in games and data["kind"] in games.rules(str(game)).card_kinds
+
+
+def record_published_definition(
+    event: Event, uow: CardsUnitOfWork, games: CardGames = CARD_GAMES
+) -> bool:
+    """Keep a published card definition of a game we keep cards of (other content is
+    not ours), with its game attributes as the game's package reads them."""
     if not uow.inbox.first_delivery(event.event_id, CONTENT_PUBLISHED_CONSUMER):
         return False
     data = event.data
-    if data["kind"] not in CARD_KINDS:
+    if not _is_card(data, games):
         return False
     snapshot = data["snapshot"]
+    try:
+        attributes = games.rules(data["game"]).card_attributes(data["kind"], snapshot)
+    except Refusal as exc:
+        # Authoring validated it with the same game's rules: no retry can make it fit.
+        raise UnprocessableMessage(f"definition {data['content_id']}: {exc}") from exc
     uow.definitions.add_published(
         {
             "id": data["content_id"],
@@ -58,10 +74,7 @@ def record_published_definition(event: Event, uow: CardsUnitOfWork) -> bool:
             "kind": data["kind"],
             "name": snapshot["name"],
             "rarity": snapshot["rarity"],
-            "affinity": snapshot.get("affinity"),
-            "reward_eligible": bool(snapshot.get("reward_eligible")),
-            "evolved": bool(snapshot.get("evolved")),
-            "starter": bool(snapshot.get("starter")),
+            "attributes": attributes,
             "version": data["version"],
             "snapshot": snapshot,
             "published_at": data["published_at"],
@@ -70,10 +83,12 @@ def record_published_definition(event: Event, uow: CardsUnitOfWork) -> bool:
     return True
 
 
-def record_retired_definition(event: Event, uow: CardsUnitOfWork) -> bool:
+def record_retired_definition(
+    event: Event, uow: CardsUnitOfWork, games: CardGames = CARD_GAMES
+) -> bool:
     """A retired definition is no longer offered; owned copies of it stay."""
     if not uow.inbox.first_delivery(event.event_id, CONTENT_RETIRED_CONSUMER):
         return False
-    if event.data["kind"] not in CARD_KINDS:
+    if not _is_card(event.data, games):
         return False
     return uow.definitions.retire(event.data["content_id"], event.data["retired_at"])

@@ -1,8 +1,6 @@
 """Tables of the cards database."""
 
 from sqlalchemy import (
-    Boolean,
-    CheckConstraint,
     Column,
     DateTime,
     ForeignKey,
@@ -34,9 +32,14 @@ collections = Table(
 )
 
 
-# Read model of published card definitions (from authoring's ContentPublished).
-# Published content is immutable, so a row never changes except to be retired,
-# by authoring or by a newer version of its lineage: one active version a lineage.
+# Read model of published card definitions (from authoring's ContentPublished), of
+# every game. Published content is immutable, so a row never changes except to be
+# retired, by authoring or by a newer version of its lineage: one active version a
+# lineage. Name, kind and rarity are every game's; the rest of what the service
+# filters on is the game's ``attributes`` (Quest: affinity, reward_eligible, evolved,
+# starter), validated by the game's package when the definition arrives. Pools are
+# read by (game, rarity) on a catalogue of hundreds of rows a game, so attribute
+# containment needs no index of its own.
 card_definitions = Table(
     "card_definitions",
     metadata,
@@ -46,10 +49,7 @@ card_definitions = Table(
     Column("kind", String(40), nullable=False),
     Column("name", String(80), nullable=False),
     Column("rarity", String(20), nullable=False),
-    Column("affinity", String(20), nullable=True),
-    Column("reward_eligible", Boolean, nullable=False),
-    Column("evolved", Boolean, nullable=False),
-    Column("starter", Boolean, nullable=False),
+    Column("attributes", JSONB, nullable=False),
     Column("version", Integer, nullable=False),
     Column("snapshot", JSONB, nullable=False),
     Column("published_at", DateTime(timezone=True), nullable=False),
@@ -64,8 +64,11 @@ card_definitions = Table(
 )
 
 # A player's individual cards. A definition describes a card; each owned copy has
-# its own id, so two awards of one definition are two rows. ``source_id`` is what
-# granted it: the attempt (reward) or the player (starter grant).
+# its own id, so two awards of one definition are two rows. ``source_type`` and
+# ``source_id`` say what granted it (Quest: the attempt of a reward, the player of a
+# starter grant; other games: a pack, a craft...), ``finish`` how it looks (standard,
+# or a game's own finishes); the game's rules say which are allowed. A copy's game is
+# its definition's: kept once, so the two can never disagree.
 owned_cards = Table(
     "owned_cards",
     metadata,
@@ -74,8 +77,8 @@ owned_cards = Table(
     Column("definition_id", Uuid, ForeignKey("card_definitions.id"), nullable=False),
     Column("source_type", String(16), nullable=False),
     Column("source_id", Uuid, nullable=False),
+    Column("finish", String(20), nullable=False, server_default=text("'standard'")),
     Column("acquired_at", DateTime(timezone=True), nullable=False),
-    CheckConstraint("source_type IN ('reward', 'starter')", name="ck_owned_cards_source_type"),
     Index("ix_owned_cards_player", "player_id"),
     Index("ix_owned_cards_source", "source_type", "source_id"),
 )
@@ -103,16 +106,18 @@ starter_grants = Table(
     Column("granted_at", DateTime(timezone=True), nullable=False),
 )
 
+# A saved deck is of one game, and holds only that game's copies.
 decks = Table(
     "decks",
     metadata,
     Column("id", Uuid, primary_key=True),
     Column("player_id", Uuid, nullable=False),
+    Column("game", String(20), nullable=False),
     Column("name", String(40), nullable=False),
     Column("version", Integer, nullable=False),
     Column("created_at", DateTime(timezone=True), nullable=False),
     Column("updated_at", DateTime(timezone=True), nullable=False),
-    Index("ix_decks_player", "player_id"),
+    Index("ix_decks_player_game", "player_id", "game"),
 )
 
 # A copy appears at most once in a deck (the rulebook), and may be in many decks.

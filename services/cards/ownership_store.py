@@ -12,6 +12,7 @@ from sqlalchemy import select
 from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.orm import Session
 
+from games.kit.collection import STANDARD_FINISH
 from services.cards.orm import card_definitions, owned_cards, reward_grants, starter_grants
 
 
@@ -20,9 +21,10 @@ class OwnedCopy:
     id: uuid.UUID
     player_id: uuid.UUID
     definition_id: uuid.UUID
-    source_type: str  # "reward" or "starter"
+    source_type: str  # one of its game's sources (Quest: "reward" or "starter")
     source_id: uuid.UUID
     acquired_at: datetime
+    finish: str = STANDARD_FINISH
 
 
 @dataclass(frozen=True)
@@ -48,11 +50,13 @@ _COPY_COLUMNS = (
     owned_cards.c.definition_id,
     owned_cards.c.source_type,
     owned_cards.c.source_id,
+    owned_cards.c.finish,
     owned_cards.c.acquired_at,
+    card_definitions.c.game,
     card_definitions.c.name,
     card_definitions.c.kind,
     card_definitions.c.rarity,
-    card_definitions.c.affinity,
+    card_definitions.c.attributes,
     card_definitions.c.retired_at,
 )
 
@@ -71,10 +75,10 @@ class SqlOwnedCards:
         if copies:
             self._session.execute(insert(owned_cards), [vars(copy) for copy in copies])
 
-    def of_player(self, player_id: uuid.UUID) -> list[dict[str, Any]]:
+    def of_player(self, player_id: uuid.UUID, game: str) -> list[dict[str, Any]]:
         rows = self._session.execute(
             _copies_query()
-            .where(owned_cards.c.player_id == player_id)
+            .where(owned_cards.c.player_id == player_id, card_definitions.c.game == game)
             .order_by(card_definitions.c.name, owned_cards.c.acquired_at, owned_cards.c.id)
         ).all()
         return [dict(row._mapping) for row in rows]

@@ -13,11 +13,11 @@ from sqlalchemy import func, select, text, update
 from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.orm import Session
 
+from games.kit.collection import CardPool
 from services.cards.deck_store import SqlDecks
 from services.cards.orm import card_definitions, collections
 from services.cards.ownership_store import SqlOwnedCards, SqlRewardGrants, SqlStarterGrants
 from services.cards.purge import player_gate
-from shared.content import Kind, Rarity
 from shared.db import Database
 from shared.events import Event
 from shared.player_gate import PlayerGate
@@ -46,11 +46,11 @@ class DefinitionRepository(Protocol):
 
     def active(self, game: str) -> list[dict[str, Any]]: ...
 
-    def reward_pool(self, game: str) -> dict[str, list[dict[str, Any]]]: ...
+    def pool(self, game: str, pool: CardPool) -> dict[str, list[dict[str, Any]]]: ...
 
     def snapshots(self, definition_ids: Sequence[uuid.UUID]) -> dict[uuid.UUID, dict[str, Any]]: ...
 
-    def starter_creatures(self, game: str, affinity: str) -> list[dict[str, Any]]: ...
+    def pool_by_name(self, game: str, pool: CardPool) -> list[dict[str, Any]]: ...
 
     def active_in_lineages(
         self, game: str, kind: str, founding_names: Sequence[str]
@@ -169,8 +169,18 @@ class SqlDefinitionRepository:
             card_definitions.c.game == game, card_definitions.c.retired_at.is_(None)
         )
 
-    def reward_pool(self, game: str) -> dict[str, list[dict[str, Any]]]:
-        """Active, reward-eligible, non-evolved Creatures and Power cards, by rarity.
+    def _in_pool(self, game: str, pool: CardPool) -> Any:
+        definitions = card_definitions.c
+        query = self._available(game).where(definitions.kind.in_(sorted(pool.kinds)))
+        if pool.rarity is not None:
+            query = query.where(definitions.rarity == pool.rarity)
+        if pool.attributes:
+            # JSONB containment: every attribute the game's pool names, with its value.
+            query = query.where(definitions.attributes.contains(dict(pool.attributes)))
+        return query
+
+    def pool(self, game: str, pool: CardPool) -> dict[str, list[dict[str, Any]]]:
+        """A game's active definitions in ``pool`` (its reward pool), by rarity.
 
         Ordered by id so that a seeded roll picks the same definition every time. Only
         the columns a grant needs: reading every snapshot cost a quarter of the cards
@@ -178,37 +188,25 @@ class SqlDefinitionRepository:
         """
         definitions = card_definitions.c
         rows = self._session.execute(
-            select(
+            self._in_pool(game, pool)
+            .with_only_columns(
                 definitions.id,
                 definitions.name,
                 definitions.kind,
                 definitions.rarity,
-                definitions.affinity,
+                definitions.attributes,
             )
-            .where(definitions.game == game, definitions.retired_at.is_(None))
-            .where(
-                card_definitions.c.reward_eligible.is_(True),
-                card_definitions.c.evolved.is_(False),
-                card_definitions.c.kind.in_([Kind.CREATURE, Kind.POWER_CARD]),
-            )
-            .order_by(card_definitions.c.id)
+            .order_by(definitions.id)
         ).all()
-        pool: dict[str, list[dict[str, Any]]] = {}
+        found: dict[str, list[dict[str, Any]]] = {}
         for row in rows:
-            pool.setdefault(row.rarity, []).append(dict(row._mapping))
-        return pool
+            found.setdefault(row.rarity, []).append(dict(row._mapping))
+        return found
 
-    def starter_creatures(self, game: str, affinity: str) -> list[dict[str, Any]]:
+    def pool_by_name(self, game: str, pool: CardPool) -> list[dict[str, Any]]:
+        """A game's active definitions in ``pool`` (a starter choice's), by name."""
         rows = self._session.execute(
-            self._available(game)
-            .where(
-                card_definitions.c.kind == Kind.CREATURE,
-                card_definitions.c.starter.is_(True),
-                card_definitions.c.evolved.is_(False),
-                card_definitions.c.rarity == Rarity.COMMON,
-                card_definitions.c.affinity == affinity,
-            )
-            .order_by(card_definitions.c.name, card_definitions.c.id)
+            self._in_pool(game, pool).order_by(card_definitions.c.name, card_definitions.c.id)
         ).all()
         return [dict(row._mapping) for row in rows]
 

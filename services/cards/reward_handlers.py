@@ -1,4 +1,5 @@
-"""Quest challenge rewards: roll once per completed attempt, own the cards, say so."""
+"""Challenge rewards: roll once per completed attempt by its game's rules, own the
+cards, say so."""
 
 from __future__ import annotations
 
@@ -6,11 +7,10 @@ import logging
 import uuid
 from typing import Any
 
-from games.quest.rewards import choose_definitions, roll_rarities
+from services.cards.games import CARD_GAMES, CardGames, new_copies
 from services.cards.ownership_store import OwnedCopy, RewardGrant
 from services.cards.repository import CardsUnitOfWork
 from shared.clock import Clock
-from shared.content import Game, Rarity
 from shared.events import REWARD_GRANTED, Event, new_event
 from shared.randomness import RandomSource
 
@@ -18,7 +18,13 @@ ATTEMPT_COMPLETED_CONSUMER = "cards.grant_reward"
 log = logging.getLogger(__name__)
 
 
-def grant_reward(event: Event, uow: CardsUnitOfWork, rng: RandomSource, clock: Clock) -> bool:
+def grant_reward(
+    event: Event,
+    uow: CardsUnitOfWork,
+    rng: RandomSource,
+    clock: Clock,
+    games: CardGames = CARD_GAMES,
+) -> bool:
     """Roll the reward of a completed attempt and grant its cards, in one transaction.
 
     Keyed twice: by message (a redelivery) and by attempt (the same completion
@@ -37,19 +43,24 @@ def grant_reward(event: Event, uow: CardsUnitOfWork, rng: RandomSource, clock: C
         return False
     if uow.rewards.exists(attempt_id):
         return False
-    pool = uow.definitions.reward_pool(Game.QUEST)
-    rarities = roll_rarities(data["correct_count"], {Rarity(rarity) for rarity in pool}, rng)
-    definitions = choose_definitions(rarities, {Rarity(r): defs for r, defs in pool.items()}, rng)
+    game = data["game"]
+    rules = games.rules(game)
+    pool = uow.definitions.pool(game, rules.reward_pool)
+    definitions = rules.roll_reward(data["correct_count"], pool, rng)
     now = clock.now()
     grant = RewardGrant(
-        attempt_id, player_id, data["event_id"], data["correct_count"], list(rarities), now
+        attempt_id,
+        player_id,
+        data["event_id"],
+        data["correct_count"],
+        [definition["rarity"] for definition in definitions],
+        now,
     )
     if not uow.rewards.add_if_new(grant):
         return False  # a concurrent message for this attempt committed first
-    copies = [
-        OwnedCopy(uuid.uuid4(), player_id, definition["id"], "reward", attempt_id, now)
-        for definition in definitions
-    ]
+    copies = new_copies(
+        rules, player_id, [d["id"] for d in definitions], ("reward", attempt_id), now
+    )
     uow.owned.add_all(copies)
     uow.events.add_event(
         new_event(
@@ -57,6 +68,7 @@ def grant_reward(event: Event, uow: CardsUnitOfWork, rng: RandomSource, clock: C
             {
                 "attempt_id": attempt_id,
                 "player_id": player_id,
+                "game": game,
                 "correct_count": data["correct_count"],
                 "cards": [
                     _granted_card(copy, definition)
@@ -77,5 +89,6 @@ def _granted_card(copy: OwnedCopy, definition: dict[str, Any]) -> dict[str, Any]
         "name": definition["name"],
         "kind": definition["kind"],
         "rarity": definition["rarity"],
-        "affinity": definition["affinity"],
+        "finish": copy.finish,
+        "attributes": definition["attributes"],
     }

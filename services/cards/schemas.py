@@ -19,6 +19,11 @@ class GameSchema(Schema):
     game = fields.String(required=True, validate=validate.OneOf(list(Game)))
 
 
+def _attribute(name: str) -> fields.Function:
+    # Quest's attributes, shown as they were before they moved into ``attributes``.
+    return fields.Function(lambda definition: definition["attributes"].get(name))
+
+
 class DefinitionSchema(Schema):
     """A published definition as players may see it (no authoring internals)."""
 
@@ -27,9 +32,9 @@ class DefinitionSchema(Schema):
     game = fields.String()
     name = fields.String()
     rarity = fields.String()
-    affinity = fields.String(allow_none=True)
-    reward_eligible = fields.Boolean()
-    evolved = fields.Boolean()
+    affinity = _attribute("affinity")
+    reward_eligible = _attribute("reward_eligible")
+    evolved = _attribute("evolved")
     snapshot = fields.Dict(data_key="definition")
 
 

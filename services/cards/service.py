@@ -7,6 +7,7 @@ from typing import Any
 
 from services.cards import collection_handlers as collection
 from services.cards import handlers, orm, purge, reward_handlers
+from services.cards.games import card_games
 from services.cards.repository import CardsUnitOfWork, unit_of_work
 from services.cards.schemas import (
     CollectionSchema,
@@ -119,7 +120,11 @@ class CardsService(HealthEndpoints):
         args = load(StarterChoiceSchema(), {"player_id": player_id, "affinity": affinity})
         with self._uow() as uow:
             grant, created = collection.choose_starter(
-                collection.ChooseStarter(**args), uow, self.random, self.clock, self.canonical
+                collection.ChooseStarter(**args),
+                uow,
+                self.random,
+                self.clock,
+                card_games(self.canonical),
             )
         return {"created": created, "starter": STARTER.dump(grant)}
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from games.quest import decks as deck_rules
+from games.kit.collection import CardCopy, CollectionRules
 from services.cards.deck_store import Deck
 from services.cards.ownership_store import StarterGrant
 
@@ -17,21 +17,32 @@ def copy_view(copy: Mapping[str, Any]) -> dict[str, Any]:
         "name": copy["name"],
         "kind": copy["kind"],
         "rarity": copy["rarity"],
-        "affinity": copy["affinity"],
+        "affinity": _affinity(copy),
         "acquired_at": copy["acquired_at"],
         "source": {"type": copy["source_type"], "id": copy["source_id"]},
     }
 
 
-def deck_card(copy: Mapping[str, Any]) -> deck_rules.DeckCard:
-    return deck_rules.DeckCard(copy["id"], copy["kind"], copy["rarity"])
+def _affinity(copy: Mapping[str, Any]) -> Any:
+    # The API's one game attribute so far (Quest's); other games' attributes are not
+    # shown until their routes say how.
+    return copy["attributes"].get("affinity")
 
 
-def deck_view(deck: Deck, owned: Mapping[Any, Mapping[str, Any]]) -> dict[str, Any]:
-    """A saved deck, its cards, and its legality assessed again now."""
-    assessment = deck_rules.assess(
-        deck.copy_ids, {copy_id: deck_card(copy) for copy_id, copy in owned.items()}
-    )
+def deck_card(copy: Mapping[str, Any]) -> CardCopy:
+    return CardCopy(copy["id"], copy["kind"], copy["rarity"], copy["finish"], copy["attributes"])
+
+
+def deck_cards(game: str, owned: Mapping[Any, Mapping[str, Any]]) -> dict[Any, CardCopy]:
+    """The copies a deck of ``game`` may hold: another game's copy reads as not owned."""
+    return {copy_id: deck_card(copy) for copy_id, copy in owned.items() if copy["game"] == game}
+
+
+def deck_view(
+    deck: Deck, owned: Mapping[Any, Mapping[str, Any]], rules: CollectionRules
+) -> dict[str, Any]:
+    """A saved deck, its cards, and its legality assessed again now by its game's rules."""
+    assessment = rules.assess_deck(deck.copy_ids, deck_cards(deck.game, owned))
     return {
         "id": deck.id,
         "name": deck.name,
@@ -69,7 +80,7 @@ def collection_view(
                     "name": copy["name"],
                     "kind": copy["kind"],
                     "rarity": copy["rarity"],
-                    "affinity": copy["affinity"],
+                    "affinity": _affinity(copy),
                     "retired": copy["retired_at"] is not None,
                 },
                 "count": 0,

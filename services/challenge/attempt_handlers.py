@@ -13,6 +13,7 @@ from services.challenge.domain import claims
 from services.challenge.domain.attempt import Answer, Attempt
 from services.challenge.repository import ChallengeUnitOfWork
 from shared.clock import Clock
+from shared.content import Game
 from shared.errors import Conflict, DeckyardError, NotFound
 from shared.events import ATTEMPT_COMPLETED, Event, new_event
 from shared.randomness import RandomSource
@@ -55,6 +56,9 @@ def _complete(
             {
                 "attempt_id": done.id,
                 "player_id": done.player_id,
+                # Challenges and their events are Quest's (rules/quest.txt); a game with
+                # its own events would keep its game on the event it hosts.
+                "game": Game.QUEST,
                 "event_id": done.event_id,
                 "correct_count": done.correct_count,
                 "completed_at": done.completed_at,
@@ -183,7 +187,7 @@ def record_reward(event: Event, uow: ChallengeUnitOfWork) -> bool:
                 "name": card["name"],
                 "kind": card["kind"],
                 "rarity": card["rarity"],
-                "affinity": card["affinity"],
+                "affinity": card["attributes"].get("affinity"),
             }
             for card in data["cards"]
         ],

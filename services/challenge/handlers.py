@@ -1,4 +1,8 @@
-"""Challenge use cases: keeping the read model of published Quest content."""
+"""Challenge use cases: keeping the read model of published Quest content.
+
+Challenges, events and campaigns are Quest's (rules/quest.txt): content of another
+game is not ours, whatever its kind is called there.
+"""
 
 from __future__ import annotations
 
@@ -6,7 +10,7 @@ from typing import Any
 
 from services.challenge.geo import point
 from services.challenge.repository import TABLE_OF_KIND, ChallengeUnitOfWork
-from shared.content import Kind
+from shared.content import Game, Kind
 from shared.events import Event
 
 CONTENT_PUBLISHED_CONSUMER = "challenge.content_published"
@@ -28,6 +32,8 @@ def record_published_content(event: Event, uow: ChallengeUnitOfWork) -> bool:
         return False
     data = dict(event.data)
     kind, snapshot = data["kind"], data["snapshot"]
+    if data["game"] != Game.QUEST:
+        return False
     if kind == Kind.CHALLENGE:
         row = {"title": snapshot["title"], "question_ids": snapshot["question_ids"]}
     elif kind == Kind.EVENT:
@@ -53,6 +59,8 @@ def record_published_question(event: Event, uow: ChallengeUnitOfWork) -> bool:
     if not uow.inbox.first_delivery(event.event_id, QUESTION_PUBLISHED_CONSUMER):
         return False
     data = dict(event.data)
+    if data["game"] != Game.QUEST:
+        return False
     row = {**_published_columns(data), "kind": data["kind"], "body": data["body"]}
     return uow.content.add(data["kind"], row)
 
@@ -61,6 +69,6 @@ def record_retired_content(event: Event, uow: ChallengeUnitOfWork) -> bool:
     if not uow.inbox.first_delivery(event.event_id, CONTENT_RETIRED_CONSUMER):
         return False
     kind = event.data["kind"]
-    if kind not in TABLE_OF_KIND:
+    if event.data["game"] != Game.QUEST or kind not in TABLE_OF_KIND:
         return False
     return uow.content.retire(kind, event.data["content_id"], event.data["retired_at"])

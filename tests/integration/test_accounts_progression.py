@@ -55,6 +55,7 @@ def attempt_completed(player_id, correct_count, attempt_id=None, at=None):
         ATTEMPT_COMPLETED,
         {
             "attempt_id": attempt_id or uuid.uuid4(),
+            "game": "quest",
             "player_id": player_id,
             "event_id": uuid.uuid4(),
             "correct_count": correct_count,

@@ -61,7 +61,9 @@ def game(start_service, rpc, names, cards_engine):
         definitions = cards_orm.card_definitions.c
         conn.execute(
             sa.update(cards_orm.card_definitions)
-            .where(definitions.retired_at.is_(None), definitions.starter.is_(True))
+            .where(
+                definitions.retired_at.is_(None), definitions.attributes.contains({"starter": True})
+            )
             .values(retired_at=T0)
         )
     start_service("authoring", replacements={"canonical": canonical})

@@ -48,7 +48,7 @@ def starter_set(cards_engine):
             sa.update(orm.card_definitions)
             .where(
                 definitions.retired_at.is_(None),
-                definitions.starter.is_(True)
+                definitions.attributes.contains({"starter": True})
                 | definitions.name.in_(["Field Kit", "Reserve Focus"]),
             )
             .values(retired_at=NOW)

@@ -44,7 +44,19 @@ def cards_db(settings):
     engine.dispose()
 
 
+QUEST_ATTRIBUTES = ("affinity", "reward_eligible", "evolved", "starter")
+
+
 def definition(rarity="Common", kind="creature", **overrides):
+    """A card_definitions row; Quest's attributes (affinity, reward_eligible, evolved,
+    starter) may be given as keywords and go into ``attributes``."""
+    attributes = {
+        "affinity": "Wit" if kind == "creature" else None,
+        "reward_eligible": True,
+        "evolved": False,
+        "starter": False,
+    }
+    attributes.update({k: overrides.pop(k) for k in QUEST_ATTRIBUTES if k in overrides})
     row = {
         "id": uuid.uuid4(),
         "lineage_id": uuid.uuid4(),
@@ -52,10 +64,7 @@ def definition(rarity="Common", kind="creature", **overrides):
         "kind": kind,
         "name": f"Rewardling {random_suffix()}",
         "rarity": rarity,
-        "affinity": "Wit" if kind == "creature" else None,
-        "reward_eligible": True,
-        "evolved": False,
-        "starter": False,
+        "attributes": attributes,
         "version": 1,
         "snapshot": {},
         "published_at": NOW,
@@ -69,6 +78,7 @@ def completed(correct, attempt_id=None, player_id=None):
         ATTEMPT_COMPLETED,
         {
             "attempt_id": attempt_id or uuid.uuid4(),
+            "game": "quest",
             "player_id": player_id or uuid.uuid4(),
             "event_id": uuid.uuid4(),
             "correct_count": correct,

@@ -101,6 +101,7 @@ def attempt_completed(
         ATTEMPT_COMPLETED,
         {
             "attempt_id": attempt_id or uuid.uuid4(),
+            "game": "quest",
             "player_id": player_id,
             "event_id": uuid.UUID(int=500),
             "correct_count": correct_count,
