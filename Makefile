@@ -62,7 +62,7 @@ bench: machine install
 # Long runs, not part of `make test` (docs/reliability.md has their figures).
 # The API fuzzer at full length: every operation, at least 2,000 generated cases.
 fuzz: machine install
-	FUZZ_EXAMPLES=$${FUZZ_EXAMPLES-100} REQUIRE_SERVICES=1 $(BIN)/python -m pytest tests/e2e/test_fuzz_api.py -q
+	FUZZ_EXAMPLES=$${FUZZ_EXAMPLES-100} REQUIRE_SERVICES=1 $(BIN)/python -m pytest tests/e2e/platform/test_fuzz_api.py -q
 
 # Faults under load: SIGKILL of cards, RabbitMQ and PostgreSQL restarts; prints the counts.
 faults: machine install

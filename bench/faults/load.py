@@ -231,7 +231,7 @@ def damage(view: dict[str, Any], action: dict[str, Any]) -> int:
 
 
 def choose(view: dict[str, Any]) -> dict[str, Any] | None:
-    """A greedy player (as tests/e2e/test_quest_battle_api.py): the hardest-hitting
+    """A greedy player (as tests/e2e/quest/test_battle_api.py): the hardest-hitting
     move, else a Power card, else a selection."""
     legal = [a for a in view.get("legalActions", []) if a["kind"] != "forfeit"]
     moves = [a for a in legal if a["kind"] == "use_move"]

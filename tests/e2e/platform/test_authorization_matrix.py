@@ -1,0 +1,509 @@
+"""The authorization matrix: every gateway route x every kind of caller, through HTTP.
+
+Columns (who calls):
+
+- ``anonymous``: no Authorization header at all;
+- ``owner``: the player whose objects the ids in the path name (a starter, decks,
+  an attempt, a battle); a plain player, so the authoring routes refuse them;
+- ``other``: another plain player, with a starter, a deck and an attempt of their own,
+  sending the owner's ids and the owner's bodies;
+- ``author``: a third account whose token grants the Author role; it owns the
+  authoring draft the authoring rows name (authoring content is shared by all
+  Authors by design: a second Author reviews), and has a starter, a deck and an
+  attempt of its own. Authors are not administrators: the owner's ids are 404 for it;
+- ``locked``: an account whose token also grants the Author role, locked the one
+  way an account gets locked (it asked to delete itself; the Auth0 stand-in never
+  answers, so the deletion stays under way). It sends the owner's ids.
+
+Each row is a route exactly as the gateway declares it (``api_routes``), so a new
+route without a row fails ``test_every_route_has_a_row``. A cell is the status, or
+"status code" for a problem+json answer. Rows run in the order written; within a
+row, everyone else goes first and the object's owner (the owner; the author on the
+authoring routes) last, with one body valid for that owner. Before the owner's
+cell, every object of the owner (and the author's draft) is read again and must be
+unchanged. No answer to anyone carries an identifier of another account (the ids
+the request itself sent excepted), nor the author's draft to a non-Author.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import uuid
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+
+from gateway.openapi import api_routes
+from gateway.service import GatewayService
+from services.accounts.deletion import CONFIRMATION_PHRASE
+from shared.config import SERVICE_NAMES
+from tests.auth0_standin import Auth0StandIn
+from tests.e2e.accounts.test_me import assert_problem
+from tests.e2e.quest import test_attempt_api as attempt_api
+from tests.e2e.quest import test_cards_api as cards_api
+from tests.helpers import wait_for
+from tests.integration.authoring.test_lifecycle import question_body
+from tests.random_refs import random_sub, random_suffix
+
+pytestmark = pytest.mark.e2e
+
+starters = cards_api.starters  # the published seed catalogue (fixture)
+authors = attempt_api.authors  # two Authors who publish the event (fixture)
+event_id = attempt_api.event_id  # a published event with five questions (fixture)
+
+# The matrix sends a few hundred changes from one address: no rate limit may answer.
+UNLIMITED = {
+    "RATE_LIMIT_PLAYER_PER_MINUTE": 1_000_000,
+    "RATE_LIMIT_PLAYER_BURST": 1_000_000,
+    "RATE_LIMIT_ADDRESS_PER_MINUTE": 1_000_000,
+    "RATE_LIMIT_ADDRESS_BURST": 1_000_000,
+}
+
+ROLES = ("anonymous", "owner", "other", "author", "locked")
+
+# -- the matrix ---------------------------------------------------------------------------
+
+ANON = "401 missing_token"  # no token: every protected route
+LOCKED = "403 account_locked"  # a locked account: every player and author route
+NOT_AUTHOR = "403 author_role_required"  # a player on an authoring route
+NO_DECK = "404 deck_not_found"
+NO_ATTEMPT = "404 attempt_not_found"
+NO_MATCH = "404 match_not_found"
+NOT_OWNED = "422 deck_copy_not_owned"  # the owner's copies in a body: as unknown ids
+OPEN = (200, 200, 200, 200, 200)  # a public route: everyone, tokens ignored
+
+# Path parameters are filled from the world: <uuid:deck_id> is the owner's spare deck
+# (read, renamed, deleted), <uuid:match_id> the owner's battle, <uuid:attempt_id> the
+# owner's attempt, <int:index> 0, <uuid:event_id> the published event,
+# <uuid:content_id> the author's draft. Bodies are named in BODIES below.
+#
+# fmt: off
+MATRIX: list[tuple[str, str, str | None, tuple[int | str, ...]]] = [
+    # method    route                                   body
+    #           anonymous   owner      other           author          locked
+    ("GET",    "/health",                              None,        OPEN),
+    ("GET",    "/ready",                               None,        OPEN),
+    ("GET",    "/openapi.json",                        None,        OPEN),
+    ("GET",    "/docs",                                None,        OPEN),
+    ("GET",    "/dev/jwks.json",                       None,        OPEN),
+    ("GET",    "/cards/catalogue",                     None,        OPEN),
+    ("GET",    "/quest/events",                        None,        OPEN),
+    # The owner's attempt first: it has a deadline.
+    ("GET",    "/quest/attempts/<uuid:attempt_id>",    None,
+               (ANON,       200,       NO_ATTEMPT,     NO_ATTEMPT,     LOCKED)),
+    ("PUT",    "/quest/attempts/<uuid:attempt_id>/answers/<int:index>", "answer",
+               (ANON,       200,       NO_ATTEMPT,     NO_ATTEMPT,     LOCKED)),
+    # Starting at a public event: other and author resume their own attempt there.
+    ("POST",   "/quest/events/<uuid:event_id>/attempt", "claim",
+               (ANON,       200,       200,            200,            LOCKED)),
+    # The caller's own account; never the owner's.
+    ("GET",    "/me",                                  None,
+               (ANON,       200,       200,            200,            LOCKED)),
+    ("GET",    "/me/progression",                      None,
+               (ANON,       200,       200,            200,            LOCKED)),
+    ("GET",    "/quest/starter",                       None,
+               (ANON,       200,       200,            200,            LOCKED)),
+    ("POST",   "/quest/starter",                       "starter",
+               (ANON,       200,       200,            200,            LOCKED)),
+    ("GET",    "/quest/collection",                    None,
+               (ANON,       200,       200,            200,            LOCKED)),
+    ("GET",    "/quest/decks",                         None,
+               (ANON,       200,       200,            200,            LOCKED)),
+    ("POST",   "/quest/decks",                         "deck",
+               (ANON,       201,       NOT_OWNED,      NOT_OWNED,      LOCKED)),
+    ("GET",    "/quest/decks/<uuid:deck_id>",          None,
+               (ANON,       200,       NO_DECK,        NO_DECK,        LOCKED)),
+    ("PUT",    "/quest/decks/<uuid:deck_id>",          "rename",
+               (ANON,       200,       NO_DECK,        NO_DECK,        LOCKED)),
+    ("DELETE", "/quest/decks/<uuid:deck_id>",          None,
+               (ANON,       204,       NO_DECK,        NO_DECK,        LOCKED)),
+    # The owner's battle: read, act, forfeit; then the owner starts another.
+    ("GET",    "/quest/battles/active",                None,
+               (ANON,       200,   "404 no_active_match", "404 no_active_match", LOCKED)),
+    ("GET",    "/quest/battles/<uuid:match_id>",       None,
+               (ANON,       200,       NO_MATCH,       NO_MATCH,       LOCKED)),
+    ("GET",    "/quest/battles/<uuid:match_id>/history", None,
+               (ANON,       200,       NO_MATCH,       NO_MATCH,       LOCKED)),
+    ("POST",   "/quest/battles/<uuid:match_id>/actions", "action",
+               (ANON,       200,       NO_MATCH,       NO_MATCH,       LOCKED)),
+    ("POST",   "/quest/battles/<uuid:match_id>/forfeit", "forfeit",
+               (ANON,       200,       NO_MATCH,       NO_MATCH,       LOCKED)),
+    ("POST",   "/quest/battles",                       "battle",
+               (ANON,       201,       NO_DECK,        NO_DECK,        LOCKED)),
+    # Authoring: Authors only; the author owns the draft. The lock outranks the role.
+    ("GET",    "/authoring/content",                   None,
+               (ANON,       NOT_AUTHOR, NOT_AUTHOR,    200,            LOCKED)),
+    ("POST",   "/authoring/content",                   "content",
+               (ANON,       NOT_AUTHOR, NOT_AUTHOR,    201,            LOCKED)),
+    ("GET",    "/authoring/content/<uuid:content_id>", None,
+               (ANON,       NOT_AUTHOR, NOT_AUTHOR,    200,            LOCKED)),
+    ("PUT",    "/authoring/content/<uuid:content_id>", "edit",
+               (ANON,       NOT_AUTHOR, NOT_AUTHOR,    200,            LOCKED)),
+    ("POST",   "/authoring/content/<uuid:content_id>/transitions", "submit",
+               (ANON,       NOT_AUTHOR, NOT_AUTHOR,    200,            LOCKED)),
+    ("GET",    "/authoring/content/<uuid:content_id>/audit", None,
+               (ANON,       NOT_AUTHOR, NOT_AUTHOR,    200,            LOCKED)),
+    # Deleting one's own account, last. Neither route takes an id: each caller reads or
+    # deletes only their own account. A locked account may still read its deletion and
+    # ask again (the same deletion comes back): docs/account-deletion.md.
+    ("GET",    "/me/deletion",                         None,
+               (ANON, "404 deletion_not_found", "404 deletion_not_found",
+                      "404 deletion_not_found", 200)),
+    ("DELETE", "/me",                                  "confirm",
+               (ANON,       202,       202,            202,            202)),
+]
+# fmt: on
+
+QUERIES = {
+    "/cards/catalogue": "?game=quest",
+    "/quest/events": f"?lat={attempt_api.SPOT['lat']}&lon={attempt_api.SPOT['lon']}",
+    ("DELETE", "/quest/decks/<uuid:deck_id>"): "?expectedVersion=2",  # after the rename
+}
+
+# -- callers and their objects --------------------------------------------------------------
+
+
+class Caller:
+    def __init__(self, api, role: str, roles=()) -> None:
+        self.api = api
+        self.role = role
+        self.sub = random_sub(role)
+        self.token = None if role == "anonymous" else api.token(self.sub, roles=roles)
+        self.player_id: str | None = None
+        self.ids: set[str] = set()  # identifiers of this account's objects
+
+    def call(self, method: str, path: str, body: Any = None, headers=None):
+        headers = dict(headers or {})
+        if self.token:
+            headers["Authorization"] = f"Bearer {self.token}"
+        extra = {} if body is None else {"json": body}
+        return self.api.request(method, path, headers=headers, **extra)
+
+    def ok(self, method: str, path: str, body: Any = None) -> Any:
+        response = self.call(method, path, body)
+        assert response.ok, (self.role, method, path, response.status_code, response.text)
+        return response.json() if response.content else None
+
+    def register(self) -> None:
+        self.player_id = self.ok("GET", "/me")["id"]
+        self.ids.add(self.player_id)
+
+    def own_kit(self, event: str) -> dict[str, Any]:
+        """A starter, a deck of it and an attempt at the event, all remembered as theirs."""
+        grant = self.ok("POST", "/quest/starter", {"affinity": "Grit"})
+        copies = [card["id"] for card in grant["cards"]]
+        deck = self.ok("POST", "/quest/decks", {"name": f"Own {self.role}", "cards": copies})
+        attempt = self.ok("POST", f"/quest/events/{event}/attempt", attempt_api.claim())
+        self.ids.update([*copies, deck["id"], attempt["id"]])
+        self.ids.update(o["id"] for q in attempt["questions"] for o in q["options"])
+        return {"copies": copies, "deck": deck["id"], "attempt": attempt}
+
+
+@dataclass
+class World:
+    callers: dict[str, Caller]
+    event: str
+    copies: list[str]
+    deck: str  # the owner's battle deck
+    spare_deck: str  # the owner's deck that the deck rows read, rename and delete
+    attempt: dict[str, Any]
+    match: str
+    content: str
+    content_prompt: str
+    deletion_of_locked: str
+    reader: Caller  # an Author outside the matrix, who re-reads the draft
+
+    @property
+    def owner(self) -> Caller:
+        return self.callers["owner"]
+
+    def owner_view(self, with_draft: bool = True) -> dict[str, Any]:
+        """Everything of the owner's, and the author's draft unless ``with_draft`` is False
+        (when the author deletes its account, its draft's actor becomes "Deleted author")."""
+        owner, author, match = self.owner, self.reader, f"/quest/battles/{self.match}"
+        paths = [
+            (owner, "/me"),
+            (owner, "/me/progression"),
+            (owner, "/me/deletion"),
+            (owner, "/quest/starter"),
+            (owner, "/quest/collection"),
+            (owner, "/quest/decks"),
+            (owner, f"/quest/attempts/{self.attempt['id']}"),
+            (owner, match),
+            (owner, match + "/history"),
+            (owner, "/quest/battles/active"),
+        ]
+        if with_draft:
+            paths.append((author, f"/authoring/content/{self.content}"))
+            paths.append((author, f"/authoring/content/{self.content}/audit"))
+        seen = {}
+        for caller, path in paths:
+            response = caller.call("GET", path)
+            seen[path] = (response.status_code, response.json())
+        return seen
+
+
+def correct_choice(attempt: dict[str, Any], index: int) -> str:
+    question = attempt["questions"][index]
+    return next(o["id"] for o in question["options"] if o["text"] == "Mars")
+
+
+BODIES = {
+    "answer": lambda w: {"choice": correct_choice(w.attempt, 0)},
+    "claim": lambda w: attempt_api.claim(),
+    "starter": lambda w: {"affinity": "Grit"},
+    "deck": lambda w: {"name": "Another", "cards": w.copies},
+    "rename": lambda w: {"expectedVersion": 1, "name": "Renamed"},
+    "action": lambda w: action_body(w),
+    "forfeit": lambda w: {
+        "expectedVersion": w.owner.ok("GET", f"/quest/battles/{w.match}")["version"]
+    },
+    "battle": lambda w: {"deckId": w.deck},
+    "content": lambda w: {"kind": "question", "game": "quest", "body": question_body()},
+    "edit": lambda w: {"expectedVersion": 1, "body": question_body()},
+    "submit": lambda w: {"to": "in_review", "expectedVersion": 2},
+    "confirm": lambda w: {"confirm": CONFIRMATION_PHRASE},
+}
+
+
+def action_body(world: World) -> dict[str, Any]:
+    view = world.owner.ok("GET", f"/quest/battles/{world.match}")
+    action = next(a for a in view["legalActions"] if a["kind"] != "forfeit")
+    return {"expectedVersion": view["version"], "action": action}
+
+
+@pytest.fixture
+def auth0():
+    with Auth0StandIn() as standin:
+        standin.fail_next(10**9)  # Auth0 never answers: a deletion stays under way, locked
+        yield standin
+
+
+@pytest.fixture
+def platform(start_service, settings, auth0):
+    """As tests/e2e/conftest.py's, with accounts on the Auth0 stand-in and no rate limits."""
+    containers = {
+        name: start_service(
+            name, settings_override=auth0.settings(settings) if name == "accounts" else None
+        )
+        for name in SERVICE_NAMES
+    }
+    containers["gateway"] = start_service(
+        "gateway", MAX_BODY_BYTES=settings.max_body_bytes, **UNLIMITED
+    )
+    return containers
+
+
+@pytest.fixture
+def world(api, starters, event_id) -> World:
+    callers = {
+        "anonymous": Caller(api, "anonymous"),
+        "owner": Caller(api, "owner"),
+        "other": Caller(api, "other"),
+        "author": Caller(api, "author", roles=["author"]),
+        "locked": Caller(api, "locked", roles=["author"]),
+    }
+    for caller in callers.values():
+        if caller.token:
+            caller.register()
+
+    locked = callers["locked"]
+    deletion = locked.call("DELETE", "/me", {"confirm": CONFIRMATION_PHRASE})
+    assert deletion.status_code == 202, deletion.text
+    assert_problem(locked.call("GET", "/me"), 403, "account_locked")
+    locked.ids.add(deletion.json()["id"])
+
+    author = callers["author"]
+    prompt = f"Which moon is the largest? ({random_suffix()})"
+    draft = author.ok(
+        "POST",
+        "/authoring/content",
+        {"kind": "question", "game": "quest", "body": {**question_body(), "prompt": prompt}},
+    )
+    author.ids.add(draft["id"])
+
+    owner = callers["owner"]
+    grant = owner.ok("POST", "/quest/starter", {"affinity": "Grit"})
+    copies = [card["id"] for card in grant["cards"]]
+    deck = owner.ok("POST", "/quest/decks", {"name": "Battle", "cards": copies})
+    spare = owner.ok("POST", "/quest/decks", {"name": "Spare", "cards": copies})
+    match = owner.ok("POST", "/quest/battles", {"deckId": deck["id"]})
+    assert match["phase"] == "initial_selection"  # no turn deadline until the actions row
+    owner.ids.update([*copies, deck["id"], spare["id"], match["id"]])
+
+    callers["other"].own_kit(event_id)
+    author.own_kit(event_id)
+    attempt = owner.ok("POST", f"/quest/events/{event_id}/attempt", attempt_api.claim())
+    owner.ids.add(attempt["id"])
+    owner.ids.update(o["id"] for q in attempt["questions"] for o in q["options"])
+
+    return World(
+        callers=callers,
+        event=event_id,
+        copies=copies,
+        deck=deck["id"],
+        spare_deck=spare["id"],
+        attempt=attempt,
+        match=match["id"],
+        content=draft["id"],
+        content_prompt=prompt,
+        deletion_of_locked=deletion.json()["id"],
+        reader=Caller(api, "reader", roles=["author"]),
+    )
+
+
+# -- running a cell ---------------------------------------------------------------------------
+
+_PARAMETER = re.compile(r"<(?:[^:<>]+:)?([^<>]+)>")
+
+
+def concrete_path(method: str, rule: str, world: World) -> str:
+    values = {
+        "attempt_id": world.attempt["id"],
+        "index": "0",
+        "event_id": world.event,
+        "deck_id": world.spare_deck,
+        "match_id": world.match,
+        "content_id": world.content,
+    }
+    path = _PARAMETER.sub(lambda m: values[m.group(1)], rule)
+    return path + QUERIES.get((method, rule), QUERIES.get(rule, ""))
+
+
+def expected(cell: int | str) -> tuple[int, str | None]:
+    if isinstance(cell, int):
+        return cell, None
+    status, code = cell.split(" ")
+    return int(status), code
+
+
+def object_owner(rule: str) -> str:
+    return "author" if rule.startswith("/authoring/") else "owner"
+
+
+def assert_cell(world: World, role: str, method: str, path: str, body: Any, cell) -> Any:
+    caller = world.callers[role]
+    response = caller.call(method, path, body)
+    status, code = expected(cell)
+    where = f"{role} {method} {path}"
+    if code is not None:
+        assert_problem(response, status, code)
+    else:
+        assert response.status_code == status, (where, response.status_code, response.text)
+    # Nobody learns another account's identifiers (except those the request sent), and
+    # only Authors see the draft.
+    sent = path + json.dumps(body)
+    foreign = set().union(*(c.ids for r, c in world.callers.items() if r != role))
+    leaked = sorted(i for i in foreign if i in response.text and i not in sent)
+    assert not leaked, (where, "answered another account's identifiers", leaked, response.text)
+    if role != "author":
+        assert world.content_prompt not in response.text, (where, response.text)
+    # Refused for naming another's object: answered exactly as for ids that exist nowhere
+    # (no oracle of what exists). Role and lock refusals come before any id is looked at.
+    named = sorted(i for i in foreign if i in sent)
+    if named and 400 <= response.status_code < 500 and cell not in (ANON, LOCKED, NOT_AUTHOR):
+        twin = unknown_twin(caller, method, path, body, named)
+        assert (twin.status_code, twin.json()) == (response.status_code, response.json()), where
+    return response
+
+
+def unknown_twin(caller: Caller, method: str, path: str, body: Any, named: list[str]):
+    """The same request with each named id replaced by one of its shape that exists nowhere;
+    the answer comes back with the original ids put back, to compare."""
+    fresh = {i: str(uuid.uuid4()) if len(i) == 36 else f"o{uuid.uuid4().hex[:8]}" for i in named}
+    text = path + "\n" + json.dumps(body)
+    for original, replacement in fresh.items():
+        text = text.replace(original, replacement)
+    twin_path, twin_body = text.split("\n", 1)
+    answer = caller.call(method, twin_path, json.loads(twin_body))
+    restored = answer.text
+    for original, replacement in fresh.items():
+        restored = restored.replace(replacement, original)
+    answer._content = restored.encode()
+    return answer
+
+
+def run_row(world: World, method: str, rule: str, body_name: str | None, cells) -> None:
+    path = concrete_path(method, rule, world)
+    body = BODIES[body_name](world) if body_name else None
+    by_role = dict(zip(ROLES, cells, strict=True))
+    first = object_owner(rule)
+    mutating = method != "GET"
+    with_draft = rule != "/me"  # DELETE /me: the author deletes itself, its draft too
+    before = world.owner_view(with_draft) if mutating else None
+    for role in (r for r in ROLES if r != first):
+        assert_cell(world, role, method, path, body, by_role[role])
+    if mutating:
+        assert world.owner_view(with_draft) == before, (
+            f"{method} {path} by others changed the owner's"
+        )
+    answer = assert_cell(world, first, method, path, body, by_role[first])
+    if rule.endswith("/forfeit") and answer.status_code == 200:
+        # The finished match reaches the owner's progression by event: let it land
+        # before the next row compares the owner's view before and after others act.
+        wait_for(lambda: world.match in world.owner.call("GET", "/me/progression").text)
+    made = answer.json() if answer.headers.get("Content-Type") == "application/json" else None
+    if method == "POST" and isinstance(made, dict) and "id" in made:
+        world.callers[first].ids.add(made["id"])  # a new object of theirs
+
+
+# -- the tests -------------------------------------------------------------------------------
+
+
+def test_every_route_has_a_row():
+    declared = {(r.method, r.url) for r in api_routes(GatewayService)}
+    in_matrix = [(method, rule) for method, rule, _, _ in MATRIX]
+    assert len(in_matrix) == len(set(in_matrix)), "a route has two rows"
+    assert set(in_matrix) == declared, {
+        "routes without a row": sorted(declared - set(in_matrix)),
+        "rows without a route": sorted(set(in_matrix) - declared),
+    }
+    for _, _, body_name, cells in MATRIX:
+        assert len(cells) == len(ROLES)
+        assert body_name is None or body_name in BODIES
+
+
+def assert_smuggled_ids_are_ignored_or_refused(world: World) -> None:
+    """The player is always the token's: the owner's id or subject sent by another player
+    in a query, a header or a body is refused (422) or ignored - never obeyed."""
+    owner, other = world.owner, world.callers["other"]
+    query = f"player_id={owner.player_id}&playerId={owner.player_id}&sub={owner.sub}"
+    headers = {"X-Player-Id": owner.player_id, "X-User-Id": owner.player_id, "X-Sub": owner.sub}
+    player_routes = {(r.method, r.url) for r in api_routes(GatewayService) if r.doc.auth != "none"}
+    own_reads = [
+        rule for method, rule in sorted(player_routes) if method == "GET" and "<" not in rule
+    ]
+    for rule in own_reads:
+        plain = other.call("GET", rule)
+        for path, extra in ((f"{rule}?{query}", None), (rule, headers)):
+            smuggled = other.call("GET", path, headers=extra)
+            assert smuggled.status_code in (plain.status_code, 422), (path, smuggled.text)
+            assert not [i for i in owner.ids if i in smuggled.text], (path, smuggled.text)
+    for path, body in (
+        ("/quest/starter", {"affinity": "Grit", "playerId": owner.player_id}),
+        ("/quest/decks", {"name": "Theirs", "cards": world.copies, "playerId": owner.player_id}),
+        ("/quest/battles", {"deckId": world.deck, "playerId": owner.player_id}),
+    ):
+        smuggled = other.call("POST", path, body, headers=headers)
+        assert smuggled.status_code == 422, (path, smuggled.text)
+        assert not [i for i in owner.ids if i in smuggled.text.replace(owner.player_id, "")]
+
+
+def test_the_authorization_matrix(world):
+    assert_smuggled_ids_are_ignored_or_refused(world)
+    for method, rule, body_name, cells in MATRIX:
+        run_row(world, method, rule, body_name, cells)
+
+    assert_problem(world.owner.call("GET", "/me"), 403, "account_locked")  # deleted itself
+    assert world.reader.ok("GET", f"/authoring/content/{world.content}")["state"] == "in_review"
+
+    # The locked account asked again: the same deletion. Each deletion is its caller's own.
+    locked = world.callers["locked"].ok("GET", "/me/deletion")
+    assert locked["id"] == world.deletion_of_locked
+    deletions = {
+        role: world.callers[role].ok("GET", "/me/deletion")["id"]
+        for role in ("owner", "other", "author", "locked")
+    }
+    assert len(set(deletions.values())) == 4, deletions

@@ -1,0 +1,522 @@
+"""The deployment files: Kubernetes manifests, compose.yml and the Dockerfile.
+
+Offline: the Kubernetes schemas come from the kubernetes-validate package itself.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import kubernetes_validate
+import pytest
+import yaml
+
+from shared.config import load_settings
+
+ROOT = Path(__file__).resolve().parents[3]
+K8S = ROOT / "deploy" / "k8s"
+COMPOSE = ROOT / "compose.yml"
+DOCKERFILE = ROOT / "Dockerfile"
+
+KUBERNETES_VERSION = "1.30"
+NAMESPACE = "deckyard"
+SERVICES = ("accounts", "authoring", "challenge", "cards", "battle")
+APP_IMAGE = "deckyard"
+APP_UID = 10001
+# Environment variables that must only ever come from a Secret.
+SECRET_ENV = {
+    "DATABASE_URL",
+    "AMQP_URI",
+    "AUTH0_MGMT_CLIENT_ID",
+    "AUTH0_MGMT_CLIENT_SECRET",
+    "POSTGRES_PASSWORD",
+    "RABBITMQ_DEFAULT_PASS",
+}
+NOT_APPLIED = {"kustomization.yaml", "secrets.example.yaml"}
+
+Doc = dict[str, Any]
+
+
+def _manifest_files() -> list[Path]:
+    return sorted(p for p in K8S.rglob("*.y*ml") if p.name != "kustomization.yaml")
+
+
+def _load(path: Path) -> list[Doc]:
+    with path.open() as f:
+        return [doc for doc in yaml.safe_load_all(f) if doc is not None]
+
+
+def _docs() -> list[tuple[str, Doc]]:
+    return [(p.relative_to(K8S).as_posix(), doc) for p in _manifest_files() for doc in _load(p)]
+
+
+DOCS = _docs()
+APPLIED = [doc for name, doc in DOCS if name not in NOT_APPLIED]
+
+
+def _of_kind(kind: str, docs: list[Doc] = APPLIED) -> dict[str, Doc]:
+    return {d["metadata"]["name"]: d for d in docs if d["kind"] == kind}
+
+
+DEPLOYMENTS = _of_kind("Deployment")
+WORKLOADS = [*DEPLOYMENTS.values(), *_of_kind("StatefulSet").values(), *_of_kind("Job").values()]
+EXAMPLE_SECRETS = _of_kind("Secret", [d for name, d in DOCS if name == "secrets.example.yaml"])
+
+
+def _pod_spec(workload: Doc) -> Doc:
+    return workload["spec"]["template"]["spec"]
+
+
+def _containers(workload: Doc) -> list[Doc]:
+    spec = _pod_spec(workload)
+    return [*spec.get("initContainers", []), *spec["containers"]]
+
+
+def _env(container: Doc) -> dict[str, Doc]:
+    return {e["name"]: e for e in container.get("env", [])}
+
+
+def _label(doc: Doc) -> str:
+    return f"{doc['kind']}/{doc['metadata']['name']}"
+
+
+# --- Kubernetes -----------------------------------------------------------------------
+
+
+def test_the_manifest_directory_is_not_empty():
+    assert len(DOCS) >= 10
+
+
+@pytest.mark.parametrize(
+    "doc", [d for _, d in DOCS], ids=[f"{name}:{_label(d)}" for name, d in DOCS]
+)
+def test_manifest_is_valid_against_the_kubernetes_schema(doc):
+    assert kubernetes_validate.validate(doc, KUBERNETES_VERSION, strict=True) == KUBERNETES_VERSION
+
+
+def test_kustomization_lists_every_manifest_except_the_secret_example():
+    kustomization = yaml.safe_load((K8S / "kustomization.yaml").read_text())
+    assert kustomization["apiVersion"] == "kustomize.config.k8s.io/v1beta1"
+    assert kustomization["kind"] == "Kustomization"
+    assert kustomization["namespace"] == NAMESPACE
+    listed = kustomization["resources"]
+    assert len(listed) == len(set(listed))
+    on_disk = {p.relative_to(K8S).as_posix() for p in _manifest_files()} - NOT_APPLIED
+    assert set(listed) == on_disk
+    assert APP_IMAGE in {image["name"] for image in kustomization.get("images", [])}
+
+
+def test_no_manifest_mentions_the_development_token_issuer():
+    for path in K8S.rglob("*"):
+        if path.is_file():
+            assert "DEV_AUTH" not in path.read_text(), path
+
+
+def test_every_object_lives_in_the_deckyard_namespace():
+    assert set(_of_kind("Namespace")) == {NAMESPACE}
+    for doc in APPLIED:
+        if doc["kind"] != "Namespace":
+            assert doc["metadata"].get("namespace") == NAMESPACE, _label(doc)
+
+
+def test_every_service_and_the_gateway_has_a_deployment():
+    assert set(DEPLOYMENTS) == {*SERVICES, "gateway"}
+    for name, deployment in DEPLOYMENTS.items():
+        assert deployment["apiVersion"] == "apps/v1"
+        # The HorizontalPodAutoscaler owns the count (test below); a fixed one would be
+        # put back by every `kubectl apply`.
+        assert "replicas" not in deployment["spec"], name
+        (container,) = _pod_spec(deployment)["containers"]
+        assert container["image"] == APP_IMAGE, name
+        assert container["command"] == ["deckyard", "run", "--service", name]
+
+
+def test_workload_selectors_match_their_pod_labels():
+    for workload in WORKLOADS:
+        if workload["kind"] == "Job":
+            continue
+        selector = workload["spec"]["selector"]["matchLabels"]
+        labels = workload["spec"]["template"]["metadata"]["labels"]
+        assert selector, _label(workload)
+        assert selector.items() <= labels.items(), _label(workload)
+
+
+@pytest.mark.parametrize("name", [*SERVICES, "gateway"])
+def test_deployment_probes_its_health_endpoints_on_the_only_port_it_opens(name):
+    port = 8000 if name == "gateway" else 8080
+    (container,) = _pod_spec(DEPLOYMENTS[name])["containers"]
+    assert [p["containerPort"] for p in container["ports"]] == [port]
+    port_name = container["ports"][0]["name"]
+    for probe, path in (("readinessProbe", "/ready"), ("livenessProbe", "/health")):
+        http_get = container[probe]["httpGet"]
+        assert http_get["path"] == path
+        assert http_get["port"] in (port, port_name)
+
+
+def test_every_container_has_resource_requests_and_limits():
+    for workload in WORKLOADS:
+        for container in _containers(workload):
+            resources = container["resources"]
+            for bound in ("requests", "limits"):
+                assert {"cpu", "memory"} <= resources[bound].keys(), _label(workload)
+
+
+def test_every_workload_runs_as_non_root_without_privilege_escalation():
+    for workload in WORKLOADS:
+        pod = _pod_spec(workload).get("securityContext", {})
+        for container in _containers(workload):
+            ctx = container.get("securityContext", {})
+            assert ctx.get("runAsNonRoot", pod.get("runAsNonRoot")) is True, _label(workload)
+            assert ctx.get("runAsUser", pod.get("runAsUser", 0)) != 0, _label(workload)
+            assert ctx.get("allowPrivilegeEscalation") is False, _label(workload)
+            assert ctx.get("privileged", False) is False, _label(workload)
+            assert ctx["capabilities"]["drop"] == ["ALL"], _label(workload)
+
+
+def test_deckyard_containers_are_locked_down():
+    app = [w for w in WORKLOADS if _containers(w)[0]["image"] == APP_IMAGE]
+    assert len(app) == len(SERVICES) + 2  # the services, the gateway and the migration Job
+    for workload in app:
+        for container in _containers(workload):
+            ctx = container["securityContext"]
+            assert ctx["runAsNonRoot"] is True
+            assert ctx["runAsUser"] == APP_UID
+            assert ctx["readOnlyRootFilesystem"] is True
+            assert ctx["allowPrivilegeEscalation"] is False
+            assert ctx["capabilities"] == {"drop": ["ALL"]}
+
+
+def test_secrets_come_only_by_secret_key_ref():
+    for workload in WORKLOADS:
+        for container in _containers(workload):
+            for source in container.get("envFrom", []):
+                assert "secretRef" not in source, "name each secret key explicitly"
+            for name, var in _env(container).items():
+                if name in SECRET_ENV:
+                    assert "value" not in var, f"{_label(workload)}: {name}"
+                    assert "secretKeyRef" in var["valueFrom"], f"{_label(workload)}: {name}"
+    for config_map in _of_kind("ConfigMap").values():
+        assert not SECRET_ENV & config_map["data"].keys()
+        for value in config_map["data"].values():
+            assert "://" not in value or "@" not in value, "credentials in a ConfigMap"
+
+
+def test_every_referenced_secret_key_is_documented_in_the_example():
+    referenced = set()
+    for workload in WORKLOADS:
+        for container in _containers(workload):
+            for var in _env(container).values():
+                ref = var.get("valueFrom", {}).get("secretKeyRef")
+                if ref:
+                    referenced.add((ref["name"], ref["key"]))
+    assert referenced
+    example = {(name, key) for name, s in EXAMPLE_SECRETS.items() for key in s["stringData"]}
+    assert referenced <= example
+    assert not _of_kind("Secret"), "real Secrets are created outside the kustomization"
+
+
+def test_example_secrets_hold_only_placeholders():
+    for secret in EXAMPLE_SECRETS.values():
+        for key, value in secret["stringData"].items():
+            if key.endswith(("PASSWORD", "PASS", "SECRET", "URL", "URI", "CLIENT_ID")):
+                assert "CHANGE-ME" in value, f"{secret['metadata']['name']}.{key}"
+
+
+def test_only_accounts_gets_the_auth0_management_credentials():
+    for workload in WORKLOADS:
+        for container in _containers(workload):
+            has_mgmt = {"AUTH0_MGMT_CLIENT_ID", "AUTH0_MGMT_CLIENT_SECRET"} & _env(container).keys()
+            if workload["metadata"]["name"] == "accounts":
+                assert len(has_mgmt) == 2
+            else:
+                assert not has_mgmt, _label(workload)
+
+
+def test_app_containers_read_the_config_map():
+    config_maps = set(_of_kind("ConfigMap"))
+    for workload in WORKLOADS:
+        for container in _containers(workload):
+            if container["image"] != APP_IMAGE:
+                continue
+            refs = {s["configMapRef"]["name"] for s in container.get("envFrom", [])}
+            assert refs and refs <= config_maps, _label(workload)
+            assert {"DATABASE_URL", "AMQP_URI"} <= _env(container).keys(), _label(workload)
+
+
+def test_production_mode_is_configured():
+    (config,) = _of_kind("ConfigMap").values()
+    assert config["data"]["DECKYARD_ENV"] == "production"
+
+
+def test_the_gateway_trusts_exactly_the_ingress_as_a_proxy():
+    # One Ingress in front of the gateway: one hop. The gateway reads the ConfigMap as its
+    # environment, so it must load as settings (with the secrets the pods add).
+    (config,) = _of_kind("ConfigMap").values()
+    (ingress,) = _of_kind("Ingress").values()
+    assert ingress["spec"]["rules"]
+    secrets = {"DATABASE_URL": "postgresql://u:p@db/postgres", "AMQP_URI": "amqp://u:p@mq/"}
+    settings = load_settings({**config["data"], **secrets})
+    assert settings.trusted_proxy_hops == 1
+    assert settings.trusted_proxy_header == "X-Forwarded-For"
+    (container,) = _pod_spec(DEPLOYMENTS["gateway"])["containers"]
+    assert {"configMapRef": {"name": config["metadata"]["name"]}} in container["envFrom"]
+    assert "TRUSTED_PROXY_HOPS" not in _env(container)  # one value, in the ConfigMap
+
+
+def test_migrations_run_as_a_job():
+    jobs = _of_kind("Job")
+    assert len(jobs) == 1
+    (job,) = jobs.values()
+    assert job["apiVersion"] == "batch/v1"
+    (container,) = _pod_spec(job)["containers"]
+    # Every install gets the card catalogue (no starter grant works without it), not the demo.
+    assert [*container.get("command", []), *container.get("args", [])] == [
+        "deckyard",
+        "migrate",
+        "--seed",
+        "catalogue",
+    ]
+    assert _pod_spec(job)["restartPolicy"] in ("OnFailure", "Never")
+    # The next release can apply its Job without anybody deleting this one by hand.
+    assert 0 < job["spec"]["ttlSecondsAfterFinished"] <= 3600
+    for deployment in DEPLOYMENTS.values():
+        for c in _containers(deployment):
+            assert "migrate" not in c["command"], "migrations do not run at container start"
+
+
+def test_the_gateway_is_reachable_through_its_service_and_ingress():
+    service = _of_kind("Service")["gateway"]
+    pod_labels = DEPLOYMENTS["gateway"]["spec"]["template"]["metadata"]["labels"]
+    assert service["spec"]["selector"].items() <= pod_labels.items()
+    (port,) = service["spec"]["ports"]
+    (container,) = _pod_spec(DEPLOYMENTS["gateway"])["containers"]
+    assert port["targetPort"] in (8000, container["ports"][0]["name"])
+
+    (ingress,) = _of_kind("Ingress").values()
+    assert ingress["apiVersion"] == "networking.k8s.io/v1"
+    backends = [
+        path["backend"]["service"]
+        for rule in ingress["spec"]["rules"]
+        for path in rule["http"]["paths"]
+    ]
+    assert backends
+    for backend in backends:
+        assert backend["name"] == "gateway"
+        assert backend["port"] in ({"name": port["name"]}, {"number": port["port"]})
+
+
+def test_only_the_gateway_is_exposed_outside_the_cluster():
+    for service in _of_kind("Service").values():
+        assert service["spec"].get("type", "ClusterIP") == "ClusterIP", _label(service)
+
+
+@pytest.mark.parametrize(
+    ("name", "image", "mount"),
+    [
+        ("postgres", "postgis/postgis:15-3.4", "/var/lib/postgresql/data"),
+        ("rabbitmq", "rabbitmq:3.13", "/var/lib/rabbitmq"),
+    ],
+)
+def test_database_and_broker_are_stateful_sets_with_volumes(name, image, mount):
+    stateful_set = _of_kind("StatefulSet")[name]
+    assert stateful_set["apiVersion"] == "apps/v1"
+    assert stateful_set["spec"]["serviceName"] in _of_kind("Service")
+    (claim,) = stateful_set["spec"]["volumeClaimTemplates"]
+    (container,) = _pod_spec(stateful_set)["containers"]
+    assert container["image"] == image
+    mounts = {m["name"]: m["mountPath"] for m in container["volumeMounts"]}
+    assert mounts[claim["metadata"]["name"]] == mount
+    assert container["readinessProbe"] and container["livenessProbe"]
+
+
+# --- compose.yml ----------------------------------------------------------------------
+
+COMPOSE_DOC: Doc = yaml.safe_load(COMPOSE.read_text())
+COMPOSE_SERVICES: dict[str, Doc] = COMPOSE_DOC["services"]
+ONE_SHOT = {"migrate"}
+
+
+def test_compose_has_the_whole_stack():
+    assert set(COMPOSE_SERVICES) == {"postgres", "rabbitmq", "migrate", *SERVICES, "gateway"}
+    assert COMPOSE_SERVICES["postgres"]["image"].startswith("postgis/postgis:")
+    assert COMPOSE_SERVICES["rabbitmq"]["image"].startswith("rabbitmq:3.13")
+    # compose is for trying the platform: the catalogue and the README's demo events.
+    assert COMPOSE_SERVICES["migrate"]["command"] == ["deckyard", "migrate", "--seed", "demo"]
+    for name in (*SERVICES, "gateway"):
+        assert COMPOSE_SERVICES[name]["command"] == ["deckyard", "run", "--service", name]
+
+
+def test_every_long_running_compose_service_has_a_healthcheck():
+    for name, service in COMPOSE_SERVICES.items():
+        if name in ONE_SHOT:
+            continue
+        healthcheck = service.get("healthcheck", {})
+        assert healthcheck.get("test"), name
+        assert not healthcheck.get("disable"), name
+
+
+@pytest.mark.parametrize("name", [*SERVICES, "gateway"])
+def test_compose_app_healthchecks_ask_the_ready_endpoint(name):
+    port = 8000 if name == "gateway" else 8080
+    test = COMPOSE_SERVICES[name]["healthcheck"]["test"]
+    assert test[0] == "CMD"
+    assert f"http://127.0.0.1:{port}/ready" in " ".join(test)
+
+
+def test_compose_dependencies_wait_for_health_or_completion():
+    for name, service in COMPOSE_SERVICES.items():
+        depends_on = service.get("depends_on", {})
+        assert isinstance(depends_on, dict), f"{name}: use the long form with a condition"
+        for dependency, spec in depends_on.items():
+            expected = (
+                "service_completed_successfully" if dependency in ONE_SHOT else "service_healthy"
+            )
+            assert spec["condition"] == expected, f"{name} -> {dependency}"
+    for name in SERVICES:
+        assert {"postgres", "rabbitmq", "migrate"} <= COMPOSE_SERVICES[name]["depends_on"].keys()
+    assert set(SERVICES) <= COMPOSE_SERVICES["gateway"]["depends_on"].keys()
+    assert "postgres" in COMPOSE_SERVICES["migrate"]["depends_on"]
+
+
+def test_compose_publishes_only_the_gateway_on_8000():
+    published = {name: s["ports"] for name, s in COMPOSE_SERVICES.items() if s.get("ports")}
+    assert published == {"gateway": ["8000:8000"]}
+
+
+def test_compose_runs_the_development_issuer_outside_production_mode():
+    for name in (*SERVICES, "gateway"):
+        assert COMPOSE_SERVICES[name]["environment"]["DEV_AUTH"] == "1"
+        assert COMPOSE_SERVICES[name]["environment"].get("DECKYARD_ENV") != "production"
+
+
+@pytest.mark.parametrize("name", [*SERVICES, "gateway"])
+def test_every_deployment_keeps_a_replica_through_a_drain_and_scales_on_cpu(name):
+    budget = _of_kind("PodDisruptionBudget")[name]
+    assert budget["spec"]["selector"]["matchLabels"] == {"app.kubernetes.io/name": name}
+    assert budget["spec"]["minAvailable"] == 1
+    scaler = _of_kind("HorizontalPodAutoscaler")[name]
+    assert scaler["spec"]["scaleTargetRef"] == {
+        "apiVersion": "apps/v1",
+        "kind": "Deployment",
+        "name": name,
+    }
+    assert 2 <= scaler["spec"]["minReplicas"] < scaler["spec"]["maxReplicas"]
+
+
+def _pod_labels(workload: Doc) -> dict[str, str]:
+    return workload["spec"]["template"]["metadata"]["labels"]
+
+
+def _selects(selector: Doc, labels: dict[str, str]) -> bool:
+    for key, value in selector.get("matchLabels", {}).items():
+        if labels.get(key) != value:
+            return False
+    for expression in selector.get("matchExpressions", []):
+        assert expression["operator"] == "In"
+        if labels.get(expression["key"]) not in expression["values"]:
+            return False
+    return True
+
+
+def _allowed(direction: str, pod: dict[str, str], peer: dict[str, str], port: int) -> bool:
+    """Whether the policies let ``pod`` receive from / send to ``peer`` on ``port``
+    (peers in this namespace, selected by pod labels)."""
+    rules_key, peers_key = ("ingress", "from") if direction == "in" else ("egress", "to")
+    for policy in _of_kind("NetworkPolicy").values():
+        if not _selects(policy["spec"]["podSelector"], pod):
+            continue
+        for rule in policy["spec"].get(rules_key, []):
+            ports = {p["port"] for p in rule.get("ports", [])}
+            peers = [p["podSelector"] for p in rule.get(peers_key, []) if set(p) == {"podSelector"}]
+            if port in ports and any(_selects(sel, peer) for sel in peers):
+                return True
+    return False
+
+
+def test_network_policies_refuse_everything_not_allowed():
+    deny = _of_kind("NetworkPolicy")["default-deny"]["spec"]
+    assert deny["podSelector"] == {} and set(deny["policyTypes"]) == {"Ingress", "Egress"}
+
+
+def test_each_service_reaches_only_the_database_and_the_broker():
+    postgres = _pod_labels(_of_kind("StatefulSet")["postgres"])
+    rabbitmq = _pod_labels(_of_kind("StatefulSet")["rabbitmq"])
+    gateway = _pod_labels(DEPLOYMENTS["gateway"])
+    for name in SERVICES:
+        pod = _pod_labels(DEPLOYMENTS[name])
+        assert _allowed("out", pod, postgres, 5432) and _allowed("in", postgres, pod, 5432)
+        assert _allowed("out", pod, rabbitmq, 5672) and _allowed("in", rabbitmq, pod, 5672)
+        assert not _allowed("out", pod, gateway, 8000)
+        for other in SERVICES:
+            assert not _allowed("in", _pod_labels(DEPLOYMENTS[other]), pod, 8080)
+
+
+def test_the_gateway_reaches_the_broker_but_no_database():
+    gateway = _pod_labels(DEPLOYMENTS["gateway"])
+    postgres = _pod_labels(_of_kind("StatefulSet")["postgres"])
+    rabbitmq = _pod_labels(_of_kind("StatefulSet")["rabbitmq"])
+    assert _allowed("out", gateway, rabbitmq, 5672) and _allowed("in", rabbitmq, gateway, 5672)
+    assert not _allowed("out", gateway, postgres, 5432)
+    assert not _allowed("in", postgres, gateway, 5432)
+
+
+def test_only_the_gateway_takes_traffic_from_the_ingress_controller():
+    takers = []
+    for policy in _of_kind("NetworkPolicy").values():
+        for rule in policy["spec"].get("ingress", []):
+            if any("namespaceSelector" in peer for peer in rule.get("from", [])):
+                takers.append(policy["spec"]["podSelector"])
+    assert takers == [{"matchLabels": {"app.kubernetes.io/name": "gateway"}}]
+
+
+# --- Dockerfile -----------------------------------------------------------------------
+
+
+def _dockerfile_instructions() -> list[tuple[str, str]]:
+    text = DOCKERFILE.read_text().replace("\\\n", " ")
+    lines = [line.strip() for line in text.splitlines()]
+    return [
+        (line.split(None, 1)[0].upper(), line.split(None, 1)[1])
+        for line in lines
+        if line and not line.startswith("#")
+    ]
+
+
+def test_the_image_runs_the_gateway_as_a_non_root_user():
+    instructions = _dockerfile_instructions()
+    assert all(arg.startswith("python:3.11-slim") for op, arg in instructions if op == "FROM")
+    users = [arg for op, arg in instructions if op == "USER"]
+    assert users and users[-1].split(":")[0] == str(APP_UID)
+    assert instructions[-1] == ("CMD", '["deckyard", "run", "--service", "gateway"]')
+    copied = " ".join(arg for op, arg in instructions if op == "COPY")
+    for needed in ("pyproject.toml", "README.md", "shared", "services", "gateway", "deckyard"):
+        assert needed in copied
+
+
+def test_the_image_copies_every_package_the_project_installs():
+    """The games package was added to pyproject.toml and not to the image once."""
+    import tomllib
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    packages = [p.rstrip("*") for p in project["tool"]["setuptools"]["packages"]["find"]["include"]]
+    copied = [arg.split()[0] for op, arg in _dockerfile_instructions() if op == "COPY"]
+    assert set(packages) <= set(copied)
+
+
+def test_the_image_installs_the_locked_dependencies_before_the_code():
+    instructions = _dockerfile_instructions()
+    runs = [i for i, (op, arg) in enumerate(instructions) if op == "RUN"]
+    locked = [
+        i for i in runs if "--require-hashes -r requirements/runtime.lock" in instructions[i][1]
+    ]
+    first_code = min(
+        i for i, (op, arg) in enumerate(instructions) if op == "COPY" and arg.startswith("games")
+    )
+    assert locked and locked[0] < first_code  # a code change keeps the dependency layer
+    assert any("--no-deps ." in arg for op, arg in instructions if op == "RUN")
+
+
+def test_the_image_has_a_healthcheck_on_the_health_endpoint():
+    checks = [arg for op, arg in _dockerfile_instructions() if op == "HEALTHCHECK"]
+    assert checks and "deckyard.healthcheck" in checks[0]
