@@ -12,10 +12,11 @@ statuses of a defender this action defeated.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+from games.kit.frozen import evolve
 from games.quest.matchup import affinity_multiplier
 from games.quest.state import Creature, MatchState, Side
 from games.quest.statuses import (
@@ -83,7 +84,7 @@ class _Resolution:
         """Clamp at 0; report the loss and a defeat. Returns the HP really lost."""
         creature = self.get(side)
         lost = min(amount, creature.hp)
-        self.put(side, replace(creature, hp=creature.hp - lost))
+        self.put(side, evolve(creature, hp=creature.hp - lost))
         self.emit(kind, side, amount=lost, hp=creature.hp - lost, **extra)
         if creature.hp - lost == 0:
             self.emit("creature_defeated", side)
@@ -92,13 +93,13 @@ class _Resolution:
     def gain_hp(self, side: Side, amount: int, kind: str) -> None:
         creature = self.get(side)
         gained = min(amount, creature.card.max_hp - creature.hp)
-        self.put(side, replace(creature, hp=creature.hp + gained))
+        self.put(side, evolve(creature, hp=creature.hp + gained))
         self.emit(kind, side, amount=gained, hp=creature.hp + gained)
 
     def change_power(self, side: Side, amount: int) -> None:
         creature = self.get(side)
         power = min(max(creature.power + amount, 0), creature.card.max_power)
-        self.put(side, replace(creature, power=power))
+        self.put(side, evolve(creature, power=power))
         self.emit("power_changed", side, amount=power - creature.power, power=power)
 
 
@@ -108,8 +109,8 @@ def _damage(r: _Resolution, amount: int) -> None:
     if first and defender.statuses.dodge > 0:
         # Docs: the whole damaging action is dodged, for one charge.
         r.dodged = True
-        statuses = replace(defender.statuses, dodge=defender.statuses.dodge - 1)
-        r.put(r.opponent, replace(defender, statuses=statuses))
+        statuses = evolve(defender.statuses, dodge=defender.statuses.dodge - 1)
+        r.put(r.opponent, evolve(defender, statuses=statuses))
         r.emit("dodged", r.opponent, charges_left=statuses.dodge)
     if r.dodged:
         r.emit("damage", r.opponent, amount=0, hp=defender.hp, dodged=True)
@@ -138,8 +139,8 @@ def _place_modifier(r: _Resolution, effect: DamageModifier) -> None:
     modifier = ActiveModifier(
         effect.applies_to, effect.multiplier, effect.turns, effect.charges, r.state.turn_number
     )
-    statuses = replace(creature.statuses, modifiers=(*creature.statuses.modifiers, modifier))
-    r.put(side, replace(creature, statuses=statuses))
+    statuses = evolve(creature.statuses, modifiers=(*creature.statuses.modifiers, modifier))
+    r.put(side, evolve(creature, statuses=statuses))
     r.emit("modifier_added", side, **modifier.to_dict())
 
 
@@ -149,22 +150,22 @@ def _place_status(r: _Resolution, effect: Poison | Stun | Dodge | Reflect) -> No
     statuses = creature.statuses
     match effect:
         case Poison(amount, turns):  # a new poison replaces the old one
-            statuses = replace(statuses, poison=ActivePoison(amount, turns, r.state.turn_number))
-            r.put(side, replace(creature, statuses=statuses))
+            statuses = evolve(statuses, poison=ActivePoison(amount, turns, r.state.turn_number))
+            r.put(side, evolve(creature, statuses=statuses))
             r.emit("poisoned", side, amount=amount, turns=turns)
         case Stun(turns):  # no stacking: the larger remaining count wins
             if statuses.stun is not None:
                 turns = max(turns, statuses.stun.turns)
-            statuses = replace(statuses, stun=ActiveStun(turns, r.state.turn_number))
-            r.put(side, replace(creature, statuses=statuses))
+            statuses = evolve(statuses, stun=ActiveStun(turns, r.state.turn_number))
+            r.put(side, evolve(creature, statuses=statuses))
             r.emit("stunned", side, turns=turns)
         case Dodge(charges):
             dodge = min(MAX_DODGE_CHARGES, statuses.dodge + charges)
-            r.put(side, replace(creature, statuses=replace(statuses, dodge=dodge)))
+            r.put(side, evolve(creature, statuses=evolve(statuses, dodge=dodge)))
             r.emit("dodge_added", side, charges=dodge)
         case Reflect(fraction, charges):  # a new reflect replaces the old one
             reflect = ActiveReflect(fraction, charges)
-            r.put(side, replace(creature, statuses=replace(statuses, reflect=reflect)))
+            r.put(side, evolve(creature, statuses=evolve(statuses, reflect=reflect)))
             r.emit("reflect_added", side, fraction=number(fraction), charges=charges)
 
 
@@ -173,8 +174,8 @@ def _swap_hp(r: _Resolution) -> None:
     # Docs: from the HP both had before, integer arithmetic, each at least 1.
     my_hp = max(1, theirs.hp * mine.card.max_hp // theirs.card.max_hp)
     their_hp = max(1, mine.hp * theirs.card.max_hp // mine.card.max_hp)
-    r.put(r.actor, replace(mine, hp=my_hp))
-    r.put(r.opponent, replace(theirs, hp=their_hp))
+    r.put(r.actor, evolve(mine, hp=my_hp))
+    r.put(r.opponent, evolve(theirs, hp=their_hp))
     r.emit("hp_swapped", r.actor, hp=my_hp)
     r.emit("hp_swapped", r.opponent, hp=their_hp)
 
@@ -229,8 +230,8 @@ def _reflect_step(r: _Resolution) -> None:
     reflect = defender.statuses.reflect
     if r.dealt == 0 or reflect is None:
         return
-    left = None if reflect.charges <= 1 else replace(reflect, charges=reflect.charges - 1)
-    r.put(r.opponent, replace(defender, statuses=replace(defender.statuses, reflect=left)))
+    left = None if reflect.charges <= 1 else evolve(reflect, charges=reflect.charges - 1)
+    r.put(r.opponent, evolve(defender, statuses=evolve(defender.statuses, reflect=left)))
     amount = math.floor(reflect.fraction * r.dealt)
     if r.get(r.actor).alive:
         r.lose_hp(r.actor, amount, "reflected_damage")
@@ -239,7 +240,7 @@ def _reflect_step(r: _Resolution) -> None:
 def _spend_charges(r: _Resolution) -> None:
     for side, positions in r.used_modifiers.items():
         creature = r.get(side)
-        r.put(side, replace(creature, statuses=creature.statuses.spend_charges(positions)))
+        r.put(side, evolve(creature, statuses=creature.statuses.spend_charges(positions)))
 
 
 def resolve(

@@ -8,9 +8,9 @@ the checks that follow are written once.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from datetime import datetime, timedelta
 
+from games.kit.frozen import evolve
 from games.quest.effects import Event, creature_event
 from games.quest.state import SIDES, FinishReason, MatchState, Phase, Side
 from games.quest.statuses import Statuses
@@ -21,7 +21,7 @@ def clear_defeated(state: MatchState) -> MatchState:
     for side in SIDES:
         for index, creature in enumerate(state.side(side).creatures):
             if creature.defeated and creature.statuses != Statuses():
-                state = state.with_creature(side, index, replace(creature, statuses=Statuses()))
+                state = state.with_creature(side, index, evolve(creature, statuses=Statuses()))
     return state
 
 
@@ -36,8 +36,8 @@ def outcome(state: MatchState, actor: Side) -> Side | None:
 
 
 def finish(state: MatchState, winner: Side, reason: FinishReason) -> tuple[MatchState, list[Event]]:
-    cleared = {side: replace(state.side(side), choice=None) for side in SIDES}
-    state = replace(
+    cleared = {side: evolve(state.side(side), choice=None) for side in SIDES}
+    state = evolve(
         state,
         player=cleared[Side.PLAYER],
         cpu=cleared[Side.CPU],
@@ -53,7 +53,7 @@ def finish(state: MatchState, winner: Side, reason: FinishReason) -> tuple[Match
 
 def start_turn(state: MatchState, side: Side, now: datetime) -> tuple[MatchState, list[Event]]:
     deadline = now + timedelta(seconds=state.turn_seconds)
-    state = replace(state, phase=Phase.NORMAL_TURN, selecting=(), turn=side, deadline=deadline)
+    state = evolve(state, phase=Phase.NORMAL_TURN, selecting=(), turn=side, deadline=deadline)
     event = {
         "type": "turn_started",
         "side": str(side),
@@ -82,11 +82,11 @@ def _end_of_turn_step(state: MatchState, side: Side, index: int) -> tuple[MatchS
         events.append(creature_event("poison_damage", side, index, creature, amount=lost, hp=hp))
         if hp == 0:
             events.append(creature_event("creature_defeated", side, index, creature))
-        poison = replace(poison, turns=poison.turns - 1) if poison.turns > 1 else None
+        poison = evolve(poison, turns=poison.turns - 1) if poison.turns > 1 else None
         if poison is None:
             events.append(creature_event("effect_ended", side, index, creature, effect="poison"))
     if stun is not None and stun.since_turn < turn:
-        stun = replace(stun, turns=stun.turns - 1) if stun.turns > 1 else None
+        stun = evolve(stun, turns=stun.turns - 1) if stun.turns > 1 else None
         if stun is None:
             events.append(creature_event("effect_ended", side, index, creature, effect="stun"))
     modifiers = []
@@ -97,10 +97,10 @@ def _end_of_turn_step(state: MatchState, side: Side, index: int) -> tuple[MatchS
                     creature_event("effect_ended", side, index, creature, effect="damage_modifier")
                 )
                 continue
-            modifier = replace(modifier, turns=modifier.turns - 1)
+            modifier = evolve(modifier, turns=modifier.turns - 1)
         modifiers.append(modifier)
-    statuses = replace(statuses, poison=poison, stun=stun, modifiers=tuple(modifiers))
-    return state.with_creature(side, index, replace(creature, hp=hp, statuses=statuses)), events
+    statuses = evolve(statuses, poison=poison, stun=stun, modifiers=tuple(modifiers))
+    return state.with_creature(side, index, evolve(creature, hp=hp, statuses=statuses)), events
 
 
 def after_action(state: MatchState, actor: Side, now: datetime) -> tuple[MatchState, list[Event]]:
@@ -121,7 +121,7 @@ def end_turn(
     state, events = _end_of_turn_step(state, actor, own)
     if incoming is not None:
         # Rulebook: the outgoing Creature's end-of-turn effects resolve first.
-        state = state.with_side(actor, replace(state.side(actor), active=incoming))
+        state = state.with_side(actor, evolve(state.side(actor), active=incoming))
         incoming_creature = state.side(actor).creatures[incoming]
         events.append(creature_event("swapped_in", actor, incoming, incoming_creature, out=own))
     state = clear_defeated(state)
@@ -130,14 +130,14 @@ def end_turn(
         state, finished = finish(state, winner, FinishReason.ALL_DEFEATED)
         return state, events + finished
     events.append({"type": "turn_ended", "side": str(actor), "turn_number": state.turn_number})
-    state = replace(state, turn_number=state.turn_number + 1)
+    state = evolve(state, turn_number=state.turn_number + 1)
     needing = tuple(side for side in SIDES if _active_defeated(state, side))
     if not needing:
         state, started = start_turn(state, actor.other, now)
         return state, events + started
     for side in needing:
-        state = state.with_side(side, replace(state.side(side), active=None))
-    state = replace(
+        state = state.with_side(side, evolve(state.side(side), active=None))
+    state = evolve(
         state,
         phase=Phase.MANDATORY_REPLACEMENT,
         selecting=needing,

@@ -47,6 +47,7 @@ from games.quest import (
     view,
 )
 from games.quest.cpu import CPU_DECK
+from games.quest.rules import legal_actions_by_refusal
 from games.quest.state import SIDES, Side
 from tests.unit.games.quest.support import catalogue
 
@@ -116,7 +117,9 @@ class Trace:
     def state(self, state: MatchState, views: bool = False) -> None:
         self.add(state.to_dict())
         for side in SIDES:
-            self.add([a.to_dict() for a in legal_actions(state, side)])
+            legal = legal_actions(state, side)
+            assert legal == legal_actions_by_refusal(state, side)  # listed = accepted
+            self.add([a.to_dict() for a in legal])
             if views:
                 self.add(view(state, side))
 
