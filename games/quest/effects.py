@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from fractions import Fraction
 from typing import Any
 
 from games.kit.frozen import evolve
@@ -66,16 +65,27 @@ class _Resolution:
     dodged: bool = False
     dealt: int = 0  # damage actually dealt by this action's damage effects so far
     used_modifiers: dict[Side, set[int]] = field(default_factory=dict)
+    # The two active Creatures as this action leaves them so far; written back into
+    # the state once, at the end (one new state an action, not one a change).
+    creatures: dict[Side, Creature] = field(default_factory=dict)
 
     @property
     def opponent(self) -> Side:
         return self.actor.other
 
     def get(self, side: Side) -> Creature:
-        return self.state.side(side).creatures[self.indexes[side]]
+        return self.creatures[side]
 
     def put(self, side: Side, creature: Creature) -> None:
-        self.state = self.state.with_creature(side, self.indexes[side], creature)
+        self.creatures[side] = creature
+
+    def result(self) -> MatchState:
+        state = self.state
+        for side, creature in self.creatures.items():
+            index = self.indexes[side]
+            if state.side(side).creatures[index] is not creature:
+                state = state.with_creature(side, index, creature)
+        return state
 
     def emit(self, kind: str, side: Side, **extra: Any) -> None:
         self.events.append(creature_event(kind, side, self.indexes[side], self.get(side), **extra))
@@ -127,7 +137,7 @@ def _damage(r: _Resolution, amount: int) -> None:
             factor *= modifier.multiplier
             r.used_modifiers.setdefault(side, set()).add(position)
     # Exact product, floored once, never below zero.
-    calculated = max(0, math.floor(Fraction(amount) * factor))
+    calculated = max(0, amount * factor.numerator // factor.denominator)  # the exact floor
     r.dealt += r.lose_hp(
         r.opponent, calculated, "damage", calculated=calculated, factor=number(factor), dodged=False
     )
@@ -254,8 +264,9 @@ def resolve(
             raise ValueError("an action needs both active Creatures")
         indexes[side] = active
     r = _Resolution(state, actor, move_type, [], indexes)
+    r.creatures = {side: state.side(side).creatures[indexes[side]] for side in indexes}
     for effect in effects:
         _resolve_one(r, effect)
     _reflect_step(r)
     _spend_charges(r)
-    return r.state, r.events
+    return r.result(), r.events

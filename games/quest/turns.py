@@ -15,24 +15,31 @@ from games.quest.effects import Event, creature_event
 from games.quest.state import SIDES, FinishReason, MatchState, Phase, Side
 from games.quest.statuses import Statuses
 
+_NO_STATUSES = Statuses()
+
 
 def clear_defeated(state: MatchState) -> MatchState:
     """A defeated Creature's effects end with it (docs, "Terms")."""
     for side in SIDES:
         for index, creature in enumerate(state.side(side).creatures):
-            if creature.defeated and creature.statuses != Statuses():
-                state = state.with_creature(side, index, evolve(creature, statuses=Statuses()))
+            statuses = creature.statuses
+            if creature.hp == 0 and statuses is not _NO_STATUSES and statuses != _NO_STATUSES:
+                state = state.with_creature(side, index, evolve(creature, statuses=_NO_STATUSES))
     return state
+
+
+def _any_living(state: MatchState, side: Side) -> bool:
+    return any(c.hp > 0 for c in state.side(side).creatures)
 
 
 def outcome(state: MatchState, actor: Side) -> Side | None:
     """The winner if a side has no living Creature left; the actor if neither has."""
-    alive = {side: bool(state.side(side).living) for side in SIDES}
-    if all(alive.values()):
+    player, cpu = _any_living(state, Side.PLAYER), _any_living(state, Side.CPU)
+    if player and cpu:
         return None
-    if not any(alive.values()):
+    if not (player or cpu):
         return actor  # docs: the engine produces a winner, never a draw
-    return next(side for side in SIDES if alive[side])
+    return Side.PLAYER if player else Side.CPU
 
 
 def finish(state: MatchState, winner: Side, reason: FinishReason) -> tuple[MatchState, list[Event]]:
