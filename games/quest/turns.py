@@ -58,9 +58,14 @@ def finish(state: MatchState, winner: Side, reason: FinishReason) -> tuple[Match
     return state, [{"type": "match_finished", "winner": str(winner), "reason": str(reason)}]
 
 
-def start_turn(state: MatchState, side: Side, now: datetime) -> tuple[MatchState, list[Event]]:
+def start_turn(
+    state: MatchState, side: Side, now: datetime, **changes: object
+) -> tuple[MatchState, list[Event]]:
+    """``side``'s normal turn begins (with ``changes`` to the state made in the same copy)."""
     deadline = now + timedelta(seconds=state.turn_seconds)
-    state = evolve(state, phase=Phase.NORMAL_TURN, selecting=(), turn=side, deadline=deadline)
+    state = evolve(
+        state, phase=Phase.NORMAL_TURN, selecting=(), turn=side, deadline=deadline, **changes
+    )
     event = {
         "type": "turn_started",
         "side": str(side),
@@ -78,6 +83,9 @@ def _end_of_turn_step(state: MatchState, side: Side, index: int) -> tuple[MatchS
     creature = state.side(side).creatures[index]
     if creature.defeated:
         return state, []
+    statuses = creature.statuses
+    if statuses.poison is None and statuses.stun is None and not statuses.modifiers:
+        return state, []  # nothing on it counts down: the step changes nothing
     events: list[Event] = []
     turn = state.turn_number
     statuses = creature.statuses
@@ -118,30 +126,41 @@ def after_action(state: MatchState, actor: Side, now: datetime) -> tuple[MatchSt
         return finish(state, winner, FinishReason.ALL_DEFEATED)
     own = state.side(actor).active
     assert own is not None  # a normal turn always has the mover's active Creature
-    return end_turn(state, actor, own, now)
+    return end_turn(state, actor, own, now, settled=True)
 
 
 def end_turn(
-    state: MatchState, actor: Side, own: int, now: datetime, incoming: int | None = None
+    state: MatchState,
+    actor: Side,
+    own: int,
+    now: datetime,
+    incoming: int | None = None,
+    settled: bool = False,
 ) -> tuple[MatchState, list[Event]]:
-    """End ``actor``'s turn, owned by its Creature ``own``; ``incoming`` swaps in after."""
+    """End ``actor``'s turn, owned by its Creature ``own``; ``incoming`` swaps in after.
+
+    ``settled``: the caller has just cleared the defeated and found no winner in
+    ``state``, so unless the end-of-turn step changes something that is not redone.
+    """
+    before = state
     state, events = _end_of_turn_step(state, actor, own)
     if incoming is not None:
         # Rulebook: the outgoing Creature's end-of-turn effects resolve first.
         state = state.with_side(actor, evolve(state.side(actor), active=incoming))
         incoming_creature = state.side(actor).creatures[incoming]
         events.append(creature_event("swapped_in", actor, incoming, incoming_creature, out=own))
-    state = clear_defeated(state)
-    winner = outcome(state, actor)
-    if winner is not None:
-        state, finished = finish(state, winner, FinishReason.ALL_DEFEATED)
-        return state, events + finished
+    if not (settled and state is before):  # settled: after_action checked this very state
+        state = clear_defeated(state)
+        winner = outcome(state, actor)
+        if winner is not None:
+            state, finished = finish(state, winner, FinishReason.ALL_DEFEATED)
+            return state, events + finished
     events.append({"type": "turn_ended", "side": str(actor), "turn_number": state.turn_number})
-    state = evolve(state, turn_number=state.turn_number + 1)
     needing = tuple(side for side in SIDES if _active_defeated(state, side))
     if not needing:
-        state, started = start_turn(state, actor.other, now)
+        state, started = start_turn(state, actor.other, now, turn_number=state.turn_number + 1)
         return state, events + started
+    state = evolve(state, turn_number=state.turn_number + 1)
     for side in needing:
         state = state.with_side(side, evolve(state.side(side), active=None))
     state = evolve(
