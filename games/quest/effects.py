@@ -68,10 +68,10 @@ class _Resolution:
     # The two active Creatures as this action leaves them so far; written back into
     # the state once, at the end (one new state an action, not one a change).
     creatures: dict[Side, Creature] = field(default_factory=dict)
+    opponent: Side = field(init=False)  # the actor's other side
 
-    @property
-    def opponent(self) -> Side:
-        return self.actor.other
+    def __post_init__(self) -> None:
+        self.opponent = self.actor.other
 
     def get(self, side: Side) -> Creature:
         return self.creatures[side]
@@ -203,6 +203,12 @@ def _targets(effect: Effect) -> tuple[Target, ...]:
 
 
 def _resolve_one(r: _Resolution, effect: Effect) -> None:
+    if effect.__class__ is Damage:  # the common case, as below without the dispatch
+        if r.creatures[r.opponent].hp == 0:
+            r.events.append({"type": "effect_fizzled", "effect": "damage"})
+        else:
+            _damage(r, effect.amount)
+        return
     sides = [r.actor if t is Target.SELF else r.opponent for t in _targets(effect)]
     if any(r.get(side).defeated for side in sides):
         # Docs: later effects aimed at a defeated Creature do nothing.

@@ -209,7 +209,8 @@ def apply(
     is still on.
     """
     aware(now)
-    side = Side(side)  # a plain "player"/"cpu" from a caller works too
+    if side.__class__ is not Side:
+        side = Side(side)  # a plain "player"/"cpu" from a caller works too
     events: list[Event] = []
     mover = state.turn
     if overdue(state, now) and mover is not None:
