@@ -17,7 +17,7 @@ from typing import Any
 
 from games.kit.frozen import evolve
 from games.quest.matchup import affinity_multiplier
-from games.quest.state import Creature, MatchState, Side
+from games.quest.state import Creature, MatchState, Side, SideState
 from games.quest.statuses import (
     MAX_DODGE_CHARGES,
     ActiveModifier,
@@ -80,12 +80,17 @@ class _Resolution:
         self.creatures[side] = creature
 
     def result(self) -> MatchState:
+        """The state with both active Creatures as the action left them (one copy)."""
         state = self.state
+        changes: dict[str, SideState] = {}
         for side, creature in self.creatures.items():
             index = self.indexes[side]
-            if state.side(side).creatures[index] is not creature:
-                state = state.with_creature(side, index, creature)
-        return state
+            own = state.side(side)
+            if own.creatures[index] is not creature:
+                creatures = list(own.creatures)
+                creatures[index] = creature
+                changes[str(side)] = evolve(own, creatures=tuple(creatures))
+        return evolve(state, **changes) if changes else state
 
     def emit(self, kind: str, side: Side, **extra: Any) -> None:
         self.events.append(creature_event(kind, side, self.indexes[side], self.get(side), **extra))
@@ -133,6 +138,8 @@ def _damage(r: _Resolution, amount: int) -> None:
         (r.actor, attacker, AppliesTo.DEALT),
         (r.opponent, defender, AppliesTo.TAKEN),
     ):
+        if not creature.statuses.modifiers:
+            continue
         for position, modifier in creature.statuses.multipliers(applies_to):
             factor *= modifier.multiplier
             r.used_modifiers.setdefault(side, set()).add(position)
@@ -260,9 +267,17 @@ def _spend_charges(r: _Resolution) -> None:
 
 
 def resolve(
-    state: MatchState, actor: Side, effects: tuple[Effect, ...], move_type: str | None
+    state: MatchState,
+    actor: Side,
+    effects: tuple[Effect, ...],
+    move_type: str | None,
+    acting: Creature | None = None,
 ) -> tuple[MatchState, list[Event]]:
-    """Resolve one move's or Power card's effects for ``actor``'s active Creature."""
+    """Resolve one move's or Power card's effects for ``actor``'s active Creature.
+
+    ``acting``: that Creature as the action began (a move's cost paid), if it is not
+    yet in ``state``; it goes into the state with the rest, in one copy.
+    """
     indexes = {}
     for side in (actor, actor.other):
         active = state.side(side).active
@@ -271,6 +286,8 @@ def resolve(
         indexes[side] = active
     r = _Resolution(state, actor, move_type, [], indexes)
     r.creatures = {side: state.side(side).creatures[indexes[side]] for side in indexes}
+    if acting is not None:
+        r.creatures[actor] = acting
     for effect in effects:
         _resolve_one(r, effect)
     _reflect_step(r)

@@ -129,7 +129,6 @@ def _use_move(
         power=creature.power - move.power_cost,
         used_moves=creature.used_moves if used is None else used,
     )
-    state = state.with_creature(side, own.active, paid)
     event = creature_event(
         "move_used",
         side,
@@ -141,7 +140,7 @@ def _use_move(
         cost=move.power_cost,
         power=paid.power,
     )
-    state, effects = resolve(state, side, move.effects, move.type)
+    state, effects = resolve(state, side, move.effects, move.type, paid)
     state, ending = after_action(state, side, now)
     return state, [event, *effects, *ending]
 
