@@ -18,7 +18,5 @@ T = TypeVar("T")
 def evolve(obj: T, /, **changes: Any) -> T:
     """A copy of ``obj`` with ``changes``: ``dataclasses.replace`` without its overhead."""
     new = object.__new__(obj.__class__)
-    fields = new.__dict__
-    fields.update(obj.__dict__)
-    fields.update(changes)
+    new.__dict__.update(obj.__dict__, **changes)
     return new
