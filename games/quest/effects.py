@@ -12,7 +12,6 @@ statuses of a defender this action defeated.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
 from typing import Any
 
 from games.kit.frozen import evolve
@@ -52,26 +51,46 @@ def creature_event(kind: str, side: Side, index: int, creature: Creature, **extr
     return {"type": kind, "side": str(side), "creature": index, "name": creature.card.name, **extra}
 
 
-@dataclass
 class _Resolution:
-    """Scratch space for one action; mutable on purpose, it never outlives ``resolve``."""
+    """Scratch space for one action; mutable on purpose, it never outlives ``resolve``.
 
-    state: MatchState
-    actor: Side
-    move_type: str | None  # None for a Power card: neutral damage
-    events: list[Event]
-    indexes: dict[Side, int]  # the two active Creatures when the action began
-    damage_seen: bool = False
-    dodged: bool = False
-    dealt: int = 0  # damage actually dealt by this action's damage effects so far
-    used_modifiers: dict[Side, set[int]] = field(default_factory=dict)
-    # The two active Creatures as this action leaves them so far; written back into
-    # the state once, at the end (one new state an action, not one a change).
-    creatures: dict[Side, Creature] = field(default_factory=dict)
-    opponent: Side = field(init=False)  # the actor's other side
+    ``creatures``: the two active Creatures as this action leaves them so far; written
+    back into the state once, at the end (one new state an action, not one a change).
+    """
 
-    def __post_init__(self) -> None:
-        self.opponent = self.actor.other
+    __slots__ = (
+        "actor",
+        "creatures",
+        "damage_seen",
+        "dealt",
+        "dodged",
+        "events",
+        "indexes",
+        "move_type",
+        "opponent",
+        "state",
+        "used_modifiers",
+    )
+
+    def __init__(
+        self,
+        state: MatchState,
+        actor: Side,
+        move_type: str | None,  # None for a Power card: neutral damage
+        indexes: dict[Side, int],  # the two active Creatures when the action began
+        creatures: dict[Side, Creature],
+    ) -> None:
+        self.state = state
+        self.actor = actor
+        self.opponent = actor.other
+        self.move_type = move_type
+        self.events: list[Event] = []
+        self.indexes = indexes
+        self.creatures = creatures
+        self.damage_seen = False
+        self.dodged = False
+        self.dealt = 0  # damage actually dealt by this action's damage effects so far
+        self.used_modifiers: dict[Side, set[int]] = {}
 
     def get(self, side: Side) -> Creature:
         return self.creatures[side]
@@ -278,18 +297,20 @@ def resolve(
     ``acting``: that Creature as the action began (a move's cost paid), if it is not
     yet in ``state``; it goes into the state with the rest, in one copy.
     """
-    indexes = {}
-    for side in (actor, actor.other):
-        active = state.side(side).active
-        if active is None:
-            raise ValueError("an action needs both active Creatures")
-        indexes[side] = active
-    r = _Resolution(state, actor, move_type, [], indexes)
-    r.creatures = {side: state.side(side).creatures[indexes[side]] for side in indexes}
-    if acting is not None:
-        r.creatures[actor] = acting
+    opponent = actor.other
+    own, theirs = state.side(actor), state.side(opponent)
+    if own.active is None or theirs.active is None:
+        raise ValueError("an action needs both active Creatures")
+    indexes = {actor: own.active, opponent: theirs.active}
+    creatures = {
+        actor: own.creatures[own.active] if acting is None else acting,
+        opponent: theirs.creatures[theirs.active],
+    }
+    r = _Resolution(state, actor, move_type, indexes, creatures)
     for effect in effects:
         _resolve_one(r, effect)
-    _reflect_step(r)
-    _spend_charges(r)
+    if r.dealt:
+        _reflect_step(r)
+    if r.used_modifiers:
+        _spend_charges(r)
     return r.result(), r.events
