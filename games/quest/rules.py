@@ -204,22 +204,21 @@ def legal_actions(state: MatchState, side: Side) -> list[Action]:
             return [_FORFEIT]
         active = own.active
         creature = own.creatures[active]
-        legal = [
-            _action(_USE_MOVE, ActionKind.USE_MOVE, i)
-            for i in range(len(creature.card.moves))
-            if move_usable(state, side, creature, i)
-        ]
+        legal = []
+        if creature.statuses.stun is None:  # a stunned Creature uses no move
+            power = creature.power
+            for i, move in enumerate(creature.card.moves):
+                if move.power_cost <= power and (
+                    not move.conditions or move_usable(state, side, creature, i)
+                ):
+                    legal.append(_action(_USE_MOVE, ActionKind.USE_MOVE, i))
         discarded = own.discarded
-        legal.extend(
-            _action(_PLAY, ActionKind.PLAY_POWER_CARD, i)
-            for i in range(len(own.power_cards))
-            if i not in discarded
-        )
-        legal.extend(
-            _action(_SWAP, ActionKind.SWAP, i)
-            for i, c in enumerate(own.creatures)
-            if i != active and c.hp != 0
-        )
+        for i in range(len(own.power_cards)):
+            if i not in discarded:
+                legal.append(_action(_PLAY, ActionKind.PLAY_POWER_CARD, i))
+        for i, c in enumerate(own.creatures):
+            if i != active and c.hp != 0:
+                legal.append(_action(_SWAP, ActionKind.SWAP, i))
         legal.append(_TIMEOUT)
         legal.append(_FORFEIT)
         return legal

@@ -175,5 +175,5 @@ def end_turn(
 
 
 def _active_defeated(state: MatchState, side: Side) -> bool:
-    creature = state.side(side).active_creature
-    return creature is not None and creature.defeated
+    own = state.side(side)
+    return own.active is not None and own.creatures[own.active].hp == 0
