@@ -1,9 +1,10 @@
 """The state of one Quest CPU match: frozen dataclasses and their JSON dicts.
 
 Nothing here changes a state in place; the engine builds a new one with
-``dataclasses.replace``. ``MatchState.to_dict()`` is what the service stores
-and ``MatchState.from_dict()`` reads it back, including historical dicts
-without ``affinity_rules_version`` (they keep version 1, rulebook).
+``games.kit.frozen.evolve`` (``dataclasses.replace``, faster).
+``MatchState.to_dict()`` is what the service stores and ``MatchState.from_dict()``
+reads it back, including historical dicts without ``affinity_rules_version`` (they
+keep version 1, rulebook).
 """
 
 from __future__ import annotations
