@@ -30,6 +30,7 @@ from typing import Any
 
 import pytest
 
+from deckyard import balance
 from games.quest import (
     Action,
     ActionKind,
@@ -38,11 +39,9 @@ from games.quest import (
     Phase,
     apply,
     cpu_action,
-    creature_from_definition,
     expire,
     legal_actions,
     new_match,
-    power_card_from_definition,
     replay,
     view,
 )
@@ -80,17 +79,7 @@ CPU_NAMES = (*CPU_DECK.creatures, *CPU_DECK.power_cards)
 
 
 def deck_of(names: Sequence[str]) -> Deck:
-    creatures = tuple(
-        creature_from_definition(f"seed-{n}", _ENTRIES[n]["body"])
-        for n in names
-        if _ENTRIES[n]["kind"] == "creature"
-    )
-    cards = tuple(
-        power_card_from_definition(f"seed-{n}", _ENTRIES[n]["body"])
-        for n in names
-        if _ENTRIES[n]["kind"] == "power_card"
-    )
-    return Deck(creatures, cards)
+    return balance.deck(_ENTRIES, names)
 
 
 def random_names(rng: random.Random) -> tuple[str, ...]:
