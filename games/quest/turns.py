@@ -118,12 +118,19 @@ def _end_of_turn_step(state: MatchState, side: Side, index: int) -> tuple[MatchS
     return state.with_creature(side, index, evolve(creature, hp=hp, statuses=statuses)), events
 
 
+def _anyone_defeated(state: MatchState) -> bool:
+    return any(c.hp == 0 for c in state.player.creatures) or any(
+        c.hp == 0 for c in state.cpu.creatures
+    )
+
+
 def after_action(state: MatchState, actor: Side, now: datetime) -> tuple[MatchState, list[Event]]:
     """After a move or Power card resolved: a finished match skips the end-of-turn step."""
-    state = clear_defeated(state)
-    winner = outcome(state, actor)
-    if winner is not None:
-        return finish(state, winner, FinishReason.ALL_DEFEATED)
+    if _anyone_defeated(state):  # else nothing to clear and no winner
+        state = clear_defeated(state)
+        winner = outcome(state, actor)
+        if winner is not None:
+            return finish(state, winner, FinishReason.ALL_DEFEATED)
     own = state.side(actor).active
     assert own is not None  # a normal turn always has the mover's active Creature
     return end_turn(state, actor, own, now, settled=True)
