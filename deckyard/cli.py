@@ -1,4 +1,4 @@
-"""``deckyard run | migrate | seed | token | dead-letters``.
+"""``deckyard run | migrate | seed | token | dead-letters | balance``.
 
 Run and migrate read the environment (see ``shared.config``). ``run`` without
 ``--service`` is the all-in-one development mode: it migrates and seeds, then starts
@@ -67,6 +67,13 @@ def _parser() -> argparse.ArgumentParser:
         help="grant a role (author); every account is a player anyway",
     )
     token.add_argument("--ttl", type=int, default=3600, help="lifetime in seconds")
+
+    balance = commands.add_parser(
+        "balance", help="simulate seeded matches of given decks and policies (no services)"
+    )
+    from deckyard.balance import add_arguments
+
+    add_arguments(balance)
     return parser
 
 
@@ -91,6 +98,10 @@ def _command(args: argparse.Namespace) -> int:
         return _seed(demo=not args.no_demo)
     if args.command == "dead-letters":
         return _dead_letters(args)
+    if args.command == "balance":
+        from deckyard.balance import run
+
+        return run(args)
     return _run(args)
 
 

@@ -16,8 +16,10 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
+
+from games.kit.frozen import evolve
 
 T = TypeVar("T")
 
@@ -52,7 +54,7 @@ class RandomState:
 
     def draw(self, n: int) -> tuple[int, RandomState]:
         index, counter = uniform(self.seed, self.stream, self.counter, n)
-        return index, replace(self, counter=counter)
+        return index, evolve(self, counter=counter)
 
     def choose(self, options: Sequence[T]) -> tuple[T, RandomState]:
         index, after = self.draw(len(options))

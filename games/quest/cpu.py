@@ -42,7 +42,7 @@ _WANTED = (ActionKind.USE_MOVE, ActionKind.PLAY_POWER_CARD, ActionKind.SELECT_CR
 
 def cpu_action(state: MatchState, seat: Side | str, /) -> Action | None:
     """The CPU's action for ``seat`` now, or None when it has nothing to do."""
-    side = Side(seat)
+    side = seat if seat.__class__ is Side else Side(seat)
     legal = legal_actions(state, side)
     options = [a for a in legal if a.kind in _WANTED]
     if not options:

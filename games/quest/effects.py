@@ -12,12 +12,11 @@ statuses of a defender this action defeated.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field, replace
-from fractions import Fraction
 from typing import Any
 
+from games.kit.frozen import evolve
 from games.quest.matchup import affinity_multiplier
-from games.quest.state import Creature, MatchState, Side
+from games.quest.state import Creature, MatchState, Side, SideState
 from games.quest.statuses import (
     MAX_DODGE_CHARGES,
     ActiveModifier,
@@ -52,29 +51,65 @@ def creature_event(kind: str, side: Side, index: int, creature: Creature, **extr
     return {"type": kind, "side": str(side), "creature": index, "name": creature.card.name, **extra}
 
 
-@dataclass
 class _Resolution:
-    """Scratch space for one action; mutable on purpose, it never outlives ``resolve``."""
+    """Scratch space for one action; mutable on purpose, it never outlives ``resolve``.
 
-    state: MatchState
-    actor: Side
-    move_type: str | None  # None for a Power card: neutral damage
-    events: list[Event]
-    indexes: dict[Side, int]  # the two active Creatures when the action began
-    damage_seen: bool = False
-    dodged: bool = False
-    dealt: int = 0  # damage actually dealt by this action's damage effects so far
-    used_modifiers: dict[Side, set[int]] = field(default_factory=dict)
+    ``creatures``: the two active Creatures as this action leaves them so far; written
+    back into the state once, at the end (one new state an action, not one a change).
+    """
 
-    @property
-    def opponent(self) -> Side:
-        return self.actor.other
+    __slots__ = (
+        "actor",
+        "creatures",
+        "damage_seen",
+        "dealt",
+        "dodged",
+        "events",
+        "indexes",
+        "move_type",
+        "opponent",
+        "state",
+        "used_modifiers",
+    )
+
+    def __init__(
+        self,
+        state: MatchState,
+        actor: Side,
+        move_type: str | None,  # None for a Power card: neutral damage
+        indexes: dict[Side, int],  # the two active Creatures when the action began
+        creatures: dict[Side, Creature],
+    ) -> None:
+        self.state = state
+        self.actor = actor
+        self.opponent = actor.other
+        self.move_type = move_type
+        self.events: list[Event] = []
+        self.indexes = indexes
+        self.creatures = creatures
+        self.damage_seen = False
+        self.dodged = False
+        self.dealt = 0  # damage actually dealt by this action's damage effects so far
+        self.used_modifiers: dict[Side, set[int]] = {}
 
     def get(self, side: Side) -> Creature:
-        return self.state.side(side).creatures[self.indexes[side]]
+        return self.creatures[side]
 
     def put(self, side: Side, creature: Creature) -> None:
-        self.state = self.state.with_creature(side, self.indexes[side], creature)
+        self.creatures[side] = creature
+
+    def result(self) -> MatchState:
+        """The state with both active Creatures as the action left them (one copy)."""
+        state = self.state
+        changes: dict[str, SideState] = {}
+        for side, creature in self.creatures.items():
+            index = self.indexes[side]
+            own = state.side(side)
+            if own.creatures[index] is not creature:
+                creatures = list(own.creatures)
+                creatures[index] = creature
+                changes[str(side)] = evolve(own, creatures=tuple(creatures))
+        return evolve(state, **changes) if changes else state
 
     def emit(self, kind: str, side: Side, **extra: Any) -> None:
         self.events.append(creature_event(kind, side, self.indexes[side], self.get(side), **extra))
@@ -83,7 +118,7 @@ class _Resolution:
         """Clamp at 0; report the loss and a defeat. Returns the HP really lost."""
         creature = self.get(side)
         lost = min(amount, creature.hp)
-        self.put(side, replace(creature, hp=creature.hp - lost))
+        self.put(side, evolve(creature, hp=creature.hp - lost))
         self.emit(kind, side, amount=lost, hp=creature.hp - lost, **extra)
         if creature.hp - lost == 0:
             self.emit("creature_defeated", side)
@@ -92,13 +127,13 @@ class _Resolution:
     def gain_hp(self, side: Side, amount: int, kind: str) -> None:
         creature = self.get(side)
         gained = min(amount, creature.card.max_hp - creature.hp)
-        self.put(side, replace(creature, hp=creature.hp + gained))
+        self.put(side, evolve(creature, hp=creature.hp + gained))
         self.emit(kind, side, amount=gained, hp=creature.hp + gained)
 
     def change_power(self, side: Side, amount: int) -> None:
         creature = self.get(side)
         power = min(max(creature.power + amount, 0), creature.card.max_power)
-        self.put(side, replace(creature, power=power))
+        self.put(side, evolve(creature, power=power))
         self.emit("power_changed", side, amount=power - creature.power, power=power)
 
 
@@ -108,8 +143,8 @@ def _damage(r: _Resolution, amount: int) -> None:
     if first and defender.statuses.dodge > 0:
         # Docs: the whole damaging action is dodged, for one charge.
         r.dodged = True
-        statuses = replace(defender.statuses, dodge=defender.statuses.dodge - 1)
-        r.put(r.opponent, replace(defender, statuses=statuses))
+        statuses = evolve(defender.statuses, dodge=defender.statuses.dodge - 1)
+        r.put(r.opponent, evolve(defender, statuses=statuses))
         r.emit("dodged", r.opponent, charges_left=statuses.dodge)
     if r.dodged:
         r.emit("damage", r.opponent, amount=0, hp=defender.hp, dodged=True)
@@ -122,11 +157,13 @@ def _damage(r: _Resolution, amount: int) -> None:
         (r.actor, attacker, AppliesTo.DEALT),
         (r.opponent, defender, AppliesTo.TAKEN),
     ):
+        if not creature.statuses.modifiers:
+            continue
         for position, modifier in creature.statuses.multipliers(applies_to):
             factor *= modifier.multiplier
             r.used_modifiers.setdefault(side, set()).add(position)
     # Exact product, floored once, never below zero.
-    calculated = max(0, math.floor(Fraction(amount) * factor))
+    calculated = max(0, amount * factor.numerator // factor.denominator)  # the exact floor
     r.dealt += r.lose_hp(
         r.opponent, calculated, "damage", calculated=calculated, factor=number(factor), dodged=False
     )
@@ -138,8 +175,8 @@ def _place_modifier(r: _Resolution, effect: DamageModifier) -> None:
     modifier = ActiveModifier(
         effect.applies_to, effect.multiplier, effect.turns, effect.charges, r.state.turn_number
     )
-    statuses = replace(creature.statuses, modifiers=(*creature.statuses.modifiers, modifier))
-    r.put(side, replace(creature, statuses=statuses))
+    statuses = evolve(creature.statuses, modifiers=(*creature.statuses.modifiers, modifier))
+    r.put(side, evolve(creature, statuses=statuses))
     r.emit("modifier_added", side, **modifier.to_dict())
 
 
@@ -149,22 +186,22 @@ def _place_status(r: _Resolution, effect: Poison | Stun | Dodge | Reflect) -> No
     statuses = creature.statuses
     match effect:
         case Poison(amount, turns):  # a new poison replaces the old one
-            statuses = replace(statuses, poison=ActivePoison(amount, turns, r.state.turn_number))
-            r.put(side, replace(creature, statuses=statuses))
+            statuses = evolve(statuses, poison=ActivePoison(amount, turns, r.state.turn_number))
+            r.put(side, evolve(creature, statuses=statuses))
             r.emit("poisoned", side, amount=amount, turns=turns)
         case Stun(turns):  # no stacking: the larger remaining count wins
             if statuses.stun is not None:
                 turns = max(turns, statuses.stun.turns)
-            statuses = replace(statuses, stun=ActiveStun(turns, r.state.turn_number))
-            r.put(side, replace(creature, statuses=statuses))
+            statuses = evolve(statuses, stun=ActiveStun(turns, r.state.turn_number))
+            r.put(side, evolve(creature, statuses=statuses))
             r.emit("stunned", side, turns=turns)
         case Dodge(charges):
             dodge = min(MAX_DODGE_CHARGES, statuses.dodge + charges)
-            r.put(side, replace(creature, statuses=replace(statuses, dodge=dodge)))
+            r.put(side, evolve(creature, statuses=evolve(statuses, dodge=dodge)))
             r.emit("dodge_added", side, charges=dodge)
         case Reflect(fraction, charges):  # a new reflect replaces the old one
             reflect = ActiveReflect(fraction, charges)
-            r.put(side, replace(creature, statuses=replace(statuses, reflect=reflect)))
+            r.put(side, evolve(creature, statuses=evolve(statuses, reflect=reflect)))
             r.emit("reflect_added", side, fraction=number(fraction), charges=charges)
 
 
@@ -173,8 +210,8 @@ def _swap_hp(r: _Resolution) -> None:
     # Docs: from the HP both had before, integer arithmetic, each at least 1.
     my_hp = max(1, theirs.hp * mine.card.max_hp // theirs.card.max_hp)
     their_hp = max(1, mine.hp * theirs.card.max_hp // mine.card.max_hp)
-    r.put(r.actor, replace(mine, hp=my_hp))
-    r.put(r.opponent, replace(theirs, hp=their_hp))
+    r.put(r.actor, evolve(mine, hp=my_hp))
+    r.put(r.opponent, evolve(theirs, hp=their_hp))
     r.emit("hp_swapped", r.actor, hp=my_hp)
     r.emit("hp_swapped", r.opponent, hp=their_hp)
 
@@ -192,6 +229,12 @@ def _targets(effect: Effect) -> tuple[Target, ...]:
 
 
 def _resolve_one(r: _Resolution, effect: Effect) -> None:
+    if effect.__class__ is Damage:  # the common case, as below without the dispatch
+        if r.creatures[r.opponent].hp == 0:
+            r.events.append({"type": "effect_fizzled", "effect": "damage"})
+        else:
+            _damage(r, effect.amount)
+        return
     sides = [r.actor if t is Target.SELF else r.opponent for t in _targets(effect)]
     if any(r.get(side).defeated for side in sides):
         # Docs: later effects aimed at a defeated Creature do nothing.
@@ -229,8 +272,8 @@ def _reflect_step(r: _Resolution) -> None:
     reflect = defender.statuses.reflect
     if r.dealt == 0 or reflect is None:
         return
-    left = None if reflect.charges <= 1 else replace(reflect, charges=reflect.charges - 1)
-    r.put(r.opponent, replace(defender, statuses=replace(defender.statuses, reflect=left)))
+    left = None if reflect.charges <= 1 else evolve(reflect, charges=reflect.charges - 1)
+    r.put(r.opponent, evolve(defender, statuses=evolve(defender.statuses, reflect=left)))
     amount = math.floor(reflect.fraction * r.dealt)
     if r.get(r.actor).alive:
         r.lose_hp(r.actor, amount, "reflected_damage")
@@ -239,22 +282,35 @@ def _reflect_step(r: _Resolution) -> None:
 def _spend_charges(r: _Resolution) -> None:
     for side, positions in r.used_modifiers.items():
         creature = r.get(side)
-        r.put(side, replace(creature, statuses=creature.statuses.spend_charges(positions)))
+        r.put(side, evolve(creature, statuses=creature.statuses.spend_charges(positions)))
 
 
 def resolve(
-    state: MatchState, actor: Side, effects: tuple[Effect, ...], move_type: str | None
+    state: MatchState,
+    actor: Side,
+    effects: tuple[Effect, ...],
+    move_type: str | None,
+    acting: Creature | None = None,
 ) -> tuple[MatchState, list[Event]]:
-    """Resolve one move's or Power card's effects for ``actor``'s active Creature."""
-    indexes = {}
-    for side in (actor, actor.other):
-        active = state.side(side).active
-        if active is None:
-            raise ValueError("an action needs both active Creatures")
-        indexes[side] = active
-    r = _Resolution(state, actor, move_type, [], indexes)
+    """Resolve one move's or Power card's effects for ``actor``'s active Creature.
+
+    ``acting``: that Creature as the action began (a move's cost paid), if it is not
+    yet in ``state``; it goes into the state with the rest, in one copy.
+    """
+    opponent = actor.other
+    own, theirs = state.side(actor), state.side(opponent)
+    if own.active is None or theirs.active is None:
+        raise ValueError("an action needs both active Creatures")
+    indexes = {actor: own.active, opponent: theirs.active}
+    creatures = {
+        actor: own.creatures[own.active] if acting is None else acting,
+        opponent: theirs.creatures[theirs.active],
+    }
+    r = _Resolution(state, actor, move_type, indexes, creatures)
     for effect in effects:
         _resolve_one(r, effect)
-    _reflect_step(r)
-    _spend_charges(r)
-    return r.state, r.events
+    if r.dealt:
+        _reflect_step(r)
+    if r.used_modifiers:
+        _spend_charges(r)
+    return r.result(), r.events

@@ -9,10 +9,11 @@ with the events that describe what happened, for the action log and the UI.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import datetime
 
 from games.kit.chance import RandomState
+from games.kit.frozen import evolve
 from games.quest.actions import Action, ActionKind
 from games.quest.cards import CreatureCard, PowerCard
 from games.quest.effects import Event, creature_event, resolve
@@ -87,7 +88,7 @@ def overdue(state: MatchState, now: datetime) -> bool:
 def _select(
     state: MatchState, side: Side, index: int, now: datetime
 ) -> tuple[MatchState, list[Event]]:
-    state = state.with_side(side, replace(state.side(side), choice=index))
+    state = state.with_side(side, evolve(state.side(side), choice=index))
     creature = state.side(side).creatures[index]
     events = [creature_event("creature_chosen", side, index, creature, phase=str(state.phase))]
     if state.pending:
@@ -100,13 +101,13 @@ def _select(
             "creature": own.choice,
             "name": own.creatures[own.choice].card.name,
         }
-        state = state.with_side(chooser, replace(own, active=own.choice, choice=None))
+        state = state.with_side(chooser, evolve(own, active=own.choice, choice=None))
     events.append({"type": "creatures_revealed", "sides": revealed})
     if state.phase is Phase.INITIAL_SELECTION:
         # The chance step: who goes first, drawn from the match's own random state.
         draw, rng = state.random.draw(len(SIDES))
         first = SIDES[draw]
-        state = replace(state, random=rng, turn_number=1)
+        state = evolve(state, random=rng, turn_number=1)
         events.append({"type": "first_turn_chosen", "side": str(first)})
     else:
         assert state.turn is not None
@@ -123,12 +124,11 @@ def _use_move(
     creature = own.active_creature
     move = creature.card.moves[index]
     used = tuple(sorted({*creature.used_moves, index})) if move.once_per_match else None
-    paid = replace(
+    paid = evolve(
         creature,
         power=creature.power - move.power_cost,
         used_moves=creature.used_moves if used is None else used,
     )
-    state = state.with_creature(side, own.active, paid)
     event = creature_event(
         "move_used",
         side,
@@ -140,7 +140,7 @@ def _use_move(
         cost=move.power_cost,
         power=paid.power,
     )
-    state, effects = resolve(state, side, move.effects, move.type)
+    state, effects = resolve(state, side, move.effects, move.type, paid)
     state, ending = after_action(state, side, now)
     return state, [event, *effects, *ending]
 
@@ -150,7 +150,7 @@ def _play_power_card(
 ) -> tuple[MatchState, list[Event]]:
     own = state.side(side)
     card = own.power_cards[index]
-    state = state.with_side(side, replace(own, discarded=tuple(sorted({*own.discarded, index}))))
+    state = state.with_side(side, evolve(own, discarded=tuple(sorted({*own.discarded, index}))))
     event = {"type": "power_card_played", "side": str(side), "card": index, "name": card.name}
     state, effects = resolve(state, side, card.effects, None)  # Power cards are neutral
     state, ending = after_action(state, side, now)
@@ -208,21 +208,22 @@ def apply(
     is still on.
     """
     aware(now)
-    side = Side(side)  # a plain "player"/"cpu" from a caller works too
+    if side.__class__ is not Side:
+        side = Side(side)  # a plain "player"/"cpu" from a caller works too
     events: list[Event] = []
     mover = state.turn
     if overdue(state, now) and mover is not None:
         if side == mover and action.kind is not ActionKind.FORFEIT:
             state, events = _timeout(state, mover, now, replaced=action)
-            return replace(state, version=state.version + 1), events
+            return evolve(state, version=state.version + 1), events
         if action.kind is ActionKind.FORFEIT:
             state, events = _timeout(state, mover, now)
             if state.phase is Phase.FINISHED:
                 events.append({"type": "action_ignored", "side": str(side), "action": "forfeit"})
-                return replace(state, version=state.version + 1), events
+                return evolve(state, version=state.version + 1), events
     check(state, side, action)
     state, more = _dispatch(state, side, action, now)
-    return replace(state, version=state.version + 1), events + more
+    return evolve(state, version=state.version + 1), events + more
 
 
 def expire(state: MatchState, now: datetime) -> tuple[MatchState, list[Event]]:

@@ -149,13 +149,86 @@ def _candidates(state: MatchState, side: Side) -> list[Action]:
     ]
 
 
-def legal_actions(state: MatchState, side: Side) -> list[Action]:
-    """Every action ``side`` may take now; [] once the match is over. Never raises.
+def legal_actions_by_refusal(state: MatchState, side: Side) -> list[Action]:
+    """``legal_actions`` the long way: every candidate that ``refusal`` accepts.
 
-    Forfeit is listed for both sides in every unfinished phase; timeout (letting
-    the turn go) for the side to move in a normal turn.
+    The definition ``legal_actions`` must agree with (the tests compare the two on
+    every state of random play); too slow for the engine's hot path.
     """
     if state.phase is Phase.FINISHED or side not in SIDES:
         return []
     side = Side(side)
     return [a for a in _candidates(state, side) if refusal(state, side, a) is None]
+
+
+_CACHED = 16  # indexes with a ready-made Action (decks have 3 Creatures, 2 cards, <= 4 moves)
+_USE_MOVE = tuple(Action.use_move(i) for i in range(_CACHED))
+_PLAY = tuple(Action.play_power_card(i) for i in range(_CACHED))
+_SWAP = tuple(Action.swap(i) for i in range(_CACHED))
+_SELECT = tuple(Action.select_creature(i) for i in range(_CACHED))
+_TIMEOUT = Action.timeout()
+_FORFEIT = Action.forfeit()
+
+
+def _action(cache: tuple[Action, ...], kind: ActionKind, index: int) -> Action:
+    return cache[index] if index < _CACHED else Action(kind, index)
+
+
+def move_usable(state: MatchState, side: Side, creature: Creature, index: int) -> bool:
+    """``_move_refusal`` is None, for an index in range, without building a Problem."""
+    move = creature.card.moves[index]
+    if creature.statuses.stun is not None or move.power_cost > creature.power:
+        return False
+    if not move.conditions:
+        return True
+    opponent = state.side(side.other).active_creature
+    return all(condition_holds(c, creature, index, opponent) for c in move.conditions)
+
+
+def legal_actions(state: MatchState, side: Side) -> list[Action]:
+    """Every action ``side`` may take now; [] once the match is over. Never raises.
+
+    Forfeit is listed for both sides in every unfinished phase; timeout (letting
+    the turn go) for the side to move in a normal turn.
+
+    The candidates ``refusal`` accepts, in the same order as
+    ``legal_actions_by_refusal``, found directly (this runs once an action).
+    """
+    phase = state.phase
+    if phase is Phase.FINISHED or side not in SIDES:
+        return []
+    side = side if side.__class__ is Side else Side(side)
+    own = state.player if side is Side.PLAYER else state.cpu
+    if phase is Phase.NORMAL_TURN:
+        if side is not state.turn or own.active is None:
+            return [_FORFEIT]
+        active = own.active
+        creature = own.creatures[active]
+        legal = []
+        if creature.statuses.stun is None:  # a stunned Creature uses no move
+            power = creature.power
+            for i, move in enumerate(creature.card.moves):
+                if move.power_cost <= power and (
+                    not move.conditions or move_usable(state, side, creature, i)
+                ):
+                    legal.append(_action(_USE_MOVE, ActionKind.USE_MOVE, i))
+        discarded = own.discarded
+        for i in range(len(own.power_cards)):
+            if i not in discarded:
+                legal.append(_action(_PLAY, ActionKind.PLAY_POWER_CARD, i))
+        for i, c in enumerate(own.creatures):
+            if i != active and c.hp != 0:
+                legal.append(_action(_SWAP, ActionKind.SWAP, i))
+        legal.append(_TIMEOUT)
+        legal.append(_FORFEIT)
+        return legal
+    # A selection phase.
+    if side not in state.pending:
+        return [_FORFEIT]
+    legal = [
+        _action(_SELECT, ActionKind.SELECT_CREATURE, i)
+        for i, c in enumerate(own.creatures)
+        if c.hp != 0
+    ]
+    legal.append(_FORFEIT)
+    return legal

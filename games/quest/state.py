@@ -1,20 +1,22 @@
 """The state of one Quest CPU match: frozen dataclasses and their JSON dicts.
 
 Nothing here changes a state in place; the engine builds a new one with
-``dataclasses.replace``. ``MatchState.to_dict()`` is what the service stores
-and ``MatchState.from_dict()`` reads it back, including historical dicts
-without ``affinity_rules_version`` (they keep version 1, rulebook).
+``games.kit.frozen.evolve`` (``dataclasses.replace``, faster).
+``MatchState.to_dict()`` is what the service stores and ``MatchState.from_dict()``
+reads it back, including historical dicts without ``affinity_rules_version`` (they
+keep version 1, rulebook).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
 from typing import Any
 
 from games.kit.chance import RandomState
+from games.kit.frozen import evolve
 from games.quest.cards import CreatureCard, PowerCard
 from games.quest.matchup import LEGACY_VERSION, SUPPORTED_VERSIONS
 from games.quest.statuses import Statuses
@@ -130,7 +132,7 @@ class SideState:
     def with_creature(self, index: int, creature: Creature) -> SideState:
         creatures = list(self.creatures)
         creatures[index] = creature
-        return replace(self, creatures=tuple(creatures))
+        return evolve(self, creatures=tuple(creatures))
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -173,7 +175,7 @@ class MatchState:
         return self.player if side == Side.PLAYER else self.cpu
 
     def with_side(self, side: Side, state: SideState) -> MatchState:
-        return replace(self, player=state) if side == Side.PLAYER else replace(self, cpu=state)
+        return evolve(self, player=state) if side == Side.PLAYER else evolve(self, cpu=state)
 
     def with_creature(self, side: Side, index: int, creature: Creature) -> MatchState:
         return self.with_side(side, self.side(side).with_creature(index, creature))

@@ -10,10 +10,11 @@ puts on itself covers the rest of that turn without that turn being counted.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from games.kit.frozen import evolve
 from games.quest.vocabulary import AppliesTo, exact, number
 
 MAX_DODGE_CHARGES = 3  # docs: new dodge charges add up, at most 3 in total
@@ -93,9 +94,9 @@ class Statuses:
             if i in positions and modifier.charges is not None:
                 if modifier.charges <= 1:
                     continue
-                modifier = replace(modifier, charges=modifier.charges - 1)
+                modifier = evolve(modifier, charges=modifier.charges - 1)
             kept.append(modifier)
-        return replace(self, modifiers=tuple(kept))
+        return evolve(self, modifiers=tuple(kept))
 
     def to_dict(self) -> dict[str, Any]:
         poison, stun, reflect = self.poison, self.stun, self.reflect

@@ -8,36 +8,43 @@ the checks that follow are written once.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from datetime import datetime, timedelta
 
+from games.kit.frozen import evolve
 from games.quest.effects import Event, creature_event
 from games.quest.state import SIDES, FinishReason, MatchState, Phase, Side
 from games.quest.statuses import Statuses
+
+_NO_STATUSES = Statuses()
 
 
 def clear_defeated(state: MatchState) -> MatchState:
     """A defeated Creature's effects end with it (docs, "Terms")."""
     for side in SIDES:
         for index, creature in enumerate(state.side(side).creatures):
-            if creature.defeated and creature.statuses != Statuses():
-                state = state.with_creature(side, index, replace(creature, statuses=Statuses()))
+            statuses = creature.statuses
+            if creature.hp == 0 and statuses is not _NO_STATUSES and statuses != _NO_STATUSES:
+                state = state.with_creature(side, index, evolve(creature, statuses=_NO_STATUSES))
     return state
+
+
+def _any_living(state: MatchState, side: Side) -> bool:
+    return any(c.hp > 0 for c in state.side(side).creatures)
 
 
 def outcome(state: MatchState, actor: Side) -> Side | None:
     """The winner if a side has no living Creature left; the actor if neither has."""
-    alive = {side: bool(state.side(side).living) for side in SIDES}
-    if all(alive.values()):
+    player, cpu = _any_living(state, Side.PLAYER), _any_living(state, Side.CPU)
+    if player and cpu:
         return None
-    if not any(alive.values()):
+    if not (player or cpu):
         return actor  # docs: the engine produces a winner, never a draw
-    return next(side for side in SIDES if alive[side])
+    return Side.PLAYER if player else Side.CPU
 
 
 def finish(state: MatchState, winner: Side, reason: FinishReason) -> tuple[MatchState, list[Event]]:
-    cleared = {side: replace(state.side(side), choice=None) for side in SIDES}
-    state = replace(
+    cleared = {side: evolve(state.side(side), choice=None) for side in SIDES}
+    state = evolve(
         state,
         player=cleared[Side.PLAYER],
         cpu=cleared[Side.CPU],
@@ -51,9 +58,14 @@ def finish(state: MatchState, winner: Side, reason: FinishReason) -> tuple[Match
     return state, [{"type": "match_finished", "winner": str(winner), "reason": str(reason)}]
 
 
-def start_turn(state: MatchState, side: Side, now: datetime) -> tuple[MatchState, list[Event]]:
+def start_turn(
+    state: MatchState, side: Side, now: datetime, **changes: object
+) -> tuple[MatchState, list[Event]]:
+    """``side``'s normal turn begins (with ``changes`` to the state made in the same copy)."""
     deadline = now + timedelta(seconds=state.turn_seconds)
-    state = replace(state, phase=Phase.NORMAL_TURN, selecting=(), turn=side, deadline=deadline)
+    state = evolve(
+        state, phase=Phase.NORMAL_TURN, selecting=(), turn=side, deadline=deadline, **changes
+    )
     event = {
         "type": "turn_started",
         "side": str(side),
@@ -71,6 +83,9 @@ def _end_of_turn_step(state: MatchState, side: Side, index: int) -> tuple[MatchS
     creature = state.side(side).creatures[index]
     if creature.defeated:
         return state, []
+    statuses = creature.statuses
+    if statuses.poison is None and statuses.stun is None and not statuses.modifiers:
+        return state, []  # nothing on it counts down: the step changes nothing
     events: list[Event] = []
     turn = state.turn_number
     statuses = creature.statuses
@@ -82,11 +97,11 @@ def _end_of_turn_step(state: MatchState, side: Side, index: int) -> tuple[MatchS
         events.append(creature_event("poison_damage", side, index, creature, amount=lost, hp=hp))
         if hp == 0:
             events.append(creature_event("creature_defeated", side, index, creature))
-        poison = replace(poison, turns=poison.turns - 1) if poison.turns > 1 else None
+        poison = evolve(poison, turns=poison.turns - 1) if poison.turns > 1 else None
         if poison is None:
             events.append(creature_event("effect_ended", side, index, creature, effect="poison"))
     if stun is not None and stun.since_turn < turn:
-        stun = replace(stun, turns=stun.turns - 1) if stun.turns > 1 else None
+        stun = evolve(stun, turns=stun.turns - 1) if stun.turns > 1 else None
         if stun is None:
             events.append(creature_event("effect_ended", side, index, creature, effect="stun"))
     modifiers = []
@@ -97,47 +112,65 @@ def _end_of_turn_step(state: MatchState, side: Side, index: int) -> tuple[MatchS
                     creature_event("effect_ended", side, index, creature, effect="damage_modifier")
                 )
                 continue
-            modifier = replace(modifier, turns=modifier.turns - 1)
+            modifier = evolve(modifier, turns=modifier.turns - 1)
         modifiers.append(modifier)
-    statuses = replace(statuses, poison=poison, stun=stun, modifiers=tuple(modifiers))
-    return state.with_creature(side, index, replace(creature, hp=hp, statuses=statuses)), events
+    statuses = evolve(statuses, poison=poison, stun=stun, modifiers=tuple(modifiers))
+    return state.with_creature(side, index, evolve(creature, hp=hp, statuses=statuses)), events
+
+
+def _anyone_defeated(state: MatchState) -> bool:
+    return any(c.hp == 0 for c in state.player.creatures) or any(
+        c.hp == 0 for c in state.cpu.creatures
+    )
 
 
 def after_action(state: MatchState, actor: Side, now: datetime) -> tuple[MatchState, list[Event]]:
     """After a move or Power card resolved: a finished match skips the end-of-turn step."""
-    state = clear_defeated(state)
-    winner = outcome(state, actor)
-    if winner is not None:
-        return finish(state, winner, FinishReason.ALL_DEFEATED)
+    if _anyone_defeated(state):  # else nothing to clear and no winner
+        state = clear_defeated(state)
+        winner = outcome(state, actor)
+        if winner is not None:
+            return finish(state, winner, FinishReason.ALL_DEFEATED)
     own = state.side(actor).active
     assert own is not None  # a normal turn always has the mover's active Creature
-    return end_turn(state, actor, own, now)
+    return end_turn(state, actor, own, now, settled=True)
 
 
 def end_turn(
-    state: MatchState, actor: Side, own: int, now: datetime, incoming: int | None = None
+    state: MatchState,
+    actor: Side,
+    own: int,
+    now: datetime,
+    incoming: int | None = None,
+    settled: bool = False,
 ) -> tuple[MatchState, list[Event]]:
-    """End ``actor``'s turn, owned by its Creature ``own``; ``incoming`` swaps in after."""
+    """End ``actor``'s turn, owned by its Creature ``own``; ``incoming`` swaps in after.
+
+    ``settled``: the caller has just cleared the defeated and found no winner in
+    ``state``, so unless the end-of-turn step changes something that is not redone.
+    """
+    before = state
     state, events = _end_of_turn_step(state, actor, own)
     if incoming is not None:
         # Rulebook: the outgoing Creature's end-of-turn effects resolve first.
-        state = state.with_side(actor, replace(state.side(actor), active=incoming))
+        state = state.with_side(actor, evolve(state.side(actor), active=incoming))
         incoming_creature = state.side(actor).creatures[incoming]
         events.append(creature_event("swapped_in", actor, incoming, incoming_creature, out=own))
-    state = clear_defeated(state)
-    winner = outcome(state, actor)
-    if winner is not None:
-        state, finished = finish(state, winner, FinishReason.ALL_DEFEATED)
-        return state, events + finished
+    if not (settled and state is before):  # settled: after_action checked this very state
+        state = clear_defeated(state)
+        winner = outcome(state, actor)
+        if winner is not None:
+            state, finished = finish(state, winner, FinishReason.ALL_DEFEATED)
+            return state, events + finished
     events.append({"type": "turn_ended", "side": str(actor), "turn_number": state.turn_number})
-    state = replace(state, turn_number=state.turn_number + 1)
     needing = tuple(side for side in SIDES if _active_defeated(state, side))
     if not needing:
-        state, started = start_turn(state, actor.other, now)
+        state, started = start_turn(state, actor.other, now, turn_number=state.turn_number + 1)
         return state, events + started
+    state = evolve(state, turn_number=state.turn_number + 1)
     for side in needing:
-        state = state.with_side(side, replace(state.side(side), active=None))
-    state = replace(
+        state = state.with_side(side, evolve(state.side(side), active=None))
+    state = evolve(
         state,
         phase=Phase.MANDATORY_REPLACEMENT,
         selecting=needing,
@@ -149,5 +182,5 @@ def end_turn(
 
 
 def _active_defeated(state: MatchState, side: Side) -> bool:
-    creature = state.side(side).active_creature
-    return creature is not None and creature.defeated
+    own = state.side(side)
+    return own.active is not None and own.creatures[own.active].hp == 0
