@@ -18,7 +18,7 @@ from typing import Any
 import eventlet.wsgi
 from marshmallow import Schema
 from nameko.web.handlers import HttpRequestHandler
-from nameko.web.server import WsgiApp
+from nameko.web.server import WsgiApp, parse_address
 from werkzeug.exceptions import HTTPException
 from werkzeug.wrappers import Request, Response
 
@@ -52,6 +52,22 @@ class ProblemWsgiApp(WsgiApp):  # type: ignore[misc]
 class ProblemWebServer(ExclusiveWebServer):
     def get_wsgi_app(self) -> ProblemWsgiApp:
         return ProblemWsgiApp(self)
+
+
+STATUS_SERVER_CONFIG_KEY = "STATUS_SERVER_ADDRESS"
+
+
+class StatusWebServer(ProblemWebServer):
+    """The gateway's internal listener (``STATUS_PORT``): routes for operators, never
+    reachable through the Ingress, whose Service exposes only the API port. Without an
+    address in the config it takes a free loopback port (tests start many gateways)."""
+
+    @property
+    def bind_addr(self) -> tuple[str, int]:
+        address: tuple[str, int] = parse_address(
+            self.container.config.get(STATUS_SERVER_CONFIG_KEY, "127.0.0.1:0")
+        )
+        return address
 
 
 @dataclass(frozen=True)
@@ -122,6 +138,15 @@ class ApiEntrypoint(HttpRequestHandler):  # type: ignore[misc]
 
 
 api = ApiEntrypoint.decorator
+
+
+class InternalEntrypoint(ApiEntrypoint):
+    """A route of the status port only: not on the API port, not in the OpenAPI document."""
+
+    server = StatusWebServer()
+
+
+internal = InternalEntrypoint.decorator
 
 
 def _too_large(limit: int) -> PayloadTooLarge:

@@ -14,7 +14,7 @@ from typing import Any
 from apispec import APISpec
 from apispec.ext.marshmallow import MarshmallowPlugin
 
-from gateway.entrypoints import ApiEntrypoint
+from gateway.entrypoints import ApiEntrypoint, InternalEntrypoint
 from gateway.problems import ProblemSchema
 from gateway.ratelimit import MUTATING_METHODS
 
@@ -35,7 +35,10 @@ def api_routes(service_cls: type) -> list[ApiEntrypoint]:
     routes = []
     for _, method in inspect.getmembers(service_cls, inspect.isfunction):
         for entrypoint in getattr(method, "nameko_entrypoints", ()):
-            if isinstance(entrypoint, ApiEntrypoint):
+            # The status port's routes are for operators, not part of the public API.
+            if isinstance(entrypoint, ApiEntrypoint) and not isinstance(
+                entrypoint, InternalEntrypoint
+            ):
                 routes.append(entrypoint)
     return sorted(routes, key=lambda r: (r.url, r.method))
 

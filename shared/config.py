@@ -47,6 +47,9 @@ class Settings:
         127.0.0.1; 0.0.0.0 in containers).
     gateway_port / health_port: HTTP ports of the gateway and of each
         service's health endpoint (``GATEWAY_PORT``, ``HEALTH_PORT``).
+    status_port: the gateway's internal port, ``GET /internal/status`` (every
+        service's health) for operators; never behind the Ingress (``STATUS_PORT``,
+        8090: clear of the health ports a one-process run numbers from 8080).
     rpc_timeout: seconds the gateway waits for a service before answering 503
         (``RPC_TIMEOUT_SECONDS``).
     max_body_bytes: largest request body the gateway reads (``MAX_BODY_BYTES``).
@@ -91,6 +94,7 @@ class Settings:
     bind_host: str = "127.0.0.1"
     gateway_port: int = 8000
     health_port: int = 8080
+    status_port: int = 8090
     rpc_timeout: float = 5.0
     max_body_bytes: int = 64 * 1024
     claim_max_age_seconds: float = 120.0
@@ -197,6 +201,7 @@ def load_settings(env: Mapping[str, str] | None = None) -> Settings:
         bind_host=env.get("BIND_HOST", "127.0.0.1").strip() or "127.0.0.1",
         gateway_port=_whole_number(env, "GATEWAY_PORT", 8000),
         health_port=_whole_number(env, "HEALTH_PORT", 8080),
+        status_port=_whole_number(env, "STATUS_PORT", 8090),
         rpc_timeout=_number(env, "RPC_TIMEOUT_SECONDS", 5.0),
         max_body_bytes=_whole_number(env, "MAX_BODY_BYTES", 64 * 1024),
         claim_max_age_seconds=_number(env, "CLAIM_MAX_AGE_SECONDS", 120.0),
