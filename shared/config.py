@@ -78,6 +78,11 @@ class Settings:
         append the client address to which header (``TRUSTED_PROXY_HOPS``, 0: none, the
         socket peer is the client and headers are ignored; ``TRUSTED_PROXY_HEADER``,
         ``X-Forwarded-For`` or ``Forwarded``); see gateway/clientaddress.py.
+    api_servers: the API's base URLs, the OpenAPI document's ``servers``
+        (``API_SERVERS``, comma-separated; default ``/``: the host that served it).
+    cors_origins: the browser origins allowed to call the API from another origin
+        (``CORS_ORIGINS``, comma-separated exact origins such as
+        ``https://play.deckyard.example.com``; empty, the default: no CORS headers).
     player_lease_seconds: how long the gateway trusts accounts' "this player is
         active" before asking again (``PLAYER_LEASE_SECONDS``, 1: ours; 0 asks on
         every request); deleting an account waits this long, see gateway/players.py.
@@ -116,6 +121,8 @@ class Settings:
     trusted_proxy_header: str = "X-Forwarded-For"
     log_format: str = "text"
     log_level: str = "INFO"
+    api_servers: tuple[str, ...] = ("/",)
+    cors_origins: tuple[str, ...] = ()
 
     def database_url_for(self, service: str) -> URL:
         """The SQLAlchemy URL of one service's own database (psycopg 3 driver)."""
@@ -223,7 +230,26 @@ def load_settings(env: Mapping[str, str] | None = None) -> Settings:
         trusted_proxy_header=_forwarding_header(env),
         log_format=_choice(env, "LOG_FORMAT", ("text", "json"), "text"),
         log_level=_choice(env, "LOG_LEVEL", ("DEBUG", "INFO", "WARNING", "ERROR"), "INFO"),
+        api_servers=_list(env, "API_SERVERS") or ("/",),
+        cors_origins=_origins(env),
     )
+
+
+def _list(env: Mapping[str, str], name: str) -> tuple[str, ...]:
+    return tuple(item.strip() for item in env.get(name, "").split(",") if item.strip())
+
+
+def _origins(env: Mapping[str, str]) -> tuple[str, ...]:
+    """Exact origins (scheme://host[:port], no path, no wildcard): a browser sends
+    exactly that in ``Origin``, and only an exact match is ever allowed."""
+    origins = _list(env, "CORS_ORIGINS")
+    for origin in origins:
+        scheme, _, rest = origin.partition("://")
+        if scheme not in ("http", "https") or not rest or "/" in rest or "*" in rest:
+            raise ConfigError(
+                f"CORS_ORIGINS must list origins such as https://app.example.com, got {origin!r}"
+            )
+    return tuple(origin.lower() for origin in origins)
 
 
 def _choice(env: Mapping[str, str], name: str, choices: tuple[str, ...], default: str) -> str:

@@ -87,15 +87,20 @@ class PlatformRoutes:
         body = status_body(broker_ok, results, SERVICE_NAMES)
         return (200 if body["ok"] else 503), body
 
-    @api("GET", "/openapi.json", RouteDoc("This API's OpenAPI 3.1 document"))
+    @api(
+        "GET",
+        "/openapi.json",
+        RouteDoc("This API's OpenAPI 3.1 document", operation_id="getOpenApiDocument"),
+    )
     def openapi(self, request: Request) -> dict[str, Any]:
         """``GET /openapi.json`` -> the OpenAPI 3.1 document of every route"""
-        return build_spec(type(self))
+        return build_spec(type(self), servers=self.settings.api_servers)
 
     @api("GET", "/docs", RouteDoc("A browsable list of the routes", content_type="text/html"))
     def docs(self, request: Request) -> Response:
         """``GET /docs`` -> an HTML page listing every route"""
-        return Response(render_docs_page(build_spec(type(self))), content_type="text/html")
+        spec = build_spec(type(self), servers=self.settings.api_servers)
+        return Response(render_docs_page(spec), content_type="text/html")
 
     @api("GET", "/dev/jwks.json", RouteDoc("Development issuer keys (DEV_AUTH=1 only)"))
     def dev_jwks(self, request: Request) -> Response:
