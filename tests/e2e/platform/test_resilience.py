@@ -6,6 +6,8 @@ import pytest
 import requests
 
 from deckyard.api_client import ApiClient
+from shared.health import BrokerReadiness
+from shared.readiness import BrokerLink, CachedCheck
 from tests.conftest import http_port, status_port
 from tests.random_refs import random_sub
 
@@ -60,19 +62,38 @@ def test_internal_status_is_not_served_on_the_api_port(start_service, settings):
     assert api_routes.status_code == 404  # and the status port serves no API route
 
 
-def test_the_gateway_is_not_ready_without_its_broker(start_service, settings):
-    unreachable = dataclasses.replace(settings, amqp_uri="amqp://guest:guest@127.0.0.1:1/")
-    gateway = start_service("gateway")
-    # The container itself needs the broker: point only the readiness link elsewhere.
-    from shared.readiness import BrokerLink
+def _break_the_broker_link(container):
+    """Point only the readiness link at a closed port (the container itself needs the
+    broker to run at all)."""
+    unreachable = BrokerLink("amqp://guest:guest@127.0.0.1:1/", timeout=1.0)
+    (provider,) = [d for d in container.dependencies if isinstance(d, BrokerReadiness)]
+    provider.link = unreachable
+    provider.check = CachedCheck(provider._check_in_time, ttl=1.0)
 
-    for ext in gateway.dependencies:
-        if getattr(ext, "attr_name", None) == "broker_ready":
-            ext.link = BrokerLink(unreachable.amqp_uri, timeout=1.0)
-            ext.check._checked_at = None
-    response = requests.get(f"http://127.0.0.1:{http_port(gateway)}/ready", timeout=15)
+
+def test_the_gateway_is_not_ready_without_its_broker(start_service):
+    gateway = start_service("gateway")
+    base = f"http://127.0.0.1:{http_port(gateway)}"
+    assert requests.get(base + "/ready", timeout=15).status_code == 200
+
+    _break_the_broker_link(gateway)
+    response = requests.get(base + "/ready", timeout=15)
     assert response.status_code == 503
     assert response.json() == {"ready": False, "broker": "unavailable"}
+
+
+def test_a_service_is_not_ready_without_its_broker(start_service):
+    container = start_service("cards")
+    base = f"http://127.0.0.1:{http_port(container)}"
+    _break_the_broker_link(container)
+    ready = requests.get(base + "/ready", timeout=15)
+    assert ready.status_code == 503
+    assert ready.json() == {
+        "service": "cards",
+        "database": "ok",
+        "broker": "unavailable",
+        "ok": False,
+    }
 
 
 @pytest.mark.parametrize("service", ["accounts", "cards", "challenge", "authoring", "battle"])
