@@ -54,8 +54,18 @@ def api_routes(service_cls: type) -> list[ApiEntrypoint]:
 # what it shows reads it (``me`` -> ``getMe``). A path of one game names it after the verb
 # (``/quest/events/{id}/attempt``: ``startQuestAttempt``), so games never collide.
 OPERATION_VERBS = frozenset(
-    {"get", "list", "create", "edit", "delete", "start", "answer", "choose", "forfeit"}
-    | {"transition"}
+    (
+        "get",
+        "list",
+        "create",
+        "edit",
+        "delete",
+        "start",
+        "answer",
+        "choose",
+        "forfeit",
+        "transition",
+    )
 )
 GAMES = frozenset({"quest", "terrakard", "chronovore"})
 
