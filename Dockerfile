@@ -30,8 +30,9 @@ RUN groupadd --system --gid 10001 deckyard \
 COPY --from=build /opt/deckyard /opt/deckyard
 WORKDIR /app
 USER 10001:10001
-# 8000: gateway HTTP API; 8080: /health and /ready of the other services.
-EXPOSE 8000 8080
+# 8000: gateway HTTP API; 8090: the gateway's internal status; 8080: /health and /ready
+# of the other services.
+EXPOSE 8000 8080 8090
 # Alive when this container's process answers /health (gateway or service, whichever runs).
 HEALTHCHECK --interval=15s --timeout=5s --start-period=30s --retries=3 \
     CMD ["python", "-m", "deckyard.healthcheck"]

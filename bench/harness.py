@@ -117,6 +117,9 @@ def describe_code(source: Path) -> str:
     return f"{source} at {done.stdout.strip()}"
 
 
+STATUS_PORT_OFFSET = 90
+
+
 def service_env(
     *,
     database_prefix: str,
@@ -141,6 +144,9 @@ def service_env(
             "BIND_HOST": HOST,
             "GATEWAY_PORT": str(gateway_port),
             "HEALTH_PORT": str(health_port),
+            # The gateway's internal status port, tied to its API port so that two
+            # benches on different ports never meet on the default 8090.
+            "STATUS_PORT": str(gateway_port + STATUS_PORT_OFFSET),
             "PYTHONUNBUFFERED": "1",
         }
     )

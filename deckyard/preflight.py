@@ -43,5 +43,5 @@ def require_free_ports(addresses: Sequence[tuple[str, str, int]]) -> None:
                     ) from exc
                 raise PreflightFailed(
                     f"port {port} on {host} ({name}) is in use: is deckyard already running? "
-                    "Stop it, or set GATEWAY_PORT / HEALTH_PORT"
+                    "Stop it, or set GATEWAY_PORT / HEALTH_PORT / STATUS_PORT"
                 ) from None

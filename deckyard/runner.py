@@ -76,12 +76,14 @@ CONTAINER_CLASS = f"{__name__}.{BrokerTolerantContainer.__name__}"
 def container_config(
     settings: Settings, service: str, position: int, alone: bool
 ) -> dict[str, Any]:
-    """The gateway listens on GATEWAY_PORT; each service's health endpoint on
-    HEALTH_PORT, or on consecutive ports after it when several share a process."""
+    """The gateway listens on GATEWAY_PORT (the API) and STATUS_PORT (internal status);
+    each service's health endpoint on HEALTH_PORT, or on consecutive ports after it when
+    several share a process."""
     if service == "gateway":
         address = f"{settings.bind_host}:{settings.gateway_port}"
         return settings.nameko_config(
             WEB_SERVER_ADDRESS=address,
+            STATUS_SERVER_ADDRESS=f"{settings.bind_host}:{settings.status_port}",
             MAX_BODY_BYTES=settings.max_body_bytes,
             max_workers=100,
             SERVICE_CONTAINER_CLS=CONTAINER_CLASS,
@@ -97,9 +99,14 @@ def listen_addresses(settings: Settings, services: Sequence[str]) -> list[tuple[
     alone = _alone(services)
     addresses = []
     for position, name in enumerate(services):
-        address = container_config(settings, name, position, alone)["WEB_SERVER_ADDRESS"]
-        host, port = str(address).rsplit(":", 1)
-        addresses.append((name, host, int(port)))
+        config = container_config(settings, name, position, alone)
+        for key, label in (
+            ("WEB_SERVER_ADDRESS", name),
+            ("STATUS_SERVER_ADDRESS", f"{name} status"),
+        ):
+            if key in config:
+                host, port = str(config[key]).rsplit(":", 1)
+                addresses.append((label, host, int(port)))
     return addresses
 
 
@@ -121,6 +128,11 @@ def run_services(settings: Settings, services: Sequence[str]) -> None:
         log.info("started %s", container.service_name)
     if "gateway" in services:
         log.info("gateway on http://%s:%s", settings.bind_host, settings.gateway_port)
+        log.info(
+            "gateway status on http://%s:%s/internal/status",
+            settings.bind_host,
+            settings.status_port,
+        )
     # Everything loaded so far (modules, schemas, containers) lives as long as the
     # process: keep it out of the cyclic garbage collector's full passes, which
     # otherwise walk all of it and stall every request in flight (docs/performance.md).

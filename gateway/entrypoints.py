@@ -12,18 +12,21 @@ from __future__ import annotations
 import io
 import json
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 import eventlet.wsgi
 from marshmallow import Schema
 from nameko.web.handlers import HttpRequestHandler
-from nameko.web.server import WsgiApp
+from nameko.web.server import WsgiApp, parse_address
 from werkzeug.exceptions import HTTPException
 from werkzeug.wrappers import Request, Response
 
 from gateway.casing import camelize
-from gateway.problems import response_for_exception
+from gateway.cors import CorsPolicy
+from gateway.problems import _HTTP_CODES, problem, response_for_exception
+from shared.config import settings_from_nameko_config
 from shared.errors import BadRequest, InvalidInput, PayloadTooLarge
 from shared.web_server import ExclusiveWebServer
 
@@ -37,21 +40,84 @@ eventlet.wsgi.MAX_HEADER_LINE = 16 * 1024
 
 
 class ProblemWsgiApp(WsgiApp):  # type: ignore[misc]
+    def __init__(self, server: Any, cors: CorsPolicy) -> None:
+        super().__init__(server)
+        self.cors = cors
+
     def __call__(self, environ: dict[str, Any], start_response: Any) -> Any:
         request = Request(environ, shallow=True)
         adapter = self.url_map.bind_to_environ(environ)
+        origin = request.headers.get("Origin")
+        requested = request.headers.get("Access-Control-Request-Method")
+        if CorsPolicy.is_preflight(request.method, origin, requested):
+            assert origin is not None
+            return self._preflight(adapter, origin)(environ, start_response)
         try:
             provider, values = adapter.match()
             request.path_values = values  # type: ignore[attr-defined]
             response = provider.handle_request(request)
         except HTTPException as exc:
             response = response_for_exception(exc)
+        for name, value in self.cors.response_headers(origin).items():
+            if name == "Vary":
+                response.vary.add(value)
+            else:
+                response.headers[name] = value
         return response(environ, start_response)
+
+    def _preflight(self, adapter: Any, origin: str) -> Response:
+        """A browser's preflight: 204 with the CORS headers for an allowed origin, a 403
+        problem (no CORS header) for any other, 404 for a route that does not exist."""
+        methods = adapter.allowed_methods()
+        if not methods:
+            code, detail = _HTTP_CODES[404]
+            return problem(404, code, "Not Found", detail)
+        headers = self.cors.preflight_headers(origin, methods)
+        if headers is None:
+            return problem(
+                403,
+                "cors_origin_not_allowed",
+                "Forbidden",
+                "this origin may not call the API from a browser (CORS_ORIGINS)",
+            )
+        response = Response(status=204, headers=headers)
+        del response.headers["Content-Type"]
+        return response
 
 
 class ProblemWebServer(ExclusiveWebServer):
+    cors = True  # the API answers browsers of the configured origins
+
     def get_wsgi_app(self) -> ProblemWsgiApp:
-        return ProblemWsgiApp(self)
+        policy = cors_policy(self.container.config) if self.cors else CorsPolicy()
+        return ProblemWsgiApp(self, policy)
+
+
+def cors_policy(config: Mapping[str, Any]) -> CorsPolicy:
+    """The settings' ``CORS_ORIGINS``; a ``CORS_ORIGINS`` key in the nameko config (a
+    comma-separated string, as in the environment) overrides it (tests)."""
+    override = config.get("CORS_ORIGINS")
+    if override is not None:
+        return CorsPolicy.of(str(override).split(","))
+    return CorsPolicy.of(settings_from_nameko_config(config).cors_origins)
+
+
+STATUS_SERVER_CONFIG_KEY = "STATUS_SERVER_ADDRESS"
+
+
+class StatusWebServer(ProblemWebServer):
+    """The gateway's internal listener (``STATUS_PORT``): routes for operators, never
+    reachable through the Ingress, whose Service exposes only the API port. Without an
+    address in the config it takes a free loopback port (tests start many gateways)."""
+
+    cors = False  # no browser has business here
+
+    @property
+    def bind_addr(self) -> tuple[str, int]:
+        address: tuple[str, int] = parse_address(
+            self.container.config.get(STATUS_SERVER_CONFIG_KEY, "127.0.0.1:0")
+        )
+        return address
 
 
 @dataclass(frozen=True)
@@ -69,6 +135,11 @@ class RouteDoc:
     many: bool = False  # the answer is a JSON array of ``response``
     query: type[Schema] | None = None  # the query parameters the route reads
     headers: tuple[dict[str, Any], ...] = ()  # OpenAPI parameters "in": "header" it reads
+    # The problem codes of its area, by status (gateway/problem_codes.py); the OpenAPI
+    # document enumerates them with the gateway's own for every status the route lists.
+    codes: Mapping[int, tuple[str, ...]] = field(default_factory=dict, hash=False)
+    # OpenAPI operationId; derived from the handler's name when empty (gateway/openapi.py).
+    operation_id: str = ""
 
 
 class ApiEntrypoint(HttpRequestHandler):  # type: ignore[misc]
@@ -122,6 +193,15 @@ class ApiEntrypoint(HttpRequestHandler):  # type: ignore[misc]
 
 
 api = ApiEntrypoint.decorator
+
+
+class InternalEntrypoint(ApiEntrypoint):
+    """A route of the status port only: not on the API port, not in the OpenAPI document."""
+
+    server = StatusWebServer()
+
+
+internal = InternalEntrypoint.decorator
 
 
 def _too_large(limit: int) -> PayloadTooLarge:

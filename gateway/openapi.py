@@ -9,13 +9,15 @@ from __future__ import annotations
 import html
 import inspect
 import re
+from collections.abc import Sequence
 from typing import Any
 
 from apispec import APISpec
 from apispec.ext.marshmallow import MarshmallowPlugin
 
-from gateway.entrypoints import ApiEntrypoint
-from gateway.problems import ProblemSchema
+from gateway.entrypoints import ApiEntrypoint, InternalEntrypoint
+from gateway.problem_codes import INTERNAL_ERROR, codes_for
+from gateway.problems import PROBLEM_CONTENT_TYPE, ProblemSchema
 from gateway.ratelimit import MUTATING_METHODS
 
 _ERROR_TEXT = {
@@ -31,13 +33,65 @@ _ERROR_TEXT = {
 }
 
 
-def api_routes(service_cls: type) -> list[ApiEntrypoint]:
+def named_api_routes(service_cls: type) -> list[tuple[str, ApiEntrypoint]]:
+    """(handler name, route) of every public route, by path and method."""
     routes = []
-    for _, method in inspect.getmembers(service_cls, inspect.isfunction):
+    for name, method in inspect.getmembers(service_cls, inspect.isfunction):
         for entrypoint in getattr(method, "nameko_entrypoints", ()):
-            if isinstance(entrypoint, ApiEntrypoint):
-                routes.append(entrypoint)
-    return sorted(routes, key=lambda r: (r.url, r.method))
+            # The status port's routes are for operators, not part of the public API.
+            if isinstance(entrypoint, ApiEntrypoint) and not isinstance(
+                entrypoint, InternalEntrypoint
+            ):
+                routes.append((name, entrypoint))
+    return sorted(routes, key=lambda r: (r[1].url, r[1].method))
+
+
+def api_routes(service_cls: type) -> list[ApiEntrypoint]:
+    return [route for _, route in named_api_routes(service_cls)]
+
+
+# A handler named after what it does keeps its name (``start_attempt``); one named after
+# what it shows reads it (``me`` -> ``getMe``). A path of one game names it after the verb
+# (``/quest/events/{id}/attempt``: ``startQuestAttempt``), so games never collide.
+OPERATION_VERBS = frozenset(
+    (
+        "get",
+        "list",
+        "create",
+        "edit",
+        "delete",
+        "start",
+        "answer",
+        "choose",
+        "forfeit",
+        "transition",
+    )
+)
+GAMES = frozenset({"quest", "terrakard", "chronovore"})
+
+
+def operation_id(handler: str, method: str, url: str) -> str:
+    """The stable camelCase operationId of a route without one in its RouteDoc."""
+    words = handler.split("_")
+    if words[0] not in OPERATION_VERBS:
+        if method != "GET":
+            raise ValueError(
+                f"{method} {url}: name the handler with a verb or give an operation_id"
+            )
+        words = ["get", *words]
+    game = url.strip("/").split("/", 1)[0]
+    if game in GAMES and game not in words:
+        words.insert(1, game)
+    return words[0] + "".join(word.capitalize() for word in words[1:])
+
+
+def problem_response(status: int, codes: list[str], description: str) -> dict[str, Any]:
+    """A problem+json response whose ``status`` and ``code`` are exactly those it can carry."""
+    narrowed: dict[str, Any] = {"status": {"type": "integer", "enum": [status]}}
+    if codes:
+        narrowed["code"] = {"type": "string", "enum": codes}
+    schema = {"allOf": [{"$ref": "#/components/schemas/Problem"}, {"properties": narrowed}]}
+    return {"description": description, "content": {PROBLEM_CONTENT_TYPE: {"schema": schema}}}
 
 
 _RULE_VARIABLE = re.compile(r"<(?:([^:<>]+):)?([^<>]+)>")
@@ -64,20 +118,25 @@ def _path_parameters(werkzeug_rule: str) -> list[dict[str, Any]]:
     ]
 
 
-def build_spec(service_cls: type, version: str = "0.1.0") -> dict[str, Any]:
+def build_spec(
+    service_cls: type, version: str = "0.1.0", servers: Sequence[str] = ("/",)
+) -> dict[str, Any]:
+    """The document; ``servers`` are the API's base URLs (``API_SERVERS``; ``/`` by
+    default: the host that served the document, whatever the request was)."""
     spec = APISpec(
         title="Deckyard API",
         version=version,
         openapi_version="3.1.0",
         plugins=[MarshmallowPlugin()],
         info={"description": "One backend for Quest, TerraKard and Chronovore."},
+        servers=[{"url": url} for url in servers],
     )
     spec.components.security_scheme(
         "bearerAuth", {"type": "http", "scheme": "bearer", "bearerFormat": "JWT"}
     )
     spec.components.schema("Problem", schema=ProblemSchema)
     paths: dict[str, dict[str, Any]] = {}
-    for route in api_routes(service_cls):
+    for handler, route in named_api_routes(service_cls):
         doc = route.doc
         schema: Any = doc.response or {}
         if doc.many:
@@ -93,10 +152,11 @@ def build_spec(service_cls: type, version: str = "0.1.0") -> dict[str, Any]:
         if doc.auth != "none" and set(route.method.split(",")) & MUTATING_METHODS:
             errors.add(429)  # the rate limits (gateway/ratelimit.py)
         for status in sorted(errors):
-            responses[str(status)] = {
-                "description": _ERROR_TEXT.get(status, "Error"),
-                "content": {"application/problem+json": {"schema": "Problem"}},
-            }
+            codes = codes_for(status, doc.codes, author=doc.auth == "author")
+            responses[str(status)] = problem_response(
+                status, codes, _ERROR_TEXT.get(status, "Error")
+            )
+        responses["default"] = problem_response(500, [INTERNAL_ERROR], "Unexpected error")
         operation: dict[str, Any] = {"summary": doc.summary, "responses": responses}
         parameters = _path_parameters(route.url)
         if doc.query is not None:  # apispec expands the schema into one parameter per field
@@ -114,8 +174,15 @@ def build_spec(service_cls: type, version: str = "0.1.0") -> dict[str, Any]:
                 "required": True,
                 "content": {"application/json": {"schema": doc.request}},
             }
-        for method in route.method.split(","):
-            paths.setdefault(_openapi_path(route.url), {})[method.strip().lower()] = operation
+        methods = [method.strip() for method in route.method.split(",")]
+        for method in methods:
+            name = doc.operation_id or operation_id(handler, method, route.url)
+            if len(methods) > 1:
+                name += method.capitalize()
+            paths.setdefault(_openapi_path(route.url), {})[method.lower()] = {
+                **operation,
+                "operationId": name,
+            }
     for path, operations in paths.items():
         spec.path(path=path, operations=operations)
     document: dict[str, Any] = spec.to_dict()

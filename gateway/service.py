@@ -17,6 +17,7 @@ from gateway.routes.quest.cards import QuestCardRoutes
 from gateway.routes.quest.events import QuestEventRoutes
 from gateway.rpc import Services
 from shared.dependencies import SettingsProvider
+from shared.health import BrokerReadiness
 
 
 class GatewayService(
@@ -36,3 +37,4 @@ class GatewayService(
     limits = RateLimiter()
     players = ActivePlayers()
     services = Services()
+    broker_ready = BrokerReadiness()

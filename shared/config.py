@@ -47,6 +47,9 @@ class Settings:
         127.0.0.1; 0.0.0.0 in containers).
     gateway_port / health_port: HTTP ports of the gateway and of each
         service's health endpoint (``GATEWAY_PORT``, ``HEALTH_PORT``).
+    status_port: the gateway's internal port, ``GET /internal/status`` (every
+        service's health) for operators; never behind the Ingress (``STATUS_PORT``,
+        8090: clear of the health ports a one-process run numbers from 8080).
     rpc_timeout: seconds the gateway waits for a service before answering 503
         (``RPC_TIMEOUT_SECONDS``).
     max_body_bytes: largest request body the gateway reads (``MAX_BODY_BYTES``).
@@ -75,6 +78,11 @@ class Settings:
         append the client address to which header (``TRUSTED_PROXY_HOPS``, 0: none, the
         socket peer is the client and headers are ignored; ``TRUSTED_PROXY_HEADER``,
         ``X-Forwarded-For`` or ``Forwarded``); see gateway/clientaddress.py.
+    api_servers: the API's base URLs, the OpenAPI document's ``servers``
+        (``API_SERVERS``, comma-separated; default ``/``: the host that served it).
+    cors_origins: the browser origins allowed to call the API from another origin
+        (``CORS_ORIGINS``, comma-separated exact origins such as
+        ``https://play.deckyard.example.com``; empty, the default: no CORS headers).
     player_lease_seconds: how long the gateway trusts accounts' "this player is
         active" before asking again (``PLAYER_LEASE_SECONDS``, 1: ours; 0 asks on
         every request); deleting an account waits this long, see gateway/players.py.
@@ -91,6 +99,7 @@ class Settings:
     bind_host: str = "127.0.0.1"
     gateway_port: int = 8000
     health_port: int = 8080
+    status_port: int = 8090
     rpc_timeout: float = 5.0
     max_body_bytes: int = 64 * 1024
     claim_max_age_seconds: float = 120.0
@@ -112,6 +121,8 @@ class Settings:
     trusted_proxy_header: str = "X-Forwarded-For"
     log_format: str = "text"
     log_level: str = "INFO"
+    api_servers: tuple[str, ...] = ("/",)
+    cors_origins: tuple[str, ...] = ()
 
     def database_url_for(self, service: str) -> URL:
         """The SQLAlchemy URL of one service's own database (psycopg 3 driver)."""
@@ -197,6 +208,7 @@ def load_settings(env: Mapping[str, str] | None = None) -> Settings:
         bind_host=env.get("BIND_HOST", "127.0.0.1").strip() or "127.0.0.1",
         gateway_port=_whole_number(env, "GATEWAY_PORT", 8000),
         health_port=_whole_number(env, "HEALTH_PORT", 8080),
+        status_port=_whole_number(env, "STATUS_PORT", 8090),
         rpc_timeout=_number(env, "RPC_TIMEOUT_SECONDS", 5.0),
         max_body_bytes=_whole_number(env, "MAX_BODY_BYTES", 64 * 1024),
         claim_max_age_seconds=_number(env, "CLAIM_MAX_AGE_SECONDS", 120.0),
@@ -218,7 +230,26 @@ def load_settings(env: Mapping[str, str] | None = None) -> Settings:
         trusted_proxy_header=_forwarding_header(env),
         log_format=_choice(env, "LOG_FORMAT", ("text", "json"), "text"),
         log_level=_choice(env, "LOG_LEVEL", ("DEBUG", "INFO", "WARNING", "ERROR"), "INFO"),
+        api_servers=_list(env, "API_SERVERS") or ("/",),
+        cors_origins=_origins(env),
     )
+
+
+def _list(env: Mapping[str, str], name: str) -> tuple[str, ...]:
+    return tuple(item.strip() for item in env.get(name, "").split(",") if item.strip())
+
+
+def _origins(env: Mapping[str, str]) -> tuple[str, ...]:
+    """Exact origins (scheme://host[:port], no path, no wildcard): a browser sends
+    exactly that in ``Origin``, and only an exact match is ever allowed."""
+    origins = _list(env, "CORS_ORIGINS")
+    for origin in origins:
+        scheme, _, rest = origin.partition("://")
+        if scheme not in ("http", "https") or not rest or "/" in rest or "*" in rest:
+            raise ConfigError(
+                f"CORS_ORIGINS must list origins such as https://app.example.com, got {origin!r}"
+            )
+    return tuple(origin.lower() for origin in origins)
 
 
 def _choice(env: Mapping[str, str], name: str, choices: tuple[str, ...], default: str) -> str:

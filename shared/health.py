@@ -1,9 +1,13 @@
 """Health endpoints every service carries, as a mixin of nameko entrypoints.
 
-``health`` over RPC tells the gateway's ``/ready`` that the service answers and
-reaches its database. ``GET /health`` (liveness: the process serves HTTP) and
-``GET /ready`` (its database answers) on the service's health port serve the
-Kubernetes probes, each for its own replica.
+``GET /health`` (liveness: the process serves HTTP) and ``GET /ready`` (readiness:
+its own database and its own broker link answer) on the service's health port serve
+the Kubernetes probes, each for its own replica. Readiness never asks another
+process: one failing service must not take the others out of their Services.
+
+``health`` over RPC (its database answers) is what the gateway's internal status
+endpoint asks of every service (``GET /internal/status`` on the gateway's status
+port, docs/deploy.md).
 """
 
 from __future__ import annotations
@@ -11,9 +15,16 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import eventlet
+from nameko.extensions import DependencyProvider
+
+from shared.config import settings_from_nameko_config
 from shared.db import Database
+from shared.readiness import DEFAULT_TTL_SECONDS, BrokerLink, CachedCheck
 from shared.rpc import rpc
 from shared.web_server import http
+
+BROKER_CHECK_TIMEOUT_SECONDS = 2.0
 
 
 def health_report(service: str, database: Database) -> dict[str, Any]:
@@ -28,9 +39,39 @@ def health_report(service: str, database: Database) -> dict[str, Any]:
     }
 
 
+class BrokerReadiness(DependencyProvider):  # type: ignore[misc]
+    """Whether this container's process reaches the broker: one connection per
+    container, checked at most once a second (shared/readiness.py), so a flood of
+    ``/ready`` calls opens no connection and costs the broker nothing."""
+
+    def setup(self) -> None:
+        settings = settings_from_nameko_config(self.container.config)
+        self.link = BrokerLink(settings.amqp_uri, BROKER_CHECK_TIMEOUT_SECONDS)
+        ttl = float(self.container.config.get("READY_CACHE_SECONDS", DEFAULT_TTL_SECONDS))
+        self.check = CachedCheck(self._check_in_time, ttl)
+
+    def _check_in_time(self) -> bool:
+        try:
+            with eventlet.Timeout(BROKER_CHECK_TIMEOUT_SECONDS):
+                return self.link.check()
+        except eventlet.Timeout:  # a broker that stopped answering on an open connection
+            self.link.drop()
+            return False
+
+    def stop(self) -> None:
+        self.link.drop()
+
+    def kill(self) -> None:
+        self.link.drop()
+
+    def get_dependency(self, worker_ctx: Any) -> CachedCheck:
+        return self.check
+
+
 class HealthEndpoints:
     name: str
     db: Database
+    broker_ready = BrokerReadiness()
 
     @rpc
     def health(self) -> dict[str, Any]:
@@ -43,5 +84,8 @@ class HealthEndpoints:
     @http("GET", "/ready")
     def http_ready(self, request: Any) -> tuple[int, dict[str, str], str]:
         report = health_report(self.name, self.db)
+        broker_ok = self.broker_ready()
+        report["broker"] = "ok" if broker_ok else "unavailable"
+        report["ok"] = report["ok"] and broker_ok
         status = 200 if report["ok"] else 503
         return status, {"Content-Type": "application/json"}, json.dumps(report)

@@ -18,6 +18,7 @@ from nameko.testing.utils import get_extension  # noqa: E402
 from nameko.web.server import WebServer  # noqa: E402
 
 from deckyard.registry import service_class  # noqa: E402
+from gateway.entrypoints import StatusWebServer  # noqa: E402
 from shared.db import use_cooperative_psycopg  # noqa: E402
 from shared.testing import ServicesUnavailable, isolated_stack, services_required  # noqa: E402
 
@@ -58,8 +59,19 @@ def start_service(container_factory, settings):
 
 
 def http_port(container):
-    """The port a container's web server listens on (it was asked for port 0)."""
-    server = get_extension(container, WebServer)
+    """The port a container's web server listens on (it was asked for port 0); for the
+    gateway, its API port, not its status port (``status_port``)."""
+    (server,) = [
+        ext
+        for ext in container.extensions
+        if isinstance(ext, WebServer) and not isinstance(ext, StatusWebServer)
+    ]
+    return server._sock.getsockname()[1]
+
+
+def status_port(container):
+    """The port of the gateway's internal status listener (a free one in tests)."""
+    server = get_extension(container, StatusWebServer)
     return server._sock.getsockname()[1]
 
 

@@ -16,6 +16,7 @@ from werkzeug.wrappers import Request
 
 from gateway.casing import load
 from gateway.entrypoints import RouteDoc, api, json_input, query_args
+from gateway.problem_codes import ACCOUNTS
 from gateway.routes.accounts_schemas import (
     DeleteAccountRequest,
     DeletionSchema,
@@ -37,6 +38,7 @@ class AccountRoutes(Caller):
             MeSchema,
             auth="player",
             tags=TAGS,
+            codes=ACCOUNTS,
         ),
     )
     def me(self, request: Request) -> dict[str, Any]:
@@ -58,6 +60,7 @@ class AccountRoutes(Caller):
             query=ProgressionQuery,
             errors=(422,),
             tags=TAGS,
+            codes=ACCOUNTS,
         ),
     )
     def progression(self, request: Request) -> Any:
@@ -84,6 +87,7 @@ class AccountRoutes(Caller):
             errors=(400, 404, 413, 422),
             also=(200,),
             tags=TAGS,
+            codes=ACCOUNTS,
         ),
     )
     def delete_me(self, request: Request) -> tuple[int, Any]:
@@ -116,6 +120,7 @@ class AccountRoutes(Caller):
             auth="player",
             errors=(404,),
             tags=TAGS,
+            codes=ACCOUNTS,
         ),
     )
     def deletion_status(self, request: Request) -> Any:

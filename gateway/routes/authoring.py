@@ -13,6 +13,7 @@ from werkzeug.wrappers import Request
 
 from gateway.casing import load, snakeize
 from gateway.entrypoints import RouteDoc, api, json_input, query_args
+from gateway.problem_codes import AUTHORING
 from gateway.routes.authoring_schemas import (
     AuditEntrySchema,
     ContentListQuery,
@@ -38,6 +39,7 @@ class AuthoringRoutes(Caller):
             status=201,
             errors=WRITE_ERRORS,
             tags=TAGS,
+            codes=AUTHORING,
         ),
     )
     def create_content(self, request: Request) -> tuple[int, Any]:
@@ -67,6 +69,7 @@ class AuthoringRoutes(Caller):
             auth="author",
             errors=(422,),
             tags=TAGS,
+            codes=AUTHORING,
         ),
     )
     def list_content(self, request: Request) -> Any:
@@ -84,6 +87,7 @@ class AuthoringRoutes(Caller):
             auth="author",
             errors=(404,),
             tags=TAGS,
+            codes=AUTHORING,
         ),
     )
     def get_content(self, request: Request, content_id: Any) -> Any:
@@ -102,6 +106,7 @@ class AuthoringRoutes(Caller):
             auth="author",
             errors=WRITE_ERRORS,
             tags=TAGS,
+            codes=AUTHORING,
         ),
     )
     def edit_content(self, request: Request, content_id: Any) -> Any:
@@ -127,6 +132,7 @@ class AuthoringRoutes(Caller):
             auth="author",
             errors=WRITE_ERRORS,
             tags=TAGS,
+            codes=AUTHORING,
         ),
     )
     def transition_content(self, request: Request, content_id: Any) -> Any:
@@ -153,6 +159,7 @@ class AuthoringRoutes(Caller):
             auth="author",
             errors=(404,),
             tags=TAGS,
+            codes=AUTHORING,
         ),
     )
     def content_audit(self, request: Request, content_id: Any) -> Any:

@@ -8,6 +8,7 @@ from werkzeug.wrappers import Request
 
 from gateway.casing import load
 from gateway.entrypoints import RouteDoc, api, query_args
+from gateway.problem_codes import CARDS
 from gateway.routes.catalogue_schemas import CatalogueQuery, CatalogueSchema
 from gateway.rpc import Services
 
@@ -25,6 +26,7 @@ class CatalogueRoutes:
             query=CatalogueQuery,
             errors=(422,),
             tags=("cards",),
+            codes=CARDS,
         ),
     )
     def catalogue(self, request: Request) -> Any:

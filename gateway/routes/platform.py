@@ -1,27 +1,54 @@
-"""The platform's own routes: liveness, readiness, the OpenAPI document, dev keys."""
+"""The platform's own routes: liveness, readiness, the OpenAPI document, dev keys,
+and the internal status of every service (on the status port only)."""
 
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable, Mapping
 from typing import Any
 
-from kombu.connection import Connection
 from werkzeug.wrappers import Request, Response
 
 from gateway.devauth import dev_jwks
-from gateway.entrypoints import RouteDoc, api
+from gateway.entrypoints import RouteDoc, api, internal
 from gateway.openapi import build_spec, render_docs_page
-from gateway.routes.platform_schemas import HealthSchema, ReadySchema
+from gateway.routes.platform_schemas import HealthSchema, ReadySchema, StatusSchema
 from gateway.rpc import Services
 from shared.config import SERVICE_NAMES, Settings
 from shared.errors import NotFound
+from shared.readiness import CachedCheck
 
-READY_TIMEOUT_SECONDS = 2.0
+STATUS_TIMEOUT_SECONDS = 2.0
+
+
+def ready_body(broker_ok: bool) -> dict[str, Any]:
+    return {"ready": broker_ok, "broker": "ok" if broker_ok else "unavailable"}
+
+
+def status_body(
+    broker_ok: bool, results: Mapping[str, Any], services: Iterable[str]
+) -> dict[str, Any]:
+    """The all-services view: each service's ``health`` RPC answer (``unknown``
+    without the broker, ``unavailable`` for an error, a timeout or a bad answer)."""
+    states: dict[str, str] = {}
+    for service in services:
+        if not broker_ok:
+            states[service] = "unknown"
+            continue
+        result = results.get(service)
+        ok = isinstance(result, dict) and result.get("ok") is True
+        states[service] = "ok" if ok else "unavailable"
+    return {
+        "ok": broker_ok and all(state == "ok" for state in states.values()),
+        "broker": "ok" if broker_ok else "unavailable",
+        "services": states,
+    }
 
 
 class PlatformRoutes:
     settings: Settings
     services: Services
+    broker_ready: CachedCheck
 
     @api("GET", "/health", RouteDoc("Liveness: the gateway process answers", HealthSchema))
     def health(self, request: Request) -> dict[str, str]:
@@ -31,45 +58,49 @@ class PlatformRoutes:
     @api(
         "GET",
         "/ready",
-        RouteDoc("Readiness: the broker and every service answer", ReadySchema, also=(503,)),
+        RouteDoc(
+            "Readiness: this gateway reaches the broker (checked at most once a second)",
+            ReadySchema,
+            also=(503,),
+        ),
     )
     def ready(self, request: Request) -> tuple[int, dict[str, Any]]:
-        """``GET /ready`` -> ``{"ready": true, "broker": "ok", "services": {"accounts": "ok"}}``"""
-        broker_ok = self._broker_reachable()
-        services: dict[str, str] = {}
+        """``GET /ready`` -> ``{"ready": true, "broker": "ok"}`` (503 and ``false``
+        without the broker). Only this process's own link: a service that is down does
+        not take the gateway out of its Service (``/internal/status`` on the status
+        port shows every service)."""
+        broker_ok = self.broker_ready()
+        return (200 if broker_ok else 503), ready_body(broker_ok)
+
+    @internal(
+        "GET",
+        "/internal/status",
+        RouteDoc("Every service's health, for operators (status port only)", StatusSchema),
+    )
+    def status(self, request: Request) -> tuple[int, dict[str, Any]]:
+        """``GET /internal/status`` (status port) -> ``{"ok": false, "broker": "ok",
+        "services": {"accounts": "ok", "battle": "unavailable", ...}}``"""
+        broker_ok = self.broker_ready()
+        results: dict[str, Any] = {}
         if broker_ok:
-            results = self.services.call_each(SERVICE_NAMES, "health", READY_TIMEOUT_SECONDS)
-            for service, result in results.items():
-                ok = isinstance(result, dict) and result.get("ok") is True
-                services[service] = "ok" if ok else "unavailable"
-        else:
-            services = dict.fromkeys(SERVICE_NAMES, "unknown")
-        ready = broker_ok and all(state == "ok" for state in services.values())
-        body = {
-            "ready": ready,
-            "broker": "ok" if broker_ok else "unavailable",
-            "services": services,
-        }
-        return (200 if ready else 503), body
+            results = self.services.call_each(SERVICE_NAMES, "health", STATUS_TIMEOUT_SECONDS)
+        body = status_body(broker_ok, results, SERVICE_NAMES)
+        return (200 if body["ok"] else 503), body
 
-    def _broker_reachable(self) -> bool:
-        try:
-            broker = Connection(self.settings.amqp_uri, connect_timeout=READY_TIMEOUT_SECONDS)  # type: ignore[no-untyped-call]
-            with broker as conn:
-                conn.ensure_connection(max_retries=1)
-            return True
-        except Exception:
-            return False
-
-    @api("GET", "/openapi.json", RouteDoc("This API's OpenAPI 3.1 document"))
+    @api(
+        "GET",
+        "/openapi.json",
+        RouteDoc("This API's OpenAPI 3.1 document", operation_id="getOpenApiDocument"),
+    )
     def openapi(self, request: Request) -> dict[str, Any]:
         """``GET /openapi.json`` -> the OpenAPI 3.1 document of every route"""
-        return build_spec(type(self))
+        return build_spec(type(self), servers=self.settings.api_servers)
 
     @api("GET", "/docs", RouteDoc("A browsable list of the routes", content_type="text/html"))
     def docs(self, request: Request) -> Response:
         """``GET /docs`` -> an HTML page listing every route"""
-        return Response(render_docs_page(build_spec(type(self))), content_type="text/html")
+        spec = build_spec(type(self), servers=self.settings.api_servers)
+        return Response(render_docs_page(spec), content_type="text/html")
 
     @api("GET", "/dev/jwks.json", RouteDoc("Development issuer keys (DEV_AUTH=1 only)"))
     def dev_jwks(self, request: Request) -> Response:

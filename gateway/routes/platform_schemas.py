@@ -1,4 +1,4 @@
-"""Schemas of the platform routes: liveness and readiness."""
+"""Schemas of the platform routes: liveness, readiness and the internal status."""
 
 from marshmallow import fields
 
@@ -10,7 +10,12 @@ class HealthSchema(CamelSchema):
 
 
 class ReadySchema(CamelSchema):
-    ready = fields.Boolean()
+    ready = fields.Boolean(required=True)
+    broker = fields.String(required=True, metadata={"example": "ok"})
+
+
+class StatusSchema(CamelSchema):
+    ok = fields.Boolean()
     broker = fields.String(metadata={"example": "ok"})
     services = fields.Dict(
         keys=fields.String(),

@@ -8,6 +8,7 @@ from werkzeug.wrappers import Request
 
 from gateway.casing import load
 from gateway.entrypoints import RouteDoc, api, json_input
+from gateway.problem_codes import CHALLENGE
 from gateway.routes.base import WRITE_ERRORS, Caller
 from gateway.routes.quest.attempts_schemas import AnswerRequest, AttemptSchema, StartAttemptRequest
 
@@ -27,6 +28,7 @@ class QuestAttemptRoutes(Caller):
             errors=WRITE_ERRORS,
             also=(200,),
             tags=TAGS,
+            codes=CHALLENGE,
         ),
     )
     def start_attempt(self, request: Request, event_id: Any) -> tuple[int, Any]:
@@ -54,6 +56,7 @@ class QuestAttemptRoutes(Caller):
             auth="player",
             errors=(404,),
             tags=TAGS,
+            codes=CHALLENGE,
         ),
     )
     def get_attempt(self, request: Request, attempt_id: Any) -> Any:
@@ -76,6 +79,8 @@ class QuestAttemptRoutes(Caller):
             auth="player",
             errors=WRITE_ERRORS,
             tags=TAGS,
+            codes=CHALLENGE,
+            operation_id="answerQuestQuestion",
         ),
     )
     def answer(self, request: Request, attempt_id: Any, index: int) -> Any:

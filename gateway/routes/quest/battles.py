@@ -12,6 +12,7 @@ from werkzeug.wrappers import Request
 
 from gateway.casing import load
 from gateway.entrypoints import RouteDoc, api, json_input
+from gateway.problem_codes import BATTLE
 from gateway.routes.base import Caller
 from gateway.routes.quest.battles_schemas import (
     MAX_IDEMPOTENCY_KEY,
@@ -65,6 +66,7 @@ class QuestBattleRoutes(Caller):
             status=201,
             errors=WRITE_ERRORS,
             tags=TAGS,
+            codes=BATTLE,
         ),
     )
     def start_battle(self, request: Request) -> tuple[int, Any]:
@@ -87,6 +89,7 @@ class QuestBattleRoutes(Caller):
             auth="player",
             errors=(404,),
             tags=TAGS,
+            codes=BATTLE,
         ),
     )
     def active_battle(self, request: Request) -> Any:
@@ -102,6 +105,7 @@ class QuestBattleRoutes(Caller):
             auth="player",
             errors=(404,),
             tags=TAGS,
+            codes=BATTLE,
         ),
     )
     def get_battle(self, request: Request, match_id: Any) -> Any:
@@ -122,6 +126,8 @@ class QuestBattleRoutes(Caller):
             errors=WRITE_ERRORS,
             tags=TAGS,
             headers=(IDEMPOTENCY_HEADER,),
+            codes=BATTLE,
+            operation_id="actInQuestBattle",
         ),
     )
     def battle_action(self, request: Request, match_id: Any) -> Any:
@@ -152,6 +158,7 @@ class QuestBattleRoutes(Caller):
             errors=WRITE_ERRORS,
             tags=TAGS,
             headers=(IDEMPOTENCY_HEADER,),
+            codes=BATTLE,
         ),
     )
     def forfeit_battle(self, request: Request, match_id: Any) -> Any:
@@ -178,6 +185,7 @@ class QuestBattleRoutes(Caller):
             auth="player",
             errors=(404,),
             tags=TAGS,
+            codes=BATTLE,
         ),
     )
     def battle_history(self, request: Request, match_id: Any) -> Any:

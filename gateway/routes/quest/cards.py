@@ -12,6 +12,7 @@ from werkzeug.wrappers import Request, Response
 
 from gateway.casing import load
 from gateway.entrypoints import RouteDoc, api, json_input, query_args
+from gateway.problem_codes import CARDS
 from gateway.routes.base import WRITE_ERRORS, Caller, no_content
 from gateway.routes.quest.cards_schemas import (
     Collection,
@@ -40,6 +41,7 @@ class QuestCardRoutes(Caller):
             errors=(400, 409, 413, 422, 503),
             also=(200,),
             tags=TAGS,
+            codes=CARDS,
         ),
     )
     def choose_starter(self, request: Request) -> tuple[int, Any]:
@@ -55,7 +57,9 @@ class QuestCardRoutes(Caller):
     @api(
         "GET",
         "/quest/starter",
-        RouteDoc("Your starter grant", Starter, auth="player", errors=(404,), tags=TAGS),
+        RouteDoc(
+            "Your starter grant", Starter, auth="player", errors=(404,), tags=TAGS, codes=CARDS
+        ),
     )
     def get_starter(self, request: Request) -> Any:
         """``GET /quest/starter`` -> the grant as ``POST /quest/starter`` answered it"""
@@ -69,6 +73,7 @@ class QuestCardRoutes(Caller):
             Collection,
             auth="player",
             tags=TAGS,
+            codes=CARDS,
         ),
     )
     def collection(self, request: Request) -> Any:
@@ -85,6 +90,7 @@ class QuestCardRoutes(Caller):
             many=True,
             auth="player",
             tags=TAGS,
+            codes=CARDS,
         ),
     )
     def list_decks(self, request: Request) -> Any:
@@ -104,6 +110,7 @@ class QuestCardRoutes(Caller):
             status=201,
             errors=WRITE_ERRORS,
             tags=TAGS,
+            codes=CARDS,
         ),
     )
     def create_deck(self, request: Request) -> tuple[int, Any]:
@@ -122,7 +129,7 @@ class QuestCardRoutes(Caller):
     @api(
         "GET",
         "/quest/decks/<uuid:deck_id>",
-        RouteDoc("One of your decks", Deck, auth="player", errors=(404,), tags=TAGS),
+        RouteDoc("One of your decks", Deck, auth="player", errors=(404,), tags=TAGS, codes=CARDS),
     )
     def get_deck(self, request: Request, deck_id: Any) -> Any:
         """``GET /quest/decks/<id>`` -> the deck, with ``createdAt`` and ``updatedAt``"""
@@ -140,6 +147,7 @@ class QuestCardRoutes(Caller):
             auth="player",
             errors=WRITE_ERRORS,
             tags=TAGS,
+            codes=CARDS,
         ),
     )
     def edit_deck(self, request: Request, deck_id: Any) -> Any:
@@ -167,6 +175,7 @@ class QuestCardRoutes(Caller):
             status=204,
             errors=(404, 409, 422),
             tags=TAGS,
+            codes=CARDS,
         ),
     )
     def delete_deck(self, request: Request, deck_id: Any) -> Response:

@@ -8,6 +8,7 @@ from werkzeug.wrappers import Request
 
 from gateway.casing import load
 from gateway.entrypoints import RouteDoc, api, query_args
+from gateway.problem_codes import CHALLENGE
 from gateway.routes.quest.events_schemas import NearbyEvent, PointQuery
 from gateway.rpc import Services
 
@@ -25,6 +26,7 @@ class QuestEventRoutes:
             query=PointQuery,
             errors=(422,),
             tags=("quest",),
+            codes=CHALLENGE,
         ),
     )
     def nearby_events(self, request: Request) -> Any:

@@ -56,6 +56,7 @@ def test_deckyard_run_serves_me_and_stops_on_sigterm(settings, tmp_path):
         "DEV_AUTH": "1",
         "GATEWAY_PORT": str(ports),
         "HEALTH_PORT": str(ports + 1),
+        "STATUS_PORT": str(ports + 6),
     }
     log = (tmp_path / "run.log").open("wb")  # a file, not a pipe nobody drains
     process = subprocess.Popen(
@@ -71,13 +72,15 @@ def test_deckyard_run_serves_me_and_stops_on_sigterm(settings, tmp_path):
         ready = None
         while time.monotonic() < deadline and process.poll() is None:
             try:
-                ready = requests.get(base + "/ready", timeout=5)
+                # Every service answers (the gateway's own /ready needs only the broker).
+                ready = requests.get(f"http://127.0.0.1:{ports + 6}/internal/status", timeout=5)
                 if ready.status_code == 200:
                     break
             except requests.ConnectionError:
                 pass
             time.sleep(0.2)
         assert ready is not None and ready.status_code == 200, (tmp_path / "run.log").read_text()
+        assert requests.get(base + "/ready", timeout=5).json() == {"ready": True, "broker": "ok"}
 
         token = subprocess.run(
             [*DECKYARD, "token", "--sub", "auth0|cli-smoke"],

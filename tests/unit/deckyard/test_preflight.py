@@ -61,7 +61,7 @@ def test_a_second_run_on_a_busy_port_refuses_to_start():
     assert done.returncode == 1
     assert done.stderr.strip().splitlines() == [
         f"deckyard: port {port} on 127.0.0.1 (gateway) is in use: is deckyard already "
-        "running? Stop it, or set GATEWAY_PORT / HEALTH_PORT"
+        "running? Stop it, or set GATEWAY_PORT / HEALTH_PORT / STATUS_PORT"
     ]
 
 

@@ -24,6 +24,7 @@ NAMESPACE = "deckyard"
 SERVICES = ("accounts", "authoring", "challenge", "cards", "battle")
 APP_IMAGE = "deckyard"
 APP_UID = 10001
+STATUS_PORT = 8090  # the gateway's internal status port
 # Environment variables that must only ever come from a Secret.
 SECRET_ENV = {
     "DATABASE_URL",
@@ -143,10 +144,11 @@ def test_workload_selectors_match_their_pod_labels():
 
 
 @pytest.mark.parametrize("name", [*SERVICES, "gateway"])
-def test_deployment_probes_its_health_endpoints_on_the_only_port_it_opens(name):
+def test_deployment_probes_its_health_endpoints_on_its_first_port(name):
     port = 8000 if name == "gateway" else 8080
     (container,) = _pod_spec(DEPLOYMENTS[name])["containers"]
-    assert [p["containerPort"] for p in container["ports"]] == [port]
+    ports = [p["containerPort"] for p in container["ports"]]
+    assert ports == ([port, STATUS_PORT] if name == "gateway" else [port])
     port_name = container["ports"][0]["name"]
     for probe, path in (("readinessProbe", "/ready"), ("livenessProbe", "/health")):
         http_get = container[probe]["httpGet"]
@@ -304,6 +306,25 @@ def test_the_gateway_is_reachable_through_its_service_and_ingress():
     for backend in backends:
         assert backend["name"] == "gateway"
         assert backend["port"] in ({"name": port["name"]}, {"number": port["port"]})
+
+
+def test_the_gateway_status_port_is_configured_and_in_no_service():
+    (config,) = _of_kind("ConfigMap").values()
+    secrets = {"DATABASE_URL": "postgresql://u:p@db/postgres", "AMQP_URI": "amqp://u:p@mq/"}
+    assert load_settings({**config["data"], **secrets}).status_port == STATUS_PORT
+    (container,) = _pod_spec(DEPLOYMENTS["gateway"])["containers"]
+    status = next(p for p in container["ports"] if p["containerPort"] == STATUS_PORT)
+    for service in _of_kind("Service").values():
+        for port in service["spec"]["ports"]:
+            assert port.get("targetPort") not in (STATUS_PORT, status["name"]), _label(service)
+            assert port["port"] != STATUS_PORT, _label(service)
+    # Nothing may reach it through the network either: only the API port is allowed in.
+    pod = _pod_labels(DEPLOYMENTS["gateway"])
+    for policy in _of_kind("NetworkPolicy").values():
+        if _selects(policy["spec"]["podSelector"], pod):
+            for rule in policy["spec"].get("ingress", []):
+                assert STATUS_PORT not in {p["port"] for p in rule.get("ports", [])}
+                assert status["name"] not in {p["port"] for p in rule.get("ports", [])}
 
 
 def test_only_the_gateway_is_exposed_outside_the_cluster():

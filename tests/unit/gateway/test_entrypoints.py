@@ -50,3 +50,24 @@ def test_unexpected_exception_becomes_problem_json_without_its_text():
     assert response.status_code == 500
     assert response.mimetype == "application/problem+json"
     assert "hunter2" not in response.get_data(as_text=True)
+
+
+def test_the_internal_status_names_each_service():
+    from gateway.routes.platform import ready_body, status_body
+
+    names = ("accounts", "battle", "cards")
+    results = {"accounts": {"ok": True}, "battle": RuntimeError("timeout"), "cards": {"ok": False}}
+
+    assert status_body(True, results, names) == {
+        "ok": False,
+        "broker": "ok",
+        "services": {"accounts": "ok", "battle": "unavailable", "cards": "unavailable"},
+    }
+    assert status_body(True, {n: {"ok": True} for n in names}, names)["ok"] is True
+    assert status_body(False, {}, names) == {
+        "ok": False,
+        "broker": "unavailable",
+        "services": dict.fromkeys(names, "unknown"),
+    }
+    assert ready_body(True) == {"ready": True, "broker": "ok"}
+    assert ready_body(False) == {"ready": False, "broker": "unavailable"}

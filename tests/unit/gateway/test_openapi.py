@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import html
 import json
+import re
 
 import pytest
 from marshmallow import Schema, fields
@@ -62,9 +63,75 @@ def test_me_documents_401_403_503_as_problem_json(spec):
     for status in ("401", "403", "503"):
         content = responses[status]["content"]
         assert list(content) == ["application/problem+json"]
-        assert content["application/problem+json"]["schema"] == {
-            "$ref": "#/components/schemas/Problem"
-        }
+        problem, narrowed = content["application/problem+json"]["schema"]["allOf"]
+        assert problem == {"$ref": "#/components/schemas/Problem"}
+        assert narrowed["properties"]["status"]["enum"] == [int(status)]
+
+
+def _operations(spec):
+    for path, operations in spec["paths"].items():
+        for method, operation in operations.items():
+            yield f"{method.upper()} {path}", operation
+
+
+def _codes(response):
+    schema = response["content"]["application/problem+json"]["schema"]
+    return schema["allOf"][1]["properties"]["code"]["enum"]
+
+
+def test_every_operation_has_a_unique_camel_case_operation_id(spec):
+    ids = {label: operation.get("operationId") for label, operation in _operations(spec)}
+
+    assert all(ids.values()), [label for label, name in ids.items() if not name]
+    assert len(set(ids.values())) == len(ids)
+    for name in ids.values():
+        assert re.fullmatch(r"[a-z]+(?:[A-Z][a-z0-9]*)*", name), name
+    assert ids["GET /me"] == "getMe"
+    assert ids["POST /quest/events/{event_id}/attempt"] == "startQuestAttempt"
+
+
+def test_every_operation_has_a_default_problem_response_for_500(spec):
+    for label, operation in _operations(spec):
+        default = operation["responses"]["default"]
+        assert _codes(default) == ["internal_error"], label
+        schema = default["content"]["application/problem+json"]["schema"]
+        assert schema["allOf"][1]["properties"]["status"]["enum"] == [500], label
+
+
+def test_every_problem_response_enumerates_its_codes(spec):
+    for label, operation in _operations(spec):
+        for status, response in operation["responses"].items():
+            if "application/problem+json" in response.get("content", {}):
+                assert _codes(response), f"{label} {status}"
+
+
+def test_the_codes_are_those_of_the_route(spec):
+    me = spec["paths"]["/me"]["get"]["responses"]
+    assert set(_codes(me["401"])) >= {"missing_token", "invalid_token", "token_expired"}
+    assert "account_locked" in _codes(me["403"])
+    assert "author_role_required" not in _codes(me["403"])
+    authoring = spec["paths"]["/authoring/content/{content_id}"]["put"]["responses"]
+    assert {"author_role_required", "own_submission"} <= set(_codes(authoring["403"]))
+    assert "stale_version" in _codes(authoring["409"])
+    action = spec["paths"]["/quest/battles/{match_id}/actions"]["post"]["responses"]
+    assert {"not_your_turn", "stale_version"} <= set(_codes(action["409"]))
+    assert "deck_not_found" not in _codes(
+        spec["paths"]["/quest/attempts/{attempt_id}"]["get"]["responses"]["404"]
+    )
+
+
+def test_servers_default_to_the_serving_host_and_follow_the_setting(spec):
+    assert spec["servers"] == [{"url": "/"}]
+
+    urls = ["https://api.deckyard.example.com", "https://staging.deckyard.example.com"]
+    configured = build_spec(GatewayService, servers=urls)
+
+    assert configured["servers"] == [{"url": url} for url in urls]
+    validate(configured)
+
+
+def test_the_internal_status_route_is_not_in_the_public_document(spec):
+    assert "/internal/status" not in spec["paths"]
 
 
 def test_me_success_response_uses_the_me_schema(spec):
@@ -122,7 +189,17 @@ def test_werkzeug_rule_becomes_an_openapi_path_with_the_route_documentation():
     operation = spec["paths"]["/things/{thing_id}"]["post"]
 
     assert operation["requestBody"]["required"] is True
-    assert set(operation["responses"]) == {"201", "401", "403", "404", "422", "429", "503"}
+    assert set(operation["responses"]) == {
+        "201",
+        "401",
+        "403",
+        "404",
+        "422",
+        "429",
+        "503",
+        "default",
+    }
+    assert operation["operationId"] == "edit"
     assert operation["description"] == "Requires the author role."
 
 

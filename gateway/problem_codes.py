@@ -1,0 +1,157 @@
+"""Every problem ``code`` a route can answer, by HTTP status, for the OpenAPI document.
+
+Clients switch on ``code``; the document lists, per operation and per status, the codes
+that operation can answer (a JSON Schema ``enum`` in that response's problem schema).
+``GATEWAY`` holds the codes the gateway itself answers on any route that documents the
+status; each area's table holds its service's refusals (and the refusals of the games
+that service hosts, which it passes on). A route names its area's table in its
+``RouteDoc(codes=...)``; ``tests/unit/gateway/test_problem_codes.py`` reads the services'
+and the games' sources and fails when a code they raise is missing here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from games.quest.errors import RefusalCode
+
+Codes = Mapping[int, tuple[str, ...]]
+
+INTERNAL_ERROR = "internal_error"  # 500, every operation (its ``default`` response)
+
+GATEWAY: Codes = {
+    400: ("malformed_json", "unsupported_media_type", "malformed_body"),
+    401: (
+        "missing_token",
+        "invalid_token",
+        "token_expired",
+        "token_not_yet_valid",
+        "invalid_issuer",
+        "invalid_audience",
+        "unknown_signing_key",
+    ),
+    403: ("account_locked",),
+    404: ("route_not_found",),
+    413: ("payload_too_large",),
+    422: ("validation_failed", "invalid_body", "invalid_text"),
+    429: ("rate_limited",),
+    503: (
+        "service_unavailable",
+        "service_timeout",
+        "broker_unavailable",
+        "identity_provider_unavailable",
+        "database_unavailable",
+    ),
+}
+AUTHOR_ONLY = "author_role_required"  # 403 on the authoring routes
+
+# The Quest rules' own refusals (games/quest), as the services that host them pass them on.
+QUEST_CONTENT_REFUSALS = (
+    "unknown_card_kind",
+    "unknown_rarity",
+    "unknown_affinity",
+    "unknown_effect",
+    "unknown_condition",
+    "invalid_effect",
+    "invalid_condition",
+    "invalid_correct_count",
+    "invalid_outcome",
+)
+QUEST_DECK_REFUSALS = (
+    "deck_size",
+    "deck_copy_repeated",
+    "deck_cost_exceeded",
+    "deck_copy_not_owned",
+    "deck_composition",
+    "deck_name_blank",
+    "deck_name_invalid",
+    "deck_name_too_long",
+    "starter_affinity_not_offered",
+    "unknown_affinity",
+    "unknown_card_kind",
+    "unknown_rarity",
+)
+QUEST_ACTION_REFUSALS = tuple(code.value for code in RefusalCode)
+
+ACCOUNTS: Codes = {
+    403: ("account_deleted", "reauthentication_required"),
+    404: ("deletion_not_found", "player_not_found"),
+    422: ("confirmation_required", "invalid_subject", "unknown_game", *QUEST_CONTENT_REFUSALS),
+}
+
+AUTHORING: Codes = {
+    403: ("own_submission",),
+    404: ("content_not_found",),
+    409: (
+        "card_in_use",
+        "challenge_in_use",
+        "duplicate_name",
+        "invalid_replacement",
+        "not_a_draft",
+        "not_ready",
+        "question_in_use",
+        "retired_is_final",
+        "stale_version",
+        "transition_not_allowed",
+    ),
+    422: (
+        "invalid_content",
+        "invalid_replacement",
+        "reason_required",
+        "reason_too_long",
+        "unknown_kind",
+        "unknown_state",
+        "unknown_game",
+        *QUEST_CONTENT_REFUSALS,
+    ),
+}
+
+CHALLENGE: Codes = {
+    404: ("attempt_not_found", "event_not_found", "question_not_in_attempt"),
+    409: (
+        "answer_locked",
+        "attempt_completed",
+        "attempt_start_in_progress",
+        "challenge_not_playable",
+        "deadline_passed",
+        "event_not_available",
+        "implausible_movement",
+        "location_from_the_future",
+        "location_inaccurate",
+        "location_out_of_order",
+        "location_too_old",
+        "outside_event_area",
+    ),
+    422: ("invalid_location", "invalid_order", "unknown_option"),
+}
+
+CARDS: Codes = {
+    404: ("collection_not_found", "deck_not_found", "no_starter", "starter_not_chosen"),
+    409: ("deck_limit_reached", "stale_version", "starter_already_chosen"),
+    422: ("nothing_to_change", "unknown_game", *QUEST_DECK_REFUSALS),
+    503: ("starter_cards_unavailable",),
+}
+
+BATTLE: Codes = {
+    # A battle starts from a deck the cards service holds: its refusals come through.
+    404: ("match_not_found", "no_active_match", "deck_not_found", "collection_not_found"),
+    409: ("active_match_exists", "stale_version", *QUEST_ACTION_REFUSALS),
+    422: (
+        "deck_not_playable",
+        "idempotency_key_reused",
+        "idempotency_key_mismatch",
+        "invalid_idempotency_key",
+        "unknown_game",
+        *QUEST_ACTION_REFUSALS,
+        *QUEST_DECK_REFUSALS,
+    ),
+    503: ("cards_unavailable", "cpu_deck_unavailable"),
+}
+
+
+def codes_for(status: int, route: Codes, author: bool = False) -> list[str]:
+    """The codes one status of one route can carry: the gateway's and the route's own."""
+    codes = [*GATEWAY.get(status, ()), *route.get(status, ())]
+    if author and status == 403:
+        codes.append(AUTHOR_ONLY)
+    return sorted(set(codes))
