@@ -6,7 +6,7 @@ DATABASE_URL ?= postgresql://postgres@127.0.0.1:5432/postgres
 AMQP_URI ?= amqp://guest:guest@127.0.0.1:5672/
 export DATABASE_URL AMQP_URI
 
-.PHONY: install lock machine run migrate test test-unit lint typecheck bench token fuzz faults soak
+.PHONY: install lock machine bench-machine run migrate test test-unit lint typecheck bench token fuzz faults soak
 
 # The locked dependencies (hashes checked), then the project itself without resolving again.
 $(BIN)/deckyard: pyproject.toml requirements/dev.lock
@@ -29,6 +29,10 @@ lock:
 # on this machine, and says in one line each what it could not do (scripts/prepare-machine).
 machine:
 	@bash scripts/prepare-machine
+
+# The benchmarks' load generator too (wrk, from Debian's packages).
+bench-machine:
+	@bash scripts/prepare-machine wrk
 
 # Every service and the gateway against the local PostgreSQL and RabbitMQ (migrates first).
 run: machine install
@@ -56,7 +60,7 @@ test-unit: install
 
 # Every benchmark in one go (~4-6 min), one table: stock nameko baseline, gateway hot paths
 # (/me, answers, battle actions), the reward pipeline and the engine (bench/README.md).
-bench: machine install
+bench: bench-machine install
 	$(BIN)/python bench/run.py
 
 # Long runs, not part of `make test` (docs/reliability.md has their figures).
@@ -69,5 +73,5 @@ faults: machine install
 	$(BIN)/python bench/faults
 
 # Ten minutes of GET /me at half its measured maximum: errors and memory growth.
-soak: machine install
+soak: bench-machine install
 	$(BIN)/python bench/soak.py
