@@ -58,8 +58,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     import jwt
     from nameko.testing.services import worker_factory
 
+    from gateway.app import build_verifier
     from gateway.auth import ALGORITHMS, LEEWAY_SECONDS, REQUIRED_CLAIMS
-    from gateway.dependencies import build_verifier
     from gateway.devauth import DEV_ISSUER, DEV_KEY_ID, mint_token
     from services.accounts import orm
     from services.accounts.schemas import PlayerSchema, SubjectSchema

@@ -183,6 +183,9 @@ def _seed(demo: bool = True) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
+    services = args.service or list(ALL)
+    if services == ["gateway"]:
+        return _run_gateway()  # asyncio: no eventlet in this process
     import eventlet
 
     eventlet.monkey_patch()  # before kombu, psycopg or nameko open a socket
@@ -192,16 +195,27 @@ def _run(args: argparse.Namespace) -> int:
     from shared.config import load_settings
 
     settings = load_settings()
-    services = args.service or list(ALL)
     # Before anything starts: a busy port, or a server that does not answer, is one line.
     require_free_ports(listen_addresses(settings, services))
-    if any(s != "gateway" for s in services):
-        require_postgres(settings)
+    require_postgres(settings)
     require_rabbitmq(settings)
     if not args.service and not args.no_migrate:
         _migrate(ALL[:-1])
         _seed()
     run_services(settings, services)
+    return 0
+
+
+def _run_gateway() -> int:
+    from deckyard.preflight import require_free_ports, require_rabbitmq
+    from deckyard.runner import listen_addresses
+    from gateway.server import run
+    from shared.config import load_settings
+
+    settings = load_settings()
+    require_free_ports(listen_addresses(settings, ["gateway"]))
+    require_rabbitmq(settings)
+    run(settings)
     return 0
 
 

@@ -10,7 +10,6 @@ SERVICE_CLASSES = {
     "challenge": "services.challenge.service:ChallengeService",
     "cards": "services.cards.service:CardsService",
     "battle": "services.battle.service:BattleService",
-    "gateway": "gateway.service:GatewayService",
 }
 
 

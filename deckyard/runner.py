@@ -6,6 +6,8 @@ import functools
 import gc
 import logging
 import signal
+import subprocess
+import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -79,15 +81,11 @@ def container_config(
     """The gateway listens on GATEWAY_PORT (the API) and STATUS_PORT (internal status);
     each service's health endpoint on HEALTH_PORT, or on consecutive ports after it when
     several share a process."""
-    if service == "gateway":
-        address = f"{settings.bind_host}:{settings.gateway_port}"
-        return settings.nameko_config(
-            WEB_SERVER_ADDRESS=address,
-            STATUS_SERVER_ADDRESS=f"{settings.bind_host}:{settings.status_port}",
-            MAX_BODY_BYTES=settings.max_body_bytes,
-            max_workers=100,
-            SERVICE_CONTAINER_CLS=CONTAINER_CLASS,
-        )
+    if service == "gateway":  # not a nameko container: its ports, for the preflight
+        return {
+            "WEB_SERVER_ADDRESS": f"{settings.bind_host}:{settings.gateway_port}",
+            "STATUS_SERVER_ADDRESS": f"{settings.bind_host}:{settings.status_port}",
+        }
     port = settings.health_port if alone else settings.health_port + position
     return settings.nameko_config(
         WEB_SERVER_ADDRESS=f"{settings.bind_host}:{port}", SERVICE_CONTAINER_CLS=CONTAINER_CLASS
@@ -119,20 +117,16 @@ def run_services(settings: Settings, services: Sequence[str]) -> None:
     use_cooperative_psycopg()
     alone = _alone(services)
     containers = []
+    gateway = _start_gateway_process() if "gateway" in services else None
     for position, name in enumerate(services):
+        if name == "gateway":
+            continue
         config = container_config(settings, name, position, alone)
         container = get_container_cls(config)(service_class(name), config)
         containers.append(container)
     for container in containers:
         container.start()
         log.info("started %s", container.service_name)
-    if "gateway" in services:
-        log.info("gateway on http://%s:%s", settings.bind_host, settings.gateway_port)
-        log.info(
-            "gateway status on http://%s:%s/internal/status",
-            settings.bind_host,
-            settings.status_port,
-        )
     # Everything loaded so far (modules, schemas, containers) lives as long as the
     # process: keep it out of the cyclic garbage collector's full passes, which
     # otherwise walk all of it and stall every request in flight (docs/performance.md).
@@ -140,12 +134,16 @@ def run_services(settings: Settings, services: Sequence[str]) -> None:
     gc.freeze()
 
     def shutdown(signum: int, frame: Any) -> None:
+        if gateway is not None and gateway.poll() is None:
+            gateway.terminate()
         for container in containers:
             eventlet.spawn(container.stop)
 
     signal.signal(signal.SIGTERM, shutdown)
     signal.signal(signal.SIGINT, shutdown)
     waiters = [eventlet.spawn(container.wait) for container in containers]
+    if gateway is not None:
+        waiters.append(eventlet.spawn(_wait_for_process, gateway))
     for waiter in waiters:
         try:
             waiter.wait()
@@ -154,3 +152,17 @@ def run_services(settings: Settings, services: Sequence[str]) -> None:
             for container in containers:
                 container.kill()
             raise
+
+
+def _start_gateway_process() -> subprocess.Popen[bytes]:
+    """The gateway runs on asyncio (gateway/server.py), never in an eventlet process:
+    the all-in-one mode starts it as a child with the same environment."""
+    command = [sys.executable, "-m", "deckyard.cli", "run", "--service", "gateway"]
+    return subprocess.Popen(command)
+
+
+def _wait_for_process(process: subprocess.Popen[bytes]) -> None:
+    while process.poll() is None:
+        eventlet.sleep(0.5)
+    if process.returncode not in (0, -signal.SIGTERM):
+        raise RuntimeError(f"the gateway stopped with exit status {process.returncode}")

@@ -13,6 +13,7 @@ of requests to Auth0.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import time
@@ -109,6 +110,17 @@ class JwksCache:
         self._keys = keys
         self._fetched_at = self._attempted_at
 
+    @property
+    def loaded(self) -> bool:
+        return self._fetched_at is not None
+
+    def refresh_due(self, kid: str) -> bool:
+        """Whether ``signing_key(kid)`` would ask the identity provider now."""
+        now = self._monotonic()
+        stale = self._fetched_at is None or now - self._fetched_at > self._max_age
+        may_ask = self._attempted_at is None or now - self._attempted_at >= self._min_refresh
+        return may_ask and (stale or kid not in self._keys)
+
     def signing_key(self, kid: str) -> jwt.PyJWK:
         now = self._monotonic()
         stale = self._fetched_at is None or now - self._fetched_at > self._max_age
@@ -181,6 +193,7 @@ class TokenVerifier:
         self._cache_size = cache_size
         self._now = now
         self._verified: OrderedDict[str, tuple[float, Identity]] = OrderedDict()
+        self._refreshing = asyncio.Lock()
 
     def verify(self, token: str) -> Identity:
         remembered = self._verified.get(token)
@@ -195,6 +208,17 @@ class TokenVerifier:
             while len(self._verified) > self._cache_size:
                 self._verified.popitem(last=False)
         return identity
+
+    async def verify_async(self, token: str) -> Identity:
+        """``verify`` for the event loop: a refetch of the signing keys (an HTTP call to
+        the identity provider, at most once per window) runs in a thread, never here."""
+        if token not in self._verified:
+            kid = _key_id(token)
+            if kid is not None and (self._keys.refresh_due(kid) or not self._keys.loaded):
+                async with self._refreshing:  # one fetch; the others wait for its keys
+                    if self._keys.refresh_due(kid):
+                        await asyncio.to_thread(self._keys.signing_key, kid)
+        return self.verify(token)
 
     def _verify_signature_and_claims(self, token: str) -> Identity:
         if not token or len(token) > MAX_TOKEN_LENGTH:
@@ -239,6 +263,14 @@ class TokenVerifier:
             auth_time=auth_time if isinstance(auth_time, int) else None,
             claims=claims,
         )
+
+
+def _key_id(token: str) -> str | None:
+    try:
+        kid = jwt.get_unverified_header(token).get("kid")
+    except jwt.InvalidTokenError:
+        return None
+    return kid if isinstance(kid, str) and kid else None
 
 
 def bearer_token(authorization_header: str | None) -> str:

@@ -17,7 +17,7 @@ is the ``hops``-th entry from the right, and nothing left of it is ever read:
 
 Only the configured header is read; a client's copy of the other one changes
 nothing. A request carrying the header on several lines is read as one list,
-in order (eventlet joins them with commas, and drops names spelled with ``_``).
+in order (``request_environ`` joins them with commas).
 """
 
 from __future__ import annotations
@@ -91,3 +91,16 @@ def ip_of_forwarded(element: str) -> str | None:
                 value = value[1:-1].replace("\\", "")  # a quoted-string; no node needs escapes
             return ip_of_node(value)
     return None
+
+
+def request_environ(request: Any) -> dict[str, str]:
+    """The part of a WSGI environ ``ClientAddresses.of`` reads, from an ASGI request:
+    the socket peer and the forwarding headers (several lines joined with commas, in
+    order, as a WSGI server joins them)."""
+    client = request.scope.get("client")
+    environ = {"REMOTE_ADDR": client[0] if client else UNKNOWN}
+    for header in FORWARDING_HEADERS:
+        values = request.headers.getlist(header)
+        if values:
+            environ["HTTP_" + header.upper().replace("-", "_")] = ",".join(values)
+    return environ

@@ -1,6 +1,6 @@
 """Cross-origin requests from browsers (CORS), for the origins ``CORS_ORIGINS`` lists.
 
-Pure decisions, no web framework: the WSGI app (gateway/entrypoints.py) asks
+Pure decisions, no web framework: the ASGI app (gateway/asgi.py) asks
 ``CorsPolicy`` what to answer to a preflight and which headers to add to an answer.
 
 - No origin configured (the default): no CORS header on any answer, and every
@@ -19,7 +19,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 ALLOWED_HEADERS = ("Authorization", "Content-Type", "Idempotency-Key", "X-Request-ID")
-EXPOSED_HEADERS = ("Retry-After", "Location")
+EXPOSED_HEADERS = ("Retry-After", "Location", "X-Request-ID")
 MAX_AGE_SECONDS = 600  # ours; Chromium caps a preflight's cache at 2 hours, Firefox at 24
 
 

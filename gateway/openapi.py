@@ -7,7 +7,6 @@ response schemas come from each ``@api`` route's ``RouteDoc``.
 from __future__ import annotations
 
 import html
-import inspect
 import re
 from collections.abc import Sequence
 from typing import Any
@@ -15,7 +14,7 @@ from typing import Any
 from apispec import APISpec
 from apispec.ext.marshmallow import MarshmallowPlugin
 
-from gateway.entrypoints import ApiEntrypoint, InternalEntrypoint
+from gateway.http import Route, routes_of
 from gateway.problem_codes import INTERNAL_ERROR, codes_for
 from gateway.problems import PROBLEM_CONTENT_TYPE, ProblemSchema
 from gateway.ratelimit import MUTATING_METHODS
@@ -33,21 +32,14 @@ _ERROR_TEXT = {
 }
 
 
-def named_api_routes(service_cls: type) -> list[tuple[str, ApiEntrypoint]]:
-    """(handler name, route) of every public route, by path and method."""
-    routes = []
-    for name, method in inspect.getmembers(service_cls, inspect.isfunction):
-        for entrypoint in getattr(method, "nameko_entrypoints", ()):
-            # The status port's routes are for operators, not part of the public API.
-            if isinstance(entrypoint, ApiEntrypoint) and not isinstance(
-                entrypoint, InternalEntrypoint
-            ):
-                routes.append((name, entrypoint))
-    return sorted(routes, key=lambda r: (r[1].url, r[1].method))
+def named_api_routes(gateway_cls: type) -> list[tuple[str, Route]]:
+    """(handler name, route) of every public route, by path and method (the status
+    port's routes are for operators, not part of the public API)."""
+    return [(name, route) for name, route in routes_of(gateway_cls) if not route.internal]
 
 
-def api_routes(service_cls: type) -> list[ApiEntrypoint]:
-    return [route for _, route in named_api_routes(service_cls)]
+def api_routes(gateway_cls: type) -> list[Route]:
+    return [route for _, route in named_api_routes(gateway_cls)]
 
 
 # A handler named after what it does keeps its name (``start_attempt``); one named after

@@ -25,12 +25,11 @@ anyway, so at most ``lease_seconds`` later than without the lease).
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
-
-import eventlet
 
 Player = dict[str, Any]
 
@@ -40,7 +39,7 @@ class PlayerLeases:
         self,
         lease_seconds: float,
         now: Callable[[], float] = time.monotonic,
-        sleep: Callable[[float], Any] = eventlet.sleep,
+        sleep: Callable[[float], Awaitable[Any]] = asyncio.sleep,
         max_players: int = 100_000,
     ) -> None:
         if lease_seconds < 0:
@@ -52,7 +51,9 @@ class PlayerLeases:
         self._leases: OrderedDict[str, tuple[Player, float]] = OrderedDict()  # player, ends
         self._renewing: set[str] = set()
 
-    def active_player(self, sub: str, ask_accounts: Callable[[], Player]) -> Player:
+    async def active_player(
+        self, sub: str, ask_accounts: Callable[[], Awaitable[Player]]
+    ) -> Player:
         """The player of ``sub`` under a live lease, else accounts' answer (leased if active).
 
         In a lease's last quarter one request renews it while the others go on using
@@ -67,25 +68,25 @@ class PlayerLeases:
                     return player
                 self._renewing.add(sub)
                 try:
-                    return self._ask(sub, ask_accounts)
+                    return await self._ask(sub, ask_accounts)
                 finally:
                     self._renewing.discard(sub)
-        return self._ask(sub, ask_accounts)
+        return await self._ask(sub, ask_accounts)
 
     def forget(self, sub: str) -> None:
         self._leases.pop(sub, None)
 
-    def outlast(self, sub: str) -> None:
+    async def outlast(self, sub: str) -> None:
         """Return only once every lease on ``sub`` granted before now has ended, here or on
-        any replica; call it after accounts committed a lock (green: other requests go on)."""
+        any replica; call it after accounts committed a lock (other requests go on)."""
         self.forget(sub)
         if self.lease_seconds > 0:
-            self._sleep(self.lease_seconds)
+            await self._sleep(self.lease_seconds)
 
-    def _ask(self, sub: str, ask_accounts: Callable[[], Player]) -> Player:
+    async def _ask(self, sub: str, ask_accounts: Callable[[], Awaitable[Player]]) -> Player:
         sent_at = self._now()
         try:
-            player = ask_accounts()
+            player = await ask_accounts()
         except BaseException:
             self.forget(sub)
             raise

@@ -20,7 +20,7 @@ Codes = Mapping[int, tuple[str, ...]]
 INTERNAL_ERROR = "internal_error"  # 500, every operation (its ``default`` response)
 
 GATEWAY: Codes = {
-    400: ("malformed_json", "unsupported_media_type", "malformed_body"),
+    400: ("malformed_json", "unsupported_media_type", "malformed_request"),
     401: (
         "missing_token",
         "invalid_token",
@@ -146,6 +146,14 @@ BATTLE: Codes = {
         *QUEST_DECK_REFUSALS,
     ),
     503: ("cards_unavailable", "cpu_deck_unavailable"),
+}
+
+
+# The push channel's own (gateway/push/routes.py); the WebSocket sends them in an
+# "error" message before it closes, the SSE route answers them as problems.
+PUSH: Codes = {
+    403: ("too_many_connections", "subject_changed"),
+    422: ("auth_expected", "invalid_last_id", "too_many_messages"),
 }
 
 

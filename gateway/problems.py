@@ -14,10 +14,7 @@ import uuid
 from typing import Any
 
 from marshmallow import INCLUDE, fields
-from nameko.exceptions import UnknownService
-from werkzeug.exceptions import HTTPException, MethodNotAllowed, RequestEntityTooLarge
-from werkzeug.routing import RequestRedirect
-from werkzeug.wrappers import Response
+from starlette.responses import Response
 
 from gateway.casing import CamelSchema, camelize
 from shared.errors import DeckyardError
@@ -26,11 +23,19 @@ log = logging.getLogger(__name__)
 
 PROBLEM_CONTENT_TYPE = "application/problem+json"
 
-_HTTP_CODES = {
-    404: ("route_not_found", "There is no such route."),
-    405: ("method_not_allowed", "This route does not accept that method."),
-    413: ("payload_too_large", "The request body is too large."),
-}
+
+def route_not_found() -> Response:
+    return problem(404, "route_not_found", "Not Found", "There is no such route.")
+
+
+def method_not_allowed(allowed: list[str]) -> Response:
+    return problem(
+        405,
+        "method_not_allowed",
+        "Method Not Allowed",
+        "This route does not accept that method.",
+        headers={"Allow": ", ".join(allowed)},
+    )
 
 
 def problem(
@@ -51,7 +56,7 @@ def problem(
     if extra:  # extension members are camelCase like every other member name
         body.update({k: v for k, v in camelize(extra).items() if k not in body})
     return Response(
-        json.dumps(body), status=status, content_type=PROBLEM_CONTENT_TYPE, headers=headers
+        json.dumps(body), status_code=status, media_type=PROBLEM_CONTENT_TYPE, headers=headers
     )
 
 
@@ -66,25 +71,6 @@ def response_for_exception(exc: BaseException) -> Response:
         if exc.status == 429 and isinstance(exc.details, dict) and "retry_after" in exc.details:
             headers = {"Retry-After": str(exc.details["retry_after"])}
         return problem(exc.status, exc.code, exc.title, exc.message, exc.details, headers)
-    if isinstance(exc, UnknownService):
-        return problem(
-            503,
-            "service_unavailable",
-            "Service unavailable",
-            "A service needed for this request is not running.",
-        )
-    if isinstance(exc, RequestEntityTooLarge):
-        code, detail = _HTTP_CODES[413]
-        return problem(413, code, "Payload too large", detail)
-    if isinstance(exc, RequestRedirect):  # a redirect is an answer, not a problem
-        redirect: Response = exc.get_response()
-        return redirect
-    if isinstance(exc, HTTPException) and exc.code is not None:
-        code, detail = _HTTP_CODES.get(exc.code, ("http_error", exc.description or ""))
-        headers = None
-        if isinstance(exc, MethodNotAllowed) and exc.valid_methods:
-            headers = {"Allow": ", ".join(exc.valid_methods)}
-        return problem(exc.code, code, exc.name, detail, headers=headers)
     error_id = str(uuid.uuid4())
     log.error("unhandled error %s", error_id, exc_info=(type(exc), exc, exc.__traceback__))
     return problem(

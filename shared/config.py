@@ -12,8 +12,10 @@ import math
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from sqlalchemy.engine import URL, make_url
+if TYPE_CHECKING:
+    from sqlalchemy.engine import URL
 
 SERVICE_NAMES = ("accounts", "authoring", "challenge", "cards", "battle")
 
@@ -143,6 +145,8 @@ class Settings:
 
 
 def service_database_url(server_url: str, database: str) -> URL:
+    from sqlalchemy.engine import make_url  # here: the gateway never imports SQLAlchemy
+
     url = make_url(server_url).set(drivername="postgresql+psycopg", database=database)
     return url
 

@@ -239,6 +239,23 @@ def _match_finished_from_v1(data: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
+class MatchUpdatedV1(EventSchema):
+    """A match changed other than by its own player's request (an opponent's move, a
+    timeout, the sweeper): who sits in it, its new version, whose move it is. The
+    gateway tells the seated players; what changed they read from the match itself,
+    through their own view (never from here: hidden cards stay in the service)."""
+
+    match_id = fields.UUID(required=True)
+    game = fields.String(required=True, validate=validate.Length(min=1, max=32))
+    mode = fields.String(required=True, validate=validate.Length(min=1, max=16))
+    version = fields.Integer(required=True, strict=True, validate=validate.Range(min=1))
+    status = fields.String(required=True, validate=validate.Length(min=1, max=16))
+    seats = fields.List(fields.Nested(MatchSeatV2), required=True, validate=validate.Length(min=1))
+    to_act = fields.List(fields.String(validate=validate.Length(min=1, max=32)), required=True)
+    deadline = fields.AwareDateTime(required=True, allow_none=True)
+    updated_at = fields.AwareDateTime(required=True)
+
+
 class AccountDeletionRequestedV1(EventSchema):
     """A player asked to delete their account; it is locked. Purge their personal data.
 
@@ -291,6 +308,9 @@ class EventContract:
     schema: type[Schema]
     consumers: tuple[str, ...] = ()
     older: tuple[OlderVersion, ...] = ()
+    # The gateways read it from the push stream (shared/push.py): players are told of it,
+    # or (a deletion) the gateway forgets the player's lease and sockets at once.
+    gateway: bool = False
 
     def readable(self, version: int) -> OlderVersion | None:
         """How to read ``version`` of this event, or None for a version not read."""
@@ -343,6 +363,7 @@ ATTEMPT_COMPLETED = EventContract(
     "challenge",
     AttemptCompletedV2,
     consumers=("cards.on_attempt_completed", "accounts.on_attempt_completed"),
+    gateway=True,
     older=(OlderVersion(1, AttemptCompletedV1, _quest_from_v1),),
 )
 REWARD_GRANTED = EventContract(
@@ -351,6 +372,7 @@ REWARD_GRANTED = EventContract(
     "cards",
     RewardGrantedV2,
     consumers=("challenge.on_reward_granted",),
+    gateway=True,
     older=(OlderVersion(1, RewardGrantedV1, _reward_granted_from_v1),),
 )
 MATCH_FINISHED = EventContract(
@@ -359,7 +381,16 @@ MATCH_FINISHED = EventContract(
     "battle",
     MatchFinishedV2,
     consumers=("accounts.on_match_finished",),
+    gateway=True,
     older=(OlderVersion(1, MatchFinishedV1, _match_finished_from_v1),),
+)
+
+MATCH_UPDATED = EventContract(
+    "MatchUpdated",
+    1,
+    "battle",
+    MatchUpdatedV1,
+    gateway=True,  # no service consumes it: it is for the players, through the gateway
 )
 
 ACCOUNT_DELETION_REQUESTED = EventContract(
@@ -373,6 +404,7 @@ ACCOUNT_DELETION_REQUESTED = EventContract(
         "cards.on_account_deletion_requested",
         "challenge.on_account_deletion_requested",
     ),
+    gateway=True,
 )
 
 
@@ -407,6 +439,7 @@ CONTRACTS: Mapping[str, EventContract] = {
             ATTEMPT_COMPLETED,
             REWARD_GRANTED,
             MATCH_FINISHED,
+            MATCH_UPDATED,
             ACCOUNT_DELETION_REQUESTED,
         )
     },

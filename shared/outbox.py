@@ -31,6 +31,7 @@ from sqlalchemy.orm import Session
 from shared.events import AWAITING_CONSUMERS, contract_for
 from shared.logs import Throttled
 from shared.plumbing_tables import PlumbingTables
+from shared.push import PUSH_QUEUE, PUSH_QUEUE_ARGUMENTS
 
 log = logging.getLogger(__name__)
 
@@ -72,6 +73,18 @@ def declarations(exchange_name: str, routing_key: str) -> list[Exchange | Queue]
             )
             for name in contract.consumer_queues()
         ]
+        if contract.gateway:  # the gateways' push stream keeps it (shared/push.py)
+            queues.append(
+                Queue(
+                    PUSH_QUEUE,
+                    exchange=exchange,
+                    routing_key=routing_key,
+                    durable=True,
+                    auto_delete=False,
+                    exclusive=False,
+                    queue_arguments=PUSH_QUEUE_ARGUMENTS,
+                )
+            )
     return [exchange, *queues]
 
 

@@ -14,13 +14,12 @@ import os  # noqa: E402
 import pytest  # noqa: E402
 from nameko.standalone.rpc import ClusterRpcProxy  # noqa: E402
 from nameko.testing.services import replace_dependencies  # noqa: E402
-from nameko.testing.utils import get_extension  # noqa: E402
 from nameko.web.server import WebServer  # noqa: E402
 
 from deckyard.registry import service_class  # noqa: E402
-from gateway.entrypoints import StatusWebServer  # noqa: E402
 from shared.db import use_cooperative_psycopg  # noqa: E402
 from shared.testing import ServicesUnavailable, isolated_stack, services_required  # noqa: E402
+from tests.gateway_process import GatewayProcess  # noqa: E402
 
 use_cooperative_psycopg()
 os.environ.setdefault("DEV_AUTH", "1")
@@ -43,11 +42,30 @@ def settings(stack):
 
 
 @pytest.fixture
-def start_service(container_factory, settings):
-    """Start a service by name in a real nameko container; returns the container."""
+def start_gateway(settings):
+    """Start gateways (``python -m gateway.server`` processes); stopped after the test.
+    ``start_gateway(settings, PLAYER_LEASE_SECONDS=0)``; ``.wait()`` until it serves."""
+    started = []
+
+    def start(settings_override=None, **config):
+        gateway = GatewayProcess(settings_override or settings, **config)
+        started.append(gateway)
+        return gateway
+
+    yield start
+    for gateway in started:
+        gateway.stop()
+
+
+@pytest.fixture
+def start_service(container_factory, settings, start_gateway):
+    """Start a service by name in a real nameko container; returns the container. The
+    gateway is a process of its own (``GatewayProcess``), returned once it serves."""
 
     def start(name, settings_override=None, replacements=None, **config):
         effective = settings_override or settings
+        if name == "gateway":
+            return start_gateway(effective, **config).wait()
         config.setdefault("WEB_SERVER_ADDRESS", "127.0.0.1:0")
         container = container_factory(service_class(name), effective.nameko_config(**config))
         if replacements:
@@ -59,20 +77,17 @@ def start_service(container_factory, settings):
 
 
 def http_port(container):
-    """The port a container's web server listens on (it was asked for port 0); for the
+    """The port a container's health server listens on (it was asked for port 0); for a
     gateway, its API port, not its status port (``status_port``)."""
-    (server,) = [
-        ext
-        for ext in container.extensions
-        if isinstance(ext, WebServer) and not isinstance(ext, StatusWebServer)
-    ]
+    if isinstance(container, GatewayProcess):
+        return container.port
+    (server,) = [ext for ext in container.extensions if isinstance(ext, WebServer)]
     return server._sock.getsockname()[1]
 
 
-def status_port(container):
-    """The port of the gateway's internal status listener (a free one in tests)."""
-    server = get_extension(container, StatusWebServer)
-    return server._sock.getsockname()[1]
+def status_port(gateway):
+    """The port of a gateway's internal status listener (a free one in tests)."""
+    return gateway.status_port
 
 
 @pytest.fixture

@@ -12,10 +12,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from werkzeug.wrappers import Request
+from starlette.requests import Request
 
 from gateway.casing import load
-from gateway.entrypoints import RouteDoc, api, json_input, query_args
+from gateway.http import RouteDoc, api, json_input, query_args
 from gateway.problem_codes import ACCOUNTS
 from gateway.routes.accounts_schemas import (
     DeleteAccountRequest,
@@ -41,13 +41,13 @@ class AccountRoutes(Caller):
             codes=ACCOUNTS,
         ),
     )
-    def me(self, request: Request) -> dict[str, Any]:
+    async def me(self, request: Request) -> dict[str, Any]:
         """``GET /me`` with ``Authorization: Bearer <token>`` ->
         ``{"id": "7f0c...", "roles": ["player"], "status": "active",
         "registeredAt": "2026-11-30T12:00:00+00:00", "registeredNow": true}``
         """
-        identity = self._identity(request)
-        player = self._active_player(identity)
+        identity = await self._identity(request)
+        player = await self._active_player(identity)
         return {**player, "roles": sorted(identity.roles)}
 
     @api(
@@ -63,12 +63,12 @@ class AccountRoutes(Caller):
             codes=ACCOUNTS,
         ),
     )
-    def progression(self, request: Request) -> Any:
+    async def progression(self, request: Request) -> Any:
         """``GET /me/progression?limit=2`` -> ``{"playerId": "...", "points": 40,
         "entries": [{"sourceType": "attempt", "points": 40, "occurredAt": "..."}]}``"""
-        player_id = self._player_id(request)
+        player_id = await self._player_id(request)
         args = load(ProgressionQuery(), query_args(request))
-        return self.services.call(
+        return await self.services.call(
             "accounts", "progression", player_id=player_id, limit=args["limit"]
         )
 
@@ -90,14 +90,14 @@ class AccountRoutes(Caller):
             codes=ACCOUNTS,
         ),
     )
-    def delete_me(self, request: Request) -> tuple[int, Any]:
+    async def delete_me(self, request: Request) -> tuple[int, Any]:
         """``DELETE /me`` ``{"confirm": "DELETE MY ACCOUNT"}`` -> 202 ``{"id": "...",
         "status": "purging_data", "requestedAt": "...", "completedAt": null,
         "services": {"cards": "pending", ...}, "identity": "pending"}``"""
-        identity = self._identity(request)
+        identity = await self._identity(request)
         args = load(DeleteAccountRequest(), json_input(request))
         try:
-            started = self.services.call(
+            started = await self.services.call(
                 "accounts",
                 "request_deletion",
                 sub=identity.sub,
@@ -107,7 +107,7 @@ class AccountRoutes(Caller):
         finally:
             # The lock may have committed even if the call failed: answer nothing
             # until no replica's lease can still call this account active.
-            self.players.outlast(identity.sub)
+            await self.players.outlast(identity.sub)
         deletion = started["deletion"]
         return (200 if deletion["status"] == "completed" else 202), deletion
 
@@ -123,7 +123,7 @@ class AccountRoutes(Caller):
             codes=ACCOUNTS,
         ),
     )
-    def deletion_status(self, request: Request) -> Any:
+    async def deletion_status(self, request: Request) -> Any:
         """``GET /me/deletion`` -> the deletion as ``DELETE /me`` answered it, updated"""
-        identity = self._identity(request)
-        return self.services.call("accounts", "deletion_status", sub=identity.sub)
+        identity = await self._identity(request)
+        return await self.services.call("accounts", "deletion_status", sub=identity.sub)

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from werkzeug.wrappers import Request
+from starlette.requests import Request
 
 from gateway.casing import load, snakeize
-from gateway.entrypoints import RouteDoc, api, json_input, query_args
+from gateway.http import RouteDoc, api, json_input, query_args
 from gateway.problem_codes import AUTHORING
 from gateway.routes.authoring_schemas import (
     AuditEntrySchema,
@@ -42,12 +42,12 @@ class AuthoringRoutes(Caller):
             codes=AUTHORING,
         ),
     )
-    def create_content(self, request: Request) -> tuple[int, Any]:
+    async def create_content(self, request: Request) -> tuple[int, Any]:
         """``{"kind": "question", "game": "quest", "body": {...}}`` -> 201 the draft, version 1"""
-        author = self._author(request)
+        author = await self._author(request)
         args = load(CreateContentRequest(), json_input(request))
         replaces = str(args["replaces"]) if args["replaces"] else None
-        created = self.services.call(
+        created = await self.services.call(
             "authoring",
             "create",
             actor=author.sub,
@@ -72,11 +72,11 @@ class AuthoringRoutes(Caller):
             codes=AUTHORING,
         ),
     )
-    def list_content(self, request: Request) -> Any:
+    async def list_content(self, request: Request) -> Any:
         """``GET /authoring/content?state=draft&limit=2`` -> ``[{"id": "...", ...}]``"""
-        self._author(request)
+        await self._author(request)
         args = load(ContentListQuery(), query_args(request))
-        return self.services.call("authoring", "list", **args)
+        return await self.services.call("authoring", "list", **args)
 
     @api(
         "GET",
@@ -90,11 +90,11 @@ class AuthoringRoutes(Caller):
             codes=AUTHORING,
         ),
     )
-    def get_content(self, request: Request, content_id: Any) -> Any:
+    async def get_content(self, request: Request, content_id: Any) -> Any:
         """``GET /authoring/content/<id>`` -> ``{"id": "...", "lineageId": "...",
         "state": "draft", "version": 1, "body": {...}, "createdAt": "..."}``"""
-        self._author(request)
-        return self.services.call("authoring", "get", content_id=str(content_id))
+        await self._author(request)
+        return await self.services.call("authoring", "get", content_id=str(content_id))
 
     @api(
         "PUT",
@@ -109,11 +109,11 @@ class AuthoringRoutes(Caller):
             codes=AUTHORING,
         ),
     )
-    def edit_content(self, request: Request, content_id: Any) -> Any:
+    async def edit_content(self, request: Request, content_id: Any) -> Any:
         """``{"expectedVersion": 1, "body": {...}}`` -> the draft at version 2"""
-        author = self._author(request)
+        author = await self._author(request)
         args = load(EditContentRequest(), json_input(request))
-        return self.services.call(
+        return await self.services.call(
             "authoring",
             "edit",
             actor=author.sub,
@@ -135,11 +135,11 @@ class AuthoringRoutes(Caller):
             codes=AUTHORING,
         ),
     )
-    def transition_content(self, request: Request, content_id: Any) -> Any:
+    async def transition_content(self, request: Request, content_id: Any) -> Any:
         """``{"to": "in_review", "expectedVersion": 2}`` -> the content at version 3"""
-        author = self._author(request)
+        author = await self._author(request)
         args = load(TransitionRequest(), json_input(request))
-        return self.services.call(
+        return await self.services.call(
             "authoring",
             "transition",
             actor=author.sub,
@@ -162,8 +162,8 @@ class AuthoringRoutes(Caller):
             codes=AUTHORING,
         ),
     )
-    def content_audit(self, request: Request, content_id: Any) -> Any:
+    async def content_audit(self, request: Request, content_id: Any) -> Any:
         """``GET /authoring/content/<id>/audit`` -> ``[{"version": 2, "actor": "...",
         "action": "transition", "from": "draft", "to": "in_review", "at": "..."}]``"""
-        self._author(request)
-        return self.services.call("authoring", "audit", content_id=str(content_id))
+        await self._author(request)
+        return await self.services.call("authoring", "audit", content_id=str(content_id))

@@ -4,17 +4,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from werkzeug.wrappers import Request
+from starlette.requests import Request
 
 from gateway.casing import load
-from gateway.entrypoints import RouteDoc, api, query_args
+from gateway.http import RouteDoc, api, query_args
 from gateway.problem_codes import CARDS
 from gateway.routes.catalogue_schemas import CatalogueQuery, CatalogueSchema
-from gateway.rpc import Services
+from gateway.rpc import NamekoRpc
 
 
 class CatalogueRoutes:
-    services: Services
+    services: NamekoRpc
 
     @api(
         "GET",
@@ -29,8 +29,8 @@ class CatalogueRoutes:
             codes=CARDS,
         ),
     )
-    def catalogue(self, request: Request) -> Any:
+    async def catalogue(self, request: Request) -> Any:
         """``GET /cards/catalogue?game=quest`` -> ``[{"id": "...", "name": "Quillip",
         "rewardEligible": true, "definition": {"maxHp": 40, ...}}]``"""
         args = load(CatalogueQuery(), query_args(request))
-        return self.services.call("cards", "catalogue", game=args["game"])
+        return await self.services.call("cards", "catalogue", game=args["game"])

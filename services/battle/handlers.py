@@ -75,6 +75,10 @@ def _commit(
     uow.matches.add_steps(match.id, steps, idempotency_key, kept)
     if match.status is Status.ACTIVE and after.status is Status.FINISHED:
         uow.events.add_event(host.finished_event(after))
+    if seat is None or sum(s.kind is host.SeatKind.PLAYER for s in after.seats) > 1:
+        # Someone is told who did not ask: a timeout or the sweeper changed the match, or
+        # another player did. A player's own request against the CPU is its own answer.
+        uow.events.add_event(host.updated_event(hosted_game, after, now))
     return after, response
 
 

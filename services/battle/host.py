@@ -24,7 +24,7 @@ from typing import Any, Protocol
 from games.kit.protocol import CpuPolicy, Engine
 from games.kit.refusal import Refusal
 from shared.errors import InvalidInput
-from shared.events import MATCH_FINISHED, Event, new_event
+from shared.events import MATCH_FINISHED, MATCH_UPDATED, Event, new_event
 
 # Ours: a bound on CPU actions in a row, against a loop; Quest's rules need at most two
 # (a replacement selection, then its normal turn).
@@ -261,6 +261,31 @@ def finished_event(match: Match) -> Event:
     return new_event(
         MATCH_FINISHED, data, occurred_at=match.finished_at, event_id=finished_event_id(match.id)
     )
+
+
+_UPDATED_EVENTS = uuid.UUID("0b6f4f64-1c52-4d8e-9a51-6a0c3e7d2b19")
+
+
+def updated_event(hosted: HostedGame, match: Match, now: datetime) -> Event:
+    """MatchUpdated of a match at its new version (one per version: the id follows)."""
+    seats = [
+        {"seat": s.name, "kind": str(s.kind), "player_id": s.player_id, "result": s.result}
+        for s in match.seats
+    ]
+    active = match.status is Status.ACTIVE
+    data = {
+        "match_id": match.id,
+        "game": match.game,
+        "mode": match.mode,
+        "version": match.version,
+        "status": str(match.status),
+        "seats": seats,
+        "to_act": list(hosted.engine.waiting_for(match.state)) if active else [],
+        "deadline": match.deadline if active else None,
+        "updated_at": now,
+    }
+    event_id = uuid.uuid5(_UPDATED_EVENTS, f"{match.id}:{match.version}")
+    return new_event(MATCH_UPDATED, data, occurred_at=now, event_id=event_id)
 
 
 def same_request(step: Step, action: dict[str, Any], expected_version: int) -> bool:

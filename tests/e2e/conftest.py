@@ -6,10 +6,12 @@ from tests.conftest import http_port
 
 
 @pytest.fixture
-def platform(start_service, settings):
-    """Every service and the gateway, each in its own real nameko container."""
+def platform(start_service, start_gateway, settings):
+    """Every service, each in its own real nameko container, and the gateway, in a
+    process of its own (started first: it comes up while the containers start)."""
+    gateway = start_gateway(settings, MAX_BODY_BYTES=settings.max_body_bytes)
     containers = {name: start_service(name) for name in SERVICE_NAMES}
-    containers["gateway"] = start_service("gateway", MAX_BODY_BYTES=settings.max_body_bytes)
+    containers["gateway"] = gateway.wait()
     return containers
 
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from werkzeug.wrappers import Request
+from starlette.requests import Request
 
 from gateway.casing import load
-from gateway.entrypoints import RouteDoc, api, json_input
+from gateway.http import RouteDoc, api, json_input
 from gateway.problem_codes import CHALLENGE
 from gateway.routes.base import WRITE_ERRORS, Caller
 from gateway.routes.quest.attempts_schemas import AnswerRequest, AttemptSchema, StartAttemptRequest
@@ -31,14 +31,14 @@ class QuestAttemptRoutes(Caller):
             codes=CHALLENGE,
         ),
     )
-    def start_attempt(self, request: Request, event_id: Any) -> tuple[int, Any]:
+    async def start_attempt(self, request: Request, event_id: Any) -> tuple[int, Any]:
         """``{"location": {"lat": 51.508, "lon": -0.1281, "accuracyM": 12,
         "acquiredAt": "2026-11-30T12:00:00Z"}}`` -> 201 the attempt (questions, deadline)"""
-        player_id = self._player_id(request)
+        player_id = await self._player_id(request)
         args = load(StartAttemptRequest(), json_input(request))
         # The service takes the claim as JSON in its own (snake_case) names.
         location = {**args["location"], "acquired_at": args["location"]["acquired_at"].isoformat()}
-        started = self.services.call(
+        started = await self.services.call(
             "challenge",
             "start_attempt",
             player_id=player_id,
@@ -59,13 +59,13 @@ class QuestAttemptRoutes(Caller):
             codes=CHALLENGE,
         ),
     )
-    def get_attempt(self, request: Request, attempt_id: Any) -> Any:
+    async def get_attempt(self, request: Request, attempt_id: Any) -> Any:
         """``GET /quest/attempts/<id>`` -> ``{"id": "...", "eventId": "...",
         "status": "active", "deadline": "...", "questions": [...]}``"""
-        return self.services.call(
+        return await self.services.call(
             "challenge",
             "get_attempt",
-            player_id=self._player_id(request),
+            player_id=await self._player_id(request),
             attempt_id=str(attempt_id),
         )
 
@@ -83,11 +83,11 @@ class QuestAttemptRoutes(Caller):
             operation_id="answerQuestQuestion",
         ),
     )
-    def answer(self, request: Request, attempt_id: Any, index: int) -> Any:
+    async def answer(self, request: Request, attempt_id: Any, index: int) -> Any:
         """``{"choice": "o1a2b3c4d"}`` -> the attempt with your answer recorded"""
-        player_id = self._player_id(request)
+        player_id = await self._player_id(request)
         submission = load(AnswerRequest(), json_input(request))
-        return self.services.call(
+        return await self.services.call(
             "challenge",
             "answer",
             player_id=player_id,

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from werkzeug.wrappers import Request
+from starlette.requests import Request
 
 from gateway.casing import load
-from gateway.entrypoints import RouteDoc, api, json_input
+from gateway.http import RouteDoc, api, json_input
 from gateway.problem_codes import BATTLE
 from gateway.routes.base import Caller
 from gateway.routes.quest.battles_schemas import (
@@ -69,13 +69,13 @@ class QuestBattleRoutes(Caller):
             codes=BATTLE,
         ),
     )
-    def start_battle(self, request: Request) -> tuple[int, Any]:
+    async def start_battle(self, request: Request) -> tuple[int, Any]:
         """``{"deckId": "<deck id>"}`` -> 201 the match: ``{"id": "...", "status": "active",
         "phase": "initial_selection", "version": 1, "legalActions": [{"kind":
         "select_creature", "index": 0}, ...], "you": {...}, "opponent": {...}}``"""
-        player_id = self._player_id(request)
+        player_id = await self._player_id(request)
         args = load(StartBattleRequest(), json_input(request))
-        started = self.services.call(
+        started = await self.services.call(
             "battle", "start_match", player_id=player_id, deck_id=str(args["deck_id"])
         )
         return 201, started
@@ -92,9 +92,11 @@ class QuestBattleRoutes(Caller):
             codes=BATTLE,
         ),
     )
-    def active_battle(self, request: Request) -> Any:
+    async def active_battle(self, request: Request) -> Any:
         """``GET /quest/battles/active`` -> the match, as ``GET /quest/battles/<id>``"""
-        return self.services.call("battle", "active_match", player_id=self._player_id(request))
+        return await self.services.call(
+            "battle", "active_match", player_id=await self._player_id(request)
+        )
 
     @api(
         "GET",
@@ -108,11 +110,11 @@ class QuestBattleRoutes(Caller):
             codes=BATTLE,
         ),
     )
-    def get_battle(self, request: Request, match_id: Any) -> Any:
+    async def get_battle(self, request: Request, match_id: Any) -> Any:
         """``GET /quest/battles/<id>`` -> ``{"id": "...", "deckId": "...", "version": 4,
         "yourTurn": true, "turnNumber": 2, "legalActions": [...], ...}``"""
-        return self.services.call(
-            "battle", "get_match", player_id=self._player_id(request), match_id=str(match_id)
+        return await self.services.call(
+            "battle", "get_match", player_id=await self._player_id(request), match_id=str(match_id)
         )
 
     @api(
@@ -130,12 +132,12 @@ class QuestBattleRoutes(Caller):
             operation_id="actInQuestBattle",
         ),
     )
-    def battle_action(self, request: Request, match_id: Any) -> Any:
+    async def battle_action(self, request: Request, match_id: Any) -> Any:
         """``{"expectedVersion": 3, "action": {"kind": "use_move", "index": 1}}`` -> the
         match at its new version with ``events`` (your move, the CPU's reply)"""
-        player_id = self._player_id(request)
+        player_id = await self._player_id(request)
         args = load(BattleActionRequest(), json_input(request))
-        return self.services.call(
+        return await self.services.call(
             "battle",
             "act",
             player_id=player_id,
@@ -161,11 +163,11 @@ class QuestBattleRoutes(Caller):
             codes=BATTLE,
         ),
     )
-    def forfeit_battle(self, request: Request, match_id: Any) -> Any:
+    async def forfeit_battle(self, request: Request, match_id: Any) -> Any:
         """``{"expectedVersion": 3}`` -> the finished match, ``"outcome": "forfeit"``"""
-        player_id = self._player_id(request)
+        player_id = await self._player_id(request)
         args = load(ForfeitRequest(), json_input(request))
-        return self.services.call(
+        return await self.services.call(
             "battle",
             "forfeit",
             player_id=player_id,
@@ -188,9 +190,12 @@ class QuestBattleRoutes(Caller):
             codes=BATTLE,
         ),
     )
-    def battle_history(self, request: Request, match_id: Any) -> Any:
+    async def battle_history(self, request: Request, match_id: Any) -> Any:
         """``GET /quest/battles/<id>/history`` -> ``{"matchId": "...", "version": 4,
         "entries": [{"seq": 1, "side": "player", "action": {...}, "events": [...]}]}``"""
-        return self.services.call(
-            "battle", "match_history", player_id=self._player_id(request), match_id=str(match_id)
+        return await self.services.call(
+            "battle",
+            "match_history",
+            player_id=await self._player_id(request),
+            match_id=str(match_id),
         )

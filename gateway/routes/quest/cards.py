@@ -8,10 +8,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from werkzeug.wrappers import Request, Response
+from starlette.requests import Request
+from starlette.responses import Response
 
 from gateway.casing import load
-from gateway.entrypoints import RouteDoc, api, json_input, query_args
+from gateway.http import RouteDoc, api, json_input, query_args
 from gateway.problem_codes import CARDS
 from gateway.routes.base import WRITE_ERRORS, Caller, no_content
 from gateway.routes.quest.cards_schemas import (
@@ -44,12 +45,12 @@ class QuestCardRoutes(Caller):
             codes=CARDS,
         ),
     )
-    def choose_starter(self, request: Request) -> tuple[int, Any]:
+    async def choose_starter(self, request: Request) -> tuple[int, Any]:
         """``{"affinity": "Wit"}`` -> 201 ``{"affinity": "Wit", "grantedAt": "...",
         "cards": [five owned copies]}``"""
-        player_id = self._player_id(request)
+        player_id = await self._player_id(request)
         args = load(StarterRequest(), json_input(request))
-        chosen = self.services.call(
+        chosen = await self.services.call(
             "cards", "choose_starter", player_id=player_id, affinity=args["affinity"]
         )
         return (201 if chosen["created"] else 200), chosen["starter"]
@@ -61,9 +62,11 @@ class QuestCardRoutes(Caller):
             "Your starter grant", Starter, auth="player", errors=(404,), tags=TAGS, codes=CARDS
         ),
     )
-    def get_starter(self, request: Request) -> Any:
+    async def get_starter(self, request: Request) -> Any:
         """``GET /quest/starter`` -> the grant as ``POST /quest/starter`` answered it"""
-        return self.services.call("cards", "get_starter", player_id=self._player_id(request))
+        return await self.services.call(
+            "cards", "get_starter", player_id=await self._player_id(request)
+        )
 
     @api(
         "GET",
@@ -76,10 +79,12 @@ class QuestCardRoutes(Caller):
             codes=CARDS,
         ),
     )
-    def collection(self, request: Request) -> Any:
+    async def collection(self, request: Request) -> Any:
         """``GET /quest/collection`` -> ``{"playerId": "...", "starterAffinity": "Wit",
         "totalCopies": 5, "definitions": [{"definition": {...}, "count": 1, ...}]}``"""
-        return self.services.call("cards", "player_collection", player_id=self._player_id(request))
+        return await self.services.call(
+            "cards", "player_collection", player_id=await self._player_id(request)
+        )
 
     @api(
         "GET",
@@ -93,10 +98,12 @@ class QuestCardRoutes(Caller):
             codes=CARDS,
         ),
     )
-    def list_decks(self, request: Request) -> Any:
+    async def list_decks(self, request: Request) -> Any:
         """``GET /quest/decks`` -> ``[{"id": "...", "name": "Morning walk", "cost": 7,
         "legal": true, ...}]``"""
-        return self.services.call("cards", "list_decks", player_id=self._player_id(request))
+        return await self.services.call(
+            "cards", "list_decks", player_id=await self._player_id(request)
+        )
 
     @api(
         "POST",
@@ -113,11 +120,11 @@ class QuestCardRoutes(Caller):
             codes=CARDS,
         ),
     )
-    def create_deck(self, request: Request) -> tuple[int, Any]:
+    async def create_deck(self, request: Request) -> tuple[int, Any]:
         """``{"name": "Morning walk", "cards": ["<copy id>", ...]}`` -> 201 the deck, version 1"""
-        player_id = self._player_id(request)
+        player_id = await self._player_id(request)
         args = load(CreateDeckRequest(), json_input(request))
-        created = self.services.call(
+        created = await self.services.call(
             "cards",
             "create_deck",
             player_id=player_id,
@@ -131,10 +138,10 @@ class QuestCardRoutes(Caller):
         "/quest/decks/<uuid:deck_id>",
         RouteDoc("One of your decks", Deck, auth="player", errors=(404,), tags=TAGS, codes=CARDS),
     )
-    def get_deck(self, request: Request, deck_id: Any) -> Any:
+    async def get_deck(self, request: Request, deck_id: Any) -> Any:
         """``GET /quest/decks/<id>`` -> the deck, with ``createdAt`` and ``updatedAt``"""
-        return self.services.call(
-            "cards", "get_deck", player_id=self._player_id(request), deck_id=str(deck_id)
+        return await self.services.call(
+            "cards", "get_deck", player_id=await self._player_id(request), deck_id=str(deck_id)
         )
 
     @api(
@@ -150,12 +157,12 @@ class QuestCardRoutes(Caller):
             codes=CARDS,
         ),
     )
-    def edit_deck(self, request: Request, deck_id: Any) -> Any:
+    async def edit_deck(self, request: Request, deck_id: Any) -> Any:
         """``{"expectedVersion": 1, "name": "Evening walk"}`` -> the deck at version 2"""
-        player_id = self._player_id(request)
+        player_id = await self._player_id(request)
         args = load(EditDeckRequest(), json_input(request))
         cards = args["cards"]
-        return self.services.call(
+        return await self.services.call(
             "cards",
             "edit_deck",
             player_id=player_id,
@@ -178,11 +185,11 @@ class QuestCardRoutes(Caller):
             codes=CARDS,
         ),
     )
-    def delete_deck(self, request: Request, deck_id: Any) -> Response:
+    async def delete_deck(self, request: Request, deck_id: Any) -> Response:
         """``DELETE /quest/decks/<id>?expectedVersion=2`` -> 204, no body"""
-        player_id = self._player_id(request)
+        player_id = await self._player_id(request)
         args = load(DeleteDeckQuery(), query_args(request))
-        self.services.call(
+        await self.services.call(
             "cards",
             "delete_deck",
             player_id=player_id,

@@ -4,17 +4,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from werkzeug.wrappers import Request
+from starlette.requests import Request
 
 from gateway.casing import load
-from gateway.entrypoints import RouteDoc, api, query_args
+from gateway.http import RouteDoc, api, query_args
 from gateway.problem_codes import CHALLENGE
 from gateway.routes.quest.events_schemas import NearbyEvent, PointQuery
-from gateway.rpc import Services
+from gateway.rpc import NamekoRpc
 
 
 class QuestEventRoutes:
-    services: Services
+    services: NamekoRpc
 
     @api(
         "GET",
@@ -29,8 +29,10 @@ class QuestEventRoutes:
             codes=CHALLENGE,
         ),
     )
-    def nearby_events(self, request: Request) -> Any:
+    async def nearby_events(self, request: Request) -> Any:
         """``GET /quest/events?lat=51.508&lon=-0.128`` -> ``[{"id": "...", "name": "...",
         "radiusM": 150, "startsAt": "...", "endsAt": "...", "distanceM": 12.5}]``"""
         args = load(PointQuery(), query_args(request))
-        return self.services.call("challenge", "nearby_events", lat=args["lat"], lon=args["lon"])
+        return await self.services.call(
+            "challenge", "nearby_events", lat=args["lat"], lon=args["lon"]
+        )

@@ -52,7 +52,7 @@ def test_concurrent_first_calls_register_exactly_one_player(api):
     token = api.token(sub)
     pool = eventlet.GreenPool(8)
     responses = list(pool.imap(lambda _: api.get("/me", token=token), range(8)))
-    assert {r.status_code for r in responses} == {200}
+    assert {r.status_code for r in responses} == {200}, [r.text for r in responses]
     assert len({r.json()["id"] for r in responses}) == 1
     assert sum(r.json()["registeredNow"] for r in responses) == 1
 

@@ -19,8 +19,8 @@ import eventlet
 import pytest
 
 from deckyard.api_client import ApiClient
+from gateway.app import Gateway
 from gateway.openapi import build_spec
-from gateway.service import GatewayService
 from services.accounts.deletion import CONFIRMATION_PHRASE
 from shared.config import SERVICE_NAMES
 from tests.auth0_standin import Auth0StandIn
@@ -260,7 +260,7 @@ def test_a_malformed_chunked_body_is_400(api, player):
     status, answer, _ = raw_exchange(api, head, [b"zz\r\n{}\r\n0\r\n\r\n"])
 
     assert status == 400
-    assert b"malformed_body" in answer
+    assert b"malformed_request" in answer
 
 
 # -- structure ----------------------------------------------------------------------------
@@ -805,7 +805,7 @@ def test_invalid_utf_8_in_a_query_is_read_as_replacement_characters(author):
 
 def test_fuzz_finding_list_routes_are_documented_as_arrays(api, author, catalogue):
     """The document said one object where the routes answer a JSON array."""
-    spec = build_spec(GatewayService)
+    spec = build_spec(Gateway)
     for path, caller in (
         ("/cards/catalogue?game=quest", author),
         ("/quest/events?lat=0&lon=0", author),
@@ -820,7 +820,7 @@ def test_fuzz_finding_list_routes_are_documented_as_arrays(api, author, catalogu
 
 def test_fuzz_finding_problems_may_carry_extension_members(api, player):
     """Problem was documented with additionalProperties: false; a 422 carries ``fields``."""
-    spec = build_spec(GatewayService)
+    spec = build_spec(Gateway)
     assert spec["components"]["schemas"]["Problem"]["additionalProperties"] is True
 
     refused = player.call("POST", "/quest/decks", json={"name": 1})
@@ -831,7 +831,7 @@ def test_fuzz_finding_problems_may_carry_extension_members(api, player):
 def test_fuzz_finding_query_parameters_are_documented(api):
     """The query parameters routes read (?lat=&lon=, ?game=, ...) were not in the document,
     so the fuzzer never sent them."""
-    spec = build_spec(GatewayService)
+    spec = build_spec(Gateway)
     names = {
         (path, method): {p["name"] for p in op.get("parameters", []) if p["in"] == "query"}
         for path, ops in spec["paths"].items()
@@ -846,7 +846,7 @@ def test_fuzz_finding_query_parameters_are_documented(api):
 
 def test_fuzz_finding_a_deleted_deck_answers_204_without_a_body_or_content_type(deck_owner):
     """204 was documented with an application/json body and answered as text/plain."""
-    spec = build_spec(GatewayService)
+    spec = build_spec(Gateway)
     assert "content" not in spec["paths"]["/quest/decks/{deck_id}"]["delete"]["responses"]["204"]
 
     response = deck_owner.call("DELETE", f"/quest/decks/{deck_owner.deck['id']}?expectedVersion=1")

@@ -6,6 +6,7 @@ import pytest
 import requests
 
 from tests.conftest import http_port, status_port
+from tests.gateway_process import GatewayProcess
 
 pytestmark = pytest.mark.e2e
 
@@ -15,17 +16,11 @@ APP = "https://play.deckyard.example.com"
 @pytest.fixture(scope="module")
 def gateway_base(stack):
     """A gateway alone (preflights and these answers need no service)."""
-    from nameko.containers import get_container_cls
-
-    from deckyard.registry import service_class
-
-    config = stack.settings.nameko_config(WEB_SERVER_ADDRESS="127.0.0.1:0", CORS_ORIGINS=APP)
-    container = get_container_cls(config)(service_class("gateway"), config)
-    container.start()
+    gateway = GatewayProcess(stack.settings, CORS_ORIGINS=APP).wait()
     try:
-        yield container, f"http://127.0.0.1:{http_port(container)}"
+        yield gateway, gateway.base_url
     finally:
-        container.kill()
+        gateway.stop()
 
 
 def preflight(base, path, origin, method="POST"):

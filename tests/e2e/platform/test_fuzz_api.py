@@ -1,6 +1,6 @@
 """Fuzzing the whole public API from the gateway's own OpenAPI document (schemathesis).
 
-Every operation of ``build_spec(GatewayService)`` - the document the gateway
+Every operation of ``build_spec(Gateway)`` - the document the gateway
 serves at ``/openapi.json`` (a test below checks they are the same) - gets
 generated requests, valid and invalid, and every answer must be:
 
@@ -57,8 +57,8 @@ from schemathesis.specs.openapi.checks import (
 
 from deckyard.api_client import ApiClient
 from deckyard.registry import service_class
+from gateway.app import Gateway
 from gateway.openapi import build_spec
-from gateway.service import GatewayService
 from services.authoring.orm import plumbing
 from services.authoring.seed import SEED_DIR, seed
 from shared.clock import SystemClock
@@ -66,6 +66,7 @@ from shared.config import SERVICE_NAMES
 from shared.db import Database, make_engine
 from tests.auth0_standin import Auth0StandIn
 from tests.conftest import http_port
+from tests.gateway_process import GatewayProcess
 from tests.helpers import wait_for
 from tests.random_refs import random_sub
 
@@ -88,12 +89,13 @@ CHECKS = [
     negative_data_rejection,
 ]
 
-SCHEMA = schemathesis.openapi.from_dict(build_spec(GatewayService))
+SCHEMA = schemathesis.openapi.from_dict(build_spec(Gateway))
 OPERATIONS = sum(1 for _ in SCHEMA.get_all_operations())
 
 
 class FuzzPlatform:
-    """Every service and the gateway in real nameko containers, for a whole module."""
+    """Every service in a real nameko container, and gateways in processes of their own,
+    for a whole module."""
 
     def __init__(self, settings: Any) -> None:
         self.settings = settings
@@ -102,6 +104,10 @@ class FuzzPlatform:
     def start(
         self, name: str, settings_override: Any = None, key: str | None = None, **config: Any
     ) -> Any:
+        if name == "gateway":
+            gateway = GatewayProcess(settings_override or self.settings, **config).wait()
+            self.containers[key or name] = gateway
+            return gateway
         config.setdefault("WEB_SERVER_ADDRESS", "127.0.0.1:0")
         effective = (settings_override or self.settings).nameko_config(**config)
         container = get_container_cls(effective)(service_class(name), effective)
@@ -112,7 +118,7 @@ class FuzzPlatform:
     def kill(self) -> None:
         for container in self.containers.values():
             with contextlib.suppress(Exception):  # already gone: nothing left to stop
-                container.kill()
+                container.stop() if isinstance(container, GatewayProcess) else container.kill()
 
 
 def seed_catalogue(api: ApiClient) -> None:
@@ -277,7 +283,7 @@ def test_the_fuzzed_document_is_the_one_the_gateway_serves(fuzz_api):
     served = fuzz_api.get("/openapi.json")
 
     assert served.status_code == 200
-    assert served.json() == build_spec(GatewayService)
+    assert served.json() == build_spec(Gateway)
 
 
 @SCHEMA.parametrize()

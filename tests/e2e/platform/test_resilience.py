@@ -1,6 +1,7 @@
 """A missing or stopped service gives a quick 503, never a hung request."""
 
 import dataclasses
+import urllib.parse
 
 import pytest
 import requests
@@ -9,7 +10,9 @@ from deckyard.api_client import ApiClient
 from shared.health import BrokerReadiness
 from shared.readiness import BrokerLink, CachedCheck
 from tests.conftest import http_port, status_port
+from tests.helpers import wait_for
 from tests.random_refs import random_sub
+from tests.tcp_relay import TcpRelay
 
 pytestmark = pytest.mark.e2e
 
@@ -71,15 +74,40 @@ def _break_the_broker_link(container):
     provider.check = CachedCheck(provider._check_in_time, ttl=1.0)
 
 
-def test_the_gateway_is_not_ready_without_its_broker(start_service):
-    gateway = start_service("gateway")
-    base = f"http://127.0.0.1:{http_port(gateway)}"
-    assert requests.get(base + "/ready", timeout=15).status_code == 200
+@pytest.fixture
+def relayed_broker(settings):
+    """The broker behind a relay the test can cut (tests/tcp_relay.py)."""
+    url = urllib.parse.urlsplit(settings.amqp_uri)
+    relay = TcpRelay(url.port or 5672, url.hostname or "127.0.0.1")
+    netloc = f"{url.username}:{url.password}@127.0.0.1:{relay.port}"
+    relayed = dataclasses.replace(settings, amqp_uri=url._replace(netloc=netloc).geturl())
+    yield relay, relayed
+    relay.close()
 
-    _break_the_broker_link(gateway)
-    response = requests.get(base + "/ready", timeout=15)
-    assert response.status_code == 503
+
+def test_the_gateway_is_not_ready_without_its_broker_and_recovers(
+    start_service, start_gateway, relayed_broker
+):
+    """Its own link, cut and restored: 503 (not ready; calls answered broker_unavailable
+    at once, never hung), then ready and serving again without a restart."""
+    relay, relayed = relayed_broker
+    start_service("accounts")
+    gateway = start_gateway(relayed).wait()
+    api = ApiClient(gateway.base_url, relayed)
+    assert requests.get(gateway.base_url + "/ready", timeout=15).status_code == 200
+    assert api.me(random_sub()).status_code == 200
+
+    relay.cut()
+    wait_for(lambda: requests.get(gateway.base_url + "/ready", timeout=15).status_code == 503)
+    response = requests.get(gateway.base_url + "/ready", timeout=15)
     assert response.json() == {"ready": False, "broker": "unavailable"}
+    refused = api.me(random_sub())
+    assert refused.status_code == 503
+    assert refused.json()["code"] == "broker_unavailable"
+
+    relay.restore()
+    wait_for(lambda: requests.get(gateway.base_url + "/ready", timeout=15).status_code == 200)
+    wait_for(lambda: api.me(random_sub()).status_code == 200)
 
 
 def test_a_service_is_not_ready_without_its_broker(start_service):

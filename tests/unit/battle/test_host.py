@@ -14,7 +14,7 @@ from services.battle.games import GAMES
 from services.battle.host import HostedGame, Seat, SeatKind, Status
 from shared.clock import FixedClock
 from shared.errors import Conflict, InvalidInput, NotFound
-from shared.events import MATCH_FINISHED, read_event
+from shared.events import MATCH_FINISHED, MATCH_UPDATED, read_event
 from tests.unit.battle.countgame import COUNT, COUNT_CPU, TURN
 from tests.unit.battle.support import T0, FakeStore
 
@@ -89,7 +89,11 @@ def test_two_players_take_turns_and_the_finish_writes_one_match_finished_with_ea
     assert answer["events"] == [{"type": "added", "seat": "north", "count": 9}]  # per seat
     answer = act(store, clock, south, match, {"add": 1}, 1)
     assert (answer["status"], answer["result"]) == ("finished", "won")
-    [event] = store.events.added
+    updates = [e for e in store.events.added if e.contract is MATCH_UPDATED]
+    # Another player moved: each change tells the seated players (the gateway pushes it).
+    assert [(u.data["version"], u.data["to_act"]) for u in updates] == [(1, ["south"]), (2, [])]
+    assert {u.data["status"] for u in updates} == {"active", "finished"}
+    [event] = [e for e in store.events.added if e.contract is MATCH_FINISHED]
     assert event.event_id == host.finished_event_id(match.id)
     data = read_event(MATCH_FINISHED, event.to_message()).data
     assert (data["game"], data["mode"]) == ("count", "duel")

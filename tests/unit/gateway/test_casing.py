@@ -8,10 +8,10 @@ from typing import Any
 import pytest
 from marshmallow import Schema, ValidationError, fields
 
+from gateway.app import Gateway
 from gateway.casing import CamelSchema, camel, camel_schema, camelize, load, snake, snakeize
 from gateway.openapi import build_spec
 from gateway.problems import response_for_exception
-from gateway.service import GatewayService
 from shared.errors import InvalidInput
 
 
@@ -75,7 +75,7 @@ def test_camel_schema_shows_a_shared_schema_and_its_nested_ones_camel_case():
 
 
 def test_the_openapi_document_names_every_member_camel_case():
-    spec = build_spec(GatewayService)
+    spec = build_spec(Gateway)
     names = [
         name
         for schema in spec["components"]["schemas"].values()
@@ -109,7 +109,7 @@ def test_a_refusal_names_the_fields_as_the_client_sent_them():
     with pytest.raises(InvalidInput) as refused:
         load(Claim(), {"accuracy_m": 5})
 
-    problem = json.loads(response_for_exception(refused.value).get_data(as_text=True))
+    problem = json.loads(response_for_exception(refused.value).body)
     assert problem["fields"] == {
         "accuracy_m": ["Unknown field."],
         "accuracyM": ["Missing data for required field."],

@@ -5,7 +5,6 @@ from __future__ import annotations
 import pytest
 
 from gateway.cors import ALLOWED_HEADERS, MAX_AGE_SECONDS, CorsPolicy
-from gateway.entrypoints import cors_policy
 from shared.config import ConfigError, load_settings
 
 APP = "https://play.deckyard.example.com"
@@ -82,14 +81,6 @@ def test_cors_origins_setting_is_a_comma_separated_list_of_exact_origins():
 def test_cors_origins_refuses_what_is_not_an_origin(bad):
     with pytest.raises(ConfigError, match="CORS_ORIGINS"):
         load_settings({"CORS_ORIGINS": bad})
-
-
-def test_the_nameko_config_may_override_the_origins():
-    settings = load_settings({"CORS_ORIGINS": APP})
-
-    assert cors_policy({"DECKYARD_SETTINGS": settings}).allows(APP)
-    overridden = cors_policy({"DECKYARD_SETTINGS": settings, "CORS_ORIGINS": "http://a.example"})
-    assert overridden.allows("http://a.example") and not overridden.allows(APP)
 
 
 def test_api_servers_setting_defaults_to_the_serving_host():

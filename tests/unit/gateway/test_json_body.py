@@ -7,16 +7,20 @@ import json
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from werkzeug.wrappers import Request
+from starlette.requests import Request
 
-from gateway.entrypoints import json_body
+from gateway.http import BODY_STATE, json_body
 from shared.errors import BadRequest
 
 
 def request_with(body: bytes | str, content_type: str | None = "application/json") -> Request:
+    """A request as the app hands it to a route: its body already read (gateway/asgi.py)."""
     if isinstance(body, str):
         body = body.encode()
-    return Request.from_values(method="POST", data=body, content_type=content_type)
+    headers = [] if content_type is None else [(b"content-type", content_type.encode())]
+    request = Request({"type": "http", "method": "POST", "headers": headers, "path": "/"})
+    setattr(request.state, BODY_STATE, body)
+    return request
 
 
 def refusal(request: Request) -> BadRequest:

@@ -10,16 +10,16 @@ import pytest
 from marshmallow import Schema, fields
 from openapi_spec_validator import validate
 
-from gateway.entrypoints import RouteDoc, api
+from gateway.app import Gateway
+from gateway.http import RouteDoc, api
 from gateway.openapi import api_routes, build_spec, render_docs_page
-from gateway.service import GatewayService
 
 EXPECTED_PATHS = {"/me", "/health", "/ready", "/openapi.json", "/docs"}
 
 
 @pytest.fixture(scope="module")
 def spec():
-    return build_spec(GatewayService)
+    return build_spec(Gateway)
 
 
 def test_spec_is_a_valid_openapi_3_1_document(spec):
@@ -41,7 +41,7 @@ def test_spec_lists_every_public_route(spec):
 def test_spec_lists_exactly_the_api_routes_of_the_service(spec):
     from gateway.openapi import _openapi_path
 
-    routes = {_openapi_path(route.url) for route in api_routes(GatewayService)}
+    routes = {_openapi_path(route.url) for route in api_routes(Gateway)}
 
     assert set(spec["paths"]) == routes
 
@@ -124,7 +124,7 @@ def test_servers_default_to_the_serving_host_and_follow_the_setting(spec):
     assert spec["servers"] == [{"url": "/"}]
 
     urls = ["https://api.deckyard.example.com", "https://staging.deckyard.example.com"]
-    configured = build_spec(GatewayService, servers=urls)
+    configured = build_spec(Gateway, servers=urls)
 
     assert configured["servers"] == [{"url": url} for url in urls]
     validate(configured)

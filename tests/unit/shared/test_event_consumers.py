@@ -7,6 +7,7 @@ from nameko.events import EventHandler
 from deckyard.registry import SERVICE_CLASSES, service_class
 from shared.events import AWAITING_CONSUMERS, CONTRACTS
 from shared.outbox import declarations
+from shared.push import PUSH_QUEUE
 
 
 def handlers_in_code():
@@ -39,8 +40,20 @@ def test_contracts_list_every_event_handler_and_nothing_else():
 
 
 def test_every_contract_has_a_consumer_or_is_known_to_await_one():
-    without = {name for name, contract in CONTRACTS.items() if not contract.consumers}
+    """A consumer is a service's handler or the gateways' push stream (shared/push.py)."""
+    without = {
+        name for name, contract in CONTRACTS.items() if not (contract.consumers or contract.gateway)
+    }
     assert without == AWAITING_CONSUMERS
+
+
+def test_the_relay_declares_the_push_stream_for_what_the_gateways_read():
+    exchange, *queues = declarations("battle.events", "MatchUpdated")
+    assert exchange.name == "battle.events"
+    [stream] = queues
+    assert stream.name == PUSH_QUEUE
+    assert stream.queue_arguments["x-queue-type"] == "stream"
+    assert stream.durable and not stream.auto_delete and not stream.exclusive
 
 
 def test_the_relay_declares_the_queues_nameko_consumes_from():

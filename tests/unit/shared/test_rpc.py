@@ -68,8 +68,6 @@ def test_a_reply_reaches_its_caller_even_when_its_ack_cannot_reach_the_broker(br
 
 
 def test_callers_use_the_tolerant_reply_listener():
-    from gateway.rpc import Services
     from services.battle.dependencies import CardsRpc
 
-    assert type(Services.rpc_reply_listener) is TolerantReplyListener
     assert type(CardsRpc.rpc_reply_listener) is TolerantReplyListener

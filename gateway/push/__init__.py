@@ -1,0 +1,1 @@
+"""The push channel: each player's own events, live (WebSocket, SSE fallback)."""

@@ -1,0 +1,190 @@
+"""Reading the push stream (shared/push.py) into the hub: events become player messages.
+
+Each replica reads the whole stream from ``PUSH_WINDOW`` ago, so right after a start
+it can answer reconnecting clients too. An offset at or below the last one read is a
+redelivery (the robust connection consumes again from its first offset after a
+broker restart) and is skipped. What a player is told (``messages_for``) is built
+from the event's own fields, each player only of their own: never a hidden card, an
+answer key, or the CPU's hand (none of these is in an event); a client reads the
+rest through its own views.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from collections.abc import Callable
+from datetime import UTC, datetime
+from typing import Any
+
+import aio_pika
+from aio_pika.abc import AbstractIncomingMessage
+
+from gateway.push.hub import ACCOUNT_CLOSED, PushHub, PushMessage
+from gateway.rpc import RECONNECT_SECONDS
+from shared.errors import InvalidInput
+from shared.events import CONTRACTS, EventContract, contract_for, read_event
+from shared.push import PUSH_QUEUE, PUSH_QUEUE_ARGUMENTS, PUSH_WINDOW
+
+log = logging.getLogger(__name__)
+
+PREFETCH = 1000  # a stream consumer must set one; acknowledged in batches below it
+ACK_EVERY = 200
+
+Messages = list[tuple[list[str], str, dict[str, Any]]]  # (player ids, type, data)
+
+
+def messages_for(contract: EventContract, data: dict[str, Any]) -> Messages:
+    """The push messages an event makes: to whom, what type, what data."""
+    name = contract.name
+    if name == "MatchUpdated":
+        # One message per player and event (the event's offset is its id): "your turn"
+        # to a seat the match now waits for, "updated" to the others.
+        common = {
+            "match_id": str(data["match_id"]),
+            "game": data["game"],
+            "mode": data["mode"],
+            "version": data["version"],
+            "status": data["status"],
+            "deadline": _iso(data["deadline"]),
+        }
+        waited = set(data["to_act"])
+        return [
+            (
+                [str(seat["player_id"])],
+                "match.your_turn" if seat["seat"] in waited else "match.updated",
+                common,
+            )
+            for seat in data["seats"]
+            if seat["kind"] == "player" and seat["player_id"]
+        ]
+    if name == "MatchFinished":
+        return [
+            (
+                [str(seat["player_id"])],
+                "match.finished",
+                {
+                    "match_id": str(data["match_id"]),
+                    "game": data["game"],
+                    "mode": data["mode"],
+                    "result": seat["result"],
+                    "finished_at": _iso(data["finished_at"]),
+                },
+            )
+            for seat in data["seats"]
+            if seat["kind"] == "player" and seat["player_id"]
+        ]
+    if name == "AttemptCompleted":
+        return [
+            (
+                [str(data["player_id"])],
+                "attempt.completed",
+                {
+                    "attempt_id": str(data["attempt_id"]),
+                    "event_id": str(data["event_id"]),
+                    "game": data["game"],
+                    "correct_count": data["correct_count"],
+                    "completed_at": _iso(data["completed_at"]),
+                },
+            )
+        ]
+    if name == "RewardGranted":
+        cards = [
+            {
+                "owned_card_id": str(c["owned_card_id"]),
+                "definition_id": str(c["definition_id"]),
+                "name": c["name"],
+                "rarity": c["rarity"],
+                "finish": c["finish"],
+            }
+            for c in data["cards"]
+        ]
+        return [
+            (
+                [str(data["player_id"])],
+                "reward.granted",
+                {
+                    "attempt_id": str(data["attempt_id"]),
+                    "game": data["game"],
+                    "cards": cards,
+                    "granted_at": _iso(data["granted_at"]),
+                },
+            )
+        ]
+    return []
+
+
+def _iso(value: Any) -> str | None:
+    return value.isoformat() if isinstance(value, datetime) else value
+
+
+class EventStream:
+    def __init__(
+        self,
+        amqp_uri: str,
+        hub: PushHub,
+        forget_lease: Callable[[str], None],
+        window_start: Callable[[], datetime] = lambda: datetime.now(UTC) - PUSH_WINDOW,
+    ) -> None:
+        self.amqp_uri = amqp_uri
+        self.hub = hub
+        self._forget_lease = forget_lease
+        self._window_start = window_start
+        self._connection: aio_pika.abc.AbstractRobustConnection | None = None
+        self._unacked = 0
+        self.read_count = 0
+
+    async def start(self) -> None:
+        self._connection = await aio_pika.connect_robust(
+            self.amqp_uri,
+            reconnect_interval=RECONNECT_SECONDS,
+            client_properties={"connection_name": "gateway push"},
+        )
+        channel = await self._connection.channel()
+        await channel.set_qos(prefetch_count=PREFETCH)
+        queue = await channel.declare_queue(
+            PUSH_QUEUE,
+            durable=True,
+            arguments=dict(PUSH_QUEUE_ARGUMENTS),  # type: ignore[arg-type]
+        )
+        for contract in {c.name: c for c in CONTRACTS.values() if c.gateway}.values():
+            exchange = await channel.declare_exchange(
+                contract.exchange, aio_pika.ExchangeType.TOPIC, durable=True
+            )
+            await queue.bind(exchange, routing_key=contract.name)
+        await queue.consume(self._received, arguments={"x-stream-offset": self._window_start()})
+
+    async def stop(self) -> None:
+        if self._connection is not None:
+            await self._connection.close()
+
+    async def _received(self, message: AbstractIncomingMessage) -> None:
+        offset = (message.headers or {}).get("x-stream-offset")
+        self._unacked += 1
+        if self._unacked >= ACK_EVERY:  # a stream keeps its messages: acks are credit
+            self._unacked = 0
+            await message.ack(multiple=True)
+        if not isinstance(offset, int) or (
+            self.hub.last_id is not None and offset <= self.hub.last_id
+        ):
+            return
+        self.hub.read(offset)
+        self.read_count += 1
+        contract = contract_for(message.exchange or "", message.routing_key or "")
+        if contract is None or not contract.gateway:
+            return
+        try:
+            event = read_event(contract, json.loads(message.body))
+        except (ValueError, InvalidInput):
+            log.warning("push stream: unreadable %s at offset %s", contract.name, offset)
+            return
+        if contract.name == "AccountDeletionRequested":
+            player_id = str(event.data["player_id"])
+            self._forget_lease(event.data["auth0_sub"])
+            self.hub.close_player(player_id, ACCOUNT_CLOSED)
+            self.hub.forget_player(player_id)
+            return
+        for players, kind, data in messages_for(contract, dict(event.data)):
+            self.hub.publish(players, PushMessage(offset, kind, data))
+        await asyncio.sleep(0)
