@@ -108,7 +108,7 @@ def _question_ready(body: dict[str, Any]) -> list[str]:
         problems.append("a knowledge question names its card (card_lineage_id)")
     expected = DIFFICULTY_OF[TerraRarity(body["card_rarity"])]
     if body.get("difficulty") != expected:
-        problems.append(f"a {body['card_rarity']} card's question is {expected}")
+        problems.append(f"a question about a {body['card_rarity']} card is {expected}")
     return problems
 
 
