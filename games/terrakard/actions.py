@@ -56,7 +56,7 @@ class Action:
         if not isinstance(data, Mapping):
             raise Refusal(RefusalCode.INVALID_ACTION, "an action is a JSON object")
         try:
-            kind = ActionKind(data.get("kind"))
+            kind = ActionKind(str(data.get("kind")))
         except ValueError:
             raise Refusal(
                 RefusalCode.INVALID_ACTION, f"unknown action kind {data.get('kind')!r}"
@@ -66,9 +66,7 @@ class Action:
             ActionKind.ANSWER: {"choice", "correct"},
         }.get(kind, set())
         if set(data) - allowed:
-            raise Refusal(
-                RefusalCode.INVALID_ACTION, f"{kind} takes only {sorted(allowed)}"
-            )
+            raise Refusal(RefusalCode.INVALID_ACTION, f"{kind} takes only {sorted(allowed)}")
         if kind is ActionKind.PLAY:
             return cls(kind, card=_index(data.get("card"), "card"))
         if kind is ActionKind.ANSWER:

@@ -86,11 +86,7 @@ def exchange(
         * posture_atk
     )
     defender_def = (
-        defender.def_
-        * terrain.def_factor(defender.category)
-        * posture_def
-        * config.RAMPART
-        * hard
+        defender.def_ * terrain.def_factor(defender.category) * posture_def * config.RAMPART * hard
     )
     return Exchange(
         to_defense=_hit(attacker_atk, defender_def, round_factor),

@@ -28,8 +28,8 @@ from games.terrakard.actions import Action, ActionKind, timeout
 from games.terrakard.damage import exchange
 from games.terrakard.rules import (
     asks_question,
-    check,
     cheapest_unused,
+    check,
     ending,
     knowledge_of,
     overdue,
@@ -134,9 +134,7 @@ def _play(
         }
     ]
     if reserve:
-        events.append(
-            {"type": "reserve_came_in", "round": state.round, **plan.condition.to_dict()}
-        )
+        events.append({"type": "reserve_came_in", "round": state.round, **plan.condition.to_dict()})
     events.append(
         {
             "type": "defense_card_revealed",
@@ -316,4 +314,3 @@ def replay(initial: AttackState, log: Iterable[LogEntry]) -> AttackState:
     for seat, action, now in log:
         state, _ = apply(state, seat, action, now)
     return state
-

@@ -148,9 +148,7 @@ def assess_deck(
     return Assessment(not problems, cost, tuple(problems))
 
 
-def assess_plan(
-    plan: DefensePlan, level: int, owned: frozenset[str] | None = None
-) -> Assessment:
+def assess_plan(plan: DefensePlan, level: int, owned: frozenset[str] | None = None) -> Assessment:
     """A defense plan: 5 round cards and a reserve, six different cards, within the
     level's defense budget (ours: the rulebook sets a budget for decks; a plan's keeps
     two players of one level equally strong in defense too)."""

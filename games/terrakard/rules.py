@@ -11,7 +11,7 @@ from fractions import Fraction
 
 from games.kit.refusal import Refusal
 from games.terrakard import config
-from games.terrakard.actions import Action, ActionKind, answer, begin, give_up, play, skip
+from games.terrakard.actions import Action, ActionKind, begin, give_up, play, skip
 from games.terrakard.content import CHOICES_PER_QUESTION, Card, Rarity, at_least
 from games.terrakard.damage import Knowledge
 from games.terrakard.errors import RefusalCode

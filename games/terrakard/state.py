@@ -264,4 +264,3 @@ class AttackState:
             finish_reason=None if reason is None else FinishReason(reason),
             version=int(data["version"]),
         )
-

@@ -91,8 +91,6 @@ def test_a_card_whose_numbers_are_not_the_formulas_is_not_ready(authoring):
     }
     card = authoring.create(actor=ALICE, kind="card", game=GAME, body=body)
     with pytest.raises(Conflict) as caught:
-        authoring.transition(
-            actor=ALICE, content_id=card["id"], to="in_review", expected_version=1
-        )
+        authoring.transition(actor=ALICE, content_id=card["id"], to="in_review", expected_version=1)
     assert caught.value.code == "not_ready"
     assert "atk must be 10" in caught.value.message

@@ -30,9 +30,7 @@ def test_a_card_must_carry_the_formulas_numbers():
         f"atk must be {card_body(ARTICLE)['atk']} (the formula's, for these figures)"
     ]
     old = kinds.load_body("card", "terrakard", {**card_body(ARTICLE), "formula_version": 9})
-    assert kinds.readiness_problems("card", "terrakard", old) == [
-        "a card uses formula version 1"
-    ]
+    assert kinds.readiness_problems("card", "terrakard", old) == ["a card uses formula version 1"]
 
 
 def test_a_question_keeps_its_answer_private():

@@ -42,13 +42,13 @@ def deck(**overrides: Card) -> tuple[Card, ...]:
 def plan(
     rounds: tuple[Card, ...] | None = None,
     reserve: Card | None = None,
-    condition: ReserveCondition = ReserveCondition(Trigger.LOW_HP),
+    condition: ReserveCondition | None = None,
     posture: Posture = Posture.BALANCED,
 ) -> DefensePlan:
     return DefensePlan(
         rounds or tuple(card(f"D{i}") for i in range(5)),
         reserve or card("R", atk=60, def_=30),
-        condition,
+        condition or ReserveCondition(Trigger.LOW_HP),
         posture,
     )
 

@@ -235,7 +235,9 @@ def test_a_reserve_with_a_question_is_asked_about():
     condition = ReserveCondition(Trigger.CATEGORY, Category.SCIENCES)
     defense = evolve(questioned_plan(0, reserve_question=True), condition=condition)
     cards = deck(A0=card("S0", Category.SCIENCES))
-    state, events = engine.apply(prepare_attack(deck_cards=cards, defense=defense), ATTACKER, play(0), T0)
+    _, events = engine.apply(
+        prepare_attack(deck_cards=cards, defense=defense), ATTACKER, play(0), T0
+    )
     asked = next(e for e in events if e["type"] == "question_asked")
     assert asked["question"]["id"] == "q-R"
 

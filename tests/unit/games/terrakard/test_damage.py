@@ -144,7 +144,9 @@ stats = st.integers(min_value=0, max_value=400)
     posture=st.sampled_from(list(Posture)),
     number=st.integers(1, 5),
 )
-def test_damage_is_always_at_least_one(atk, def_, other_atk, other_def, a, d, terrain, posture, number):
+def test_damage_is_always_at_least_one(
+    atk, def_, other_atk, other_def, a, d, terrain, posture, number
+):
     hits = exchange(
         card("a", a, Rarity.RARE, atk, def_),
         card("d", d, Rarity.RARE, other_atk, other_def),

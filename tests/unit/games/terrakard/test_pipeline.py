@@ -1,8 +1,8 @@
 """The card pipeline: the input format, the formula, the questions, and the sample."""
 
 import json
-from dataclasses import replace
 from collections import Counter
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
