@@ -43,13 +43,20 @@ def beats(category: Category) -> Category:
     return CYCLE[(CYCLE.index(category) + 1) % len(CYCLE)]
 
 
-def category_multiplier(attacking: Category, opposing: Category) -> Fraction:
-    """What the category does to the ATK of a card of ``attacking`` against ``opposing``."""
+def _multiplier(attacking: Category, opposing: Category) -> Fraction:
     if beats(attacking) == opposing:
         return ADVANTAGE
     if beats(opposing) == attacking:
         return DISADVANTAGE
     return NEUTRAL
+
+
+_MULTIPLIERS = {(a, o): _multiplier(a, o) for a in CYCLE for o in CYCLE}
+
+
+def category_multiplier(attacking: Category, opposing: Category) -> Fraction:
+    """What the category does to the ATK of a card of ``attacking`` against ``opposing``."""
+    return _MULTIPLIERS[attacking, opposing]
 
 
 class Rarity(StrEnum):

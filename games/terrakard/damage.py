@@ -15,7 +15,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from math import floor
 
 from games.terrakard import config
 from games.terrakard.content import Card, Difficulty, category_multiplier
@@ -45,13 +44,26 @@ class Exchange:
     to_attacker: int
 
 
-def _whole(value: Fraction) -> int:
-    return floor(value + Fraction(1, 2))
+def _product(value: int, *factors: Fraction) -> tuple[int, int]:
+    """``value`` times ``factors`` as (numerator, denominator): exact, in plain integers
+    (Fraction arithmetic reduces at every step and is most of an attack's time)."""
+    numerator, denominator = value, 1
+    for factor in factors:
+        numerator *= factor.numerator
+        denominator *= factor.denominator
+    return numerator, denominator
 
 
-def _hit(atk: Fraction, opposing_def: Fraction, round_factor: Fraction) -> int:
-    raw = (atk - config.DEF_SHARE * opposing_def) * round_factor
-    return max(config.MIN_DAMAGE, _whole(raw))
+def _hit(atk: tuple[int, int], opposing_def: tuple[int, int], round_factor: Fraction) -> int:
+    """max(1, round half up((atk - share x def) x round factor)), exactly."""
+    atk_n, atk_d = atk
+    def_n, def_d = opposing_def
+    share, rf = config.DEF_SHARE, round_factor
+    # (atk_n / atk_d - share x def_n / def_d) x rf, over one common denominator
+    numerator = (atk_n * def_d * share.denominator - share.numerator * def_n * atk_d) * rf.numerator
+    denominator = atk_d * def_d * share.denominator * rf.denominator
+    whole = (2 * numerator + denominator) // (2 * denominator)  # floor(x + 1/2)
+    return max(config.MIN_DAMAGE, whole)
 
 
 def exchange(
@@ -72,21 +84,25 @@ def exchange(
     posture_atk, posture_def = POSTURE_FACTORS[posture]
     round_factor = terrain.damage_factor(round_number)
 
-    attacker_atk = (
-        attacker.atk
-        * category_multiplier(attacker.category, defender.category)
-        * terrain.atk_factor(attacker.category)
-        * easy
+    attacker_atk = _product(
+        attacker.atk,
+        category_multiplier(attacker.category, defender.category),
+        terrain.atk_factor(attacker.category),
+        easy,
     )
-    attacker_def = attacker.def_ * terrain.def_factor(attacker.category) * medium
-    defender_atk = (
-        defender.atk
-        * category_multiplier(defender.category, attacker.category)
-        * terrain.atk_factor(defender.category)
-        * posture_atk
+    attacker_def = _product(attacker.def_, terrain.def_factor(attacker.category), medium)
+    defender_atk = _product(
+        defender.atk,
+        category_multiplier(defender.category, attacker.category),
+        terrain.atk_factor(defender.category),
+        posture_atk,
     )
-    defender_def = (
-        defender.def_ * terrain.def_factor(defender.category) * posture_def * config.RAMPART * hard
+    defender_def = _product(
+        defender.def_,
+        terrain.def_factor(defender.category),
+        posture_def,
+        config.RAMPART,
+        hard,
     )
     return Exchange(
         to_defense=_hit(attacker_atk, defender_def, round_factor),
