@@ -1,4 +1,4 @@
-"""``deckyard run | migrate | seed | token | dead-letters | balance``.
+"""``deckyard run | migrate | seed | token | dead-letters | balance | terrakard``.
 
 Run and migrate read the environment (see ``shared.config``). ``run`` without
 ``--service`` is the all-in-one development mode: it migrates and seeds, then starts
@@ -74,6 +74,13 @@ def _parser() -> argparse.ArgumentParser:
     from deckyard.balance import add_arguments
 
     add_arguments(balance)
+
+    terrakard = commands.add_parser(
+        "terrakard", help="TerraKard's card pipeline: draft cards and questions for review"
+    )
+    from deckyard.terrakard import add_arguments as terrakard_arguments
+
+    terrakard_arguments(terrakard)
     return parser
 
 
@@ -102,6 +109,10 @@ def _command(args: argparse.Namespace) -> int:
         from deckyard.balance import run
 
         return run(args)
+    if args.command == "terrakard":
+        from deckyard import terrakard
+
+        return terrakard.run(args)
     return _run(args)
 
 

@@ -16,6 +16,7 @@ from services.authoring.quest_kinds import (
     MOVES_PER_CREATURE,
     QUEST_KINDS,
 )
+from services.authoring.terrakard_kinds import TERRAKARD_KINDS
 from shared.content import Game
 from shared.errors import InvalidInput, refusals_as
 
@@ -32,7 +33,10 @@ __all__ = [
     "rules_for",
 ]
 
-GAME_KINDS: Mapping[str, Mapping[str, KindRules]] = {Game.QUEST: QUEST_KINDS}
+GAME_KINDS: Mapping[str, Mapping[str, KindRules]] = {
+    Game.QUEST: QUEST_KINDS,
+    Game.TERRAKARD: TERRAKARD_KINDS,
+}
 
 
 def rules_for(kind: str, game: str) -> KindRules:

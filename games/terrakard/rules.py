@@ -1,0 +1,173 @@
+"""Legality and the rulebook's decisions that are not damage: what the attacker may do
+now, when the reserve comes in, when the question is asked, what it changes, and how
+an attack ends (rules/terrakard.txt, "Reserve card", "Knowledge questions", "Victory
+and stars").
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from fractions import Fraction
+
+from games.kit.refusal import Refusal
+from games.terrakard import config
+from games.terrakard.actions import Action, ActionKind, begin, give_up, play, skip
+from games.terrakard.content import CHOICES_PER_QUESTION, Card, Rarity, at_least
+from games.terrakard.damage import Knowledge
+from games.terrakard.errors import RefusalCode
+from games.terrakard.plans import Trigger
+from games.terrakard.state import ATTACKER, Answered, AttackState, FinishReason, Phase
+
+
+def overdue(state: AttackState, now: datetime) -> bool:
+    """An action at or after the phase's deadline is too late (exactly at it counts)."""
+    return state.deadline is not None and not state.finished and now >= state.deadline
+
+
+def unused(state: AttackState) -> list[int]:
+    return [i for i in range(len(state.attacker.deck)) if i not in state.used]
+
+
+def cheapest_unused(state: AttackState) -> int:
+    """Rulebook: "the server plays your cheapest remaining card"; ours: the first in
+    deck order among equally cheap ones."""
+    return min(unused(state), key=lambda i: (state.attacker.deck[i].cost, i))
+
+
+def legal_actions(state: AttackState, seat: str) -> list[Action]:
+    """What ``seat`` may do now (answers unmarked: the host marks them); never raises."""
+    if seat != ATTACKER or state.finished:
+        return []
+    if state.phase is Phase.RECONNAISSANCE:
+        return [begin(), give_up()]
+    if state.phase is Phase.CHOOSE:
+        return [*(play(i) for i in unused(state)), give_up()]
+    unmarked = [Action(ActionKind.ANSWER, choice=i) for i in range(CHOICES_PER_QUESTION)]
+    return [*unmarked, skip(), give_up()]
+
+
+def check(state: AttackState, seat: str, action: Action) -> None:
+    """Raise the refusal ``action`` earns now (the deadline already dealt with)."""
+    if state.finished:
+        raise Refusal(RefusalCode.ATTACK_FINISHED, "the attack is over")
+    if seat != ATTACKER:
+        raise Refusal(RefusalCode.NOT_YOUR_SEAT, "the defense is a saved plan; it never acts")
+    kind = action.kind
+    if kind is ActionKind.GIVE_UP:
+        return
+    if kind is ActionKind.TIMEOUT:
+        raise Refusal(RefusalCode.NOT_OVERDUE, "time has not run out")
+    wanted = {
+        ActionKind.BEGIN: Phase.RECONNAISSANCE,
+        ActionKind.PLAY: Phase.CHOOSE,
+        ActionKind.ANSWER: Phase.QUESTION,
+        ActionKind.SKIP: Phase.QUESTION,
+    }[kind]
+    if state.phase is not wanted:
+        raise Refusal(RefusalCode.WRONG_PHASE, f"no {kind} during the {state.phase}")
+    if kind is ActionKind.PLAY:
+        assert action.card is not None
+        if action.card >= len(state.attacker.deck):
+            raise Refusal(RefusalCode.UNKNOWN_CARD, f"the deck has no card {action.card}")
+        if action.card in state.used:
+            raise Refusal(RefusalCode.CARD_ALREADY_PLAYED, "each card is played once only")
+    if kind is ActionKind.ANSWER:
+        assert action.choice is not None
+        if action.choice >= CHOICES_PER_QUESTION:
+            raise Refusal(RefusalCode.UNKNOWN_CHOICE, "the question has three answers")
+        if action.correct is None:
+            raise Refusal(RefusalCode.ANSWER_NOT_MARKED, "the server marks an answer first")
+
+
+def reserve_comes_in(state: AttackState, attacker_card: Card) -> bool:
+    """Rulebook: once per fight, the reserve replaces the planned card when its condition
+    is met. The defense's HP are those at the start of the round (nothing has hit yet)."""
+    if state.reserve_round is not None:
+        return False
+    condition = state.defense.plan.condition
+    if condition.trigger is Trigger.CATEGORY:
+        return attacker_card.category == condition.category
+    if condition.trigger is Trigger.EPIC_OR_RARER:
+        return at_least(attacker_card.rarity, Rarity.EPIC)
+    return state.defense_hp < state.start_hp * config.LOW_HP_SHARE
+
+
+def asks_question(state: AttackState, revealed: Card) -> bool:
+    """Rulebook: once per attack, at the first round whose planned defense card has a
+    question, about the card just revealed; unless the attacker turned questions off.
+    Ours: when the reserve replaced that card and has no question, the question waits
+    for the next round whose planned card has one."""
+    planned = state.defense.plan.rounds[state.round - 1]
+    return (
+        state.attacker.questions
+        and state.question is None
+        and planned.question is not None
+        and revealed.question is not None
+    )
+
+
+def knowledge_of(state: AttackState) -> Knowledge | None:
+    """The effect of the answered question, the terrain's factor and cap applied; none for
+    a skipped or timed-out question, or a wrong medium or hard one."""
+    asked = state.question
+    if asked is None or asked.answered not in (Answered.RIGHT, Answered.WRONG):
+        return None
+    table = config.RIGHT_ANSWER if asked.answered is Answered.RIGHT else config.WRONG_ANSWER
+    effect = state.terrain.knowledge(table[asked.difficulty])
+    return Knowledge(asked.difficulty, effect) if effect else None
+
+
+def ending(state: AttackState) -> tuple[int, FinishReason] | None:
+    """After a round: (stars, reason) if the attack is over, else None.
+
+    Rulebook: three stars when the defense has no HP left (the attack stops at once);
+    both at 0 in the same round goes to the defense; after the last round, more HP than
+    the defense wins two stars if the defense has 50% or less, else one; a tie goes to
+    the defense.
+    """
+    attacker_down, defense_down = state.attacker_hp <= 0, state.defense_hp <= 0
+    if attacker_down and defense_down:
+        return 0, FinishReason.BOTH_DOWN
+    if defense_down:
+        return 3, FinishReason.DEFENSE_DOWN
+    if attacker_down:
+        return 0, FinishReason.ATTACKER_DOWN
+    if state.round < config.ROUNDS:
+        return None
+    if state.attacker_hp <= state.defense_hp:
+        return 0, FinishReason.LAST_ROUND
+    two = state.defense_hp <= state.start_hp * config.TWO_STARS_SHARE
+    return (2 if two else 1), FinishReason.LAST_ROUND
+
+
+STAKE_TARGET = {  # rulebook: whose cards and which value each difficulty changes
+    "easy": "your cards' ATK",
+    "medium": "your cards' DEF",
+    "hard": "the opposing cards' DEF",
+}
+
+
+def stake(state: AttackState) -> dict[str, object] | None:
+    """What the waiting question puts at stake, shown before the answer (rulebook: "The
+    stake is shown before you answer"), the terrain's factor and cap applied."""
+    asked = state.question
+    if asked is None:
+        return None
+    difficulty = asked.difficulty
+    right = state.terrain.knowledge(config.RIGHT_ANSWER[difficulty])
+    wrong = state.terrain.knowledge(config.WRONG_ANSWER[difficulty])
+    return {
+        "difficulty": str(difficulty),
+        "changes": STAKE_TARGET[difficulty],
+        "right": percent(right),
+        "wrong": percent(wrong),
+        "from_round": asked.round,
+    }
+
+
+def percent(value: Fraction) -> str:
+    """+3/20 as "+15%", -3/40 as "-7.5%", 0 as "0%"."""
+    if not value:
+        return "0%"
+    text = f"{float(value * 100):+.2f}".rstrip("0").rstrip(".")
+    return f"{text}%"

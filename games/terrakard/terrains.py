@@ -1,0 +1,105 @@
+"""Terrains (rules/terrakard.txt, "Terrains"): drawn at random for each attack, shown
+from the reconnaissance on; their bonuses apply to the cards of both sides.
+
+A terrain is data over a small closed vocabulary (ATK and DEF bonuses by category, a
+damage factor for a given round, a factor on the knowledge question's effects with its
+cap, hiding the defense's categories), so a season's new terrain is a new entry here,
+not new code. ``STARTING_TERRAINS`` is the rulebook's table, exactly.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from games.terrakard.content import Category
+
+ONE = Fraction(1)
+
+
+@dataclass(frozen=True)
+class Terrain:
+    name: str
+    atk: Mapping[Category, Fraction] = field(default_factory=dict)  # ATK factor by category
+    def_: Mapping[Category, Fraction] = field(default_factory=dict)  # DEF factor by category
+    round_damage: Mapping[int, Fraction] = field(default_factory=dict)  # round -> damage factor
+    knowledge_factor: Fraction = ONE  # on the knowledge question's effects
+    knowledge_cap: Fraction | None = None  # never beyond +/- this (a fraction: 1/4 is 25%)
+    hides_categories: bool = False  # the defense's categories, during the reconnaissance
+
+    def atk_factor(self, category: Category) -> Fraction:
+        return self.atk.get(category, ONE)
+
+    def def_factor(self, category: Category) -> Fraction:
+        return self.def_.get(category, ONE)
+
+    def damage_factor(self, round_number: int) -> Fraction:
+        return self.round_damage.get(round_number, ONE)
+
+    def knowledge(self, effect: Fraction) -> Fraction:
+        """A knowledge effect (+0.15 is +15%) as this terrain changes it."""
+        scaled = effect * self.knowledge_factor
+        if self.knowledge_cap is not None:
+            scaled = max(-self.knowledge_cap, min(self.knowledge_cap, scaled))
+        return scaled
+
+
+PLUS_20 = Fraction(120, 100)
+
+STARTING_TERRAINS: tuple[Terrain, ...] = (
+    Terrain(
+        "Library of Alexandria",
+        atk={Category.HISTORY: PLUS_20, Category.ARTS_AND_CULTURE: PLUS_20},
+    ),
+    Terrain("CERN laboratory", atk={Category.SCIENCES: PLUS_20}),
+    Terrain("Amazon rainforest", def_={Category.NATURE_AND_LIFE: PLUS_20}),
+    Terrain(
+        "Grand Stadium",
+        atk={Category.SOCIETY_AND_SPORT: PLUS_20},
+        round_damage={5: Fraction(3, 2)},
+    ),
+    Terrain(
+        "Cabinet of curiosities", knowledge_factor=Fraction(3, 2), knowledge_cap=Fraction(1, 4)
+    ),
+    Terrain("Fog", hides_categories=True),
+)
+
+TERRAINS_BY_NAME: Mapping[str, Terrain] = {t.name: t for t in STARTING_TERRAINS}
+
+
+def _fraction(text: str) -> Fraction:
+    return Fraction(text)
+
+
+def _by_category(values: Mapping[str, str]) -> dict[Category, Fraction]:
+    return {Category(k): _fraction(v) for k, v in values.items()}
+
+
+def terrain_to_dict(terrain: Terrain) -> dict[str, object]:
+    """The terrain as a match state keeps it: whole, so a later season's list never
+    changes a stored attack."""
+    return {
+        "name": terrain.name,
+        "atk": {str(k): str(v) for k, v in terrain.atk.items()},
+        "def": {str(k): str(v) for k, v in terrain.def_.items()},
+        "round_damage": {str(k): str(v) for k, v in terrain.round_damage.items()},
+        "knowledge_factor": str(terrain.knowledge_factor),
+        "knowledge_cap": None if terrain.knowledge_cap is None else str(terrain.knowledge_cap),
+        "hides_categories": terrain.hides_categories,
+    }
+
+
+def terrain_from_dict(data: Mapping[str, object]) -> Terrain:
+    cap = data.get("knowledge_cap")
+    rounds = data.get("round_damage") or {}
+    assert isinstance(rounds, Mapping)
+    return Terrain(
+        name=str(data["name"]),
+        atk=_by_category(data.get("atk") or {}),  # type: ignore[arg-type]
+        def_=_by_category(data.get("def") or {}),  # type: ignore[arg-type]
+        round_damage={int(k): _fraction(str(v)) for k, v in rounds.items()},
+        knowledge_factor=_fraction(str(data.get("knowledge_factor", "1"))),
+        knowledge_cap=None if cap is None else _fraction(str(cap)),
+        hides_categories=bool(data.get("hides_categories", False)),
+    )
