@@ -13,7 +13,6 @@ from collections.abc import Mapping, Sequence
 
 from games.kit import collection
 from games.kit.collection import Assessment, CardCopy, Problem
-from games.kit.refusal import Refusal
 from games.quest.content import CardKind, Rarity
 
 DECK_SIZE = 5
@@ -93,13 +92,4 @@ def require_legal(copy_ids: Sequence[uuid.UUID], owned: Mapping[uuid.UUID, DeckC
 
 def clean_name(name: str) -> str:
     """A deck name: trimmed, 1-40 characters, no control characters."""
-    cleaned = name.strip() if isinstance(name, str) else ""
-    if not cleaned:
-        raise Refusal("deck_name_blank", "a deck needs a name")
-    if len(cleaned) > MAX_DECK_NAME_LENGTH:
-        raise Refusal(
-            "deck_name_too_long", f"a deck name has at most {MAX_DECK_NAME_LENGTH} characters"
-        )
-    if any(not ch.isprintable() for ch in cleaned):
-        raise Refusal("deck_name_invalid", "a deck name cannot contain control characters")
-    return cleaned
+    return collection.clean_deck_name(name, MAX_DECK_NAME_LENGTH)
