@@ -18,10 +18,10 @@ from typing import Any
 from games.chronovore import engine
 from games.chronovore.cards import Card, card_from_definition
 from games.chronovore.content import COPY_LIMIT, MAX_MYTHIC_CARDS, CardClass, Rarity
-from games.chronovore.cpu import row_value, worth
 from games.chronovore.cpu import cpu_action as _cpu
+from games.chronovore.cpu import row_value, worth
 from games.chronovore.game import CHRONOVORE
-from games.chronovore.state import MatchState, Phase, Result, Settings
+from games.chronovore.state import MatchState, Result, Settings
 from games.kit.chance import RandomState
 from games.kit.policies import Policy, greedy_policy, random_policy
 from games.kit.protocol import Engine, Seat
@@ -69,8 +69,9 @@ def greedy_score(state: MatchState, seat: Seat) -> float:
 
 
 def cpu_policy(
-    engine_: Engine[Any, Any, Any], state: Any, seat: Seat, seed: int, now: datetime
+    _engine: Engine[Any, Any, Any], state: Any, seat: Seat, seed: int, now: datetime
 ) -> Any:
+    """The computer's seat as a simulation policy (its choices need no seed)."""
     return _cpu(state, seat)
 
 
@@ -99,11 +100,11 @@ def play(
     steps = {seat: 0 for seat in SEATS}
     round_ = state.round
     now = START
-    while state.phase is not Phase.FINISHED:
+    while state.results is None:
         if state.round != round_:
             round_, steps = state.round, {seat: 0 for seat in SEATS}
         for seat, policy in zip(SEATS, policies, strict=True):
-            if state.phase is Phase.FINISHED or state.side(seat).locked:
+            if state.results is not None or state.side(seat).locked:
                 continue
             steps[seat] += 1
             if steps[seat] > MAX_STEPS:

@@ -16,6 +16,7 @@ from enum import StrEnum
 from typing import Any
 
 from games.chronovore.content import CardClass, CardKind, Keyword, Rarity
+from games.kit.frozen import evolve
 from games.kit.refusal import Refusal
 
 
@@ -214,24 +215,24 @@ def card_from_definition(kind: str, body: Mapping[str, Any]) -> Card:
     name = body.get("name")
     if not isinstance(name, str) or not name.strip():
         raise _refuse("name", "a card needs a name")
-    common = {
-        "name": name,
-        "kind": CardKind(kind),
-        "card_class": CardClass(body["card_class"]),
-        "rarity": Rarity(body["rarity"]),
-        "rewards": rewards_from(body.get("rewards", [])),
-    }
+    card = Card(
+        name=name,
+        kind=CardKind(kind),
+        card_class=CardClass(body["card_class"]),
+        rarity=Rarity(body["rarity"]),
+        rewards=rewards_from(body.get("rewards", [])),
+    )
     if kind == CardKind.MONSTER:
         initiative = body.get("initiative", False)
         if not isinstance(initiative, bool):
             raise _refuse("initiative", "true or false")
-        return Card(
-            **common,
+        return evolve(
+            card,
             attack=_int(body.get("attack"), MONSTER_ATTACK_RANGE, "attack"),
             health=_int(body.get("health"), MONSTER_HEALTH_RANGE, "health"),
             initiative=initiative,
         )
-    return Card(**common, cost=_int(body.get("cost"), EVENT_COST_RANGE, "cost"))
+    return evolve(card, cost=_int(body.get("cost"), EVENT_COST_RANGE, "cost"))
 
 
 def validate_rewards(data: Any) -> list[dict[str, Any]]:

@@ -52,7 +52,7 @@ def outcome(
     (strikes, cards, interference); None when the card would drop the hero."""
     extra = 0.0
     if card.kind is CardKind.MONSTER:
-        hero, left = fight(
+        hero, _ = fight(
             hero,
             card.attack + waiting.monster_attack,
             card.health + waiting.monster_health,

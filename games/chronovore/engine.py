@@ -95,6 +95,7 @@ def _arrange(state: MatchState, seat: str, action: Action) -> tuple[MatchState, 
     slots = list(side.slots)
     hand = side.hand
     assert action.slot is not None
+    item: InPlay | None
     if action.kind is ActionKind.PLACE:
         item = next(i for i in hand if i.uid == action.card)
         hand = tuple(i for i in hand if i.uid != action.card)
@@ -151,8 +152,8 @@ def _dispatch(
 ) -> tuple[MatchState, list[Event]]:
     if action.kind is ActionKind.FORFEIT:
         results = tuple(Result.LEFT.value if s == seat else Result.WIN.value for s in state.seats)
-        state, events = resolve.finish(state, (results[0], results[1]), FinishReason.LEFT)
-        return state, [{"type": "left", "seat": seat}, *events]
+        state, finished = resolve.finish(state, (results[0], results[1]), FinishReason.LEFT)
+        return state, [{"type": "left", "seat": seat}, *finished]
     if action.kind is ActionKind.LOCK:
         state = state.with_side(seat, evolve(state.side(seat), locked=True))
         timed_out = overdue(state, now)

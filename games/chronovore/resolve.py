@@ -195,10 +195,9 @@ def finish_if_fallen(state: MatchState) -> tuple[MatchState, list[Event]]:
     if not any(fallen):
         return state, []
     if all(fallen):
-        results = (Result.DRAW.value, Result.DRAW.value)
-    else:
-        results = tuple(Result.LOSS.value if f else Result.WIN.value for f in fallen)
-    return finish(state, (results[0], results[1]), FinishReason.HERO_FELL)
+        return finish(state, (Result.DRAW.value, Result.DRAW.value), FinishReason.HERO_FELL)
+    first, second = (Result.LOSS.value if f else Result.WIN.value for f in fallen)
+    return finish(state, (first, second), FinishReason.HERO_FELL)
 
 
 def finish(
