@@ -10,6 +10,7 @@ from typing import Any
 
 from marshmallow import ValidationError
 
+from services.authoring.chronovore_kinds import CHRONOVORE_KINDS
 from services.authoring.kind_rules import KindRules, name_key
 from services.authoring.quest_kinds import (
     MIN_CHALLENGE_QUESTIONS,
@@ -32,7 +33,10 @@ __all__ = [
     "rules_for",
 ]
 
-GAME_KINDS: Mapping[str, Mapping[str, KindRules]] = {Game.QUEST: QUEST_KINDS}
+GAME_KINDS: Mapping[str, Mapping[str, KindRules]] = {
+    Game.QUEST: QUEST_KINDS,
+    Game.CHRONOVORE: CHRONOVORE_KINDS,
+}
 
 
 def rules_for(kind: str, game: str) -> KindRules:
