@@ -22,7 +22,7 @@ from games.kit.collection import Assessment, CardCopy, Problem
 
 # Ours (docs/chronovore.md): the longest list a player may store while editing, and
 # how many deck lists a player keeps.
-MAX_LIST_CARDS = 120
+MAX_LIST_CARDS = 100  # the cards service takes lists of at most 100 ids
 MAX_DECKS_PER_PLAYER = 30
 MAX_DECK_NAME_LENGTH = 40
 # The problems of a work in progress: a list with them is stored, just not legal. The
