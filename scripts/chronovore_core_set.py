@@ -24,18 +24,18 @@ Iron Poultice | E $1 | c | armor 3
 Herb Gatherer | M 1/4 | c | coins 2, heal 2
 Plated Leech | M 2/5 | c | armor 3
 Sterile Field | E $0 | c | armor 1, heal 1
-Splint Golem | M 3/6 | c | armor 4, heal 1
+Splint Golem | M 3/6 | c | armor 3, heal 1
 Mending Chorus | E $2 | u | heal 5, armor 1
 Ward Nurse | M 2/6 | u | armor 3, heal 2
 Tonic Peddler | M 1/5 | u | coins 3, heal 3
-Carapace Graft | E $3 | u | armor 6
+Carapace Graft | E $3 | u | armor 5
 Field Surgeon | M 3/7 | u | heal 5, armor 2
-Lazarus Kit | E $4 | r | heal 10
-Bulwark Matron | M 3/8 | r | armor 6, heal 3
-Plasma Drip | E $3 | r | heal 5, armor 5, draw 1
-Saint of Sutures | M 4/10 | e | heal 8, armor 5
-Aegis Protocol | E $5 | e | armor 10, str 1
-Eternal Physician | M 5/12 | m | heal 15, armor 10, str 1
+Lazarus Kit | E $4 | r | heal 8
+Bulwark Matron | M 3/8 | r | armor 5, heal 3
+Plasma Drip | E $3 | r | heal 4, armor 4, draw 1
+Saint of Sutures | M 4/10 | e | heal 7, armor 4
+Aegis Protocol | E $5 | e | armor 8, str 1
+Eternal Physician | M 5/12 | m | heal 12, armor 8, str 1
 """,
     "captain": """
 Deckhand Brawler | M 2/4 | c | weapon 1/2
@@ -44,7 +44,7 @@ Gunpowder Keg | M 1/3 | c | coins 2, strike
 Cutlass Crate | E $2 | c | weapon 2/2
 Press Gang | M 2/5 | c | str 1
 Powder Monkey | M 1/2 | c | strike
-Salvo Drill | E $2 | c | strike, strike
+Salvo Drill | E $1 | c | strike, strike
 First Mate | M 3/6 | u | weapon 2/3, strike
 Broadside | E $3 | u | strike, strike, armor 2
 Harpoon Volley | M 2/5! | u | weapon 3/2
@@ -59,43 +59,43 @@ Captain Chronos | M 6/13 | m | weapon 5/5, str 1, strike, strike
 """,
     "chaplain": """
 Hushed Acolyte | M 1/3 | c | nextm 1/2, coins 2
-Tithe Collector | M 2/4 | c | coins 3, armor 1
-Censer Smoke | E $0 | c | nexte 2, armor 2
+Tithe Collector | M 2/4 | c | coins 3
+Censer Smoke | E $1 | c | nexte 2, armor 2
 Bell Ringer | M 2/4 | c | nextm 1/1, coins 2
-Vow of Silence | E $0 | c | nexte 2, heal 2
+Vow of Silence | E $0 | c | nexte 2, heal 1
 Choir Wraith | M 1/4 | c | nextm 0/3, heal 2
-Penance | E $1 | c | nextm 2/2, armor 3
+Penance | E $2 | c | nextm 2/1, armor 3
 Inquisitor | M 3/6 | u | nextm 2/3, coins 2
 Excommunion | E $1 | u | nexte 3, heal 3
 Grave Bells | M 2/6 | u | nextm 0/0/i, coins 3
 Relic Warden | M 3/7 | u | armor 4, nextm 2/1
 Tithe Doubling | E $0 | u | coins 2, nexte 1
-Anathema | E $3 | r | nextm 3/3/i, str 1
+Anathema | E $3 | r | nextm 3/2/i, str 1
 High Confessor | M 4/8 | r | nextm 3/4, heal 3
-Indulgence Seller | M 2/6 | r | coins 5, nexte 2, armor 2
-Interdict | E $3 | e | nexte 5, armor 6
-Cathedral Golem | M 5/11 | e | nextm 3/4/i, str 1
+Indulgence Seller | M 2/6 | r | coins 5, nexte 2
+Interdict | E $4 | e | nexte 5, armor 6
+Cathedral Golem | M 5/11 | e | nextm 3/3/i, str 1
 The Last Sermon | E $6 | m | nextm 5/6/i, heal 6, str 1
 """,
     "engineer": """
-Scrap Hound | M 2/4 | c | weapon 1/4
+Scrap Hound | M 2/4 | c | weapon 1/4, coins 1
 Anvil Spark | E $1 | c | anvil 2/1
 Gear Mite | M 1/3 | c | coins 2, anvil 1/2
-Rivet Gun | E $1 | c | weapon 2/3
+Rivet Gun | E $1 | c | weapon 2/4
 Tinker's Apprentice | M 2/5 | c | anvil 1/2, coins 2
 Whetstone | E $0 | c | anvil 1/1
-Boiler Crawler | M 3/5 | c | weapon 2/3
-Forge Drake | M 3/7 | u | weapon 3/4
+Boiler Crawler | M 3/5 | c | weapon 2/3, armor 1
+Forge Drake | M 3/7 | u | weapon 3/4, armor 3
 Tempering | E $1 | u | anvil 2/2
-Clockwork Smith | M 2/6 | u | anvil 1/3, armor 2
+Clockwork Smith | M 2/6 | u | anvil 1/3, armor 3
 Overclock | E $2 | u | anvil 3/0, strike
 Servo Squire | M 2/5 | u | weapon 2/3, anvil 0/2
-Master Artificer | M 4/8 | r | weapon 3/5, anvil 1/1
-Arc Furnace | E $3 | r | weapon 4/4
+Master Artificer | M 4/8 | r | weapon 3/5, anvil 1/1, str 1
+Arc Furnace | E $3 | r | weapon 4/5
 Gyro Hammer | M 3/8! | r | anvil 2/3, coins 3
-Titan Foundry | E $4 | e | weapon 5/4, anvil 1/2
-Steam Colossus | M 5/12 | e | weapon 4/6, armor 4
-Chronoforge | M 5/13 | m | weapon 6/5, anvil 2/2, str 1
+Titan Foundry | E $4 | e | weapon 5/4, anvil 1/2, armor 3
+Steam Colossus | M 5/12 | e | weapon 4/6, armor 4, str 1
+Chronoforge | M 5/13 | m | weapon 6/5, anvil 2/2, str 2
 """,
     "priest": """
 Mirror Novice | M 1/3 | c | copy, coins 1
@@ -105,11 +105,11 @@ Alms Bowl | M 1/4 | c | coins 3
 Candle Mimic | M 2/5 | c | copy, armor 2
 Mimic's Psalm | E $0 | c | copy, heal 1
 Doppel Monk | M 3/5 | c | copy, heal 3
-Twin Oracle | M 2/6 | u | copy, draw 1
+Twin Oracle | M 2/6 | u | copy, draw 1, armor 1
 Glass Cantor | E $1 | u | copy, armor 3
 Borrowed Light | E $1 | u | copy, heal 3
 Shade Abbot | M 3/7 | u | copy, coins 3, armor 1
-Votive Mirror | M 2/5 | u | copy, str 1
+Votive Mirror | M 2/5 | u | copy, str 1, heal 2
 Prism Hierophant | M 4/8 | r | copy, copy, heal 5
 Rite of Echoes | E $2 | r | copy, draw 2
 Silver Reliquary | M 3/8 | r | copy, armor 5, coins 2

@@ -15,11 +15,11 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from games.chronovore import engine
 from games.chronovore.cards import Card, card_from_definition
 from games.chronovore.content import COPY_LIMIT, MAX_MYTHIC_CARDS, CardClass, Rarity
 from games.chronovore.cpu import cpu_action as _cpu
 from games.chronovore.cpu import row_value, worth
+from games.chronovore.engine import apply, expire, new_match
 from games.chronovore.game import CHRONOVORE
 from games.chronovore.state import MatchState, Result, Settings
 from games.kit.chance import RandomState
@@ -69,7 +69,7 @@ def greedy_score(state: MatchState, seat: Seat) -> float:
 
 
 def cpu_policy(
-    _engine: Engine[Any, Any, Any], state: Any, seat: Seat, seed: int, now: datetime
+    engine: Engine[Any, Any, Any], state: Any, seat: Seat, seed: int, now: datetime
 ) -> Any:
     """The computer's seat as a simulation policy (its choices need no seed)."""
     return _cpu(state, seat)
@@ -96,7 +96,7 @@ def play(
     settings: Settings | None = None,
 ) -> Played:
     """One whole match between two seats; the clock moves only when a seat overstays."""
-    state = engine.new_match(dict(zip(SEATS, decks, strict=True)), seed, START, settings)
+    state = new_match(dict(zip(SEATS, decks, strict=True)), seed, START, settings)
     steps = {seat: 0 for seat in SEATS}
     round_ = state.round
     now = START
@@ -110,10 +110,10 @@ def play(
             if steps[seat] > MAX_STEPS:
                 assert state.deadline is not None
                 now = state.deadline
-                state, _ = engine.expire(state, now)
+                state, _ = expire(state, now)
                 break
             action = policy(CHRONOVORE, state, seat, seed, now)
-            state, _ = engine.apply(state, seat, action, now)
+            state, _ = apply(state, seat, action, now)
     assert state.results is not None and state.finish_reason is not None
     return Played((state.results[0], state.results[1]), state.round, state.finish_reason.value)
 

@@ -109,13 +109,7 @@ def assess(copy_ids: Sequence[uuid.UUID], owned: Mapping[uuid.UUID, CardCopy]) -
         problems.append(
             Problem("deck_list_too_long", f"a list holds at most {MAX_LIST_CARDS} cards")
         )
-    if len(set(copy_ids)) != len(copy_ids):
-        problems.append(Problem("deck_copy_repeated", "an owned copy can be in a list only once"))
-    missing = [c for c in dict.fromkeys(copy_ids) if c not in owned]
-    if missing:
-        problems.append(
-            Problem("deck_copy_not_owned", f"{len(missing)} card(s) are not among your copies")
-        )
+    problems += collection.ownership_problems(copy_ids, owned)
     entries = [_entry(owned[c]) for c in dict.fromkeys(copy_ids) if c in owned]
     problems += entry_problems(entries, size=len(copy_ids))
     return Assessment(not problems, 0, tuple(problems))

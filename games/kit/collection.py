@@ -63,6 +63,23 @@ def require_legal(assessment: Assessment) -> Assessment:
     return assessment
 
 
+def ownership_problems(
+    copy_ids: Sequence[uuid.UUID], owned: Mapping[uuid.UUID, Any]
+) -> list[Problem]:
+    """A list's copies: each listed once, and each among the caller's own (``owned``)."""
+    problems = []
+    if len(set(copy_ids)) != len(copy_ids):
+        problems.append(Problem("deck_copy_repeated", "an owned copy can be in a deck only once"))
+    missing = [copy_id for copy_id in dict.fromkeys(copy_ids) if copy_id not in owned]
+    if missing:
+        problems.append(
+            Problem(
+                "deck_copy_not_owned", f"{len(missing)} card(s) are not among your owned copies"
+            )
+        )
+    return problems
+
+
 def clean_deck_name(name: str, max_length: int) -> str:
     """A deck name: trimmed, 1 to ``max_length`` characters, no control characters."""
     cleaned = name.strip() if isinstance(name, str) else ""

@@ -48,16 +48,8 @@ def assess(copy_ids: Sequence[uuid.UUID], owned: Mapping[uuid.UUID, DeckCard]) -
         problems.append(
             Problem("deck_size", f"a deck has exactly {DECK_SIZE} cards, not {len(copy_ids)}")
         )
-    if len(set(copy_ids)) != len(copy_ids):
-        problems.append(Problem("deck_copy_repeated", "an owned copy can be in a deck only once"))
+    problems += collection.ownership_problems(copy_ids, owned)
     missing = [copy_id for copy_id in dict.fromkeys(copy_ids) if copy_id not in owned]
-    if missing:
-        problems.append(
-            Problem(
-                "deck_copy_not_owned",
-                f"{len(missing)} card(s) are not among your owned copies",
-            )
-        )
     cards = [owned[copy_id] for copy_id in dict.fromkeys(copy_ids) if copy_id in owned]
     creatures = sum(1 for card in cards if card.kind == CardKind.CREATURE)
     power_cards = sum(1 for card in cards if card.kind == CardKind.POWER_CARD)
