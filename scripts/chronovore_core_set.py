@@ -38,17 +38,17 @@ Aegis Protocol | E $5 | e | armor 8, str 1
 Eternal Physician | M 5/12 | m | heal 12, armor 8, str 1
 """,
     "captain": """
-Deckhand Brawler | M 2/4 | c | weapon 1/2
-Boarding Hook | E $1 | c | strike
+Deckhand Brawler | M 2/4 | c | weapon 1/3
+Boarding Hook | E $0 | c | strike
 Gunpowder Keg | M 1/3 | c | coins 2, strike
 Cutlass Crate | E $2 | c | weapon 2/2
-Press Gang | M 2/5 | c | str 1
+Press Gang | M 2/5 | c | str 1, coins 2
 Powder Monkey | M 1/2 | c | strike
 Salvo Drill | E $1 | c | strike, strike
 First Mate | M 3/6 | u | weapon 2/3, strike
 Broadside | E $3 | u | strike, strike, armor 2
 Harpoon Volley | M 2/5! | u | weapon 3/2
-Mutiny Quelled | M 3/7 | u | str 1, strike
+Mutiny Quelled | M 3/7 | u | str 1, strike, armor 2
 Rum Ration | E $1 | u | heal 3, str 1
 Cannoneer Captain | M 4/8 | r | weapon 3/3, strike
 Admiral's Sabre | E $4 | r | weapon 4/3, strike
@@ -58,7 +58,7 @@ Flagship Charge | E $5 | e | str 2, strike, strike
 Captain Chronos | M 6/13 | m | weapon 5/5, str 1, strike, strike
 """,
     "chaplain": """
-Hushed Acolyte | M 1/3 | c | nextm 1/2, coins 2
+Hushed Acolyte | M 1/3 | c | nextm 1/1, coins 2
 Tithe Collector | M 2/4 | c | coins 3
 Censer Smoke | E $1 | c | nexte 2, armor 2
 Bell Ringer | M 2/4 | c | nextm 1/1, coins 2
@@ -68,7 +68,7 @@ Penance | E $2 | c | nextm 2/1, armor 3
 Inquisitor | M 3/6 | u | nextm 2/3, coins 2
 Excommunion | E $1 | u | nexte 3, heal 3
 Grave Bells | M 2/6 | u | nextm 0/0/i, coins 3
-Relic Warden | M 3/7 | u | armor 4, nextm 2/1
+Relic Warden | M 3/7 | u | armor 4, nextm 1/1
 Tithe Doubling | E $0 | u | coins 2, nexte 1
 Anathema | E $3 | r | nextm 3/2/i, str 1
 High Confessor | M 4/8 | r | nextm 3/4, heal 3
@@ -78,24 +78,24 @@ Cathedral Golem | M 5/11 | e | nextm 3/3/i, str 1
 The Last Sermon | E $6 | m | nextm 5/6/i, heal 6, str 1
 """,
     "engineer": """
-Scrap Hound | M 2/4 | c | weapon 1/4, coins 1
+Scrap Hound | M 2/4 | c | weapon 1/5, coins 1
 Anvil Spark | E $1 | c | anvil 2/1
-Gear Mite | M 1/3 | c | coins 2, anvil 1/2
-Rivet Gun | E $1 | c | weapon 2/4
-Tinker's Apprentice | M 2/5 | c | anvil 1/2, coins 2
+Gear Mite | M 1/3 | c | coins 2, anvil 1/3
+Rivet Gun | E $1 | c | weapon 2/5
+Tinker's Apprentice | M 2/5 | c | anvil 1/3, coins 2
 Whetstone | E $0 | c | anvil 1/1
-Boiler Crawler | M 3/5 | c | weapon 2/3, armor 1
-Forge Drake | M 3/7 | u | weapon 3/4, armor 3
+Boiler Crawler | M 3/5 | c | weapon 2/4, armor 1
+Forge Drake | M 3/7 | u | weapon 3/5, armor 3
 Tempering | E $1 | u | anvil 2/2
-Clockwork Smith | M 2/6 | u | anvil 1/3, armor 3
+Clockwork Smith | M 2/6 | u | anvil 1/4, armor 3
 Overclock | E $2 | u | anvil 3/0, strike
-Servo Squire | M 2/5 | u | weapon 2/3, anvil 0/2
-Master Artificer | M 4/8 | r | weapon 3/5, anvil 1/1, str 1
-Arc Furnace | E $3 | r | weapon 4/5
+Servo Squire | M 2/5 | u | weapon 2/4, anvil 0/2
+Master Artificer | M 4/8 | r | weapon 3/6, anvil 1/1, str 1
+Arc Furnace | E $3 | r | weapon 4/6
 Gyro Hammer | M 3/8! | r | anvil 2/3, coins 3
-Titan Foundry | E $4 | e | weapon 5/4, anvil 1/2, armor 3
-Steam Colossus | M 5/12 | e | weapon 4/6, armor 4, str 1
-Chronoforge | M 5/13 | m | weapon 6/5, anvil 2/2, str 2
+Titan Foundry | E $4 | e | weapon 5/5, anvil 1/2, armor 3
+Steam Colossus | M 5/12 | e | weapon 4/7, armor 4, str 1
+Chronoforge | M 5/13 | m | weapon 6/6, anvil 2/2, str 2
 """,
     "priest": """
 Mirror Novice | M 1/3 | c | copy, coins 1
