@@ -17,7 +17,6 @@ from games.chronovore.cards import card_from_definition
 from games.chronovore.content import GAME, CardKind, Finish
 from games.kit.chance import RandomSource
 from games.kit.collection import CardPool, CollectionRules
-from games.kit.refusal import Refusal
 
 CARD_KINDS = frozenset(CardKind)
 SOURCES = frozenset({"pack", "craft"})
@@ -30,8 +29,8 @@ def card_attributes(kind: str, snapshot: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def roll_reward(score: int, eligible: Mapping[str, Sequence[Any]], rng: RandomSource) -> list[Any]:
-    """Chronovore has no challenge rewards (its cards come from packs)."""
-    raise Refusal("no_rewards", "Chronovore cards are not challenge rewards")
+    """Chronovore has no challenge rewards (its cards come from packs): never asked."""
+    raise ValueError("Chronovore cards are not challenge rewards")
 
 
 CHRONOVORE_COLLECTION = CollectionRules(
