@@ -31,6 +31,9 @@ class CardCopy:
     rarity: str
     finish: str = STANDARD_FINISH
     attributes: Mapping[str, Any] = field(default_factory=dict)
+    # What makes two copies the same card, whatever their finish or version: the
+    # definition's lineage (Chronovore counts copies per card).
+    card: Any = None
 
 
 @dataclass(frozen=True)
@@ -58,6 +61,35 @@ def require_legal(assessment: Assessment) -> Assessment:
             {"problems": [{"code": p.code, "message": p.message} for p in assessment.problems]},
         )
     return assessment
+
+
+def ownership_problems(
+    copy_ids: Sequence[uuid.UUID], owned: Mapping[uuid.UUID, Any]
+) -> list[Problem]:
+    """A list's copies: each listed once, and each among the caller's own (``owned``)."""
+    problems = []
+    if len(set(copy_ids)) != len(copy_ids):
+        problems.append(Problem("deck_copy_repeated", "an owned copy can be in a deck only once"))
+    missing = [copy_id for copy_id in dict.fromkeys(copy_ids) if copy_id not in owned]
+    if missing:
+        problems.append(
+            Problem(
+                "deck_copy_not_owned", f"{len(missing)} card(s) are not among your owned copies"
+            )
+        )
+    return problems
+
+
+def clean_deck_name(name: str, max_length: int) -> str:
+    """A deck name: trimmed, 1 to ``max_length`` characters, no control characters."""
+    cleaned = name.strip() if isinstance(name, str) else ""
+    if not cleaned:
+        raise Refusal("deck_name_blank", "a deck needs a name")
+    if len(cleaned) > max_length:
+        raise Refusal("deck_name_too_long", f"a deck name has at most {max_length} characters")
+    if any(not ch.isprintable() for ch in cleaned):
+        raise Refusal("deck_name_invalid", "a deck name cannot contain control characters")
+    return cleaned
 
 
 @dataclass(frozen=True)
@@ -99,3 +131,6 @@ class CollectionRules:
     roll_reward: Callable[[int, Mapping[str, Sequence[Any]], RandomSource], list[Any]]
     starter: StarterRules | None = None
     default_finish: str = STANDARD_FINISH
+    # Problem codes of a work in progress: a list with only these is saved, just not
+    # legal (Chronovore: "Save deck stores the list either way"); any other is refused.
+    work_in_progress: frozenset[str] = frozenset()

@@ -13,7 +13,6 @@ from collections.abc import Mapping, Sequence
 
 from games.kit import collection
 from games.kit.collection import Assessment, CardCopy, Problem
-from games.kit.refusal import Refusal
 from games.quest.content import CardKind, Rarity
 
 DECK_SIZE = 5
@@ -49,16 +48,8 @@ def assess(copy_ids: Sequence[uuid.UUID], owned: Mapping[uuid.UUID, DeckCard]) -
         problems.append(
             Problem("deck_size", f"a deck has exactly {DECK_SIZE} cards, not {len(copy_ids)}")
         )
-    if len(set(copy_ids)) != len(copy_ids):
-        problems.append(Problem("deck_copy_repeated", "an owned copy can be in a deck only once"))
+    problems += collection.ownership_problems(copy_ids, owned)
     missing = [copy_id for copy_id in dict.fromkeys(copy_ids) if copy_id not in owned]
-    if missing:
-        problems.append(
-            Problem(
-                "deck_copy_not_owned",
-                f"{len(missing)} card(s) are not among your owned copies",
-            )
-        )
     cards = [owned[copy_id] for copy_id in dict.fromkeys(copy_ids) if copy_id in owned]
     creatures = sum(1 for card in cards if card.kind == CardKind.CREATURE)
     power_cards = sum(1 for card in cards if card.kind == CardKind.POWER_CARD)
@@ -93,13 +84,4 @@ def require_legal(copy_ids: Sequence[uuid.UUID], owned: Mapping[uuid.UUID, DeckC
 
 def clean_name(name: str) -> str:
     """A deck name: trimmed, 1-40 characters, no control characters."""
-    cleaned = name.strip() if isinstance(name, str) else ""
-    if not cleaned:
-        raise Refusal("deck_name_blank", "a deck needs a name")
-    if len(cleaned) > MAX_DECK_NAME_LENGTH:
-        raise Refusal(
-            "deck_name_too_long", f"a deck name has at most {MAX_DECK_NAME_LENGTH} characters"
-        )
-    if any(not ch.isprintable() for ch in cleaned):
-        raise Refusal("deck_name_invalid", "a deck name cannot contain control characters")
-    return cleaned
+    return collection.clean_deck_name(name, MAX_DECK_NAME_LENGTH)

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from marshmallow import RAISE, Schema, fields, validate
+from marshmallow import RAISE, Schema, ValidationError, fields, validate, validates_schema
 
 TEXT = 500  # assumed bounds on authored text
 LONG_TEXT = 2000
@@ -29,6 +29,25 @@ class Body(Schema):
 
 def text_field(size: int = TEXT, **kwargs: Any) -> fields.String:
     return fields.String(validate=validate.Length(max=size), **kwargs)
+
+
+class CardNameBody(Body):
+    """A card definition's body starts with its name (every game's cards)."""
+
+    name = fields.String(required=True, validate=validate.Length(min=1, max=NAME))
+
+    @validates_schema
+    def name_is_readable(self, data: dict[str, Any], **kwargs: Any) -> None:
+        """The name's key (``name_key``) is what must be unique, and it is stored in a
+        column of NAME characters: a name of only invisible characters, or one that
+        grows past NAME once normalised ("ß" folds to "ss"), has no usable key."""
+        key = name_key(data["name"])
+        if not key:
+            raise ValidationError("a card name needs visible characters", "name")
+        if len(key) > NAME:
+            raise ValidationError(f"a card name has at most {NAME} characters", "name")
+        if any(unicodedata.category(c) == "Cc" for c in key):
+            raise ValidationError("a card name cannot contain control characters", "name")
 
 
 def _same(body: dict[str, Any]) -> dict[str, Any]:

@@ -10,6 +10,7 @@ from typing import Any
 
 from marshmallow import ValidationError
 
+from services.authoring.chronovore_kinds import CHRONOVORE_KINDS
 from services.authoring.kind_rules import KindRules, name_key
 from services.authoring.quest_kinds import (
     MIN_CHALLENGE_QUESTIONS,
@@ -36,6 +37,7 @@ __all__ = [
 GAME_KINDS: Mapping[str, Mapping[str, KindRules]] = {
     Game.QUEST: QUEST_KINDS,
     Game.TERRAKARD: TERRAKARD_KINDS,
+    Game.CHRONOVORE: CHRONOVORE_KINDS,
 }
 
 

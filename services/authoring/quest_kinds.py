@@ -5,14 +5,20 @@ vocabulary's one validator is the game's own (games/quest/validation.py).
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Mapping
 from typing import Any
 
 from marshmallow import ValidationError, fields, validate, validates_schema
 
 from games.quest.validation import validate_conditions, validate_effects
-from services.authoring.kind_rules import LONG_TEXT, NAME, Body, KindRules, name_key, text_field
+from services.authoring.kind_rules import (
+    LONG_TEXT,
+    NAME,
+    Body,
+    CardNameBody,
+    KindRules,
+    text_field,
+)
 from shared.content import MAX_EVENT_RADIUS_M, MIN_EVENT_RADIUS_M, Affinity, Kind, Rarity
 
 MAX_CHALLENGE_QUESTIONS = 50  # assumed
@@ -98,27 +104,13 @@ class Move(Body):
     effects = fields.List(fields.Dict(), load_default=list, validate=validate.Length(max=6))
 
 
-class CardBody(Body):
-    name = fields.String(required=True, validate=validate.Length(min=1, max=NAME))
+class CardBody(CardNameBody):
     rarity = fields.String(required=True, validate=validate.OneOf(list(Rarity)))
     flavor = text_field(LONG_TEXT, load_default="")
     reward_eligible = fields.Boolean(load_default=True)
     evolved = fields.Boolean(load_default=False)
     # A canonical starter card: part of the starter grant (see domain: retirement).
     starter = fields.Boolean(load_default=False)
-
-    @validates_schema
-    def name_is_readable(self, data: dict[str, Any], **kwargs: Any) -> None:
-        """The name's key (``name_key``) is what must be unique, and it is stored in a
-        column of NAME characters: a name of only invisible characters, or one that
-        grows past NAME once normalised ("ß" folds to "ss"), has no usable key."""
-        key = name_key(data["name"])
-        if not key:
-            raise ValidationError("a card name needs visible characters", "name")
-        if len(key) > NAME:
-            raise ValidationError(f"a card name has at most {NAME} characters", "name")
-        if any(unicodedata.category(c) == "Cc" for c in key):
-            raise ValidationError("a card name cannot contain control characters", "name")
 
 
 class CreatureBody(CardBody):

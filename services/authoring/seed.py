@@ -1,9 +1,10 @@
 """`deckyard seed`: the shipped catalogue and demo content, through the lifecycle.
 
-The catalogue (the cards) is part of every install: without it no starter grant or CPU
-battle can work. The demo content (questions, challenges, events and campaigns at real
-places) is for development and trials; an operator may leave it out (``demo=False``,
-``deckyard seed --no-demo``, ``deckyard migrate --seed catalogue``).
+The catalogue (the cards: Quest's, and Chronovore's Core Set) is part of every install:
+without it no starter grant or CPU battle can work. The demo content (questions,
+challenges, events and campaigns at real places) is for development and trials; an
+operator may leave it out (``demo=False``, ``deckyard seed --no-demo``,
+``deckyard migrate --seed catalogue``).
 
 Every item is created as a draft by one seed Author, submitted, approved by a
 second seed Author and published - the same rules and events as content made
@@ -36,6 +37,7 @@ from shared.db import Database
 SEED_DIR = Path(__file__).with_name("seed")
 SEED_AUTHOR = "deckyard|seed-author"
 SEED_REVIEWER = "deckyard|seed-reviewer"
+CHRONOVORE_CORE_SET = "chronovore_core_set.json"  # Chronovore's Core Set (docs/chronovore.md)
 DEMO_EVENT_AVAILABILITY = timedelta(days=365)  # issue: available for a year from seeding
 
 # The steps from each state to Published, and who takes them.
@@ -68,7 +70,7 @@ class Seeder:
         self.report = SeedReport()
 
     def ensure_published(
-        self, ref: str, kind: str, body: Callable[[], dict[str, Any]]
+        self, ref: str, kind: str, body: Callable[[], dict[str, Any]], game: str = Game.QUEST
     ) -> uuid.UUID:
         with unit_of_work(self._db) as uow:
             session = uow.events.session
@@ -77,7 +79,7 @@ class Seeder:
             ).scalar()
             if content_id is None:
                 created = handlers.create_content(
-                    handlers.CreateContent(SEED_AUTHOR, kind, Game.QUEST, body()), uow, self._clock
+                    handlers.CreateContent(SEED_AUTHOR, kind, game, body()), uow, self._clock
                 )
                 content_id = created.id
                 session.execute(insert(seed_refs).values(ref=ref, content_id=content_id))
@@ -111,6 +113,9 @@ def seed(db: Database, clock: Clock, demo: bool = True) -> SeedReport:
     seeder = Seeder(db, clock)
     for card in _load("quest_cards.json"):
         seeder.ensure_published(_card_ref(card["body"]["name"]), card["kind"], _fixed(card["body"]))
+    for card in _load(CHRONOVORE_CORE_SET):
+        ref = f"{Game.CHRONOVORE}:{_card_ref(card['body']['name'])}"
+        seeder.ensure_published(ref, card["kind"], _fixed(card["body"]), Game.CHRONOVORE)
     if demo:
         _seed_demo_content(seeder, clock)
     return seeder.report

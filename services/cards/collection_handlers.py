@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from games.kit.collection import CollectionRules, StarterRules, require_legal
@@ -148,7 +148,13 @@ def _require_legal(
 def _legal_cards(
     uow: CardsUnitOfWork, rules: CollectionRules, player_id: uuid.UUID, cards: Sequence[uuid.UUID]
 ) -> None:
-    _require_legal(rules, cards, uow.owned.of_player_by_ids(player_id, cards))
+    """A list may be saved when legal, or (in a game with works in progress) when it
+    breaks only rules a work in progress may break; its view shows every problem."""
+    assessment = rules.assess_deck(
+        cards, deck_cards(rules.game, uow.owned.of_player_by_ids(player_id, cards))
+    )
+    refused = [p for p in assessment.problems if p.code not in rules.work_in_progress]
+    require_legal(replace(assessment, problems=tuple(refused)))
 
 
 def _view(uow: CardsUnitOfWork, deck: Deck, games: CardGames) -> dict[str, Any]:

@@ -11,6 +11,7 @@ import uuid
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 
+from games.chronovore.collection import CHRONOVORE_COLLECTION
 from games.kit.collection import CollectionRules
 from games.quest.canonical import QUEST_CANONICAL, CanonicalCards
 from games.quest.collection import quest_collection
@@ -35,7 +36,7 @@ class CardGames:
 def card_games(quest_canonical: CanonicalCards = QUEST_CANONICAL) -> CardGames:
     """Every game's rules; Quest's with its configured canonical lineages (the service's
     ``canonical`` dependency, which tests replace)."""
-    return CardGames([quest_collection(quest_canonical)])
+    return CardGames([quest_collection(quest_canonical), CHRONOVORE_COLLECTION])
 
 
 CARD_GAMES = card_games()

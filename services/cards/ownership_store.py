@@ -53,6 +53,7 @@ _COPY_COLUMNS = (
     owned_cards.c.finish,
     owned_cards.c.acquired_at,
     card_definitions.c.game,
+    card_definitions.c.lineage_id,
     card_definitions.c.name,
     card_definitions.c.kind,
     card_definitions.c.rarity,

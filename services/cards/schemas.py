@@ -52,7 +52,11 @@ class DeckRefSchema(PlayerIdSchema):
     deck_id = fields.UUID(required=True)
 
 
-class CreateDeckSchema(PlayerIdSchema):
+class GameListSchema(PlayerIdSchema):
+    game = fields.String(load_default=Game.QUEST, validate=validate.OneOf(list(Game)))
+
+
+class CreateDeckSchema(GameListSchema):
     name = fields.String(required=True, validate=validate.Length(max=MAX_NAME_INPUT))
     cards = fields.List(
         fields.UUID(), required=True, validate=validate.Length(max=MAX_LISTED_CARDS)

@@ -16,6 +16,7 @@ from services.cards.schemas import (
     DefinitionSchema,
     DeleteDeckSchema,
     EditDeckSchema,
+    GameListSchema,
     GameSchema,
     LineageDefinitionSchema,
     MatchDeckSchema,
@@ -144,10 +145,10 @@ class CardsService(HealthEndpoints):
             )
 
     @rpc
-    def list_decks(self, player_id: str) -> list[dict[str, Any]]:
-        args = load(PlayerIdSchema(), {"player_id": player_id})
+    def list_decks(self, player_id: str, game: str = "quest") -> list[dict[str, Any]]:
+        args = load(GameListSchema(), {"player_id": player_id, "game": game})
         with self._uow() as uow:
-            return list(DECKS.dump(collection.list_decks(args["player_id"], uow)))
+            return list(DECKS.dump(collection.list_decks(args["player_id"], uow, args["game"])))
 
     @rpc
     def get_deck(self, player_id: str, deck_id: str) -> dict[str, Any]:

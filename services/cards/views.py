@@ -30,7 +30,14 @@ def _affinity(copy: Mapping[str, Any]) -> Any:
 
 
 def deck_card(copy: Mapping[str, Any]) -> CardCopy:
-    return CardCopy(copy["id"], copy["kind"], copy["rarity"], copy["finish"], copy["attributes"])
+    return CardCopy(
+        copy["id"],
+        copy["kind"],
+        copy["rarity"],
+        copy["finish"],
+        copy["attributes"],
+        card=copy.get("lineage_id"),
+    )
 
 
 def deck_cards(game: str, owned: Mapping[Any, Mapping[str, Any]]) -> dict[Any, CardCopy]:

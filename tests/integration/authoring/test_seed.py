@@ -91,5 +91,29 @@ def test_the_catalogue_alone_is_the_cards_and_nothing_of_the_demo(settings):
     finally:
         engine.dispose()
         drop_database(own, "authoring")
-    assert kinds == ["creature", "power_card"]
+    assert kinds == [
+        "creature",
+        "event_card",
+        "monster",
+        "power_card",
+    ]  # Quest's and Chronovore's cards
     assert with_demo.created > 0
+
+
+def test_the_chronovore_core_set_is_seeded_published_through_the_lifecycle(authoring_db):
+    from services.authoring.seed import CHRONOVORE_CORE_SET, _load
+
+    seed(authoring_db, FixedClock(SEEDED_AT), demo=False)
+    with authoring_db.read() as session:
+        rows = session.execute(
+            select(content.c.kind, content.c.state, content.c.body)
+            .join(seed_refs, seed_refs.c.content_id == content.c.id)
+            .where(content.c.game == "chronovore")
+        ).all()
+    expected = _load(CHRONOVORE_CORE_SET)
+    assert len(rows) == len(expected) >= 120
+    assert {state for _, state, _ in rows} == {"published"}
+    assert {kind for kind, _, _ in rows} == {"monster", "event_card"}
+    assert sorted(body["name"] for _, _, body in rows) == sorted(
+        e["body"]["name"] for e in expected
+    )

@@ -1,0 +1,49 @@
+"""Chronovore's collection rules for the cards service (games/kit/collection.py).
+
+Cards come from packs and crafting (the economy, built later: docs/chronovore.md);
+finishes are Plain, Golden and Diamond; a deck is judged by ``decks.assess``. A
+definition's game attributes are its class, its name and its kind's numbers as the
+card (so a deck's copies can be counted per card and by class); the copy's card
+identity is its lineage, which the service passes as ``CardCopy.card``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from games.chronovore import decks
+from games.chronovore.cards import card_from_definition
+from games.chronovore.content import GAME, CardKind, Finish
+from games.kit.chance import RandomSource
+from games.kit.collection import CardPool, CollectionRules
+
+CARD_KINDS = frozenset(CardKind)
+SOURCES = frozenset({"pack", "craft"})
+
+
+def card_attributes(kind: str, snapshot: Mapping[str, Any]) -> dict[str, Any]:
+    """What the cards service keeps of a definition beyond name, kind and rarity."""
+    card = card_from_definition(kind, snapshot)
+    return {"card_class": card.card_class.value, "name": card.name}
+
+
+def roll_reward(score: int, eligible: Mapping[str, Sequence[Any]], rng: RandomSource) -> list[Any]:
+    """Chronovore has no challenge rewards (its cards come from packs): never asked."""
+    raise ValueError("Chronovore cards are not challenge rewards")
+
+
+CHRONOVORE_COLLECTION = CollectionRules(
+    game=GAME,
+    card_kinds=CARD_KINDS,
+    finishes=frozenset(Finish),
+    sources=SOURCES,
+    card_attributes=card_attributes,
+    assess_deck=decks.assess,
+    clean_deck_name=decks.clean_name,
+    max_decks_per_player=decks.MAX_DECKS_PER_PLAYER,
+    reward_pool=CardPool(frozenset()),
+    roll_reward=roll_reward,
+    default_finish=Finish.PLAIN.value,
+    work_in_progress=decks.WORK_IN_PROGRESS,
+)

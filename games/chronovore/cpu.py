@@ -1,0 +1,143 @@
+"""The computer's seat (rulebook: "The computer follows the same rules").
+
+The CPU plans its row from what it can see: its own hero, hand and waiting
+interference, never the opponent's hidden cards. Slot by slot it takes the card whose
+outcome for its own hero is worth most (a fight it would lose is never played; a close
+fight costs what it risks), simulating the row so far (Coins won by a monster in slot 1
+pay for an event in slot 2). Then it acts one step at a time towards that plan (place,
+take back) and locks in. A pure function of the state: asking twice gives the same
+action. ``row_value`` is also the evaluation of the one-ply greedy policy used in
+balance runs (games/chronovore/balance.py).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from games.chronovore.actions import Action
+from games.chronovore.cards import Card, RewardType
+from games.chronovore.content import CardKind
+from games.chronovore.hero import strike
+from games.chronovore.resolve import corner_reward, fight
+from games.chronovore.state import Hero, InPlay, Interference, MatchState, Phase, Settings
+from games.kit.frozen import evolve
+
+# Ours: how the CPU weighs a hero's assets against Health (docs/chronovore.md, "CPU").
+ARMOR = 0.9
+COINS = 0.5
+STRENGTH = 4.0
+WEAPON_HIT = 0.8  # per point of weapon attack per strike left
+CARD_IN_HAND = 1.5
+STRIKE_DAMAGE = 1.2
+INTERFERENCE = 1.0
+SAFETY_MARGIN = 4  # Health a fight should leave; below, the shortfall counts twice
+
+
+def worth(hero: Hero) -> float:
+    weapon = hero.weapon
+    armed = weapon.attack * weapon.durability * WEAPON_HIT if weapon else 0.0
+    return (
+        hero.health
+        + hero.armor * ARMOR
+        + hero.coins * COINS
+        + (hero.strength - 1) * STRENGTH
+        + armed
+    )
+
+
+def outcome(
+    hero: Hero, card: Card, waiting: Interference, settings: Settings
+) -> tuple[Hero, Interference, float] | None:
+    """The hero after ``card`` alone and the value of what does not show on the hero
+    (strikes, cards, interference); None when the card would drop the hero."""
+    extra = 0.0
+    if card.kind is CardKind.MONSTER:
+        hero, _ = fight(
+            hero,
+            card.attack + waiting.monster_attack,
+            card.health + waiting.monster_health,
+            card.initiative or waiting.monster_initiative,
+        )
+        waiting = evolve(waiting, monster_attack=0, monster_health=0, monster_initiative=False)
+        if hero.fallen:
+            return None
+        extra -= max(0, SAFETY_MARGIN - hero.health) * 2
+    else:
+        cost = card.cost + waiting.event_cost
+        waiting = evolve(waiting, event_cost=0)
+        if hero.coins < cost:
+            return hero, waiting, -0.5  # pays nothing: a wasted slot
+        hero = evolve(hero, coins=hero.coins - cost)
+    for reward in card.rewards:
+        if reward.type is RewardType.STRIKE:
+            hero, dealt = strike(hero)
+            extra += dealt * STRIKE_DAMAGE
+        elif reward.type in (RewardType.DRAW, RewardType.COPY_OPPOSING):
+            extra += CARD_IN_HAND * max(1, reward.amount)
+        elif reward.type is RewardType.NEXT_ENEMY:
+            extra += INTERFERENCE * (
+                reward.attack * 1.5 + reward.health * 0.7 + reward.cost + 2 * reward.initiative
+            )
+        else:
+            hero = corner_reward(hero, reward, settings)
+    return hero, waiting, extra
+
+
+def plan_row(
+    hero: Hero, cards: Sequence[InPlay], waiting: Interference, settings: Settings
+) -> list[InPlay]:
+    """The cards for slots 0.. in order: at each slot the best card still worth playing."""
+    left = sorted(cards, key=lambda item: item.uid)
+    row: list[InPlay] = []
+    while left and len(row) < settings.slots:
+        best: tuple[float, InPlay, Hero, Interference] | None = None
+        for item in left:
+            result = outcome(hero, item.card, waiting, settings)
+            if result is None:
+                continue
+            after, still, extra = result
+            gain = worth(after) - worth(hero) + extra
+            if gain > 0 and (best is None or gain > best[0]):
+                best = (gain, item, after, still)
+        if best is None:
+            break
+        _, chosen, hero, waiting = best
+        row.append(chosen)
+        left.remove(chosen)
+    return row
+
+
+def row_value(state: MatchState, seat: str) -> float:
+    """What the seat's row as it stands is worth to its own hero, by the same measure."""
+    side = state.side(seat)
+    hero, waiting, total = side.hero, side.interference, 0.0
+    for item in side.slots:
+        if item is None:
+            continue
+        result = outcome(hero, item.card, waiting, state.settings)
+        if result is None:
+            return total - 100.0
+        after, waiting, extra = result
+        total += worth(after) - worth(hero) + extra
+        hero = after
+    return total
+
+
+def cpu_action(state: MatchState, seat: str) -> Action | None:
+    """The CPU's next step towards its planned row, or locking in; None with nothing to do."""
+    if state.phase is Phase.FINISHED or seat not in state.seats:
+        return None
+    side = state.side(seat)
+    if side.locked:
+        return None
+    slotted = [item for item in side.slots if item is not None]
+    plan = plan_row(side.hero, [*side.hand, *slotted], side.interference, state.settings)
+    for slot, item in enumerate(side.slots):
+        wanted = plan[slot] if slot < len(plan) else None
+        if item is not None and (wanted is None or item.uid != wanted.uid):
+            return Action.take_back(slot)
+        if item is None and wanted is not None:
+            if any(h.uid == wanted.uid for h in side.hand):
+                return Action.place(wanted.uid, slot)
+            return Action.take_back(next(n for n, s in enumerate(side.slots) if s is wanted))
+    return Action.lock()

@@ -1,0 +1,95 @@
+"""Chronovore behind the engine protocol of games/kit: ``CHRONOVORE`` is what a host holds.
+
+Seats are whatever two names the host gives (``{"player": deck, "cpu": deck}`` against
+the computer, two players' seats otherwise), each bringing a deck: a sequence of
+``Card`` (``cards.card_from_definition`` of each published definition). Results are
+``state.Result`` values: "win", "loss", "draw", and "left" for a seat that left (the
+other seat wins). ``CHRONOVORE_CPU`` is the computer's seat policy.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from datetime import datetime
+from typing import Any
+
+from games.chronovore import engine, rules
+from games.chronovore import view as views
+from games.chronovore.actions import Action
+from games.chronovore.cpu import cpu_action
+from games.chronovore.engine import Deck
+from games.chronovore.state import MatchState, Phase, Settings
+from games.kit.protocol import CpuPolicy, Engine, Event, Seat
+
+
+class ChronovoreEngine:
+    game = "chronovore"
+
+    def new_match(
+        self, settings: Settings, seats: Mapping[Seat, Deck], seed: int, now: datetime
+    ) -> MatchState:
+        return engine.new_match(seats, seed, now, settings)
+
+    def legal_actions(self, state: MatchState, seat: Seat) -> list[Action]:
+        return rules.legal_actions(state, seat)
+
+    def apply(
+        self, state: MatchState, seat: Seat, action: Action, now: datetime
+    ) -> tuple[MatchState, list[Event]]:
+        return engine.apply(state, seat, action, now)
+
+    def view(self, state: MatchState, seat: Seat) -> dict[str, Any]:
+        return views.view(state, seat)
+
+    def view_events(self, events: Iterable[Event], seat: Seat) -> list[Event]:
+        return views.view_events(events, seat)
+
+    def version(self, state: MatchState) -> int:
+        return state.version
+
+    def waiting_for(self, state: MatchState) -> list[Seat]:
+        if state.phase is Phase.FINISHED:
+            return []
+        return [
+            seat for seat, side in zip(state.seats, state.sides, strict=True) if not side.locked
+        ]
+
+    def results(self, state: MatchState) -> dict[Seat, str] | None:
+        if state.results is None:
+            return None
+        return dict(zip(state.seats, state.results, strict=True))
+
+    def deadline(self, state: MatchState) -> datetime | None:
+        return state.deadline
+
+    def timeouts(self, state: MatchState) -> list[tuple[Seat, Action]]:
+        return engine.timeouts(state)
+
+    def expire(self, state: MatchState, now: datetime) -> tuple[MatchState, list[Event]]:
+        return engine.expire(state, now)
+
+    def replay(
+        self,
+        settings: Settings,
+        seats: Mapping[Seat, Deck],
+        seed: int,
+        started_at: datetime,
+        log: Iterable[tuple[Seat, Action, datetime]],
+    ) -> MatchState:
+        return engine.replay(self.new_match(settings, seats, seed, started_at), log)
+
+    def to_json(self, state: MatchState) -> dict[str, Any]:
+        return state.to_dict()
+
+    def from_json(self, data: Mapping[str, Any]) -> MatchState:
+        return MatchState.from_dict(data)
+
+    def action_to_json(self, action: Action) -> dict[str, Any]:
+        return action.to_dict()
+
+    def action_from_json(self, data: Mapping[str, Any]) -> Action:
+        return Action.from_dict(data)
+
+
+CHRONOVORE: Engine[Settings, MatchState, Action] = ChronovoreEngine()
+CHRONOVORE_CPU: CpuPolicy[MatchState, Action] = cpu_action

@@ -1,0 +1,274 @@
+"""Resolution (rulebook, "Resolve each pair", "Winning"): pair by pair, then the duel.
+
+A pair resolves in three steps, both heroes at once (the rulebook resolves a pair as one
+moment; the order inside it is ours, docs/chronovore.md "Inside a pair"):
+
+1. each hero faces the card they played: a monster is a fight, an event asks to pay
+   (waiting interference from "The next enemy card" applies to it and is used up);
+   if a hero falls here, the match ends and nothing more of the pair is claimed;
+2. each hero whose card paid off claims its rewards in the card's order, all but Strike
+   (Coins, Armor, Health, Strength, draw, weapon, upgrade, copy, the next enemy card);
+3. the Strikes of both heroes land together, each at the striker's attack after step 2.
+
+A hero at 0 Health or below after a step loses; both at once is a draw.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games.chronovore import hero as heroes
+from games.chronovore.cards import Card, Reward, RewardType
+from games.chronovore.content import CardKind
+from games.chronovore.state import (
+    FinishReason,
+    Hero,
+    InPlay,
+    Interference,
+    MatchState,
+    Phase,
+    Result,
+    SeatState,
+    Settings,
+)
+from games.kit.frozen import evolve
+
+Event = dict[str, Any]
+# Events whose card only its own seat may see (games/chronovore/view.py).
+PRIVATE_CARD_EVENTS = frozenset(
+    {"card_drawn", "card_burned", "card_placed", "card_moved", "card_taken_back"}
+)
+
+
+def receive(
+    side: SeatState, item: InPlay, seat: str, settings: Settings, how: str
+) -> tuple[SeatState, Event]:
+    """A card into the hand, or discarded if the hand is full (rulebook: at most 12)."""
+    if len(side.hand) >= settings.hand_limit:
+        kind = "card_burned" if how == "drawn" else "copy_discarded"
+        event = {"type": kind, "seat": seat, "uid": item.uid, "card": item.card.to_dict()}
+        return evolve(side, discard=(*side.discard, item)), event
+    event = {"type": f"card_{how}", "seat": seat, "uid": item.uid, "card": item.card.to_dict()}
+    return evolve(side, hand=(*side.hand, item)), event
+
+
+def draw(
+    side: SeatState, count: int, seat: str, settings: Settings
+) -> tuple[SeatState, list[Event]]:
+    """Draw from the top; ours: an empty deck draws nothing (docs/chronovore.md)."""
+    events: list[Event] = []
+    for _ in range(count):
+        if not side.deck:
+            events.append({"type": "deck_empty", "seat": seat})
+            break
+        top = side.deck[0]
+        side, event = receive(evolve(side, deck=side.deck[1:]), top, seat, settings, "drawn")
+        events.append(event)
+    return side, events
+
+
+def fight(hero: Hero, attack: int, health: int, initiative: bool) -> tuple[Hero, int]:
+    """Hero against monster until one is at 0 or below: the hero strikes first, unless the
+    monster has Initiative. Returns the hero and the monster's Health left."""
+    hero_strikes = not initiative
+    while True:
+        if hero_strikes:
+            hero, dealt = heroes.strike(hero)
+            health -= dealt
+            if health <= 0:
+                return hero, health
+        else:
+            hero = heroes.damage(hero, attack)
+            if hero.fallen:
+                return hero, health
+        hero_strikes = not hero_strikes
+
+
+def _face(side: SeatState, card: Card, seat: str, slot: int) -> tuple[SeatState, bool, Event]:
+    """Step 1 for one hero: the fight or the payment. True when the card paid off."""
+    waiting = side.interference
+    if card.kind is CardKind.MONSTER:
+        attack = card.attack + waiting.monster_attack
+        health = card.health + waiting.monster_health
+        initiative = card.initiative or waiting.monster_initiative
+        hero, left = fight(side.hero, attack, health, initiative)
+        used = evolve(waiting, monster_attack=0, monster_health=0, monster_initiative=False)
+        won = left <= 0 and not hero.fallen
+        event = {
+            "type": "monster_fought",
+            "seat": seat,
+            "slot": slot,
+            "attack": attack,
+            "health": health,
+            "initiative": initiative,
+            "defeated": won,
+            "hero": hero.to_dict(),
+        }
+        return evolve(side, hero=hero, interference=used), won, event
+    cost = card.cost + waiting.event_cost
+    paid = side.hero.coins >= cost
+    hero = heroes.add_coins(side.hero, -cost) if paid else side.hero
+    event = {"type": "event_resolved", "seat": seat, "slot": slot, "cost": cost, "paid": paid}
+    return evolve(side, hero=hero, interference=evolve(waiting, event_cost=0)), paid, event
+
+
+def _interfere(waiting: Interference, reward: Reward) -> Interference:
+    return Interference(
+        monster_attack=waiting.monster_attack + reward.attack,
+        monster_health=waiting.monster_health + reward.health,
+        monster_initiative=waiting.monster_initiative or reward.initiative,
+        event_cost=waiting.event_cost + reward.cost,
+    )
+
+
+def corner_reward(hero: Hero, reward: Reward, settings: Settings) -> Hero:
+    match reward.type:
+        case RewardType.COINS:
+            return heroes.add_coins(hero, reward.amount)
+        case RewardType.ARMOR:
+            return heroes.add_armor(hero, reward.amount)
+        case RewardType.HEALTH:
+            return heroes.heal(hero, reward.amount, settings)
+        case RewardType.STRENGTH:
+            return heroes.add_strength(hero, reward.amount, settings)
+        case RewardType.WEAPON:
+            return heroes.equip(hero, reward.attack, reward.durability)
+        case RewardType.UPGRADE:
+            return heroes.upgrade(hero, reward.attack, reward.durability)
+    return hero
+
+
+def _claim(
+    state: MatchState, i: int, card: Card, opposing: InPlay | None
+) -> tuple[MatchState, list[Event]]:
+    """Step 2 for one hero: every reward of ``card`` but Strike, in the card's order."""
+    seat, settings = state.seats[i], state.settings
+    events: list[Event] = []
+    for reward in card.rewards:
+        side = state.sides[i]
+        if reward.type is RewardType.STRIKE:
+            continue
+        if reward.type is RewardType.DRAW:
+            side, drawn = draw(side, reward.amount, seat, settings)
+            events += drawn
+        elif reward.type is RewardType.COPY_OPPOSING:
+            if opposing is None:
+                events.append({"type": "nothing_to_copy", "seat": seat})
+            else:
+                copy = InPlay(side.next_uid, opposing.card)
+                side = evolve(side, next_uid=side.next_uid + 1)
+                side, event = receive(side, copy, seat, settings, "copied")
+                events.append(event)
+        elif reward.type is RewardType.NEXT_ENEMY:
+            other = state.seats[1 - i]
+            enemy = state.sides[1 - i]
+            waiting = _interfere(enemy.interference, reward)
+            state = state.with_side(other, evolve(enemy, interference=waiting))
+            events.append({"type": "interference", "seat": seat, "on": other, **waiting.to_dict()})
+        else:
+            side = evolve(side, hero=corner_reward(side.hero, reward, settings))
+            events.append({"type": "reward", "seat": seat, **reward.to_dict()})
+        state = state.with_side(seat, side)
+    return state, events
+
+
+def _strikes(state: MatchState, paid: list[Card | None]) -> tuple[MatchState, list[Event]]:
+    """Step 3: each hero's Strikes, dealt at once (their damage depends only on the striker)."""
+    dealt = [0, 0]
+    events: list[Event] = []
+    striker_heroes = [side.hero for side in state.sides]
+    for i, card in enumerate(paid):
+        for reward in card.rewards if card else ():
+            if reward.type is RewardType.STRIKE:
+                striker_heroes[i], hit = heroes.strike(striker_heroes[i])
+                dealt[i] += hit
+                events.append({"type": "strike", "seat": state.seats[i], "damage": hit})
+    for i in (0, 1):
+        hero = heroes.damage(striker_heroes[i], dealt[1 - i])
+        state = state.with_side(state.seats[i], evolve(state.sides[i], hero=hero))
+    return state, events
+
+
+def finish_if_fallen(state: MatchState) -> tuple[MatchState, list[Event]]:
+    """A hero at 0 or below loses; both at once is a draw."""
+    fallen = [side.hero.fallen for side in state.sides]
+    if not any(fallen):
+        return state, []
+    if all(fallen):
+        return finish(state, (Result.DRAW.value, Result.DRAW.value), FinishReason.HERO_FELL)
+    first, second = (Result.LOSS.value if f else Result.WIN.value for f in fallen)
+    return finish(state, (first, second), FinishReason.HERO_FELL)
+
+
+def finish(
+    state: MatchState, results: tuple[str, str], reason: FinishReason
+) -> tuple[MatchState, list[Event]]:
+    state = evolve(
+        state, phase=Phase.FINISHED, deadline=None, results=results, finish_reason=reason
+    )
+    event = {
+        "type": "match_finished",
+        "reason": reason.value,
+        "results": dict(zip(state.seats, results, strict=True)),
+        "heroes": {
+            seat: side.hero.to_dict() for seat, side in zip(state.seats, state.sides, strict=True)
+        },
+    }
+    return state, [event]
+
+
+def resolve_pair(state: MatchState, slot: int) -> tuple[MatchState, list[Event]]:
+    """One pair, revealed and resolved; the match may end here."""
+    pair = tuple(side.slots[slot] for side in state.sides)
+    events: list[Event] = [
+        {
+            "type": "pair_revealed",
+            "slot": slot,
+            "cards": {
+                seat: None if item is None else {"uid": item.uid, "card": item.card.to_dict()}
+                for seat, item in zip(state.seats, pair, strict=True)
+            },
+        }
+    ]
+    state = evolve(state, revealed=(*state.revealed, pair))
+    paid: list[Card | None] = [None, None]
+    for i, item in enumerate(pair):
+        if item is None:
+            continue
+        side = state.sides[i]
+        slots = tuple(None if n == slot else c for n, c in enumerate(side.slots))
+        side = evolve(side, slots=slots, discard=(*side.discard, item))
+        side, paid_off, event = _face(side, item.card, state.seats[i], slot)
+        state = state.with_side(state.seats[i], side)
+        events.append(event)
+        paid[i] = item.card if paid_off else None
+    state, ended = finish_if_fallen(state)
+    if ended:
+        return state, events + ended
+    for i, card in enumerate(paid):
+        if card is not None:
+            state, claimed = _claim(state, i, card, pair[1 - i])
+            events += claimed
+    state, struck = _strikes(state, paid)
+    state, ended = finish_if_fallen(state)
+    return state, events + struck + ended
+
+
+def duel(state: MatchState) -> tuple[MatchState, list[Event]]:
+    """After the last round, both standing: exchange strikes until one falls (both on the
+    same exchange: a draw). Each strike deals the current attack; weapons while they last."""
+    first, second = (side.hero for side in state.sides)
+    exchanges = 0
+    while not first.fallen and not second.fallen:
+        first, by_first = heroes.strike(first)
+        second, by_second = heroes.strike(second)
+        first, second = heroes.damage(first, by_second), heroes.damage(second, by_first)
+        exchanges += 1
+    for seat, side, hero in zip(state.seats, state.sides, (first, second), strict=True):
+        state = state.with_side(seat, evolve(side, hero=hero))
+    state, ended = finish_if_fallen(state)
+    ended[0]["reason"] = FinishReason.DUEL.value
+    return evolve(state, finish_reason=FinishReason.DUEL), [
+        {"type": "duel", "exchanges": exchanges},
+        *ended,
+    ]
