@@ -41,9 +41,7 @@ def upgrade() -> None:
         sa.UniqueConstraint("player_id", "idempotency_key", name="uq_ledger_entries_key"),
         sa.CheckConstraint("delta <> 0", name="ck_ledger_entries_delta"),
     )
-    op.create_index(
-        "ix_ledger_entries_player_game", "ledger_entries", ["player_id", "game", "seq"]
-    )
+    op.create_index("ix_ledger_entries_player_game", "ledger_entries", ["player_id", "game", "seq"])
     op.create_table(
         "daily_counters",
         sa.Column("player_id", sa.Uuid(), nullable=False),
