@@ -1,4 +1,4 @@
-"""``deckyard run | migrate | seed | token | dead-letters | balance``.
+"""``deckyard run | migrate | seed | token | dead-letters | balance | verify``.
 
 Run and migrate read the environment (see ``shared.config``). ``run`` without
 ``--service`` is the all-in-one development mode: it migrates and seeds, then starts
@@ -74,6 +74,13 @@ def _parser() -> argparse.ArgumentParser:
     from deckyard.balance import add_arguments
 
     add_arguments(balance)
+
+    verify = commands.add_parser(
+        "verify", help="verify an exported history of provably fair rolls (offline)"
+    )
+    from deckyard.verify import add_arguments as verify_arguments
+
+    verify_arguments(verify)
     return parser
 
 
@@ -102,6 +109,10 @@ def _command(args: argparse.Namespace) -> int:
         from deckyard.balance import run
 
         return run(args)
+    if args.command == "verify":
+        from deckyard.verify import run as verify
+
+        return verify(args)
     return _run(args)
 
 
