@@ -10,7 +10,6 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from games.kit.chance import RandomSource
 from games.kit.collection import STANDARD_FINISH, CardPool, CollectionRules, StarterRules
 from games.kit.fair import Draws
 from games.kit.refusal import Refusal

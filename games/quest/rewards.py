@@ -83,6 +83,4 @@ def choose_definitions(
 ) -> list[T]:
     """A uniform choice among the eligible definitions of each awarded rarity (in the
     order given: the service lists them by id), each labelled by ``label``."""
-    return [
-        draws.choice(f"card.{i}", eligible[rarity], label) for i, rarity in enumerate(rarities)
-    ]
+    return [draws.choice(f"card.{i}", eligible[rarity], label) for i, rarity in enumerate(rarities)]

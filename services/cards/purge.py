@@ -4,7 +4,8 @@ Everything here keyed by the player is personal: the collection, every owned cop
 (rewards, packs and the starter set, whose ``source_id`` is the player), saved decks
 and their cards, the starter choice and the reward rolls; the economy's balances, ledger
 entries and daily counters; unopened packs, their grants and openings; the provably
-fair seeds and rolls. Card definitions are not the player's and stay. Idempotent: a second request finds nothing and answers again.
+fair seeds and rolls. Card definitions are not the player's and stay. Idempotent: a
+second request finds nothing and answers again.
 """
 
 from __future__ import annotations
