@@ -1,4 +1,4 @@
-"""``deckyard run | migrate | seed | token | dead-letters | balance | terrakard``.
+"""``deckyard run | migrate | seed | token | dead-letters | balance | terrakard | verify``.
 
 Run and migrate read the environment (see ``shared.config``). ``run`` without
 ``--service`` is the all-in-one development mode: it migrates and seeds, then starts
@@ -81,6 +81,13 @@ def _parser() -> argparse.ArgumentParser:
     from deckyard.terrakard import add_arguments as terrakard_arguments
 
     terrakard_arguments(terrakard)
+
+    verify = commands.add_parser(
+        "verify", help="verify an exported history of provably fair rolls (offline)"
+    )
+    from deckyard.verify import add_arguments as verify_arguments
+
+    verify_arguments(verify)
     return parser
 
 
@@ -113,6 +120,10 @@ def _command(args: argparse.Namespace) -> int:
         from deckyard import terrakard
 
         return terrakard.run(args)
+    if args.command == "verify":
+        from deckyard.verify import run as verify
+
+        return verify(args)
     return _run(args)
 
 

@@ -32,6 +32,11 @@ class RandomSource(Protocol):
         """A fresh 63-bit seed, e.g. to store with a match for replay."""
         ...
 
+    def token_bytes(self, n: int) -> bytes:
+        """``n`` random bytes: a provably fair server seed (from the operating system's
+        generator in production, like ``secrets.token_bytes``)."""
+        ...
+
 
 class _RandomAdapter:
     def __init__(self, rng: random.Random) -> None:
@@ -54,6 +59,9 @@ class _RandomAdapter:
 
     def seed_for_child(self) -> int:
         return self._rng.getrandbits(63)
+
+    def token_bytes(self, n: int) -> bytes:
+        return self._rng.randbytes(n)
 
 
 class SystemRandomSource(_RandomAdapter):

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Mapping
+from datetime import date
 from typing import Any
 
 from marshmallow import Schema, ValidationError
@@ -21,3 +23,16 @@ def load(schema: Schema, data: Any) -> dict[str, Any]:
             "validation_failed", "some fields are invalid", {"fields": exc.messages_dict}
         ) from exc
     return loaded
+
+
+def jsonable(value: Any) -> Any:
+    """A plain answer as JSON can carry it: ids and times as strings (ISO 8601), dates
+    too; mappings and sequences converted all the way down. For answers that are plain
+    dicts built by handlers rather than dumped by a schema."""
+    if isinstance(value, Mapping):
+        return {str(key): jsonable(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [jsonable(item) for item in value]
+    if isinstance(value, (uuid.UUID, date)):  # datetime is a date
+        return value.isoformat() if isinstance(value, date) else str(value)
+    return value

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from games.kit.chance import RandomSource
+from games.kit.fair import Draws
 from games.kit.refusal import Refusal
 
 # Every game's copies may be standard; games with more finishes name them (Chronovore).
@@ -127,8 +128,9 @@ class CollectionRules:
     clean_deck_name: Callable[[str], str]
     max_decks_per_player: int
     reward_pool: CardPool
-    # (score, eligible definitions by rarity, rng) -> the definitions awarded
-    roll_reward: Callable[[int, Mapping[str, Sequence[Any]], RandomSource], list[Any]]
+    # (score, eligible definitions by rarity, the player's fair draws) -> the definitions
+    # awarded; every draw is recorded and verifiable (games/kit/fair.py)
+    roll_reward: Callable[[int, Mapping[str, Sequence[Any]], Draws], list[Any]]
     starter: StarterRules | None = None
     default_finish: str = STANDARD_FINISH
     # Problem codes of a work in progress: a list with only these is saved, just not

@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from games.kit.chance import RandomSource
 from games.kit.collection import STANDARD_FINISH, CardPool, CollectionRules, StarterRules
+from games.kit.fair import Draws
 from games.kit.refusal import Refusal
 from games.quest import decks, rewards, starter
 from games.quest.canonical import QUEST_CANONICAL, CanonicalCards
@@ -42,14 +42,16 @@ def card_attributes(kind: str, snapshot: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
-def roll_reward(
-    correct: int, eligible: Mapping[str, Sequence[Any]], rng: RandomSource
-) -> list[Any]:
+def roll_reward(correct: int, eligible: Mapping[str, Sequence[Any]], draws: Draws) -> list[Any]:
     """The rulebook's roll over the rarities that have eligible definitions, then one
-    uniform choice of definition for each rarity awarded."""
+    uniform choice of definition (labelled by its id) for each rarity awarded."""
     by_rarity = {Rarity(rarity): defs for rarity, defs in eligible.items() if defs}
-    rarities = rewards.roll_rarities(correct, set(by_rarity), rng)
-    return rewards.choose_definitions(rarities, by_rarity, rng)
+    rarities = rewards.roll_rarities(correct, set(by_rarity), draws)
+    return rewards.choose_definitions(rarities, by_rarity, draws, _definition_id)
+
+
+def _definition_id(definition: Any) -> str:
+    return str(definition["id"])
 
 
 def _starter_pool(affinity: str) -> CardPool:

@@ -1,62 +1,57 @@
 """The Quest challenge reward roll (rulebook: "Rewards", "Card rewards").
 
-Pure: given the score, the rarities that have eligible definitions and a
-random source, it returns the rarities awarded; then a uniform choice of
-definition per rarity. Persisting the roll (keyed by the attempt) is the
-service's job.
+Pure: given the score, the rarities that have eligible definitions and the player's
+provably fair draws (``games.kit.fair``), it returns the rarities awarded; then a
+uniform choice of definition per rarity. The odds are integer weights, so a rarity
+without eligible definitions drops out and the others keep their proportions exactly.
+Persisting the roll (keyed by the attempt) is the service's job.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence, Set
+from collections.abc import Callable, Mapping, Sequence, Set
 from fractions import Fraction
 from typing import TypeVar
 
-from games.kit.chance import RandomSource
+from games.kit.fair import Draws
 from games.quest.content import Rarity
 
 T = TypeVar("T")
 
-# Rulebook: four correct -> one card, 75% Common / 25% Rare.
-FOUR_CORRECT_WEIGHTS: Mapping[Rarity, Fraction] = {
-    Rarity.COMMON: Fraction(75, 100),
-    Rarity.RARE: Fraction(25, 100),
-}
+# Rulebook: four correct -> one card, 75% Common / 25% Rare (weights in percent).
+FOUR_CORRECT_WEIGHTS: Mapping[Rarity, int] = {Rarity.COMMON: 75, Rarity.RARE: 25}
 # Rulebook: a perfect score -> each card independently Common 45%, Rare 40%, Epic 14%,
 # Legendary 1%.
-PERFECT_WEIGHTS: Mapping[Rarity, Fraction] = {
-    Rarity.COMMON: Fraction(45, 100),
-    Rarity.RARE: Fraction(40, 100),
-    Rarity.EPIC: Fraction(14, 100),
-    Rarity.LEGENDARY: Fraction(1, 100),
+PERFECT_WEIGHTS: Mapping[Rarity, int] = {
+    Rarity.COMMON: 45,
+    Rarity.RARE: 40,
+    Rarity.EPIC: 14,
+    Rarity.LEGENDARY: 1,
 }
 # Rulebook: a perfect score -> 80% one card, 20% two cards.
-PERFECT_TWO_CARDS = Fraction(20, 100)
+PERFECT_CARD_COUNT: Mapping[int, int] = {1: 80, 2: 20}
 
 
-def redistributed(
-    weights: Mapping[Rarity, Fraction], available: Set[Rarity]
-) -> dict[Rarity, Fraction]:
-    """Drop rarities without eligible definitions; share their weight out proportionally."""
+def redistributed(weights: Mapping[Rarity, int], available: Set[Rarity]) -> dict[Rarity, Fraction]:
+    """The probabilities once rarities without eligible definitions drop out: their
+    weight is shared out proportionally (what drawing on the kept weights does)."""
     kept = {rarity: w for rarity, w in weights.items() if rarity in available}
-    total = sum(kept.values(), Fraction(0))
+    total = sum(kept.values())
     if total == 0:
         return {}
-    return {rarity: w / total for rarity, w in kept.items()}
+    return {rarity: Fraction(w, total) for rarity, w in kept.items()}
 
 
-def _pick(weights: Mapping[Rarity, Fraction], rng: RandomSource) -> Rarity:
-    roll = Fraction(rng.random())
-    cumulative = Fraction(0)
-    ordered = sorted(weights.items(), key=lambda item: list(Rarity).index(item[0]))
-    for rarity, weight in ordered:
-        cumulative += weight
-        if roll < cumulative:
-            return rarity
-    return ordered[-1][0]  # cumulative is exactly 1; guards a float roll at the top edge
+def _pick(key: str, weights: Mapping[Rarity, int], draws: Draws) -> Rarity:
+    ordered = sorted(weights, key=list(Rarity).index)
+    return draws.weighted(key, ordered, [weights[r] for r in ordered], label=str)
 
 
-def roll_rarities(correct: int, available: Set[Rarity], rng: RandomSource) -> list[Rarity]:
+def _kept(weights: Mapping[Rarity, int], available: Set[Rarity]) -> dict[Rarity, int]:
+    return {rarity: w for rarity, w in weights.items() if rarity in available}
+
+
+def roll_rarities(correct: int, available: Set[Rarity], draws: Draws) -> list[Rarity]:
     """The rarities of the cards a score earns, given which rarities can be awarded.
 
     Three correct needs an eligible Common. None can exist in practice (an event
@@ -71,17 +66,21 @@ def roll_rarities(correct: int, available: Set[Rarity], rng: RandomSource) -> li
     if correct == 3:
         return [Rarity.COMMON] if Rarity.COMMON in available else []
     if correct == 4:
-        weights = redistributed(FOUR_CORRECT_WEIGHTS, available)
-        return [_pick(weights, rng)] if weights else []
-    weights = redistributed(PERFECT_WEIGHTS, available)
+        weights = _kept(FOUR_CORRECT_WEIGHTS, available)
+        return [_pick("rarity.0", weights, draws)] if weights else []
+    weights = _kept(PERFECT_WEIGHTS, available)
     if not weights:
         return []
-    count = 2 if Fraction(rng.random()) < PERFECT_TWO_CARDS else 1
-    return [_pick(weights, rng) for _ in range(count)]
+    count = draws.weighted("count", list(PERFECT_CARD_COUNT), list(PERFECT_CARD_COUNT.values()))
+    return [_pick(f"rarity.{i}", weights, draws) for i in range(count)]
 
 
 def choose_definitions(
-    rarities: Sequence[Rarity], eligible: Mapping[Rarity, Sequence[T]], rng: RandomSource
+    rarities: Sequence[Rarity],
+    eligible: Mapping[Rarity, Sequence[T]],
+    draws: Draws,
+    label: Callable[[T], str] = str,
 ) -> list[T]:
-    """A uniform choice among the eligible definitions of each awarded rarity."""
-    return [rng.choice(eligible[rarity]) for rarity in rarities]
+    """A uniform choice among the eligible definitions of each awarded rarity (in the
+    order given: the service lists them by id), each labelled by ``label``."""
+    return [draws.choice(f"card.{i}", eligible[rarity], label) for i, rarity in enumerate(rarities)]

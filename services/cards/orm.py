@@ -1,7 +1,10 @@
 """Tables of the cards database."""
 
 from sqlalchemy import (
+    BigInteger,
+    CheckConstraint,
     Column,
+    Date,
     DateTime,
     ForeignKey,
     Index,
@@ -130,6 +133,148 @@ deck_cards = Table(
     PrimaryKeyConstraint("deck_id", "position"),
     UniqueConstraint("deck_id", "owned_card_id", name="uq_deck_cards_copy_once"),
     Index("ix_deck_cards_owned_card", "owned_card_id"),
+)
+
+# -- the economy (docs/economy.md) -----------------------------------------------------
+
+# One balance per (player, game, currency): Chronovore Gold and Card Fragments,
+# TerraKard tickets and rampart tokens... A spend is one conditional UPDATE of this row
+# (``balance >= amount``), in the transaction that writes its entry: never negative.
+currency_balances = Table(
+    "currency_balances",
+    metadata,
+    Column("player_id", Uuid, nullable=False),
+    Column("game", String(20), nullable=False),
+    Column("currency", String(30), nullable=False),
+    Column("balance", BigInteger, nullable=False),
+    Column("updated_at", DateTime(timezone=True), nullable=False),
+    PrimaryKeyConstraint("player_id", "game", "currency"),
+    CheckConstraint("balance >= 0", name="ck_currency_balances_never_negative"),
+)
+
+# Append-only: every grant (delta > 0) and spend (delta < 0), with the balance after it.
+# The idempotency key is the player's: a retry finds its entry and gets the first answer.
+ledger_entries = Table(
+    "ledger_entries",
+    metadata,
+    Column("seq", BigInteger, primary_key=True, autoincrement=True),
+    Column("id", Uuid, nullable=False, unique=True),
+    Column("player_id", Uuid, nullable=False),
+    Column("game", String(20), nullable=False),
+    Column("currency", String(30), nullable=False),
+    Column("delta", BigInteger, nullable=False),
+    Column("balance_after", BigInteger, nullable=False),
+    Column("reason", String(40), nullable=False),
+    Column("idempotency_key", String(100), nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    UniqueConstraint("player_id", "idempotency_key", name="uq_ledger_entries_key"),
+    CheckConstraint("delta <> 0", name="ck_ledger_entries_delta"),
+    Index("ix_ledger_entries_player_game", "player_id", "game", "seq"),
+)
+
+# Per-UTC-day totals for configured limits: ``counter`` is ``grant:<currency>``,
+# ``spend:<currency>`` or ``packs:<group>``.
+daily_counters = Table(
+    "daily_counters",
+    metadata,
+    Column("player_id", Uuid, nullable=False),
+    Column("game", String(20), nullable=False),
+    Column("counter", String(60), nullable=False),
+    Column("day", Date, nullable=False),
+    Column("amount", BigInteger, nullable=False),
+    PrimaryKeyConstraint("player_id", "game", "counter", "day"),
+)
+
+# One row per grant of packs (a quantity, from a source, maybe paid for): its key makes a
+# retried grant or purchase grant once.
+pack_grants = Table(
+    "pack_grants",
+    metadata,
+    Column("id", Uuid, primary_key=True),
+    Column("player_id", Uuid, nullable=False),
+    Column("game", String(20), nullable=False),
+    Column("kind", String(40), nullable=False),
+    Column("quantity", Integer, nullable=False),
+    Column("source_type", String(30), nullable=False),
+    Column("source_id", String(100), nullable=False),
+    Column("idempotency_key", String(100), nullable=False),
+    Column("ledger_entry_id", Uuid, nullable=True),  # the payment, when bought
+    Column("granted_at", DateTime(timezone=True), nullable=False),
+    UniqueConstraint("player_id", "idempotency_key", name="uq_pack_grants_key"),
+)
+
+# The inventory: one row per pack, unopened while ``opened_at`` is null.
+packs = Table(
+    "packs",
+    metadata,
+    Column("id", Uuid, primary_key=True),
+    Column("grant_id", Uuid, ForeignKey("pack_grants.id"), nullable=False),
+    Column("player_id", Uuid, nullable=False),
+    Column("game", String(20), nullable=False),
+    Column("kind", String(40), nullable=False),
+    Column("granted_at", DateTime(timezone=True), nullable=False),
+    Column("opened_at", DateTime(timezone=True), nullable=True),
+    Index("ix_packs_player_game", "player_id", "game"),
+)
+
+# An opening, persisted in the transaction that creates its copies, before it is shown.
+pack_openings = Table(
+    "pack_openings",
+    metadata,
+    Column("pack_id", Uuid, ForeignKey("packs.id"), primary_key=True),
+    Column("player_id", Uuid, nullable=False),
+    Column("game", String(20), nullable=False),
+    Column("kind", String(40), nullable=False),
+    Column("idempotency_key", String(100), nullable=False),
+    Column("roll_id", Uuid, nullable=False),
+    Column("cards", JSONB, nullable=False),
+    Column("opened_at", DateTime(timezone=True), nullable=False),
+    UniqueConstraint("player_id", "idempotency_key", name="uq_pack_openings_key"),
+)
+
+# -- provably fair rolls (docs/fairness.md) ---------------------------------------------
+
+# A player's server seeds: one active (unrevealed) at a time. The seed is secret until
+# ``revealed_at``; its hash is shown from the start. ``next_nonce`` counts its rolls.
+fair_seeds = Table(
+    "fair_seeds",
+    metadata,
+    Column("id", Uuid, primary_key=True),
+    Column("player_id", Uuid, nullable=False),
+    Column("server_seed", String(64), nullable=False),
+    Column("server_seed_hash", String(64), nullable=False),
+    Column("client_seed", String(64), nullable=False),
+    Column("next_nonce", Integer, nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("revealed_at", DateTime(timezone=True), nullable=True),
+    Index("ix_fair_seeds_player", "player_id"),
+    Index(
+        "uq_fair_seeds_one_active",
+        "player_id",
+        unique=True,
+        postgresql_where=text("revealed_at IS NULL"),
+    ),
+)
+
+# Every roll, stored with its nonce and client seed before its outcome is shown. One roll
+# per source (an attempt's reward, a pack's opening): a retry finds it, never rerolls.
+fair_rolls = Table(
+    "fair_rolls",
+    metadata,
+    Column("seq", BigInteger, primary_key=True, autoincrement=True),
+    Column("id", Uuid, nullable=False, unique=True),
+    Column("player_id", Uuid, nullable=False),
+    Column("seed_id", Uuid, ForeignKey("fair_seeds.id"), nullable=False),
+    Column("nonce", Integer, nullable=False),
+    Column("client_seed", String(64), nullable=False),
+    Column("purpose", String(80), nullable=False),
+    Column("source_type", String(30), nullable=False),
+    Column("source_id", String(100), nullable=False),
+    Column("draws", JSONB, nullable=False),
+    Column("rolled_at", DateTime(timezone=True), nullable=False),
+    UniqueConstraint("seed_id", "nonce", name="uq_fair_rolls_nonce"),
+    UniqueConstraint("source_type", "source_id", name="uq_fair_rolls_source"),
+    Index("ix_fair_rolls_player", "player_id", "seq"),
 )
 
 # Players whose data was purged (account deletion), as a one-way digest: a write or an

@@ -1,9 +1,11 @@
 """Account deletion in cards: a player's copies, decks and grants go; then cards answers.
 
 Everything here keyed by the player is personal: the collection, every owned copy
-(rewards and the starter set, whose ``source_id`` is the player), saved decks and
-their cards, the starter choice and the reward rolls. Card definitions are not
-the player's and stay. Idempotent: a second request finds nothing and answers again.
+(rewards, packs and the starter set, whose ``source_id`` is the player), saved decks
+and their cards, the starter choice and the reward rolls; the economy's balances, ledger
+entries and daily counters; unopened packs, their grants and openings; the provably
+fair seeds and rolls. Card definitions are not the player's and stay. Idempotent: a
+second request finds nothing and answers again.
 """
 
 from __future__ import annotations
@@ -16,9 +18,17 @@ from sqlalchemy.orm import Session
 
 from services.cards.orm import (
     collections,
+    currency_balances,
+    daily_counters,
     deck_cards,
     decks,
+    fair_rolls,
+    fair_seeds,
+    ledger_entries,
     owned_cards,
+    pack_grants,
+    pack_openings,
+    packs,
     plumbing,
     purged_players,
     reward_grants,
@@ -57,4 +67,16 @@ def purge_player(session: Session, player_id: uuid.UUID, now: datetime) -> None:
     session.execute(delete(reward_grants).where(reward_grants.c.player_id == player_id))
     session.execute(delete(starter_grants).where(starter_grants.c.player_id == player_id))
     session.execute(delete(collections).where(collections.c.player_id == player_id))
+    # The economy, children before parents (foreign keys).
+    for table in (
+        pack_openings,
+        packs,
+        pack_grants,
+        fair_rolls,
+        fair_seeds,
+        ledger_entries,
+        currency_balances,
+        daily_counters,
+    ):
+        session.execute(delete(table).where(table.c.player_id == player_id))
     forget_player_events(session, plumbing.outbox, player_id)

@@ -15,8 +15,11 @@ from sqlalchemy.orm import Session
 
 from games.kit.collection import CardPool
 from services.cards.deck_store import SqlDecks
+from services.cards.fairness_store import SqlFairness
+from services.cards.ledger_store import SqlLedger
 from services.cards.orm import card_definitions, collections
 from services.cards.ownership_store import SqlOwnedCards, SqlRewardGrants, SqlStarterGrants
+from services.cards.pack_store import SqlPacks
 from services.cards.purge import player_gate
 from shared.db import Database
 from shared.events import Event
@@ -72,6 +75,9 @@ class CardsUnitOfWork:
     starters: SqlStarterGrants
     decks: SqlDecks
     players: PlayerGate  # passed first by every write for a player
+    fairness: SqlFairness  # provably fair seeds and rolls
+    ledger: SqlLedger  # currencies
+    packs: SqlPacks  # unopened packs and openings
 
 
 class SqlCollectionRepository:
@@ -254,4 +260,7 @@ def unit_of_work(db: Database) -> Iterator[CardsUnitOfWork]:
             starters=SqlStarterGrants(tx.session),
             decks=SqlDecks(tx.session),
             players=player_gate(tx.session),
+            fairness=SqlFairness(tx.session),
+            ledger=SqlLedger(tx.session),
+            packs=SqlPacks(tx.session),
         )

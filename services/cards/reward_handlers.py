@@ -1,5 +1,5 @@
-"""Challenge rewards: roll once per completed attempt by its game's rules, own the
-cards, say so."""
+"""Challenge rewards: roll once per completed attempt by its game's rules, on the
+player's provably fair draws (fairness_handlers), own the cards, say so."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ import logging
 import uuid
 from typing import Any
 
+from services.cards.fairness_handlers import PlayerDraws
 from services.cards.games import CARD_GAMES, CardGames, new_copies
 from services.cards.ownership_store import OwnedCopy, RewardGrant
 from services.cards.repository import CardsUnitOfWork
@@ -15,6 +16,7 @@ from shared.events import REWARD_GRANTED, Event, new_event
 from shared.randomness import RandomSource
 
 ATTEMPT_COMPLETED_CONSUMER = "cards.grant_reward"
+REWARD_SOURCE = "reward"
 log = logging.getLogger(__name__)
 
 
@@ -28,8 +30,10 @@ def grant_reward(
     """Roll the reward of a completed attempt and grant its cards, in one transaction.
 
     Keyed twice: by message (a redelivery) and by attempt (the same completion
-    sent again as another message). Either way the second one changes nothing and
-    emits nothing; the first committed roll is the only one there will ever be.
+    sent again as another message). Either way the second one changes nothing,
+    emits nothing and takes no nonce; the first committed roll is the only one there
+    will ever be, stored with its seed hash, client seed and nonce (``fair_rolls``).
+    ``rng`` only makes the player's seeds, the first time they are needed.
     Returns whether this call granted.
     """
     if not uow.inbox.first_delivery(event.event_id, ATTEMPT_COMPLETED_CONSUMER):
@@ -46,7 +50,8 @@ def grant_reward(
     game = data["game"]
     rules = games.rules(game)
     pool = uow.definitions.pool(game, rules.reward_pool)
-    definitions = rules.roll_reward(data["correct_count"], pool, rng)
+    draws = PlayerDraws(player_id, f"{game}.reward", uow.fairness, rng, clock)
+    definitions = rules.roll_reward(data["correct_count"], pool, draws)
     now = clock.now()
     grant = RewardGrant(
         attempt_id,
@@ -57,11 +62,14 @@ def grant_reward(
         now,
     )
     if not uow.rewards.add_if_new(grant):
-        return False  # a concurrent message for this attempt committed first
+        # Unreachable behind the player's gate (the exists() above ran after it); if it
+        # ever happened, roll back rather than commit a nonce spent on nothing.
+        raise RuntimeError(f"attempt {attempt_id} was granted concurrently")
     copies = new_copies(
-        rules, player_id, [d["id"] for d in definitions], ("reward", attempt_id), now
+        rules, player_id, [d["id"] for d in definitions], (REWARD_SOURCE, attempt_id), now
     )
     uow.owned.add_all(copies)
+    draws.record(REWARD_SOURCE, attempt_id)
     uow.events.add_event(
         new_event(
             REWARD_GRANTED,

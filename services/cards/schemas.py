@@ -95,3 +95,53 @@ class MatchDeckSchema(Schema):
     deck_id = fields.UUID()
     version = fields.Integer()
     cards = fields.List(fields.Nested(MatchDeckCardSchema))
+
+
+# -- the economy -----------------------------------------------------------------------
+
+IDEMPOTENCY_KEY = validate.Length(min=1, max=80)
+CURRENCY = validate.Regexp(r"^[a-z][a-z0-9_]{0,29}$")
+
+
+class PlayerGameSchema(PlayerIdSchema, GameSchema):
+    pass
+
+
+class LedgerChangeSchema(PlayerGameSchema):
+    currency = fields.String(required=True, validate=CURRENCY)
+    amount = fields.Integer(
+        required=True, strict=True, validate=validate.Range(min=1, max=1_000_000_000)
+    )
+    reason = fields.String(required=True, validate=validate.Length(min=1, max=40))
+    idempotency_key = fields.String(required=True, validate=IDEMPOTENCY_KEY)
+
+
+class PageSchema(Schema):
+    cursor = fields.String(load_default=None, validate=validate.Length(max=20))
+    limit = fields.Integer(load_default=50, strict=True, validate=validate.Range(min=1, max=100))
+
+
+class LedgerHistorySchema(PlayerGameSchema, PageSchema):
+    currency = fields.String(load_default=None, validate=CURRENCY)
+
+
+class GrantPacksSchema(PlayerGameSchema):
+    kind = fields.String(required=True, validate=validate.Length(min=1, max=40))
+    quantity = fields.Integer(required=True, strict=True, validate=validate.Range(min=1, max=100))
+    source_type = fields.String(required=True, validate=validate.Length(min=1, max=30))
+    source_id = fields.String(required=True, validate=validate.Length(min=1, max=100))
+    idempotency_key = fields.String(required=True, validate=IDEMPOTENCY_KEY)
+    pay = fields.Boolean(load_default=False)
+
+
+class OpenPackSchema(PlayerIdSchema):
+    pack_id = fields.UUID(required=True)
+    idempotency_key = fields.String(required=True, validate=IDEMPOTENCY_KEY)
+
+
+class ClientSeedSchema(PlayerIdSchema):
+    client_seed = fields.String(required=True, validate=validate.Length(min=1, max=64))
+
+
+class RollHistorySchema(PlayerIdSchema, PageSchema):
+    pass

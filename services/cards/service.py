@@ -6,10 +6,15 @@ from contextlib import AbstractContextManager
 from typing import Any
 
 from services.cards import collection_handlers as collection
+from services.cards import fairness_handlers as fairness
 from services.cards import handlers, orm, purge, reward_handlers
+from services.cards import ledger_handlers as ledger
+from services.cards import pack_handlers as packs
+from services.cards.dependencies import EconomyProvider
 from services.cards.games import card_games
 from services.cards.repository import CardsUnitOfWork, unit_of_work
 from services.cards.schemas import (
+    ClientSeedSchema,
     CollectionSchema,
     CreateDeckSchema,
     DeckRefSchema,
@@ -18,10 +23,16 @@ from services.cards.schemas import (
     EditDeckSchema,
     GameListSchema,
     GameSchema,
+    GrantPacksSchema,
+    LedgerChangeSchema,
+    LedgerHistorySchema,
     LineageDefinitionSchema,
     MatchDeckSchema,
     NamedDefinitionsSchema,
+    OpenPackSchema,
+    PlayerGameSchema,
     PlayerIdSchema,
+    RollHistorySchema,
     StarterChoiceSchema,
 )
 from shared.consumers import consume
@@ -43,7 +54,7 @@ from shared.quest_card_schemas import CollectionSchema as PlayerCollectionSchema
 from shared.quest_card_schemas import DeckSchema, StarterSchema
 from shared.reliable_events import reliable_event_handler
 from shared.rpc import rpc
-from shared.schemas import load
+from shared.schemas import jsonable, load
 
 DEFINITIONS = DefinitionSchema(many=True)
 LINEAGE_DEFINITIONS = LineageDefinitionSchema(many=True)
@@ -61,6 +72,7 @@ class CardsService(HealthEndpoints):
     clock = ClockProvider()
     random = RandomProvider()
     canonical = CanonicalCardsProvider()
+    economy = EconomyProvider()
 
     def _uow(self) -> AbstractContextManager[CardsUnitOfWork]:
         return unit_of_work(self.db)
@@ -196,3 +208,126 @@ class CardsService(HealthEndpoints):
             collection.delete_deck(
                 args["player_id"], args["deck_id"], args["expected_version"], uow
             )
+
+    # -- the currency ledger (docs/economy.md); player_id always from the gateway or a
+    # -- service that earned the player something ---------------------------------------
+
+    @rpc
+    def balance(self, player_id: str, game: str) -> dict[str, Any]:
+        """``game="chronovore"`` -> ``{"game": ..., "balances": {"fragments": 0, "gold": 12}}``"""
+        args = load(PlayerGameSchema(), {"player_id": player_id, "game": game})
+        with self._uow() as uow:
+            found = ledger.balance(args["player_id"], args["game"], uow.ledger, self.economy)
+        return dict(jsonable(found))
+
+    @rpc
+    def grant(self, **payload: Any) -> dict[str, Any]:
+        """``game, currency, amount, reason, idempotency_key`` -> the entry (``replayed``
+        true for a retry with the same key)."""
+        return self._change(payload, ledger.GRANT)
+
+    @rpc
+    def spend(self, **payload: Any) -> dict[str, Any]:
+        """As ``grant``; 409 ``insufficient_funds`` when the balance is short."""
+        return self._change(payload, ledger.SPEND)
+
+    def _change(self, payload: dict[str, Any], direction: str) -> dict[str, Any]:
+        cmd = ledger.LedgerChange(**load(LedgerChangeSchema(), payload))
+        with self._uow() as uow:
+            entry = ledger.change(cmd, direction, uow.ledger, uow.players, self.economy, self.clock)
+        return dict(jsonable(entry))
+
+    @rpc
+    def ledger_history(self, **payload: Any) -> dict[str, Any]:
+        """``game, currency?, cursor?, limit?`` -> ``{"items": [entries], "next": cursor}``"""
+        args = load(LedgerHistorySchema(), payload)
+        with self._uow() as uow:
+            found = ledger.history(
+                args["player_id"],
+                args["game"],
+                args["currency"],
+                args["cursor"],
+                uow.ledger,
+                self.economy,
+                args["limit"],
+            )
+        return dict(jsonable(found))
+
+    # -- packs ---------------------------------------------------------------------------
+
+    @rpc
+    def pack_odds(self, game: str) -> list[dict[str, Any]]:
+        """Every pack kind of a game with its public odds (no player)."""
+        args = load(GameSchema(), {"game": game})
+        return list(jsonable(packs.pack_odds(args["game"], self.economy)))
+
+    @rpc
+    def grant_packs(self, **payload: Any) -> dict[str, Any]:
+        """``game, kind, quantity, source_type, source_id, idempotency_key, pay?`` -> the
+        grant and its pack ids (``pay``: bought at the kind's price, spent together)."""
+        cmd = packs.GrantPacks(**load(GrantPacksSchema(), payload))
+        with self._uow() as uow:
+            return dict(jsonable(packs.grant_packs(cmd, uow, self.economy, self.clock)))
+
+    @rpc
+    def pack_inventory(self, player_id: str, game: str) -> dict[str, Any]:
+        args = load(PlayerGameSchema(), {"player_id": player_id, "game": game})
+        with self._uow() as uow:
+            found = packs.inventory(args["player_id"], args["game"], uow, self.economy)
+        return dict(jsonable(found))
+
+    @rpc
+    def open_pack(self, **payload: Any) -> dict[str, Any]:
+        """``pack_id, idempotency_key`` -> the opening (cards, rarities, finishes, the
+        fair roll's seed hash, client seed and nonce), persisted before it is returned."""
+        cmd = packs.OpenPack(**load(OpenPackSchema(), payload))
+        with self._uow() as uow:
+            opening = packs.open_pack(cmd, uow, self.economy, self.random, self.clock)
+        return dict(jsonable(opening))
+
+    # -- provably fair rolls (docs/fairness.md) ------------------------------------------
+
+    @rpc
+    def fairness(self, player_id: str) -> dict[str, Any]:
+        """``{"server_seed_hash", "client_seed", "nonce", "since"}``: never the seed."""
+        args = load(PlayerIdSchema(), {"player_id": player_id})
+        with self._uow() as uow:
+            state = fairness.fairness_state(
+                args["player_id"], uow.fairness, uow.players, self.random, self.clock
+            )
+        return dict(jsonable(state))
+
+    @rpc
+    def set_client_seed(self, player_id: str, client_seed: str) -> dict[str, Any]:
+        args = load(ClientSeedSchema(), {"player_id": player_id, "client_seed": client_seed})
+        with self._uow() as uow:
+            state = fairness.set_client_seed(
+                args["player_id"],
+                args["client_seed"],
+                uow.fairness,
+                uow.players,
+                self.random,
+                self.clock,
+            )
+        return dict(jsonable(state))
+
+    @rpc
+    def rotate_seed(self, player_id: str) -> dict[str, Any]:
+        """Reveal the active server seed; a new one (its hash) takes over."""
+        args = load(PlayerIdSchema(), {"player_id": player_id})
+        with self._uow() as uow:
+            rotated = fairness.rotate(
+                args["player_id"], uow.fairness, uow.players, self.random, self.clock
+            )
+        return dict(jsonable(rotated))
+
+    @rpc
+    def roll_history(self, **payload: Any) -> dict[str, Any]:
+        """``cursor?, limit?`` -> ``{"items": [rolls], "next": cursor}``, newest first; a
+        roll under a revealed seed carries the seed (``deckyard verify`` checks it)."""
+        args = load(RollHistorySchema(), payload)
+        with self._uow() as uow:
+            found = fairness.roll_history(
+                args["player_id"], args["cursor"], uow.fairness, args["limit"]
+            )
+        return dict(jsonable(found))

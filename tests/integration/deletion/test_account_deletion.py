@@ -321,6 +321,26 @@ def player_everywhere(rpc, settings, engines, battle_catalogue, sub):
     # cards: owned copies, the starter grant, a deck (over RPC)
     copies = give_cards(engines, player_id)
     rpc.cards.create_deck(player_id=str(player_id), name="Morning walk", cards=copies)
+    # cards' economy: a currency, unopened packs, a fair seed (the reward roll below rolls
+    # on it too)
+    rpc.cards.grant(
+        player_id=str(player_id),
+        game="chronovore",
+        currency="gold",
+        amount=10,
+        reason="test",
+        idempotency_key=f"gold-{player_id}",
+    )
+    rpc.cards.grant_packs(
+        player_id=str(player_id),
+        game="chronovore",
+        kind="core",
+        quantity=2,
+        source_type="starter",
+        source_id=str(player_id),
+        idempotency_key=f"packs-{player_id}",
+    )
+    rpc.cards.fairness(player_id=str(player_id))
     # challenge: a location claim and a completed attempt with answers; its completion
     # reaches cards (a reward roll) and accounts (progression points) as events
     event_id = quest_event(settings)

@@ -5,15 +5,17 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
 
 import pytest
 
-from games.kit.chance import RandomSource
 from games.kit.collection import Assessment, CardCopy, CardPool, CollectionRules, Problem
+from games.kit.fair import Draws
 from games.kit.refusal import Refusal
 from games.quest.collection import QUEST_COLLECTION
+from services.cards.fairness_store import Seed
 from services.cards.games import CardGames, new_copies
 from services.cards.handlers import record_published_definition
 from services.cards.ownership_store import OwnedCopy, RewardGrant
@@ -52,8 +54,8 @@ def _fake_assess(copy_ids: Sequence[uuid.UUID], owned: Mapping[uuid.UUID, CardCo
     return Assessment(not problems, cost, tuple(problems))
 
 
-def _fake_roll(correct: int, eligible: Mapping[str, Sequence[Any]], rng: RandomSource) -> list[Any]:
-    return [rng.choice(eligible["Bronze"])] if correct else []
+def _fake_roll(correct: int, eligible: Mapping[str, Sequence[Any]], draws: Draws) -> list[Any]:
+    return [draws.choice("card.0", eligible["Bronze"], lambda d: str(d["id"]))] if correct else []
 
 
 FAKE_RULES = CollectionRules(
@@ -114,6 +116,28 @@ class FakeRewards:
         return True
 
 
+class FakeFairness:
+    """services.cards.fairness_store.SqlFairness in memory."""
+
+    def __init__(self) -> None:
+        self.seeds: dict[uuid.UUID, Seed] = {}
+        self.rolls: list[dict[str, Any]] = []
+
+    def active(self, player_id: uuid.UUID) -> Seed | None:
+        return self.seeds.get(player_id)
+
+    def add_active(self, seed: Seed) -> None:
+        self.seeds[seed.player_id] = seed
+
+    def take_nonce(self, seed_id: uuid.UUID) -> int:
+        [seed] = [s for s in self.seeds.values() if s.id == seed_id]
+        self.seeds[seed.player_id] = replace(seed, next_nonce=seed.next_nonce + 1)
+        return seed.next_nonce
+
+    def add_roll(self, roll: dict[str, Any]) -> None:
+        self.rolls.append(roll)
+
+
 class FakeEvents:
     def __init__(self) -> None:
         self.events: list[Event] = []
@@ -133,6 +157,9 @@ def uow() -> CardsUnitOfWork:
         starters=None,  # type: ignore[arg-type]
         decks=None,  # type: ignore[arg-type]
         players=FakePlayerGate(),
+        fairness=FakeFairness(),  # type: ignore[arg-type]
+        ledger=None,  # type: ignore[arg-type]
+        packs=None,  # type: ignore[arg-type]
     )
 
 
@@ -199,6 +226,14 @@ def test_a_reward_is_rolled_by_the_rules_of_the_attempt_s_game():
     assert grant_reward(completed, work, SeededRandomSource(1), FixedClock(NOW), GAMES)
     [copy] = work.owned.copies  # type: ignore[attr-defined]
     assert (copy.source_type, copy.source_id, copy.finish) == ("reward", attempt_id, "foil")
+    # the roll is the player's first fair roll, stored with the draw that chose the card
+    [roll] = work.fairness.rolls  # type: ignore[attr-defined]
+    assert (roll["purpose"], roll["nonce"], roll["source_id"]) == (
+        "duelkit.reward",
+        0,
+        str(attempt_id),
+    )
+    assert [d["outcome"] for d in roll["draws"]] == [str(copy.definition_id)]
     [event] = work.events.events  # type: ignore[attr-defined]
     granted = read_event(REWARD_GRANTED, event.to_message()).data
     assert granted["game"] == FAKE

@@ -121,6 +121,9 @@ def cards_uow() -> CardsUnitOfWork:
         starters=None,  # type: ignore[arg-type]
         decks=None,  # type: ignore[arg-type]
         players=FakePlayerGate(),
+        fairness=None,  # type: ignore[arg-type]
+        ledger=None,  # type: ignore[arg-type]
+        packs=None,  # type: ignore[arg-type]
     )
 
 
