@@ -185,15 +185,16 @@ def simulate(
         return collect(pool.map(_chunk, [setup] * len(chunks), chunks))
 
 
-def progress_bar(stream: TextIO = sys.stderr, width: int = 30) -> Progress:
+def progress_bar(stream: TextIO | None = None, width: int = 30) -> Progress:
     """A one-line bar redrawn in place on ``stream`` (stderr: the report stays clean)."""
 
     def show(done: int, total: int) -> None:
+        out = stream or sys.stderr
         filled = width * done // total
-        stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} matches")
+        out.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} matches")
         if done == total:
-            stream.write("\n")
-        stream.flush()
+            out.write("\n")
+        out.flush()
 
     return show
 
@@ -398,7 +399,9 @@ def run(args: argparse.Namespace) -> int:
         raise SystemExit("deckyard balance: --matches and --workers must be at least 1")
     game = GAMES[args.game]
     catalogue = game.load_catalogue()
-    decks = {seat: resolve_deck(game, catalogue, getattr(args, f"{seat}_deck")) for seat in game.seats}
+    decks = {
+        seat: resolve_deck(game, catalogue, getattr(args, f"{seat}_deck")) for seat in game.seats
+    }
     for names in decks.values():
         game.deck(catalogue, names)  # refuse unknown cards before any process starts
     policies_by_seat = {seat: getattr(args, f"{seat}_policy") for seat in game.seats}

@@ -105,7 +105,9 @@ def lookahead_policy(evaluate: Evaluate) -> Policy:
         options = _choices(engine, state, seat)
         if len(options) == 1:
             return options[0]
-        scores = [expected(engine, engine.apply(state, seat, a, now)[0], seat, now) for a in options]
+        scores = [
+            expected(engine, engine.apply(state, seat, a, now)[0], seat, now) for a in options
+        ]
         tied = best(scores)
         return options[tied[_draw(seed, "lookahead", engine, state, seat, len(tied))]]
 

@@ -1,16 +1,15 @@
 """`deckyard seed` loads the catalogue and demo content through the lifecycle, once."""
 
-from dataclasses import replace
-from datetime import UTC, datetime, timedelta
-
 import json
 from collections import Counter
+from dataclasses import replace
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from sqlalchemy import func, select
 
-from services.authoring.orm import content, content_audit, plumbing, seed_refs
 from services.authoring import seed as seed_module
+from services.authoring.orm import content, content_audit, plumbing, seed_refs
 from services.authoring.seed import SEED_AUTHOR, SEED_DIR, SEED_REVIEWER, seed
 from shared.clock import FixedClock
 from shared.db import Database, make_engine
