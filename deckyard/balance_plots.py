@@ -23,9 +23,11 @@ def _slug(summary: Summary, position: int) -> str:
 
 
 def _bars(axis: object, labels: Sequence[str], rates: Sequence[Rate], title: str) -> None:
-    values = [100 * r.value for r in rates]
-    low = [100 * (r.value - r.interval[0]) for r in rates]
-    high = [100 * (r.interval[1] - r.value) for r in rates]
+    shown = list(rates)
+    values = [100 * r.value if r.n else 0.0 for r in shown]
+    # Never negative (a Wilson bound at 0 or 1 may round past the rate; no data: no bar).
+    low = [max(0.0, 100 * (r.value - r.interval[0])) if r.n else 0.0 for r in shown]
+    high = [max(0.0, 100 * (r.interval[1] - r.value)) if r.n else 0.0 for r in shown]
     axis.barh(labels, values, xerr=[low, high], color="#4c72b0", capsize=3)  # type: ignore[attr-defined]
     axis.set_xlim(0, 100)  # type: ignore[attr-defined]
     axis.set_xlabel("% (95% Wilson interval)")  # type: ignore[attr-defined]
