@@ -1,85 +1,109 @@
 """``deckyard balance``: many seeded matches of given decks and seat policies (issue 20).
 
-A skeleton of the simulator: Quest only for now (the one engine), over the engine
-protocol (``games.kit.protocol``) and the kit's policies (``games.kit.policies``:
-random, greedy one-ply). Match ``i`` gets the engine seed and the policies' seed from
-``sha256("<seed>:<i>")``, so a run is reproducible from ``--seed`` whatever
-``--workers``; matches run in parallel across processes, in chunks, and are put back
-in order. The report: each seat's wins with their rate and a 95% Wilson interval,
-match length (actions and turns), and the first mover's win rate (the seat that
-acted first on the clock). Left for later: more games, a lookahead or Monte Carlo
-policy, each card's play rate and win rate when played.
+Any game that implements the engine protocol (``games.kit.protocol``) plugs in as a
+``Game`` (its engine, seats, catalogue and decks, a score for the policies, the card an
+action plays, its CPU policy); ``GAMES`` lists them (Quest: ``deckyard.balance_quest``;
+docs/balance.md, "Another game"). Seat policies: the kit's ``random``, ``greedy`` (one
+ply), ``lookahead`` (two plies against a uniform reply) and the game's own ``cpu``.
+
+Match ``i`` gets the engine seed and the policies' seed from ``sha256("<seed>:<i>")``,
+so a run is reproducible from ``--seed`` whatever ``--workers``: matches run in
+parallel across processes, in chunks, and are put back in order. The report: each
+seat's wins with their rate and a 95% Wilson interval, match length (actions and
+turns), the first mover's win rate, and each card's play rate and win rate when
+played; on the terminal, and with ``--out DIR`` as PNG plots and an HTML page
+(``deckyard.balance_plots``, matplotlib: ``pip install -e .[balance]``). A progress bar
+on stderr for long runs.
 """
 
 from __future__ import annotations
 
 import argparse
 import hashlib
-import json
 import math
 import statistics
-from collections.abc import Sequence
+import sys
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
-from games.kit.policies import Policy, greedy_policy, random_policy
-from games.kit.protocol import Seat
-from games.quest import QUEST, Deck, creature_from_definition, power_card_from_definition
-from games.quest.cpu import CPU_DECK
-from games.quest.engine import Settings
-from games.quest.state import MatchState, Side
+from deckyard import balance_quest
+from games.kit.policies import Evaluate, Policy, greedy_policy, lookahead_policy, random_policy
+from games.kit.protocol import CpuPolicy, Engine, Seat
 
-CATALOGUE = Path(__file__).parents[1] / "services/authoring/seed/quest_cards.json"
-SEATS: tuple[Seat, ...] = ("player", "cpu")
 T0 = datetime(2026, 12, 1, tzinfo=UTC)
 STEP = timedelta(seconds=3)  # between two actions: far inside any turn's deadline
 MAX_ACTIONS = 5000  # a guard: a match still on after this many actions is unfinished
-WIN = "victory"  # the engine's word for a won match
+WIN = "victory"  # the engines' word for a won match
+Catalogue = Mapping[str, Mapping[str, Any]]
 
 
-def quest_score(state: MatchState, seat: Seat) -> float:
-    """A Quest state's worth to ``seat``: a win, else the share of HP each side keeps."""
-    side = Side(seat)
-    if state.winner is not None:
-        return math.inf if state.winner == side else -math.inf
+@dataclass(frozen=True)
+class Game:
+    """What the simulator needs of a game (docs/balance.md, "Another game")."""
 
-    def share(s: Side) -> float:
-        creatures = state.side(s).creatures
-        return sum(c.hp for c in creatures) / sum(c.card.max_hp for c in creatures)
+    name: str
+    engine: Engine[Any, Any, Any]
+    seats: tuple[Seat, ...]
+    settings: Callable[[], Any]
+    load_catalogue: Callable[[], Catalogue]
+    deck: Callable[[Catalogue, Sequence[str]], Any]  # what a seat brings, from card names
+    named_decks: Callable[[Catalogue], dict[str, tuple[str, ...]]]  # "cpu", "starter:Wit"
+    score: Evaluate  # a state's worth to a seat, for greedy and lookahead
+    cards_played: Callable[[Any, Seat, Any], tuple[str, ...]]  # by (state, seat, action)
+    cpu: CpuPolicy[Any, Any] | None = None
 
-    return share(side) - share(side.other)
+
+def _quest_decks(catalogue: Catalogue) -> dict[str, tuple[str, ...]]:
+    decks = {"cpu": balance_quest.CPU_NAMES}
+    for affinity in balance_quest.STARTER_AFFINITIES:
+        decks[f"starter:{affinity}"] = balance_quest.starter_deck(catalogue, affinity)
+    return decks
 
 
-POLICIES: dict[str, Policy] = {
-    "random": random_policy,
-    "greedy": greedy_policy(quest_score),
+GAMES: dict[str, Game] = {
+    "quest": Game(
+        name="quest",
+        engine=balance_quest.ENGINE,
+        seats=("player", "cpu"),
+        settings=balance_quest.settings,
+        load_catalogue=balance_quest.load_catalogue,
+        deck=balance_quest.deck,
+        named_decks=_quest_decks,
+        score=balance_quest.score,
+        cards_played=balance_quest.cards_played,
+        cpu=balance_quest.CPU,
+    )
 }
 
+# Kept for callers of the first version (tests pin the engine with these).
+load_catalogue = balance_quest.load_catalogue
+deck = balance_quest.deck
 
-def load_catalogue(path: Path = CATALOGUE) -> dict[str, dict[str, Any]]:
-    entries = json.loads(path.read_text(encoding="utf-8"))
-    return {entry["body"]["name"]: entry for entry in entries}
+
+def policies(game: Game) -> dict[str, Policy]:
+    """The seat policies for ``game``, by name."""
+    found: dict[str, Policy] = {
+        "random": random_policy,
+        "greedy": greedy_policy(game.score),
+        "lookahead": lookahead_policy(game.score),
+    }
+    cpu = game.cpu
+    if cpu is not None:
+
+        def cpu_policy(
+            engine: Engine[Any, Any, Any], state: Any, seat: Seat, seed: int, now: datetime
+        ) -> Any:
+            return cpu(state, seat)
+
+        found["cpu"] = cpu_policy
+    return found
 
 
-def deck(catalogue: dict[str, dict[str, Any]], names: Sequence[str]) -> Deck:
-    """The engine's deck of those seed cards, by name (Creatures, then Power cards)."""
-    unknown = [n for n in names if n not in catalogue]
-    if unknown:
-        raise ValueError(f"not in the seed catalogue: {', '.join(unknown)}")
-    creatures = tuple(
-        creature_from_definition(f"seed-{n}", catalogue[n]["body"])
-        for n in names
-        if catalogue[n]["kind"] == "creature"
-    )
-    cards = tuple(
-        power_card_from_definition(f"seed-{n}", catalogue[n]["body"])
-        for n in names
-        if catalogue[n]["kind"] == "power_card"
-    )
-    return Deck(creatures, cards)
+POLICY_NAMES = ("random", "greedy", "lookahead", "cpu")
 
 
 def match_seed(seed: int, index: int) -> int:
@@ -92,6 +116,8 @@ class Setup:
     decks: dict[Seat, tuple[str, ...]]
     policies: dict[Seat, str]
     seed: int
+    game: str = "quest"
+    catalogue: Catalogue | None = None  # None: the game's shipped catalogue
 
 
 @dataclass(frozen=True)
@@ -101,41 +127,76 @@ class Played:
     first: Seat | None  # the first seat to act on the clock
     actions: int
     turns: int
+    cards: dict[Seat, tuple[str, ...]] = field(default_factory=dict)  # played, by seat
 
 
-def play(setup: Setup, index: int, catalogue: dict[str, dict[str, Any]]) -> Played:
+def play(setup: Setup, index: int, catalogue: Catalogue) -> Played:
     """One whole match: each seat by its policy, the seats waited for in order."""
+    game = GAMES[setup.game]
+    engine = game.engine
+    chosen = {seat: policies(game)[name] for seat, name in setup.policies.items()}
     seed = match_seed(setup.seed, index)
-    seats = {seat: deck(catalogue, names) for seat, names in setup.decks.items()}
-    state = QUEST.new_match(Settings(), seats, seed, T0)
+    seats = {seat: game.deck(catalogue, names) for seat, names in setup.decks.items()}
+    state = engine.new_match(game.settings(), seats, seed, T0)
     now, first = T0, None
-    while QUEST.results(state) is None and QUEST.version(state) < MAX_ACTIONS:
-        seat = QUEST.waiting_for(state)[0]
-        if first is None and QUEST.deadline(state) is not None:
+    played: dict[Seat, set[str]] = {seat: set() for seat in game.seats}
+    while engine.results(state) is None and engine.version(state) < MAX_ACTIONS:
+        seat = engine.waiting_for(state)[0]
+        if first is None and engine.deadline(state) is not None:
             first = seat
         now += STEP
-        action = POLICIES[setup.policies[seat]](QUEST, state, seat, seed, now)
-        state, _ = QUEST.apply(state, seat, action, now)
-    results = QUEST.results(state) or {}
+        action = chosen[seat](engine, state, seat, seed, now)
+        played[seat].update(game.cards_played(state, seat, action))
+        state, _ = engine.apply(state, seat, action, now)
+    results = engine.results(state) or {}
     winner = next((seat for seat, word in results.items() if word == WIN), None)
-    return Played(index, winner, first, QUEST.version(state), state.turn_number)
+    turns = int(getattr(state, "turn_number", 0))
+    cards = {seat: tuple(sorted(names)) for seat, names in played.items()}
+    return Played(index, winner, first, engine.version(state), turns, cards)
 
 
 def _chunk(setup: Setup, indexes: Sequence[int]) -> list[Played]:
-    catalogue = load_catalogue()
+    catalogue = setup.catalogue or GAMES[setup.game].load_catalogue()
     return [play(setup, i, catalogue) for i in indexes]
 
 
-def simulate(setup: Setup, matches: int, workers: int = 1) -> list[Played]:
+Progress = Callable[[int, int], None]  # (matches done, matches in all)
+
+
+def simulate(
+    setup: Setup, matches: int, workers: int = 1, progress: Progress | None = None
+) -> list[Played]:
     """``matches`` matches, in order of their index; the same whatever ``workers``."""
     indexes = list(range(matches))
-    if workers <= 1:
-        return _chunk(setup, indexes)
-    size = max(1, math.ceil(matches / (workers * 4)))
+    size = max(1, min(50, math.ceil(matches / (workers * 8))))
     chunks = [indexes[i : i + size] for i in range(0, matches, size)]
+    done: list[Played] = []
+
+    def collect(results: Iterator[list[Played]]) -> list[Played]:
+        for chunk in results:
+            done.extend(chunk)
+            if progress is not None:
+                progress(len(done), matches)
+        return sorted(done, key=lambda p: p.index)
+
+    if workers <= 1:
+        return collect(_chunk(setup, chunk) for chunk in chunks)
     with ProcessPoolExecutor(max_workers=workers) as pool:
-        done = pool.map(_chunk, [setup] * len(chunks), chunks)
-        return sorted((p for chunk in done for p in chunk), key=lambda p: p.index)
+        return collect(pool.map(_chunk, [setup] * len(chunks), chunks))
+
+
+def progress_bar(stream: TextIO | None = None, width: int = 30) -> Progress:
+    """A one-line bar redrawn in place on ``stream`` (stderr: the report stays clean)."""
+
+    def show(done: int, total: int) -> None:
+        out = stream or sys.stderr
+        filled = width * done // total
+        out.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} matches")
+        if done == total:
+            out.write("\n")
+        out.flush()
+
+    return show
 
 
 def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -155,6 +216,83 @@ def rate(wins: int, n: int) -> str:
     return f"{100 * wins / n:.1f}% ({100 * low:.1f}-{100 * high:.1f})"
 
 
+# -- the report ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Rate:
+    hits: int
+    n: int
+
+    @property
+    def value(self) -> float:
+        return self.hits / self.n if self.n else math.nan
+
+    @property
+    def interval(self) -> tuple[float, float]:
+        return wilson(self.hits, self.n)
+
+    def __str__(self) -> str:
+        return rate(self.hits, self.n)
+
+
+@dataclass(frozen=True)
+class CardRow:
+    seat: Seat
+    card: str
+    in_deck: int  # matches with the card in the seat's deck
+    played: Rate  # of those, the matches it was played in
+    won_when_played: Rate  # of those, the matches the seat won
+    outlier: bool  # won-when-played outside the seat's own win rate's interval by 15 points
+
+
+OUTLIER_POINTS = 0.15  # ours: a card this far from its seat's win rate is flagged
+
+
+@dataclass(frozen=True)
+class Summary:
+    setup: Setup
+    matches: int
+    wins: dict[Seat, Rate]
+    first_wins: Rate  # the first mover's wins, of matches with a first mover
+    wins_moving_first: dict[Seat, Rate]
+    actions: list[int]
+    turns: list[int]
+    unfinished: int
+    cards: list[CardRow]
+
+
+def summarise(setup: Setup, played: Sequence[Played]) -> Summary:
+    n = len(played)
+    seats = tuple(setup.decks)
+    wins = {seat: Rate(sum(1 for p in played if p.winner == seat), n) for seat in seats}
+    moved = [p for p in played if p.first is not None]
+    first_wins = Rate(sum(1 for p in moved if p.winner == p.first), len(moved))
+    moving_first = {}
+    for seat in seats:
+        firsts = [p for p in moved if p.first == seat]
+        moving_first[seat] = Rate(sum(1 for p in firsts if p.winner == seat), len(firsts))
+    cards = []
+    for seat in seats:
+        for card in dict.fromkeys(setup.decks[seat]):
+            with_it = [p for p in played if card in p.cards.get(seat, ())]
+            won = sum(1 for p in with_it if p.winner == seat)
+            rate_played = Rate(won, len(with_it))
+            outlier = bool(with_it) and abs(rate_played.value - wins[seat].value) > OUTLIER_POINTS
+            cards.append(CardRow(seat, card, n, Rate(len(with_it), n), rate_played, outlier))
+    return Summary(
+        setup,
+        n,
+        wins,
+        first_wins,
+        moving_first,
+        [p.actions for p in played] or [0],
+        [p.turns for p in played] or [0],
+        sum(1 for p in played if p.winner is None),
+        cards,
+    )
+
+
 def table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
     widths = [max(len(str(c)) for c in column) for column in zip(header, *rows, strict=True)]
     lines = [
@@ -165,70 +303,118 @@ def table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
     return "\n".join(lines)
 
 
-def report(setup: Setup, played: Sequence[Played]) -> str:
-    n = len(played)
-    rows = []
-    for seat in SEATS:
-        wins = sum(1 for p in played if p.winner == seat)
-        firsts = [p for p in played if p.first == seat]
-        rows.append(
-            (
-                seat,
-                setup.policies[seat],
-                ", ".join(setup.decks[seat]),
-                str(wins),
-                rate(wins, n),
-                rate(sum(1 for p in firsts if p.winner == seat), len(firsts)),
-            )
+def length_line(values: Sequence[int]) -> str:
+    return (
+        f"mean {statistics.fmean(values):.1f}, median {statistics.median(values):g}, "
+        f"max {max(values)}"
+    )
+
+
+def report_text(summary: Summary) -> str:
+    setup = summary.setup
+    seat_rows = [
+        (
+            seat,
+            setup.policies[seat],
+            ", ".join(setup.decks[seat]),
+            str(summary.wins[seat].hits),
+            str(summary.wins[seat]),
+            str(summary.wins_moving_first[seat]),
         )
-    header = ("seat", "policy", "deck", "wins", "win rate (95% CI)", "win rate moving first")
-    actions = [p.actions for p in played] or [0]
-    turns = [p.turns for p in played] or [0]
-    first_wins = sum(1 for p in played if p.first is not None and p.winner == p.first)
-    moved = sum(1 for p in played if p.first is not None)
-    unfinished = sum(1 for p in played if p.winner is None)
+        for seat in setup.decks
+    ]
+    card_rows = [
+        (
+            row.seat,
+            row.card,
+            str(row.played),
+            str(row.won_when_played),
+            "outlier" if row.outlier else "",
+        )
+        for row in summary.cards
+    ]
     return "\n".join(
         [
-            f"{n} matches, --seed {setup.seed}",
-            table(header, rows),
+            f"{summary.matches} matches, --seed {setup.seed}, game {setup.game}",
+            table(
+                ("seat", "policy", "deck", "wins", "win rate (95% CI)", "win rate moving first"),
+                seat_rows,
+            ),
             "",
-            f"match length: actions mean {statistics.fmean(actions):.1f}, median "
-            f"{statistics.median(actions):g}, max {max(actions)}; turns mean "
-            f"{statistics.fmean(turns):.1f}, median {statistics.median(turns):g}, "
-            f"max {max(turns)}",
-            f"first-player advantage: the first mover won {rate(first_wins, moved)}",
-            f"unfinished: {unfinished}",
+            f"match length: actions {length_line(summary.actions)}; "
+            f"turns {length_line(summary.turns)}",
+            f"first-player advantage: the first mover won {summary.first_wins}",
+            f"unfinished: {summary.unfinished}",
+            "",
+            table(
+                ("seat", "card", "play rate (95% CI)", "win rate when played (95% CI)", "flag"),
+                card_rows,
+            ),
         ]
     )
 
 
+def report(setup: Setup, played: Sequence[Played]) -> str:
+    return report_text(summarise(setup, played))
+
+
+# -- the command ---------------------------------------------------------------------------
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    cpu_deck = ",".join((*CPU_DECK.creatures, *CPU_DECK.power_cards))
-    parser.add_argument("--game", choices=["quest"], default="quest")
-    for seat in SEATS:
+    parser.add_argument("--game", choices=sorted(GAMES), default="quest")
+    for seat in ("player", "cpu"):
         parser.add_argument(
             f"--{seat}-deck",
-            default=cpu_deck,
-            help=f"the {seat} seat's seed cards by name, comma-separated "
-            "(3 Creatures, 2 Power cards; default: the CPU deck)",
+            default="cpu",
+            help=f"the {seat} seat's cards by name, comma-separated, or a named deck "
+            "('cpu', 'starter:Wit', 'starter:Grit', 'starter:Spark'; default: cpu)",
         )
-        parser.add_argument(f"--{seat}-policy", choices=sorted(POLICIES), default="random")
+        parser.add_argument(
+            f"--{seat}-policy",
+            choices=POLICY_NAMES,
+            default="cpu" if seat == "cpu" else "random",
+        )
     parser.add_argument("--matches", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=1, help="the run's seed (reproducible)")
     parser.add_argument("--workers", type=int, default=1, help="processes (one per core)")
+    parser.add_argument("--out", type=Path, help="write PNG plots and index.html here")
+    parser.add_argument(
+        "--progress",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="a progress bar on stderr (default: when stderr is a terminal)",
+    )
+
+
+def resolve_deck(game: Game, catalogue: Catalogue, text: str) -> tuple[str, ...]:
+    named = game.named_decks(catalogue)
+    if text in named:
+        return named[text]
+    return tuple(n.strip() for n in text.split(",") if n.strip())
 
 
 def run(args: argparse.Namespace) -> int:
     if args.matches < 1 or args.workers < 1:
         raise SystemExit("deckyard balance: --matches and --workers must be at least 1")
+    game = GAMES[args.game]
+    catalogue = game.load_catalogue()
     decks = {
-        seat: tuple(n.strip() for n in getattr(args, f"{seat}_deck").split(",") if n.strip())
-        for seat in SEATS
+        seat: resolve_deck(game, catalogue, getattr(args, f"{seat}_deck")) for seat in game.seats
     }
-    catalogue = load_catalogue()
     for names in decks.values():
-        deck(catalogue, names)  # refuse unknown cards before any process starts
-    policies = {seat: getattr(args, f"{seat}_policy") for seat in SEATS}
-    setup = Setup(decks, policies, args.seed)
-    print(report(setup, simulate(setup, args.matches, args.workers)))
+        game.deck(catalogue, names)  # refuse unknown cards before any process starts
+    policies_by_seat = {seat: getattr(args, f"{seat}_policy") for seat in game.seats}
+    if "cpu" in policies_by_seat.values() and game.cpu is None:
+        raise SystemExit(f"deckyard balance: {game.name} has no CPU policy")
+    setup = Setup(decks, policies_by_seat, args.seed, game.name)
+    show = args.progress if args.progress is not None else sys.stderr.isatty()
+    played = simulate(setup, args.matches, args.workers, progress_bar() if show else None)
+    summary = summarise(setup, played)
+    print(report_text(summary))
+    if args.out is not None:
+        from deckyard.balance_plots import write_report
+
+        page = write_report([summary], args.out)
+        print(f"\nplots and page: {page}")
     return 0

@@ -10,6 +10,9 @@ that is legal.
 - ``random_policy``: uniform over the legal actions.
 - ``greedy_policy(evaluate)``: one ply: applies each legal action and keeps those whose
   state ``evaluate`` scores highest for the seat; a draw breaks ties.
+- ``lookahead_policy(evaluate)``: two plies, the stronger one: each action followed by the
+  opponent's reply, averaged over its legal replies (expectimax against a uniform
+  opponent, which is what the Quest CPU is).
 """
 
 from __future__ import annotations
@@ -74,5 +77,38 @@ def greedy_policy(evaluate: Evaluate) -> Policy:
         scores = [evaluate(engine.apply(state, seat, a, now)[0], seat) for a in options]
         tied = best(scores)
         return options[tied[_draw(seed, "greedy", engine, state, seat, len(tied))]]
+
+    return policy
+
+
+def lookahead_policy(evaluate: Evaluate) -> Policy:
+    """Two plies: each legal action of the seat, then the reply of the seat that decides
+    next, averaged over its legal actions (forfeit left out), as if it chose uniformly
+    (the Quest CPU does). The action whose average ``evaluate`` is best; a draw breaks
+    ties. When the match is over, or the seat itself decides next, the state after the
+    action is scored as it is (one ply)."""
+
+    def expected(engine: Engine[Any, Any, Any], after: Any, seat: Seat, now: datetime) -> float:
+        waiting = engine.waiting_for(after)
+        if not waiting or seat in waiting:
+            return evaluate(after, seat)
+        other = waiting[0]
+        replies = _choices(engine, after, other)
+        total = 0.0
+        for reply in replies:
+            total += evaluate(engine.apply(after, other, reply, now)[0], seat)
+        return total / len(replies)
+
+    def policy(
+        engine: Engine[Any, Any, Any], state: Any, seat: Seat, seed: int, now: datetime
+    ) -> Any:
+        options = _choices(engine, state, seat)
+        if len(options) == 1:
+            return options[0]
+        scores = [
+            expected(engine, engine.apply(state, seat, a, now)[0], seat, now) for a in options
+        ]
+        tied = best(scores)
+        return options[tied[_draw(seed, "lookahead", engine, state, seat, len(tied))]]
 
     return policy

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from games.kit.chance import uniform
 from games.quest.actions import Action, ActionKind
 from games.quest.canonical import QUEST_CANONICAL
-from games.quest.rules import legal_actions
+from games.quest.rules import decisions
 from games.quest.state import MatchState, Side
 
 
@@ -37,17 +37,15 @@ CPU_DECK = CpuDeckNames(
     creatures=QUEST_CANONICAL.cpu_creatures, power_cards=QUEST_CANONICAL.cpu_power_cards
 )
 
-_WANTED = (ActionKind.USE_MOVE, ActionKind.PLAY_POWER_CARD, ActionKind.SELECT_CREATURE)
-
 
 def cpu_action(state: MatchState, seat: Side | str, /) -> Action | None:
     """The CPU's action for ``seat`` now, or None when it has nothing to do."""
     side = seat if seat.__class__ is Side else Side(seat)
-    legal = legal_actions(state, side)
-    options = [a for a in legal if a.kind in _WANTED]
-    if not options:
-        passing = [a for a in legal if a.kind is ActionKind.TIMEOUT]
-        return passing[0] if passing else None
+    options = decisions(state, side)
+    if options is None:
+        return None
+    if len(options) == 1 and options[0].kind is ActionKind.TIMEOUT:
+        return options[0]  # nothing else is legal: the turn goes, no draw made
     stream = f"cpu:{side}:{state.version}"
     index, _ = uniform(state.random.seed, stream, 0, len(options))
     return options[index]

@@ -30,6 +30,7 @@ from games.quest.state import (
     aware,
 )
 from games.quest.turns import after_action, end_turn, finish, start_turn
+from games.quest.working import Step
 
 CREATURES_PER_DECK = 3  # rulebook: "Saved decks"
 POWER_CARDS_PER_DECK = 2
@@ -50,6 +51,7 @@ class Deck:
 
 
 LogEntry = tuple[Side, Action, datetime]
+Result = tuple[MatchState, list[Event]]
 
 
 def new_match(
@@ -116,50 +118,44 @@ def _select(
     return state, events + started
 
 
-def _use_move(
-    state: MatchState, side: Side, index: int, now: datetime
-) -> tuple[MatchState, list[Event]]:
-    own = state.side(side)
-    assert own.active is not None and own.active_creature is not None
-    creature = own.active_creature
-    move = creature.card.moves[index]
-    used = tuple(sorted({*creature.used_moves, index})) if move.once_per_match else None
-    paid = evolve(
-        creature,
-        power=creature.power - move.power_cost,
-        used_moves=creature.used_moves if used is None else used,
+def _use_move(state: MatchState, side: Side, index: int, now: datetime, version: int) -> Result:
+    step = Step(state, side)
+    me = step.me
+    move = me.card.moves[index]
+    me.power -= move.power_cost
+    if move.once_per_match:
+        me.used_moves = tuple(sorted({*me.used_moves, index}))
+    step.events.append(
+        me.event(
+            "move_used",
+            move=index,
+            move_name=move.name,
+            move_type=move.type,
+            cost=move.power_cost,
+            power=me.power,
+        )
     )
-    event = creature_event(
-        "move_used",
-        side,
-        own.active,
-        paid,
-        move=index,
-        move_name=move.name,
-        move_type=move.type,
-        cost=move.power_cost,
-        power=paid.power,
-    )
-    state, effects = resolve(state, side, move.effects, move.type, paid)
-    state, ending = after_action(state, side, now)
-    return state, [event, *effects, *ending]
+    resolve(step, move.effects, move.type)
+    return after_action(step, now, version)
 
 
 def _play_power_card(
-    state: MatchState, side: Side, index: int, now: datetime
-) -> tuple[MatchState, list[Event]]:
+    state: MatchState, side: Side, index: int, now: datetime, version: int
+) -> Result:
+    step = Step(state, side)
     own = state.side(side)
     card = own.power_cards[index]
-    state = state.with_side(side, evolve(own, discarded=tuple(sorted({*own.discarded, index}))))
-    event = {"type": "power_card_played", "side": str(side), "card": index, "name": card.name}
-    state, effects = resolve(state, side, card.effects, None)  # Power cards are neutral
-    state, ending = after_action(state, side, now)
-    return state, [event, *effects, *ending]
+    step.side_changes[side]["discarded"] = tuple(sorted({*own.discarded, index}))
+    step.events.append(
+        {"type": "power_card_played", "side": str(side), "card": index, "name": card.name}
+    )
+    resolve(step, card.effects, None)  # Power cards are neutral
+    return after_action(step, now, version)
 
 
 def _timeout(
-    state: MatchState, side: Side, now: datetime, replaced: Action | None = None
-) -> tuple[MatchState, list[Event]]:
+    state: MatchState, side: Side, now: datetime, version: int, replaced: Action | None = None
+) -> Result:
     event: Event = {
         "type": "timeout",
         "side": str(side),
@@ -167,34 +163,30 @@ def _timeout(
     }
     if replaced is not None and replaced.kind is not ActionKind.TIMEOUT:
         event["replaced_action"] = replaced.to_dict()
-    own = state.side(side).active
-    assert own is not None
-    state, ending = end_turn(state, side, own, now)
-    return state, [event, *ending]
+    step = Step(state, side)
+    step.events.append(event)
+    return end_turn(step, now, version)
 
 
-def _dispatch(
-    state: MatchState, side: Side, action: Action, now: datetime
-) -> tuple[MatchState, list[Event]]:
+def _dispatch(state: MatchState, side: Side, action: Action, now: datetime, version: int) -> Result:
     index = action.index
     match action.kind:
         case ActionKind.FORFEIT:
-            state, events = finish(state, side.other, FinishReason.FORFEIT)
+            state, events = finish(state, side.other, FinishReason.FORFEIT, version)
             return state, [{"type": "forfeit", "side": str(side)}, *events]
         case ActionKind.TIMEOUT:
-            return _timeout(state, side, now)
+            return _timeout(state, side, now, version)
     assert index is not None  # the Action type guarantees an index for the others
     match action.kind:
         case ActionKind.SELECT_CREATURE:
-            return _select(state, side, index, now)
+            state, events = _select(state, side, index, now)
+            return evolve(state, version=version), events
         case ActionKind.USE_MOVE:
-            return _use_move(state, side, index, now)
+            return _use_move(state, side, index, now, version)
         case ActionKind.PLAY_POWER_CARD:
-            return _play_power_card(state, side, index, now)
+            return _play_power_card(state, side, index, now, version)
         case _:  # SWAP: the outgoing Creature's end-of-turn step, then the incoming one
-            own = state.side(side).active
-            assert own is not None
-            return end_turn(state, side, own, now, incoming=index)
+            return end_turn(Step(state, side), now, version, incoming=index)
 
 
 def apply(
@@ -210,20 +202,23 @@ def apply(
     aware(now)
     if side.__class__ is not Side:
         side = Side(side)  # a plain "player"/"cpu" from a caller works too
-    events: list[Event] = []
+    version = state.version + 1  # of the state this action makes, whatever it does
     mover = state.turn
     if overdue(state, now) and mover is not None:
         if side == mover and action.kind is not ActionKind.FORFEIT:
-            state, events = _timeout(state, mover, now, replaced=action)
-            return evolve(state, version=state.version + 1), events
+            return _timeout(state, mover, now, version, replaced=action)
         if action.kind is ActionKind.FORFEIT:
-            state, events = _timeout(state, mover, now)
+            # The elapsed deadline first; the forfeit (if the match is still on) in the
+            # same action, so one version for both.
+            state, events = _timeout(state, mover, now, version)
             if state.phase is Phase.FINISHED:
                 events.append({"type": "action_ignored", "side": str(side), "action": "forfeit"})
-                return evolve(state, version=state.version + 1), events
+                return state, events
+            check(state, side, action)
+            state, more = _dispatch(state, side, action, now, version)
+            return state, events + more
     check(state, side, action)
-    state, more = _dispatch(state, side, action, now)
-    return evolve(state, version=state.version + 1), events + more
+    return _dispatch(state, side, action, now, version)
 
 
 def expire(state: MatchState, now: datetime) -> tuple[MatchState, list[Event]]:

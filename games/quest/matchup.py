@@ -60,3 +60,24 @@ def affinity_multiplier(version: int, move_type: str | None, defender_affinity: 
     if move_type is None or move_type == BASIC:
         return _1
     return TABLES[version][(move_type, str(defender_affinity))]
+
+
+# The same factors as plain integers and their JSON number, for the engine's hot path
+# (a Fraction's numerator and denominator are Python-level properties, and its JSON
+# form is a conversion): (numerator, denominator, number).
+Factor = tuple[int, int, int | float]
+_NEUTRAL: Factor = (1, 1, 1)
+_FACTORS: Mapping[int, Mapping[tuple[str, str], Factor]] = {
+    version: {
+        key: (f.numerator, f.denominator, f.numerator if f.denominator == 1 else float(f))
+        for key, f in table.items()
+    }
+    for version, table in TABLES.items()
+}
+
+
+def affinity_factor(version: int, move_type: str | None, defender_affinity: str) -> Factor:
+    """``affinity_multiplier`` as (numerator, denominator, JSON number)."""
+    if move_type is None or move_type == BASIC:
+        return _NEUTRAL
+    return _FACTORS[version][(move_type, str(defender_affinity))]

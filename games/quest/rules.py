@@ -11,7 +11,7 @@ from typing import Any
 
 from games.quest.actions import Action, ActionKind
 from games.quest.errors import IllegalAction, RefusalCode
-from games.quest.state import SIDES, Creature, MatchState, Phase, Side
+from games.quest.state import SIDES, Creature, MatchState, Phase, Side, SideState
 from games.quest.vocabulary import (
     Condition,
     HpAtLeastPercent,
@@ -185,6 +185,33 @@ def move_usable(state: MatchState, side: Side, creature: Creature, index: int) -
     return all(condition_holds(c, creature, index, opponent) for c in move.conditions)
 
 
+def _moves_and_cards(
+    own: SideState, creature: Creature, state: MatchState, side: Side
+) -> list[Action]:
+    """The usable moves of the active ``creature``, then the Power cards in hand."""
+    legal = []
+    if creature.statuses.stun is None:  # a stunned Creature uses no move
+        power = creature.power
+        for i, move in enumerate(creature.card.moves):
+            if move.power_cost <= power and (
+                not move.conditions or move_usable(state, side, creature, i)
+            ):
+                legal.append(_action(_USE_MOVE, ActionKind.USE_MOVE, i))
+    discarded = own.discarded
+    for i in range(len(own.power_cards)):
+        if i not in discarded:
+            legal.append(_action(_PLAY, ActionKind.PLAY_POWER_CARD, i))
+    return legal
+
+
+def _selections(own: SideState) -> list[Action]:
+    return [
+        _action(_SELECT, ActionKind.SELECT_CREATURE, i)
+        for i, c in enumerate(own.creatures)
+        if c.hp != 0
+    ]
+
+
 def legal_actions(state: MatchState, side: Side) -> list[Action]:
     """Every action ``side`` may take now; [] once the match is over. Never raises.
 
@@ -200,22 +227,10 @@ def legal_actions(state: MatchState, side: Side) -> list[Action]:
     side = side if side.__class__ is Side else Side(side)
     own = state.player if side is Side.PLAYER else state.cpu
     if phase is Phase.NORMAL_TURN:
-        if side is not state.turn or own.active is None:
-            return [_FORFEIT]
         active = own.active
-        creature = own.creatures[active]
-        legal = []
-        if creature.statuses.stun is None:  # a stunned Creature uses no move
-            power = creature.power
-            for i, move in enumerate(creature.card.moves):
-                if move.power_cost <= power and (
-                    not move.conditions or move_usable(state, side, creature, i)
-                ):
-                    legal.append(_action(_USE_MOVE, ActionKind.USE_MOVE, i))
-        discarded = own.discarded
-        for i in range(len(own.power_cards)):
-            if i not in discarded:
-                legal.append(_action(_PLAY, ActionKind.PLAY_POWER_CARD, i))
+        if side is not state.turn or active is None:
+            return [_FORFEIT]
+        legal = _moves_and_cards(own, own.creatures[active], state, side)
         for i, c in enumerate(own.creatures):
             if i != active and c.hp != 0:
                 legal.append(_action(_SWAP, ActionKind.SWAP, i))
@@ -225,10 +240,27 @@ def legal_actions(state: MatchState, side: Side) -> list[Action]:
     # A selection phase.
     if side not in state.pending:
         return [_FORFEIT]
-    legal = [
-        _action(_SELECT, ActionKind.SELECT_CREATURE, i)
-        for i, c in enumerate(own.creatures)
-        if c.hp != 0
-    ]
+    legal = _selections(own)
     legal.append(_FORFEIT)
     return legal
+
+
+def decisions(state: MatchState, side: Side) -> list[Action] | None:
+    """The legal actions of ``side`` that play the game, in ``legal_actions`` order: its
+    usable moves and Power cards in a normal turn (the timeout alone with neither), its
+    selections in a selection phase; None when it has nothing to decide (not its turn,
+    nothing to select, the match over). No swap, no forfeit.
+
+    The CPU policy's choices (rulebook: random moves or Power cards, selections when
+    required, no voluntary swaps), without listing what it would leave out.
+    """
+    phase = state.phase
+    own = state.player if side is Side.PLAYER else state.cpu
+    if phase is Phase.NORMAL_TURN:
+        active = own.active
+        if side is not state.turn or active is None:
+            return None
+        return _moves_and_cards(own, own.creatures[active], state, side) or [_TIMEOUT]
+    if phase is Phase.FINISHED or side not in state.pending:
+        return None
+    return _selections(own)

@@ -53,6 +53,7 @@ class SeedReport:
     created: int = 0
     published: int = 0
     ids: dict[str, uuid.UUID] = field(default_factory=dict)
+    skipped: list[str] = field(default_factory=list)  # replacements of a lineage moved on
 
 
 def _load(name: str) -> Any:
@@ -70,17 +71,33 @@ class Seeder:
         self.report = SeedReport()
 
     def ensure_published(
-        self, ref: str, kind: str, body: Callable[[], dict[str, Any]], game: str = Game.QUEST
-    ) -> uuid.UUID:
+        self,
+        ref: str,
+        kind: str,
+        body: Callable[[], dict[str, Any]],
+        replaces: uuid.UUID | None = None,
+        game: str = Game.QUEST,
+    ) -> uuid.UUID | None:
+        """The content of ``ref``, published (created first if it never was). A
+        replacement (``replaces``: the content it is a new version of) is created only
+        while that content is published: publishing it supersedes that version. If an
+        Author has already replaced or retired it, the seed leaves the lineage alone
+        (None)."""
         with unit_of_work(self._db) as uow:
             session = uow.events.session
             content_id = session.execute(
                 select(seed_refs.c.content_id).where(seed_refs.c.ref == ref)
             ).scalar()
             if content_id is None:
-                created = handlers.create_content(
-                    handlers.CreateContent(SEED_AUTHOR, kind, game, body()), uow, self._clock
+                if replaces is not None and (
+                    handlers.get_content(replaces, uow).state is not State.PUBLISHED
+                ):
+                    self.report.skipped.append(ref)
+                    return None
+                command = handlers.CreateContent(
+                    SEED_AUTHOR, kind, game, body(), replaces=replaces
                 )
+                created = handlers.create_content(command, uow, self._clock)
                 content_id = created.id
                 session.execute(insert(seed_refs).values(ref=ref, content_id=content_id))
                 self.report.created += 1
@@ -113,9 +130,28 @@ def seed(db: Database, clock: Clock, demo: bool = True) -> SeedReport:
     seeder = Seeder(db, clock)
     for card in _load("quest_cards.json"):
         seeder.ensure_published(_card_ref(card["body"]["name"]), card["kind"], _fixed(card["body"]))
+    # New versions of shipped cards (the rebalance of docs/balance.md), in order: each
+    # supersedes the version it replaces when published, so an install that seeded the
+    # old numbers gets the new ones on its next seed, through the lifecycle.
+    # A lineage's founding reference names its active version from then on (what the
+    # demo content refers to cards by).
+    founder: dict[str, str] = {}
+    for card in _load("quest_card_replacements.json"):
+        lineage = founder.setdefault(card["ref"], founder.get(card["replaces"], card["replaces"]))
+        original = seeder.report.ids.get(card["replaces"])
+        if original is None:  # the version it replaces was itself skipped
+            seeder.report.skipped.append(card["ref"])
+            continue
+        replacement = seeder.ensure_published(
+            card["ref"], card["kind"], _fixed(card["body"]), original
+        )
+        if replacement is not None:
+            seeder.report.ids[lineage] = replacement
     for card in _load(CHRONOVORE_CORE_SET):
         ref = f"{Game.CHRONOVORE}:{_card_ref(card['body']['name'])}"
-        seeder.ensure_published(ref, card["kind"], _fixed(card["body"]), Game.CHRONOVORE)
+        seeder.ensure_published(
+            ref, card["kind"], _fixed(card["body"]), game=Game.CHRONOVORE
+        )
     if demo:
         _seed_demo_content(seeder, clock)
     return seeder.report

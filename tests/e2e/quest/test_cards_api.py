@@ -1,11 +1,12 @@
 """A player chooses a starter, reads the collection and builds decks - via HTTP."""
 
+import json
 import uuid
 
 import pytest
 
 from services.authoring.orm import plumbing
-from services.authoring.seed import seed
+from services.authoring.seed import SEED_DIR, seed
 from shared.clock import SystemClock
 from shared.db import Database, make_engine
 from tests.e2e.accounts.test_me import assert_problem
@@ -13,6 +14,9 @@ from tests.helpers import wait_for
 from tests.random_refs import random_sub
 
 pytestmark = pytest.mark.e2e
+
+
+REPLACEMENTS = json.loads((SEED_DIR / "quest_card_replacements.json").read_text(encoding="utf-8"))
 
 
 def in_catalogue(api, name):
@@ -35,6 +39,16 @@ def starters(api, settings):
         engine.dispose()
     for name in ("Quillip", "Field Kit", "Reserve Focus"):
         wait_for(lambda name=name: in_catalogue(api, name), timeout=30)
+    # The seed's replacements (docs/balance.md) supersede their founders: wait until the
+    # cards service offers the new versions, so a test sees the numbers a match will use.
+    for entry in REPLACEMENTS:
+        wait_for(
+            lambda body=entry["body"]: (
+                (in_catalogue(api, body["name"]) or {}).get("definition", {}).get("hp")
+                == body["hp"]
+            ),
+            timeout=30,
+        )
 
 
 class Player:

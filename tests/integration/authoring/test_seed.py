@@ -1,13 +1,16 @@
 """`deckyard seed` loads the catalogue and demo content through the lifecycle, once."""
 
+import json
+from collections import Counter
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
 import pytest
 from sqlalchemy import func, select
 
+from services.authoring import seed as seed_module
 from services.authoring.orm import content, content_audit, plumbing, seed_refs
-from services.authoring.seed import SEED_AUTHOR, SEED_REVIEWER, seed
+from services.authoring.seed import SEED_AUTHOR, SEED_DIR, SEED_REVIEWER, seed
 from shared.clock import FixedClock
 from shared.db import Database, make_engine
 from shared.migrations import drop_database, upgrade
@@ -38,15 +41,21 @@ def seeded_rows(db):
         ).all()
 
 
+def replacements():
+    return json.loads((SEED_DIR / "quest_card_replacements.json").read_text(encoding="utf-8"))
+
+
 def test_seeding_twice_publishes_everything_once(authoring_db):
     first = seed(authoring_db, FixedClock(SEEDED_AT))
     second = seed(authoring_db, FixedClock(SEEDED_AT + timedelta(days=3)))
     rows = seeded_rows(authoring_db)
 
     assert second.created == 0 and second.published == 0
+    replaced = len(replacements())
     assert len(rows) == len(first.ids) == len(second.ids)
-    assert {state for _, state, _ in rows} == {"published"}
-    kinds = [kind for kind, _, _ in rows]
+    # Each shipped replacement superseded the version it replaces: one active version a card.
+    assert Counter(state for _, state, _ in rows)["retired"] == replaced
+    kinds = [kind for kind, state, _ in rows if state == "published"]
     assert kinds.count("creature") == 24 and kinds.count("power_card") == 6
     assert kinds.count("question") >= 30 and kinds.count("event") >= 5
 
@@ -117,3 +126,40 @@ def test_the_chronovore_core_set_is_seeded_published_through_the_lifecycle(autho
     assert sorted(body["name"] for _, _, body in rows) == sorted(
         e["body"]["name"] for e in expected
     )
+
+
+def test_an_install_seeded_with_the_old_numbers_gets_the_replacements_on_its_next_seed(
+    settings, monkeypatch
+):
+    own = replace(settings, database_prefix=f"{settings.database_prefix}_seedrep")
+    upgrade(own, "authoring")
+    engine = make_engine(own.database_url_for("authoring"))
+    shipped = seed_module._load
+    try:
+        db = Database(engine, plumbing, FixedClock(SEEDED_AT).now)
+        # Before the rebalance shipped: no replacements.
+        monkeypatch.setattr(
+            seed_module,
+            "_load",
+            lambda name: [] if name == "quest_card_replacements.json" else shipped(name),
+        )
+        before = seed(db, FixedClock(SEEDED_AT), demo=False)
+        monkeypatch.setattr(seed_module, "_load", shipped)
+        after = seed(db, FixedClock(SEEDED_AT + timedelta(days=30)), demo=False)
+        with db.read() as session:
+            rows = session.execute(
+                select(content.c.id, content.c.lineage_id, content.c.state, content.c.body)
+            ).all()
+    finally:
+        engine.dispose()
+        drop_database(own, "authoring")
+    shipped_replacements = replacements()
+    core_set = len(seed_module._load(seed_module.CHRONOVORE_CORE_SET))
+    assert before.created == 30 + core_set and after.created == len(shipped_replacements) > 0
+    by_id = {row.id: row for row in rows}
+    for entry in shipped_replacements:
+        new = next(r for r in rows if r.state == "published" and r.body == entry["body"])
+        founder = by_id[new.lineage_id]  # the same lineage as the card it replaces
+        assert founder.id != new.id and founder.state == "retired"
+        assert founder.body["name"] == new.body["name"]
+    assert sum(1 for r in rows if r.state == "published") == 30

@@ -195,3 +195,30 @@ def test_doc_defines_every_effect_and_condition():
     doc = DOC.read_text(encoding="utf-8")
     for name in (*EFFECTS, *CONDITIONS):
         assert f"`{name}`" in doc
+
+
+REPLACEMENTS: list[dict[str, Any]] = json.loads(
+    (REPO / "services/authoring/seed/quest_card_replacements.json").read_text(encoding="utf-8")
+)
+
+
+@pytest.mark.parametrize("entry", REPLACEMENTS, ids=[e["ref"] for e in REPLACEMENTS])
+def test_each_shipped_replacement_is_a_valid_new_version_of_the_same_card(entry):
+    """docs/balance.md: the rebalance changes numbers only, never what a card is."""
+    assert set(entry) == {"ref", "replaces", "kind", "body"}
+    founder = BY_NAME[entry["body"]["name"]]
+    assert entry["replaces"] == "card:" + founder["name"].casefold()
+    loaded = load_body(entry["kind"], "quest", entry["body"])
+    assert readiness_problems(entry["kind"], "quest", loaded) == [] and loaded == entry["body"]
+    same = ("name", "rarity", "affinity", "starter", "reward_eligible", "evolved", "flavor")
+    assert {k: entry["body"].get(k) for k in same} == {k: founder.get(k) for k in same}
+    assert [(m["name"], m["type"], m["power_cost"]) for m in entry["body"]["moves"]] == [
+        (m["name"], m["type"], m["power_cost"]) for m in founder["moves"]
+    ]
+    test_creature_numbers_are_balanced_and_never_stuck(entry["body"])
+    assert all(
+        5 <= e["amount"] <= 40
+        for m in entry["body"]["moves"]
+        for e in m["effects"]
+        if e["type"] == "damage"
+    )
