@@ -17,8 +17,6 @@ export const STREAM_PATH = "/stream";
 export interface Auth0Config {
   domain: string;
   clientId: string;
-  audience: string;
-  rolesClaim: string;
 }
 
 export interface ClientConfig {
@@ -27,6 +25,10 @@ export interface ClientConfig {
   /** A {z}/{x}/{y} tile template, "" for no map (the list still works). */
   tilesUrl: string;
   tilesAttribution: string;
+  /** The API identifier access tokens are issued for (Auth0's audience, the dev issuer's too). */
+  audience: string;
+  /** The token claim that lists the RBAC roles (Author). */
+  rolesClaim: string;
   auth0: Auth0Config | null;
   devAuth: boolean;
   /** Seconds between refreshes when the push channel is not available. */
@@ -41,14 +43,9 @@ export function buildTimeConfig(): ClientConfig {
     apiOrigin: (env.VITE_API_ORIGIN ?? "").trim(),
     tilesUrl: (env.VITE_TILES_URL ?? "").trim(),
     tilesAttribution: (env.VITE_TILES_ATTRIBUTION ?? "").trim(),
-    auth0: domain
-      ? {
-          domain,
-          clientId: env.VITE_AUTH0_CLIENT_ID ?? "",
-          audience: env.VITE_AUTH0_AUDIENCE ?? "https://api.deckyard.dev",
-          rolesClaim: env.VITE_AUTH0_ROLES_CLAIM ?? "https://deckyard.dev/roles",
-        }
-      : null,
+    audience: env.VITE_AUTH0_AUDIENCE || "https://api.deckyard.dev",
+    rolesClaim: env.VITE_AUTH0_ROLES_CLAIM || "https://deckyard.dev/roles",
+    auth0: domain ? { domain, clientId: env.VITE_AUTH0_CLIENT_ID ?? "" } : null,
     devAuth: DEV_AUTH_BUILT,
     pollSeconds: 5,
   };
@@ -64,6 +61,8 @@ export function mergeConfig(base: ClientConfig, runtime: Partial<ClientConfig>):
   if (typeof runtime.tilesUrl === "string") merged.tilesUrl = runtime.tilesUrl;
   if (typeof runtime.tilesAttribution === "string")
     merged.tilesAttribution = runtime.tilesAttribution;
+  if (typeof runtime.audience === "string" && runtime.audience) merged.audience = runtime.audience;
+  if (typeof runtime.rolesClaim === "string" && runtime.rolesClaim) merged.rolesClaim = runtime.rolesClaim;
   if (runtime.auth0 !== undefined) merged.auth0 = runtime.auth0;
   if (typeof runtime.devAuth === "boolean") merged.devAuth = runtime.devAuth && DEV_AUTH_BUILT;
   if (typeof runtime.pollSeconds === "number" && runtime.pollSeconds > 0)

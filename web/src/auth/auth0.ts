@@ -5,7 +5,7 @@
  */
 import type { Auth0Client } from "@auth0/auth0-spa-js";
 
-import type { Auth0Config } from "../config";
+import { type Auth0Config, config } from "../config";
 import { type Session, sessionFromToken } from "./session";
 
 let client: Promise<Auth0Client> | null = null;
@@ -15,7 +15,7 @@ function auth0(cfg: Auth0Config): Promise<Auth0Client> {
     createAuth0Client({
       domain: cfg.domain,
       clientId: cfg.clientId,
-      authorizationParams: { audience: cfg.audience, redirect_uri: window.location.origin + window.location.pathname },
+      authorizationParams: { audience: config().audience, redirect_uri: window.location.origin + window.location.pathname },
       cacheLocation: "memory",
       useRefreshTokens: true,
     }),
@@ -37,7 +37,7 @@ export async function completeAuth0SignIn(cfg: Auth0Config): Promise<Session | n
   await c.handleRedirectCallback();
   window.history.replaceState({}, document.title, window.location.pathname + window.location.hash);
   const token = await c.getTokenSilently();
-  return sessionFromToken(String(token), "auth0", cfg.rolesClaim);
+  return sessionFromToken(String(token), "auth0", config().rolesClaim);
 }
 
 export async function signOutOfAuth0(cfg: Auth0Config): Promise<void> {

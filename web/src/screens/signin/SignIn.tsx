@@ -16,8 +16,7 @@ async function devSignIn(name: string, role: "player" | "author"): Promise<void>
   if (import.meta.env.VITE_DEV_AUTH === "0") throw new Error("development sign-in is not built in");
   const { devToken } = await import("../../auth/devToken");
   const cfg = config();
-  const audience = cfg.auth0?.audience ?? "https://api.deckyard.dev";
-  const rolesClaim = cfg.auth0?.rolesClaim ?? "https://deckyard.dev/roles";
+  const { audience, rolesClaim } = cfg;
   const token = await devToken(apiBase(), {
     sub: devSubject(name),
     roles: role === "author" ? ["author"] : [],
