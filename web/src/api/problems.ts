@@ -81,8 +81,10 @@ export function problemItems(problem: Problem): string[] {
   if (problem.fields)
     for (const [field, messages] of Object.entries(problem.fields))
       items.push(`${field}: ${Array.isArray(messages) ? messages.join(" ") : JSON.stringify(messages)}`);
-  for (const key of ["dependents", "challenges", "events"])
-    if (Array.isArray(details[key]) && (details[key] as unknown[]).length)
-      items.push(`${key}: ${(details[key] as unknown[]).join(", ")}`);
+  // Extension members come at the top level (gateway/problems.py); older answers nested them.
+  for (const key of ["dependents", "challenges", "events"]) {
+    const list = problem[key] ?? details[key];
+    if (Array.isArray(list) && list.length) items.push(`${key}: ${list.join(", ")}`);
+  }
   return items;
 }
