@@ -22,7 +22,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 import requests
 
 from services.authoring.orm import plumbing
@@ -51,7 +50,7 @@ class _ClientFiles(SimpleHTTPRequestHandler):
 
     client_config: dict[str, Any] = {}
 
-    def do_GET(self) -> None:  # noqa: N802 (the standard library's name)
+    def do_GET(self) -> None:
         if self.path.split("?")[0].endswith("/config.json"):
             body = json.dumps(self.client_config).encode()
             self.send_response(200)
@@ -62,7 +61,7 @@ class _ClientFiles(SimpleHTTPRequestHandler):
             return
         super().do_GET()
 
-    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002
+    def log_message(self, format: str, *args: Any) -> None:
         """Quiet: the test's output is the browser's story, not every file served."""
 
 
@@ -72,9 +71,7 @@ def client_server() -> Iterator[tuple[str, dict[str, Any]]]:
     dist = build_client()
     client_config: dict[str, Any] = {}
     handler = type("Handler", (_ClientFiles,), {"client_config": client_config})
-    server = ThreadingHTTPServer(
-        ("127.0.0.1", 0), functools.partial(handler, directory=str(dist))
-    )
+    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(handler, directory=str(dist)))
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:
