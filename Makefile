@@ -6,7 +6,7 @@ DATABASE_URL ?= postgresql://postgres@127.0.0.1:5432/postgres
 AMQP_URI ?= amqp://guest:guest@127.0.0.1:5672/
 export DATABASE_URL AMQP_URI
 
-.PHONY: install lock machine bench-machine run migrate test test-unit lint typecheck bench token fuzz faults soak
+.PHONY: install lock machine bench-machine browser-machine run migrate test test-unit lint typecheck bench token fuzz faults soak web web-api
 
 # The locked dependencies (hashes checked), then the project itself without resolving again.
 $(BIN)/deckyard: pyproject.toml requirements/dev.lock
@@ -16,7 +16,30 @@ $(BIN)/deckyard: pyproject.toml requirements/dev.lock
 	$(BIN)/pip install -q --no-deps -e .
 	touch $@
 
-install: $(BIN)/deckyard
+# The web client is built too when Node is installed (web/README.md); without Node the
+# platform still installs, and `make web` says what is missing.
+NPM := $(shell command -v npm)
+install: $(BIN)/deckyard $(if $(NPM),web)
+
+# The browser client (web/): npm ci when the lock file changed, a build when a source did;
+# nothing when neither (a second `make install` does not touch web/).
+WEB_SOURCES := $(shell find web/src -type f 2>/dev/null) web/index.html web/vite.config.ts \
+	web/tsconfig.json web/.env gateway/dev_signing_key.pem
+web/node_modules/.package-lock.json: web/package-lock.json web/package.json
+	@command -v npm >/dev/null || { echo "web: Node.js and npm are needed (apt-get install nodejs npm)"; exit 1; }
+	cd web && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
+web/dist/index.html: web/node_modules/.package-lock.json $(WEB_SOURCES)
+	cd web && npm run --silent build
+
+web: web/dist/index.html
+
+# After the gateway's routes change: its OpenAPI document into web/openapi.json, then the
+# client's types from it (commit both).
+web-api: install
+	$(BIN)/python web/scripts/dump_openapi.py
+	cd web && npm run --silent api
 
 # Rewrite the lock files after a change to the dependencies in pyproject.toml.
 lock:
@@ -33,6 +56,10 @@ machine:
 # The benchmarks' load generator too (wrk, from Debian's packages).
 bench-machine:
 	@bash scripts/prepare-machine wrk
+
+# Debian's chromium for the browser tests (nothing is downloaded at test time).
+browser-machine:
+	@bash scripts/prepare-machine chromium
 
 # Every service and the gateway against the local PostgreSQL and RabbitMQ (migrates first).
 run: machine install
@@ -51,7 +78,7 @@ typecheck: install
 	$(BIN)/mypy
 
 # The whole suite: lint, types, then unit, integration and e2e tests on the real stack.
-test: machine lint typecheck
+test: machine browser-machine lint typecheck web
 	REQUIRE_SERVICES=$${REQUIRE_SERVICES-1} $(BIN)/python -m pytest
 
 # Only the tests that need nothing running.

@@ -1,0 +1,63 @@
+/**
+ * The typed API client: openapi-fetch over the types generated from web/openapi.json
+ * (`npm run api`). Screens call `api.GET("/quest/collection")` and get the document's
+ * types; `unwrap` turns a problem answer into an ApiError.
+ */
+import createClient, { type Middleware } from "openapi-fetch";
+
+import { session } from "../auth/session";
+import { apiBase } from "../config";
+import { noteServerDate } from "../lib/clock";
+import { ApiError, toProblem } from "./problems";
+import type { components, paths } from "./schema";
+
+export type Schemas = components["schemas"];
+
+const authAndClock: Middleware = {
+  onRequest({ request }) {
+    const token = session()?.token;
+    if (token) request.headers.set("Authorization", `Bearer ${token}`);
+    return request;
+  },
+  onResponse({ response }) {
+    noteServerDate(response.headers.get("Date"));
+    return response;
+  },
+};
+
+function makeClient() {
+  const client = createClient<paths>({ baseUrl: apiBase() });
+  client.use(authAndClock);
+  return client;
+}
+
+export let api = makeClient();
+
+/** After the configuration is loaded (config.json may move the API elsewhere). */
+export function rebuildClient(): void {
+  api = makeClient();
+}
+
+interface FetchResult<T> {
+  data?: T;
+  error?: unknown;
+  response: Response;
+}
+
+/** The answer's data, or an ApiError carrying the problem (a dropped connection too). */
+export async function unwrap<T>(call: Promise<FetchResult<T>>): Promise<T> {
+  let result: FetchResult<T>;
+  try {
+    result = await call;
+  } catch {
+    throw new ApiError(toProblem(null, 0));
+  }
+  if (result.error !== undefined || !result.response.ok)
+    throw new ApiError(toProblem(result.error, result.response.status));
+  return result.data as T;
+}
+
+/** A fresh key per user action, so a retried request is applied once. */
+export function idempotencyKey(): string {
+  return crypto.randomUUID();
+}

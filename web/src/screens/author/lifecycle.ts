@@ -1,0 +1,40 @@
+/**
+ * The content lifecycle as the author screens offer it: Draft → In review → Approved →
+ * Published → Retired, returning to Draft from review with a reason. The server decides
+ * (it refuses your own approval, unready content, stale versions); this only chooses which
+ * buttons to show.
+ */
+
+export const STATE_NAMES: Record<string, string> = {
+  draft: "Draft",
+  in_review: "In review",
+  approved: "Approved",
+  published: "Published",
+  retired: "Retired",
+};
+
+export interface Move {
+  to: string;
+  label: string;
+  needsReason: boolean;
+}
+
+export function movesFrom(state: string): Move[] {
+  switch (state) {
+    case "draft":
+      return [{ to: "in_review", label: "Submit for review", needsReason: false }];
+    case "in_review":
+      return [
+        { to: "approved", label: "Approve", needsReason: false },
+        { to: "draft", label: "Return to draft", needsReason: true },
+      ];
+    case "approved":
+      return [{ to: "published", label: "Publish", needsReason: false }];
+    case "published":
+      return [{ to: "retired", label: "Retire", needsReason: false }];
+    default:
+      return [];
+  }
+}
+
+export const KINDS = ["question", "ordering_question", "challenge", "event", "creature", "power_card", "campaign"];
