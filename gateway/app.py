@@ -31,6 +31,7 @@ from gateway.routes.quest.attempts import QuestAttemptRoutes
 from gateway.routes.quest.battles import QuestBattleRoutes
 from gateway.routes.quest.cards import QuestCardRoutes
 from gateway.routes.quest.events import QuestEventRoutes
+from gateway.routes.web import WebRoutes
 from gateway.rpc import NamekoRpc
 from shared.config import Settings
 
@@ -66,6 +67,7 @@ class Gateway(
     QuestCardRoutes,
     QuestBattleRoutes,
     PushRoutes,
+    WebRoutes,
 ):
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
@@ -105,6 +107,7 @@ class Gateway(
             self.settings.max_body_bytes,
             sockets=self.socket_routes(),
             lifespan=self.running,
+            files=self.web_file,
         )
 
     def status_app(self) -> GatewayApp:

@@ -81,12 +81,14 @@ class GatewayApp:
         max_body_bytes: int,
         sockets: dict[str, SocketHandler] | None = None,
         lifespan: Callable[[], Any] | None = None,
+        files: Callable[[str], Response] | None = None,
     ) -> None:
         self.routes = routes
         self.cors = cors
         self.max_body_bytes = max_body_bytes
         self.sockets = sockets or {}
         self.lifespan = lifespan  # an async context manager factory, run once per server
+        self.files = files  # GET of a path no route has: a file of the web client, or 404
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         kind = scope["type"]
@@ -146,6 +148,8 @@ class GatewayApp:
         self, request: Request, matched: tuple[dict[str, Bound], dict[str, str]] | None
     ) -> Response:
         if matched is None:
+            if self.files is not None and request.method in ("GET", "HEAD"):
+                return self.files(request.url.path)
             return route_not_found()
         methods, groups = matched
         method = request.method

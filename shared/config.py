@@ -85,6 +85,12 @@ class Settings:
     cors_origins: the browser origins allowed to call the API from another origin
         (``CORS_ORIGINS``, comma-separated exact origins such as
         ``https://play.deckyard.example.com``; empty, the default: no CORS headers).
+    web_root: the built browser client the gateway serves at ``/`` (``WEB_ROOT``; default
+        ``web/dist`` of the source tree when it exists; empty: no client served).
+    auth0_client_id: the browser client's Auth0 application (a public id; ``AUTH0_CLIENT_ID``).
+    map_tiles_url / map_tiles_attribution: the client's map tiles, a ``{z}/{x}/{y}``
+        template and its credit (``MAP_TILES_URL``, ``MAP_TILES_ATTRIBUTION``; empty: the
+        client lists events without a map).
     player_lease_seconds: how long the gateway trusts accounts' "this player is
         active" before asking again (``PLAYER_LEASE_SECONDS``, 1: ours; 0 asks on
         every request); deleting an account waits this long, see gateway/players.py.
@@ -125,6 +131,10 @@ class Settings:
     log_level: str = "INFO"
     api_servers: tuple[str, ...] = ("/",)
     cors_origins: tuple[str, ...] = ()
+    web_root: str = ""
+    auth0_client_id: str = ""
+    map_tiles_url: str = ""
+    map_tiles_attribution: str = ""
 
     def database_url_for(self, service: str) -> URL:
         """The SQLAlchemy URL of one service's own database (psycopg 3 driver)."""
@@ -236,7 +246,16 @@ def load_settings(env: Mapping[str, str] | None = None) -> Settings:
         log_level=_choice(env, "LOG_LEVEL", ("DEBUG", "INFO", "WARNING", "ERROR"), "INFO"),
         api_servers=_list(env, "API_SERVERS") or ("/",),
         cors_origins=_origins(env),
+        web_root=env.get("WEB_ROOT", "").strip() or _default_web_root(),
+        auth0_client_id=env.get("AUTH0_CLIENT_ID", "").strip(),
+        map_tiles_url=env.get("MAP_TILES_URL", "").strip(),
+        map_tiles_attribution=env.get("MAP_TILES_ATTRIBUTION", "").strip(),
     )
+
+
+def _default_web_root() -> str:
+    built = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "web", "dist")
+    return built if os.path.isfile(os.path.join(built, "index.html")) else ""
 
 
 def _list(env: Mapping[str, str], name: str) -> tuple[str, ...]:

@@ -83,7 +83,7 @@ describe("the push channel", () => {
   it("sends the token first, then delivers each message once", () => {
     const { channel, sockets, received } = setup();
     sockets[0]!.open();
-    expect(JSON.parse(sockets[0]!.sent[0]!)).toEqual({ token: "T", lastId: null });
+    expect(JSON.parse(sockets[0]!.sent[0]!)).toEqual({ type: "auth", token: "T", lastId: null });
     sockets[0]!.push({ id: "1", type: "RewardGranted", data: {} });
     sockets[0]!.push({ id: "1", type: "RewardGranted", data: {} });
     sockets[0]!.push({ id: "2", type: "MatchFinished", data: {} });
@@ -99,7 +99,7 @@ describe("the push channel", () => {
     expect(polls()).toBe(1); // what happened while down is fetched at once
     timers.fireTimeouts();
     sockets[1]!.open();
-    expect(JSON.parse(sockets[1]!.sent[0]!)).toEqual({ token: "T", lastId: "7" });
+    expect(JSON.parse(sockets[1]!.sent[0]!)).toEqual({ type: "auth", token: "T", lastId: "7" });
   });
 
   it("falls back to polling when the channel cannot be opened, and back to live when it can", () => {

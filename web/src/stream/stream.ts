@@ -1,9 +1,10 @@
 /**
  * The push channel: a WebSocket at `<prefix>/stream` that forwards the player's own
  * events as `{id, type, data}`. The client authenticates by sending
- * `{"token": "<access token>", "lastId": "<last id seen or null>"}` as its first message,
- * so the server can replay what was missed; it reconnects with backoff and resumes from
- * the last id. Where the channel is not available (no route yet, a proxy that refuses
+ * `{"type": "auth", "token": "<access token>", "lastId": "<last id seen or null>"}` as
+ * its first message, so the server can replay what was missed; it reconnects with backoff
+ * and resumes from the last id. When the server cannot know everything after that id it
+ * says so (`ready` with `resync`), and subscribers refresh as on a poll tick. Where the channel is not available (no route yet, a proxy that refuses
  * upgrades, repeated failures), it falls back to polling: subscribers get a "poll" tick
  * every few seconds and refresh what they show. The screens never know which one runs.
  */
@@ -126,7 +127,7 @@ export class PushChannel {
     let opened = false;
     socket.onopen = () => {
       opened = true;
-      socket.send(JSON.stringify({ token, lastId: this.lastId }));
+      socket.send(JSON.stringify({ type: "auth", token, lastId: this.lastId }));
     };
     socket.onmessage = (event) => this.receive(event.data, () => {
       // The first message proves the server accepted the token.
@@ -157,7 +158,12 @@ export class PushChannel {
     }
     if (!message || typeof message.type !== "string") return;
     accepted();
-    if (message.type === "ready") return; // the server's greeting after authentication
+    if (message.type === "ready") {
+      // The server's greeting after authentication; with resync, what was missed is not
+      // known there: refresh everything shown, as after a poll.
+      if ((message as { resync?: boolean }).resync) this.pollListeners.forEach((l) => l());
+      return;
+    }
     if (message.id !== undefined && message.id === this.lastId) return;
     if (message.id !== undefined) this.lastId = String(message.id);
     this.listeners.forEach((listener) => listener(message));
