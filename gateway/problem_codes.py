@@ -102,6 +102,8 @@ AUTHORING: Codes = {
         "unknown_kind",
         "unknown_state",
         "unknown_game",
+        "invalid_card",
+        "invalid_article",
         *QUEST_CONTENT_REFUSALS,
     ),
 }
@@ -125,17 +127,79 @@ CHALLENGE: Codes = {
     422: ("invalid_location", "invalid_order", "unknown_option"),
 }
 
+# Chronovore's deck lists and TerraKard's decks and plans (games/chronovore, games/terrakard).
+OTHER_DECK_REFUSALS = (
+    "deck_class_mixed",
+    "deck_copy_limit",
+    "deck_mythic_limit",
+    "deck_list_too_long",
+    "card_not_owned",
+    "duplicate_card",
+    "duplicate_copy",
+    "over_budget",
+    "plan_size",
+    "invalid_reserve_condition",
+)
+# The ledger, packs and provably fair rolls (docs/economy.md, docs/fairness.md).
+ECONOMY_REFUSALS: Codes = {
+    404: ("pack_not_found", "unknown_pack_kind"),
+    409: (
+        "balance_limit_reached",
+        "daily_limit_reached",
+        "insufficient_funds",
+        "pack_already_opened",
+    ),
+    422: (
+        "idempotency_key_reused",
+        "invalid_client_seed",
+        "invalid_cursor",
+        "pack_not_for_sale",
+        "unknown_currency",
+    ),
+    503: ("pack_pool_incomplete",),
+}
+
 CARDS: Codes = {
-    404: ("collection_not_found", "deck_not_found", "no_starter", "starter_not_chosen"),
-    409: ("deck_limit_reached", "stale_version", "starter_already_chosen"),
-    422: ("nothing_to_change", "unknown_game", *QUEST_DECK_REFUSALS),
-    503: ("starter_cards_unavailable",),
+    404: (
+        "collection_not_found",
+        "deck_not_found",
+        "no_starter",
+        "starter_not_chosen",
+        *ECONOMY_REFUSALS[404],
+    ),
+    409: (
+        "deck_limit_reached",
+        "stale_version",
+        "starter_already_chosen",
+        *ECONOMY_REFUSALS[409],
+    ),
+    422: (
+        "nothing_to_change",
+        "unknown_game",
+        *QUEST_DECK_REFUSALS,
+        *OTHER_DECK_REFUSALS,
+        *ECONOMY_REFUSALS[422],
+    ),
+    503: ("starter_cards_unavailable", *ECONOMY_REFUSALS[503]),
 }
 
 BATTLE: Codes = {
     # A battle starts from a deck the cards service holds: its refusals come through.
     404: ("match_not_found", "no_active_match", "deck_not_found", "collection_not_found"),
-    409: ("active_match_exists", "stale_version", *QUEST_ACTION_REFUSALS),
+    409: (
+        "active_match_exists",
+        "stale_version",
+        *QUEST_ACTION_REFUSALS,
+        # Chronovore's lock-in (games/chronovore).
+        "already_locked",
+        "card_not_in_hand",
+        "choosing_time_over",
+        "not_a_seat",
+        "same_slot",
+        "slot_empty",
+        "slot_taken",
+        "unknown_slot",
+    ),
     422: (
         "deck_not_playable",
         "idempotency_key_reused",
