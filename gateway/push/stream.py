@@ -31,6 +31,8 @@ log = logging.getLogger(__name__)
 
 PREFETCH = 1000  # a stream consumer must set one; acknowledged in batches below it
 ACK_EVERY = 200
+QUIET_SECONDS = 0.2
+READ_BACK_SECONDS = 10.0
 
 Messages = list[tuple[list[str], str, dict[str, Any]]]  # (player ids, type, data)
 
@@ -154,6 +156,20 @@ class EventStream:
             )
             await queue.bind(exchange, routing_key=contract.name)
         await queue.consume(self._received, arguments={"x-stream-offset": self._window_start()})
+        await self._read_back()
+
+    async def _read_back(self) -> None:
+        """Serve only once the window is read back (the stream falls quiet for a moment),
+        so a client reconnecting to a gateway that has just started is not told to
+        resync for what the gateway was about to read. At most ``READ_BACK_SECONDS``."""
+        loop = asyncio.get_running_loop()
+        started = loop.time()
+        while loop.time() - started < READ_BACK_SECONDS:
+            seen = self.read_count
+            await asyncio.sleep(QUIET_SECONDS)
+            if self.read_count == seen:
+                return
+        log.warning("push stream: still reading back after %.0f s; serving", READ_BACK_SECONDS)
 
     async def stop(self) -> None:
         if self._connection is not None:
