@@ -2,6 +2,16 @@
 #   docker build -t deckyard .
 #   docker run deckyard deckyard run --service accounts
 
+# The browser client (web/), built without the development sign-in (VITE_DEV_AUTH=0: the
+# development key stays out of the bundle); the gateway serves it at / (WEB_ROOT).
+FROM node:20-bookworm-slim AS web
+WORKDIR /src/web
+COPY web/package.json web/package-lock.json ./
+RUN PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund --loglevel=error
+COPY web ./
+COPY gateway/dev_signing_key.pem /src/gateway/dev_signing_key.pem
+RUN VITE_DEV_AUTH=0 npm run build
+
 FROM python:3.11-slim AS build
 ENV PIP_NO_CACHE_DIR=1 \
     PIP_DISABLE_PIP_VERSION_CHECK=1
@@ -23,14 +33,16 @@ RUN /opt/deckyard/bin/pip install --no-deps .
 FROM python:3.11-slim
 ENV PATH=/opt/deckyard/bin:$PATH \
     PYTHONUNBUFFERED=1 \
-    PYTHONDONTWRITEBYTECODE=1
+    PYTHONDONTWRITEBYTECODE=1 \
+    WEB_ROOT=/app/web
 RUN groupadd --system --gid 10001 deckyard \
     && useradd --system --uid 10001 --gid 10001 --no-create-home --home-dir /nonexistent \
        --shell /usr/sbin/nologin deckyard
 COPY --from=build /opt/deckyard /opt/deckyard
+COPY --from=web /src/web/dist /app/web
 WORKDIR /app
 USER 10001:10001
-# 8000: gateway HTTP API; 8090: the gateway's internal status; 8080: /health and /ready
+# 8000: gateway HTTP API, the push channel (WebSocket /stream) and the web client; 8090: the gateway's internal status; 8080: /health and /ready
 # of the other services.
 EXPOSE 8000 8080 8090
 # Alive when this container's process answers /health (gateway or service, whichever runs).

@@ -506,7 +506,11 @@ def _dockerfile_instructions() -> list[tuple[str, str]]:
 
 def test_the_image_runs_the_gateway_as_a_non_root_user():
     instructions = _dockerfile_instructions()
-    assert all(arg.startswith("python:3.11-slim") for op, arg in instructions if op == "FROM")
+    bases = [arg for op, arg in instructions if op == "FROM"]
+    # Python stages, and the web client's build stage, whose output only is copied.
+    assert all(b.startswith(("python:3.11-slim", "node:20-bookworm-slim")) for b in bases)
+    assert bases[-1].startswith("python:3.11-slim")
+    assert ("COPY", "--from=web /src/web/dist /app/web") in instructions
     users = [arg for op, arg in instructions if op == "USER"]
     assert users and users[-1].split(":")[0] == str(APP_UID)
     assert instructions[-1] == ("CMD", '["deckyard", "run", "--service", "gateway"]')
