@@ -2,8 +2,8 @@
 
 Run and migrate read the environment (see ``shared.config``). ``run`` without
 ``--service`` is the all-in-one development mode: it migrates and seeds, then starts
-every service and the gateway in this one process; ``--service NAME`` runs one
-of them, as each Kubernetes Deployment does.
+every service in this one process and the gateway (asyncio, gateway/server.py) as a
+child process; ``--service NAME`` runs one of them, as each Kubernetes Deployment does.
 """
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ import sys
 import warnings
 from collections.abc import Sequence
 
-# eventlet (under nameko) warns of its own deprecation at every import: eight lines in
-# front of whatever the command says. Known (the gateway leaves it in issue 15); not news.
+# eventlet (under nameko, the services' runtime) warns of its own deprecation at every
+# import: eight lines in front of whatever the command says. Known; not news.
 warnings.filterwarnings("ignore", message=r"\s*Eventlet is deprecated")
 
 ALL = ("accounts", "authoring", "challenge", "cards", "battle", "gateway")

@@ -129,16 +129,16 @@ class NamekoRpc:
             headers=headers,
             expiration=max(0.001, deadline),
         )
+        # asyncio.timeout, not wait_for: no task per await on the hot path.
         try:
             try:
-                await asyncio.wait_for(
-                    self._exchange.publish(message, f"{service}.{method}", mandatory=True),
-                    deadline,
-                )
+                async with asyncio.timeout(deadline):
+                    await self._exchange.publish(message, f"{service}.{method}", mandatory=True)
             except Exception as exc:  # the broker is away: the request was not sent
                 raise BrokerUnavailable() from exc
             try:
-                reply = await asyncio.wait_for(future, deadline)
+                async with asyncio.timeout(deadline):
+                    reply = await future
             except TimeoutError as exc:
                 raise ServiceUnavailable(
                     "service_timeout", f"the {service} service did not answer in time"
