@@ -21,6 +21,7 @@ INTERNAL_ERROR = "internal_error"  # 500, every operation (its ``default`` respo
 
 GATEWAY: Codes = {
     400: ("malformed_json", "unsupported_media_type", "malformed_request"),
+    431: ("headers_too_large",),
     401: (
         "missing_token",
         "invalid_token",

@@ -897,3 +897,11 @@ def test_answers_and_problem_members_are_camel_case(deck_owner):
     assert {"deckId", "legalActions", "yourTurn", "turnNumber"} <= set(started.json())
     assert "legal_actions" not in started.text
     assert assert_refused(again, 409)["matchId"] == started.json()["id"]
+
+
+def test_a_request_head_of_megabytes_is_431_not_read_whole(api):
+    """The HTTP parser has no limit of its own (gateway/transport.py)."""
+    head = ("GET /me HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " + "x" * 2_000_000).encode()
+    status, answer, _ = raw_exchange(api, head, [b"\r\n\r\n"])
+    assert status == 431
+    assert b"headers_too_large" in answer
