@@ -153,13 +153,12 @@ class CardsService(HealthEndpoints):
             return dict(STARTER.dump(collection.get_starter(args["player_id"], uow)))
 
     @rpc
-    def player_collection(self, player_id: str) -> dict[str, Any]:
-        """The player's copies grouped by definition, with counts."""
-        args = load(PlayerIdSchema(), {"player_id": player_id})
+    def player_collection(self, player_id: str, game: str = "quest") -> dict[str, Any]:
+        """The player's copies of a game's cards grouped by definition, with counts."""
+        args = load(GameListSchema(), {"player_id": player_id, "game": game})
         with self._uow() as uow:
-            return dict(
-                PLAYER_COLLECTION.dump(collection.get_collection_view(args["player_id"], uow))
-            )
+            found = collection.get_collection_view(args["player_id"], uow, args["game"])
+        return dict(PLAYER_COLLECTION.dump(found))
 
     @rpc
     def list_decks(self, player_id: str, game: str = "quest") -> list[dict[str, Any]]:
