@@ -386,8 +386,8 @@ def world(api, rpc, starters, core_set, event_id) -> World:
 
     chronovore_player, chronovore_deck = chronovore.player_with_deck(api, rpc, core_set, owner)
     chronovore_copies = [card["id"] for card in chronovore_deck["cards"]]
-    spare = owner.ok("POST", "/chronovore/decks", {"name": "Spare", "cards": []})
-    owner.ids.update([*chronovore_copies, chronovore_deck["id"], spare["id"]])
+    work = owner.ok("POST", "/chronovore/decks", {"name": "Spare", "cards": []})
+    owner.ids.update([*chronovore_copies, chronovore_deck["id"], work["id"]])
     assert chronovore_player is owner
 
     callers["other"].own_kit(event_id)
@@ -410,7 +410,7 @@ def world(api, rpc, starters, core_set, event_id) -> World:
         reader=Caller(api, "reader", roles=["author"]),
         chronovore_copies=chronovore_copies,
         chronovore_deck=chronovore_deck["id"],
-        chronovore_spare=spare["id"],
+        chronovore_spare=work["id"],
     )
 
 
