@@ -26,6 +26,8 @@ from gateway.ratelimit import Limit, RateLimits
 from gateway.routes.accounts import AccountRoutes
 from gateway.routes.authoring import AuthoringRoutes
 from gateway.routes.catalogue import CatalogueRoutes
+from gateway.routes.chronovore.cards import ChronovoreCardRoutes
+from gateway.routes.chronovore.matches import ChronovoreMatchRoutes
 from gateway.routes.platform import PlatformRoutes
 from gateway.routes.quest.attempts import QuestAttemptRoutes
 from gateway.routes.quest.battles import QuestBattleRoutes
@@ -66,6 +68,8 @@ class Gateway(
     QuestAttemptRoutes,
     QuestCardRoutes,
     QuestBattleRoutes,
+    ChronovoreCardRoutes,
+    ChronovoreMatchRoutes,
     PushRoutes,
     WebRoutes,
 ):

@@ -209,6 +209,7 @@ BATTLE: Codes = {
         "unknown_game",
         *QUEST_ACTION_REFUSALS,
         *QUEST_DECK_REFUSALS,
+        *OTHER_DECK_REFUSALS,  # a Chronovore start: the deck's first broken rule
     ),
     503: ("cards_unavailable", "cpu_deck_unavailable"),
 }

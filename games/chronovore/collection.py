@@ -1,6 +1,6 @@
 """Chronovore's collection rules for the cards service (games/kit/collection.py).
 
-Cards come from packs and crafting (the economy, built later: docs/chronovore.md);
+Cards come from packs and crafting; a new account starts with packs, not cards;
 finishes are Plain, Golden and Diamond; a deck is judged by ``decks.assess``. A
 definition's game attributes are its class, its name and its kind's numbers as the
 card (so a deck's copies can be counted per card and by class); the copy's card
@@ -15,11 +15,14 @@ from typing import Any
 from games.chronovore import decks
 from games.chronovore.cards import card_from_definition
 from games.chronovore.content import GAME, CardKind, Finish
-from games.kit.chance import RandomSource
 from games.kit.collection import CardPool, CollectionRules
+from games.kit.fair import Draws
 
 CARD_KINDS = frozenset(CardKind)
 SOURCES = frozenset({"pack", "craft"})
+# Rulebook, "Golden Core Set": "A new account starts with 30 ordinary Core Set packs, 1
+# Golden Core Set pack, and an empty collection." (pack kinds of economy_data).
+STARTING_PACKS = (("core", 30), ("golden", 1))
 
 
 def card_attributes(kind: str, snapshot: Mapping[str, Any]) -> dict[str, Any]:
@@ -28,7 +31,7 @@ def card_attributes(kind: str, snapshot: Mapping[str, Any]) -> dict[str, Any]:
     return {"card_class": card.card_class.value, "name": card.name}
 
 
-def roll_reward(score: int, eligible: Mapping[str, Sequence[Any]], rng: RandomSource) -> list[Any]:
+def roll_reward(score: int, eligible: Mapping[str, Sequence[Any]], rng: Draws) -> list[Any]:
     """Chronovore has no challenge rewards (its cards come from packs): never asked."""
     raise ValueError("Chronovore cards are not challenge rewards")
 
@@ -46,4 +49,5 @@ CHRONOVORE_COLLECTION = CollectionRules(
     roll_reward=roll_reward,
     default_finish=Finish.PLAIN.value,
     work_in_progress=decks.WORK_IN_PROGRESS,
+    starting_packs=STARTING_PACKS,
 )

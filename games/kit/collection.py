@@ -136,3 +136,6 @@ class CollectionRules:
     # Problem codes of a work in progress: a list with only these is saved, just not
     # legal (Chronovore: "Save deck stores the list either way"); any other is refused.
     work_in_progress: frozenset[str] = frozenset()
+    # Packs every new account starts with, as (pack kind, how many): granted once when
+    # the player registers (Chronovore: 30 Core Set packs and 1 Golden Core Set pack).
+    starting_packs: tuple[tuple[str, int], ...] = ()

@@ -24,8 +24,12 @@ class CardsClient:
         self._listener = listener
         self._timeout = timeout
 
-    def deck_for_match(self, player_id: str, deck_id: str) -> dict[str, Any]:
-        found: dict[str, Any] = self._call("deck_for_match", player_id=player_id, deck_id=deck_id)
+    def deck_for_match(
+        self, player_id: str, deck_id: str, game: str | None = None
+    ) -> dict[str, Any]:
+        found: dict[str, Any] = self._call(
+            "deck_for_match", player_id=player_id, deck_id=deck_id, game=game
+        )
         return found
 
     def active_definitions_named(

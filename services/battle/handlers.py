@@ -17,7 +17,7 @@ from typing import Any
 from games.kit.refusal import Refusal
 from games.quest.cpu import CPU_DECK, CpuDeckNames
 from services.battle import host
-from services.battle.games import hosted, quest
+from services.battle.games import chronovore, hosted, quest
 from services.battle.host import Match, Status, Step
 from services.battle.repository import BattleUnitOfWork
 from shared.clock import Clock
@@ -25,6 +25,7 @@ from shared.errors import Conflict, InvalidInput, NotFound
 from shared.randomness import RandomSource
 
 UnitOfWorkFactory = Callable[[], AbstractContextManager[BattleUnitOfWork]]
+CPU_MODE = "cpu"  # every game's matches against the computer
 
 
 @dataclass(frozen=True)
@@ -144,6 +145,27 @@ def start_match(
     return _start(game, mode, seats, brings, unit_of_work, clock, rng, new_id)
 
 
+def start_chronovore_match(
+    cmd: StartMatch,
+    cards: chronovore.CardsCatalogue,
+    unit_of_work: UnitOfWorkFactory,
+    clock: Clock,
+    rng: RandomSource,
+    cpu_deck: chronovore.CpuDeck = chronovore.CPU_DECKS[chronovore.STANDARD],
+    new_id: Callable[[], uuid.UUID] = uuid.uuid4,
+) -> dict[str, Any]:
+    """A Chronovore CPU match: the player's legal saved deck against the configured CPU
+    deck, both shuffled from the seed, the CPU's row of round 1 locked in; one active
+    CPU match per player (ours, as Quest's)."""
+    game, mode = chronovore.GAME, chronovore.CPU_MODE
+    with unit_of_work() as uow:
+        active = uow.matches.active_id(cmd.player_id, game, mode)
+    if active is not None:
+        raise _refuse_second_match(active)
+    seats, brings = chronovore.cpu_match_setup(cards, cpu_deck, cmd.player_id, cmd.deck_id)
+    return _start(game, mode, seats, brings, unit_of_work, clock, rng, new_id)
+
+
 def _start(
     game: str,
     mode: str,
@@ -184,12 +206,14 @@ def get_match(
     return hosted(match.game).views.match(match, seat)
 
 
-def active_match(player_id: uuid.UUID, uow: BattleUnitOfWork, clock: Clock) -> dict[str, Any]:
-    """The player's active Quest CPU match (the one the rulebook allows)."""
-    match_id = uow.matches.active_id(player_id, quest.GAME, quest.CPU_MODE)
+def active_match(
+    player_id: uuid.UUID, uow: BattleUnitOfWork, clock: Clock, game: str = quest.GAME
+) -> dict[str, Any]:
+    """The player's active CPU match of ``game`` (the one its rules allow)."""
+    match_id = uow.matches.active_id(player_id, game, CPU_MODE)
     if match_id is None:
         raise NotFound("no_active_match", "you have no active CPU match")
-    return get_match(player_id, match_id, uow, clock)
+    return get_match(player_id, match_id, uow, clock, game)
 
 
 def act(cmd: Act, uow: BattleUnitOfWork, clock: Clock) -> dict[str, Any]:

@@ -2,6 +2,8 @@
 
 from marshmallow import Schema, fields, validate
 
+from services.battle.games import GAMES
+
 MAX_IDEMPOTENCY_KEY = 100  # the match_actions column
 
 
@@ -13,7 +15,12 @@ class StartMatchSchema(PlayerSchema):
     deck_id = fields.UUID(required=True)
 
 
-class MatchRefSchema(PlayerSchema):
+class GamePlayerSchema(PlayerSchema):
+    # The asking route's game: a match of another game is not found there.
+    game = fields.String(load_default="quest", validate=validate.OneOf(sorted(GAMES)))
+
+
+class MatchRefSchema(GamePlayerSchema):
     match_id = fields.UUID(required=True)
 
 

@@ -14,8 +14,8 @@ from services.battle.repository import BattleUnitOfWork, unit_of_work
 from services.battle.schemas import (
     ActSchema,
     ForfeitSchema,
+    GamePlayerSchema,
     MatchRefSchema,
-    PlayerSchema,
     StartMatchSchema,
 )
 from shared.consumers import consume
@@ -61,16 +61,29 @@ class BattleService(HealthEndpoints):
         )
 
     @rpc
-    def get_match(self, player_id: str, match_id: str) -> dict[str, Any]:
-        args = load(MatchRefSchema(), {"player_id": player_id, "match_id": match_id})
-        with self._uow() as uow:
-            return handlers.get_match(args["player_id"], args["match_id"], uow, self.clock)
+    def start_chronovore_match(self, player_id: str, deck_id: str) -> dict[str, Any]:
+        """A Chronovore CPU match with a legal saved deck -> the player's view (round 1,
+        the CPU locked in, the 2-minute deadline)."""
+        args = load(StartMatchSchema(), {"player_id": player_id, "deck_id": deck_id})
+        cmd = handlers.StartMatch(args["player_id"], args["deck_id"])
+        return handlers.start_chronovore_match(
+            cmd, self.cards, partial(unit_of_work, self.db), self.clock, self.random
+        )
 
     @rpc
-    def active_match(self, player_id: str) -> dict[str, Any]:
-        args = load(PlayerSchema(), {"player_id": player_id})
+    def get_match(self, player_id: str, match_id: str, game: str = "quest") -> dict[str, Any]:
+        ref = {"player_id": player_id, "match_id": match_id, "game": game}
+        args = load(MatchRefSchema(), ref)
         with self._uow() as uow:
-            return handlers.active_match(args["player_id"], uow, self.clock)
+            return handlers.get_match(
+                args["player_id"], args["match_id"], uow, self.clock, args["game"]
+            )
+
+    @rpc
+    def active_match(self, player_id: str, game: str = "quest") -> dict[str, Any]:
+        args = load(GamePlayerSchema(), {"player_id": player_id, "game": game})
+        with self._uow() as uow:
+            return handlers.active_match(args["player_id"], uow, self.clock, args["game"])
 
     @rpc
     def act(self, **payload: Any) -> dict[str, Any]:
@@ -87,10 +100,13 @@ class BattleService(HealthEndpoints):
             return handlers.act(handlers.Act(**args, action={"kind": "forfeit"}), uow, self.clock)
 
     @rpc
-    def match_history(self, player_id: str, match_id: str) -> dict[str, Any]:
-        args = load(MatchRefSchema(), {"player_id": player_id, "match_id": match_id})
+    def match_history(self, player_id: str, match_id: str, game: str = "quest") -> dict[str, Any]:
+        ref = {"player_id": player_id, "match_id": match_id, "game": game}
+        args = load(MatchRefSchema(), ref)
         with self._uow() as uow:
-            return handlers.history(args["player_id"], args["match_id"], uow, self.clock)
+            return handlers.history(
+                args["player_id"], args["match_id"], uow, self.clock, args["game"]
+            )
 
     @timer(interval=SWEEP_INTERVAL_SECONDS)
     def expire_overdue_turns(self) -> None:

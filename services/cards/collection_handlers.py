@@ -52,6 +52,7 @@ class EditDeck:
     expected_version: int
     name: str | None = None
     cards: Sequence[uuid.UUID] | None = None
+    game: str | None = None  # the route's game: a deck of another game is not found
 
 
 # -- starter grant ------------------------------------------------------------------
@@ -163,10 +164,16 @@ def _view(uow: CardsUnitOfWork, deck: Deck, games: CardGames) -> dict[str, Any]:
 
 
 def _own_deck(
-    uow: CardsUnitOfWork, player_id: uuid.UUID, deck_id: uuid.UUID, *, for_update: bool = False
+    uow: CardsUnitOfWork,
+    player_id: uuid.UUID,
+    deck_id: uuid.UUID,
+    *,
+    for_update: bool = False,
+    game: str | None = None,
 ) -> Deck:
+    """The player's deck (of ``game`` when given: another game's is not found there)."""
     deck = uow.decks.get(player_id, deck_id, for_update=for_update)
-    if deck is None:
+    if deck is None or (game is not None and deck.game != game):
         raise NotFound("deck_not_found", "you have no deck with this id")
     return deck
 
@@ -207,7 +214,7 @@ def edit_deck(
     if cmd.name is None and cmd.cards is None:
         raise InvalidInput("nothing_to_change", "send a new name, new cards, or both")
     uow.players.admit(cmd.player_id)
-    deck = _own_deck(uow, cmd.player_id, cmd.deck_id, for_update=True)
+    deck = _own_deck(uow, cmd.player_id, cmd.deck_id, for_update=True, game=cmd.game)
     _check_version(deck, cmd.expected_version)
     rules = games.rules(deck.game)
     name = rules.clean_deck_name(cmd.name) if cmd.name is not None else deck.name
@@ -228,30 +235,42 @@ def edit_deck(
 
 
 def delete_deck(
-    player_id: uuid.UUID, deck_id: uuid.UUID, expected_version: int, uow: CardsUnitOfWork
+    player_id: uuid.UUID,
+    deck_id: uuid.UUID,
+    expected_version: int,
+    uow: CardsUnitOfWork,
+    game: str | None = None,
 ) -> None:
     uow.players.admit(player_id)
-    deck = _own_deck(uow, player_id, deck_id, for_update=True)
+    deck = _own_deck(uow, player_id, deck_id, for_update=True, game=game)
     _check_version(deck, expected_version)
     uow.decks.remove(deck.id)
 
 
 def get_deck(
-    player_id: uuid.UUID, deck_id: uuid.UUID, uow: CardsUnitOfWork, games: CardGames = CARD_GAMES
+    player_id: uuid.UUID,
+    deck_id: uuid.UUID,
+    uow: CardsUnitOfWork,
+    games: CardGames = CARD_GAMES,
+    game: str | None = None,
 ) -> dict[str, Any]:
-    return _view(uow, _own_deck(uow, player_id, deck_id), games)
+    return _view(uow, _own_deck(uow, player_id, deck_id, game=game), games)
 
 
 @_refusals
 def deck_for_match(
-    player_id: uuid.UUID, deck_id: uuid.UUID, uow: CardsUnitOfWork, games: CardGames = CARD_GAMES
+    player_id: uuid.UUID,
+    deck_id: uuid.UUID,
+    uow: CardsUnitOfWork,
+    games: CardGames = CARD_GAMES,
+    game: str | None = None,
 ) -> dict[str, Any]:
     """A legal saved deck with each card's full published definition, for a match snapshot.
 
     Owned copies keep their definition even after it is retired, so a deck stays
     playable; an illegal deck (it cannot be saved, but rules may change) is refused.
     """
-    deck = _own_deck(uow, player_id, deck_id)
+    deck = _own_deck(uow, player_id, deck_id, game=game)
     owned = uow.owned.of_player_by_ids(player_id, deck.copy_ids)
     _require_legal(games.rules(deck.game), deck.copy_ids, owned)
     snapshots = uow.definitions.snapshots([owned[c]["definition_id"] for c in deck.copy_ids])

@@ -85,6 +85,8 @@ class SqlDecks:
 
     def _replace_cards(self, deck_id: uuid.UUID, copy_ids: Sequence[uuid.UUID]) -> None:
         self._session.execute(delete(deck_cards).where(deck_cards.c.deck_id == deck_id))
+        if not copy_ids:  # an empty list (a Chronovore work in progress): no rows to add
+            return
         self._session.execute(
             insert(deck_cards),
             [

@@ -26,6 +26,9 @@ class CardGames:
     def __contains__(self, game: object) -> bool:
         return game in self._rules
 
+    def all(self) -> list[CollectionRules]:
+        return list(self._rules.values())
+
     def rules(self, game: str) -> CollectionRules:
         found = self._rules.get(game)
         if found is None:

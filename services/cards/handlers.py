@@ -8,8 +8,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from games.kit.refusal import Refusal
+from services.cards.economy import Economy
 from services.cards.games import CARD_GAMES, CardGames
+from services.cards.pack_handlers import GrantPacks, grant_packs
 from services.cards.repository import CardsUnitOfWork, Collection
+from shared.clock import Clock
 from shared.errors import NotFound
 from shared.events import Event, UnprocessableMessage
 
@@ -35,6 +38,41 @@ def create_collection(event: Event, uow: CardsUnitOfWork) -> bool:
     uow.collections.create_if_missing(
         Collection(player_id=event.data["player_id"], created_at=event.data["registered_at"])
     )
+    return True
+
+
+STARTING_SOURCE = "starter"  # the source_type of a new account's starting packs
+
+
+def welcome_player(
+    event: Event,
+    uow: CardsUnitOfWork,
+    economy: Economy,
+    clock: Clock,
+    games: CardGames = CARD_GAMES,
+) -> bool:
+    """A newly registered player: an empty collection and every game's starting packs
+    (``CollectionRules.starting_packs``), in one transaction, once per event; each grant
+    is keyed by game and kind, so the player gets it once whatever happens."""
+    if not create_collection(event, uow):
+        return False
+    player_id = event.data["player_id"]
+    for rules in games.all():
+        for kind, quantity in rules.starting_packs:
+            grant_packs(
+                GrantPacks(
+                    player_id=player_id,
+                    game=rules.game,
+                    kind=kind,
+                    quantity=quantity,
+                    source_type=STARTING_SOURCE,
+                    source_id=str(player_id),
+                    idempotency_key=f"starting:{rules.game}:{kind}",
+                ),
+                uow,
+                economy,
+                clock,
+            )
     return True
 
 

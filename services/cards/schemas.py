@@ -2,6 +2,7 @@
 
 from marshmallow import Schema, fields, validate
 
+from games.chronovore.collection import CARD_KINDS as CHRONOVORE_CARD_KINDS
 from shared.content import CARD_KINDS, Game
 from shared.quest_card_schemas import MAX_LISTED_CARDS, MAX_NAME_INPUT
 
@@ -50,6 +51,8 @@ class StarterChoiceSchema(PlayerIdSchema):
 
 class DeckRefSchema(PlayerIdSchema):
     deck_id = fields.UUID(required=True)
+    # The asking route's game: a deck of another game is not found (any game: None).
+    game = fields.String(load_default=None, allow_none=True, validate=validate.OneOf(list(Game)))
 
 
 class GameListSchema(PlayerIdSchema):
@@ -75,12 +78,17 @@ class DeleteDeckSchema(DeckRefSchema):
     expected_version = fields.Integer(required=True, strict=True, validate=validate.Range(min=1))
 
 
+# Every game's kinds of card (a CPU deck names Quest's or Chronovore's lineages).
+ALL_CARD_KINDS = sorted(CARD_KINDS | CHRONOVORE_CARD_KINDS)
+MAX_NAMED_LINEAGES = 40  # a configured CPU deck's distinct cards (Chronovore's: 18)
+
+
 class NamedDefinitionsSchema(GameSchema):
-    kind = fields.String(required=True, validate=validate.OneOf(sorted(CARD_KINDS)))
+    kind = fields.String(required=True, validate=validate.OneOf(ALL_CARD_KINDS))
     names = fields.List(
         fields.String(validate=validate.Length(min=1, max=80)),
         required=True,
-        validate=validate.Length(min=1, max=10),
+        validate=validate.Length(min=1, max=MAX_NAMED_LINEAGES),
     )
 
 
@@ -93,6 +101,7 @@ class MatchDeckCardSchema(Schema):
 
 class MatchDeckSchema(Schema):
     deck_id = fields.UUID()
+    game = fields.String()
     version = fields.Integer()
     cards = fields.List(fields.Nested(MatchDeckCardSchema))
 

@@ -79,7 +79,12 @@ class CardsService(HealthEndpoints):
 
     @reliable_event_handler(PLAYER_REGISTERED.source, PLAYER_REGISTERED.name)
     def on_player_registered(self, message: dict[str, Any]) -> None:
-        consume(PLAYER_REGISTERED, message, self._uow, handlers.create_collection)
+        consume(
+            PLAYER_REGISTERED,
+            message,
+            self._uow,
+            lambda event, uow: handlers.welcome_player(event, uow, self.economy, self.clock),
+        )
 
     @reliable_event_handler(CONTENT_PUBLISHED.source, CONTENT_PUBLISHED.name)
     def on_content_published(self, message: dict[str, Any]) -> None:
@@ -148,13 +153,12 @@ class CardsService(HealthEndpoints):
             return dict(STARTER.dump(collection.get_starter(args["player_id"], uow)))
 
     @rpc
-    def player_collection(self, player_id: str) -> dict[str, Any]:
-        """The player's copies grouped by definition, with counts."""
-        args = load(PlayerIdSchema(), {"player_id": player_id})
+    def player_collection(self, player_id: str, game: str = "quest") -> dict[str, Any]:
+        """The player's copies of a game's cards grouped by definition, with counts."""
+        args = load(GameListSchema(), {"player_id": player_id, "game": game})
         with self._uow() as uow:
-            return dict(
-                PLAYER_COLLECTION.dump(collection.get_collection_view(args["player_id"], uow))
-            )
+            found = collection.get_collection_view(args["player_id"], uow, args["game"])
+        return dict(PLAYER_COLLECTION.dump(found))
 
     @rpc
     def list_decks(self, player_id: str, game: str = "quest") -> list[dict[str, Any]]:
@@ -163,17 +167,23 @@ class CardsService(HealthEndpoints):
             return list(DECKS.dump(collection.list_decks(args["player_id"], uow, args["game"])))
 
     @rpc
-    def get_deck(self, player_id: str, deck_id: str) -> dict[str, Any]:
-        args = load(DeckRefSchema(), {"player_id": player_id, "deck_id": deck_id})
+    def get_deck(self, player_id: str, deck_id: str, game: str | None = None) -> dict[str, Any]:
+        args = load(DeckRefSchema(), {"player_id": player_id, "deck_id": deck_id, "game": game})
         with self._uow() as uow:
-            return dict(DECK.dump(collection.get_deck(args["player_id"], args["deck_id"], uow)))
+            found = collection.get_deck(args["player_id"], args["deck_id"], uow, game=args["game"])
+        return dict(DECK.dump(found))
 
     @rpc
-    def deck_for_match(self, player_id: str, deck_id: str) -> dict[str, Any]:
-        """A legal saved deck with each card's full definition (for the battle snapshot)."""
-        args = load(DeckRefSchema(), {"player_id": player_id, "deck_id": deck_id})
+    def deck_for_match(
+        self, player_id: str, deck_id: str, game: str | None = None
+    ) -> dict[str, Any]:
+        """A legal saved deck (of ``game`` if given) with each card's full definition
+        (for the battle snapshot)."""
+        args = load(DeckRefSchema(), {"player_id": player_id, "deck_id": deck_id, "game": game})
         with self._uow() as uow:
-            found = collection.deck_for_match(args["player_id"], args["deck_id"], uow)
+            found = collection.deck_for_match(
+                args["player_id"], args["deck_id"], uow, game=args["game"]
+            )
         return dict(MATCH_DECK.dump(found))
 
     @rpc
@@ -206,7 +216,7 @@ class CardsService(HealthEndpoints):
         args = load(DeleteDeckSchema(), payload)
         with self._uow() as uow:
             collection.delete_deck(
-                args["player_id"], args["deck_id"], args["expected_version"], uow
+                args["player_id"], args["deck_id"], args["expected_version"], uow, args["game"]
             )
 
     # -- the currency ledger (docs/economy.md); player_id always from the gateway or a

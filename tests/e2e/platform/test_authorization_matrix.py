@@ -41,6 +41,7 @@ from services.accounts.deletion import CONFIRMATION_PHRASE
 from shared.config import SERVICE_NAMES
 from tests.auth0_standin import Auth0StandIn
 from tests.e2e.accounts.test_me import assert_problem
+from tests.e2e.chronovore import support as chronovore
 from tests.e2e.quest import test_attempt_api as attempt_api
 from tests.e2e.quest import test_cards_api as cards_api
 from tests.helpers import wait_for
@@ -52,6 +53,7 @@ pytestmark = pytest.mark.e2e
 starters = cards_api.starters  # the published seed catalogue (fixture)
 authors = attempt_api.authors  # two Authors who publish the event (fixture)
 event_id = attempt_api.event_id  # a published event with five questions (fixture)
+core_set = chronovore.core_set  # the Chronovore Core Set, published (fixture)
 
 # The matrix sends a few hundred changes from one address: no rate limit may answer.
 UNLIMITED = {
@@ -132,6 +134,34 @@ MATRIX: list[tuple[str, str, str | None, tuple[int | str, ...]]] = [
                (ANON,       200,       NO_MATCH,       NO_MATCH,       LOCKED)),
     ("POST",   "/quest/battles",                       "battle",
                (ANON,       201,       NO_DECK,        NO_DECK,        LOCKED)),
+    # Chronovore: the public library; the owner's lists (the spare one is a work in
+    # progress: read, renamed, deleted); then the owner starts a match and plays it
+    # at once (its 2-minute choosing step must not run out during the matrix).
+    ("GET",    "/chronovore/library",                  None,        OPEN),
+    ("GET",    "/chronovore/collection",               None,
+               (ANON,       200,       200,            200,            LOCKED)),
+    ("GET",    "/chronovore/decks",                    None,
+               (ANON,       200,       200,            200,            LOCKED)),
+    ("POST",   "/chronovore/decks",                    "chronovore_deck",
+               (ANON,       201,       NOT_OWNED,      NOT_OWNED,      LOCKED)),
+    ("GET",    "/chronovore/decks/<uuid:deck_id>",     None,
+               (ANON,       200,       NO_DECK,        NO_DECK,        LOCKED)),
+    ("PUT",    "/chronovore/decks/<uuid:deck_id>",     "rename",
+               (ANON,       200,       NO_DECK,        NO_DECK,        LOCKED)),
+    ("DELETE", "/chronovore/decks/<uuid:deck_id>",     None,
+               (ANON,       204,       NO_DECK,        NO_DECK,        LOCKED)),
+    ("POST",   "/chronovore/matches",                  "chronovore_match",
+               (ANON,       201,       NO_DECK,        NO_DECK,        LOCKED)),
+    ("GET",    "/chronovore/matches/active",           None,
+               (ANON,       200,   "404 no_active_match", "404 no_active_match", LOCKED)),
+    ("GET",    "/chronovore/matches/<uuid:match_id>",  None,
+               (ANON,       200,       NO_MATCH,       NO_MATCH,       LOCKED)),
+    ("GET",    "/chronovore/matches/<uuid:match_id>/history", None,
+               (ANON,       200,       NO_MATCH,       NO_MATCH,       LOCKED)),
+    ("POST",   "/chronovore/matches/<uuid:match_id>/actions", "chronovore_lock",
+               (ANON,       200,       NO_MATCH,       NO_MATCH,       LOCKED)),
+    ("POST",   "/chronovore/matches/<uuid:match_id>/leave", "chronovore_leave",
+               (ANON,       200,       NO_MATCH,       NO_MATCH,       LOCKED)),
     # Authoring: Authors only; the author owns the draft. The lock outranks the role.
     ("GET",    "/authoring/content",                   None,
                (ANON,       NOT_AUTHOR, NOT_AUTHOR,    200,            LOCKED)),
@@ -160,6 +190,7 @@ QUERIES = {
     "/cards/catalogue": "?game=quest",
     "/quest/events": f"?lat={attempt_api.SPOT['lat']}&lon={attempt_api.SPOT['lon']}",
     ("DELETE", "/quest/decks/<uuid:deck_id>"): "?expectedVersion=2",  # after the rename
+    ("DELETE", "/chronovore/decks/<uuid:deck_id>"): "?expectedVersion=2",
 }
 
 # -- callers and their objects --------------------------------------------------------------
@@ -214,6 +245,10 @@ class World:
     content_prompt: str
     deletion_of_locked: str
     reader: Caller  # an Author outside the matrix, who re-reads the draft
+    chronovore_copies: list[str]  # the owner's Chronovore cards, from its starting packs
+    chronovore_deck: str  # the owner's legal Chronovore deck
+    chronovore_spare: str  # the owner's work in progress that the deck rows change
+    chronovore_match: str | None = None  # started by its row
 
     @property
     def owner(self) -> Caller:
@@ -234,7 +269,12 @@ class World:
             (owner, match),
             (owner, match + "/history"),
             (owner, "/quest/battles/active"),
+            (owner, "/chronovore/collection"),
+            (owner, "/chronovore/decks"),
         ]
+        if self.chronovore_match is not None:
+            chronovore = f"/chronovore/matches/{self.chronovore_match}"
+            paths += [(owner, chronovore), (owner, chronovore + "/history")]
         if with_draft:
             paths.append((author, f"/authoring/content/{self.content}"))
             paths.append((author, f"/authoring/content/{self.content}/audit"))
@@ -261,11 +301,22 @@ BODIES = {
         "expectedVersion": w.owner.ok("GET", f"/quest/battles/{w.match}")["version"]
     },
     "battle": lambda w: {"deckId": w.deck},
+    "chronovore_deck": lambda w: {"name": "Another", "cards": w.chronovore_copies[:5]},
+    "chronovore_match": lambda w: {"deckId": w.chronovore_deck},
+    "chronovore_lock": lambda w: {
+        "expectedVersion": chronovore_version(w),
+        "action": {"kind": "lock"},
+    },
+    "chronovore_leave": lambda w: {"expectedVersion": chronovore_version(w)},
     "content": lambda w: {"kind": "question", "game": "quest", "body": question_body()},
     "edit": lambda w: {"expectedVersion": 1, "body": question_body()},
     "submit": lambda w: {"to": "in_review", "expectedVersion": 2},
     "confirm": lambda w: {"confirm": CONFIRMATION_PHRASE},
 }
+
+
+def chronovore_version(world: World) -> int:
+    return world.owner.ok("GET", f"/chronovore/matches/{world.chronovore_match}")["version"]
 
 
 def action_body(world: World) -> dict[str, Any]:
@@ -297,7 +348,7 @@ def platform(start_service, settings, auth0):
 
 
 @pytest.fixture
-def world(api, starters, event_id) -> World:
+def world(api, rpc, starters, core_set, event_id) -> World:
     callers = {
         "anonymous": Caller(api, "anonymous"),
         "owner": Caller(api, "owner"),
@@ -333,6 +384,12 @@ def world(api, starters, event_id) -> World:
     assert match["phase"] == "initial_selection"  # no turn deadline until the actions row
     owner.ids.update([*copies, deck["id"], spare["id"], match["id"]])
 
+    chronovore_player, chronovore_deck = chronovore.player_with_deck(api, rpc, core_set, owner)
+    chronovore_copies = [card["id"] for card in chronovore_deck["cards"]]
+    work = owner.ok("POST", "/chronovore/decks", {"name": "Spare", "cards": []})
+    owner.ids.update([*chronovore_copies, chronovore_deck["id"], work["id"]])
+    assert chronovore_player is owner
+
     callers["other"].own_kit(event_id)
     author.own_kit(event_id)
     attempt = owner.ok("POST", f"/quest/events/{event_id}/attempt", attempt_api.claim())
@@ -351,6 +408,9 @@ def world(api, starters, event_id) -> World:
         content_prompt=prompt,
         deletion_of_locked=deletion.json()["id"],
         reader=Caller(api, "reader", roles=["author"]),
+        chronovore_copies=chronovore_copies,
+        chronovore_deck=chronovore_deck["id"],
+        chronovore_spare=work["id"],
     )
 
 
@@ -368,6 +428,8 @@ def concrete_path(method: str, rule: str, world: World) -> str:
         "match_id": world.match,
         "content_id": world.content,
     }
+    if rule.startswith("/chronovore/"):
+        values.update(deck_id=world.chronovore_spare, match_id=str(world.chronovore_match))
     path = _PARAMETER.sub(lambda m: values[m.group(1)], rule)
     return path + QUERIES.get((method, rule), QUERIES.get(rule, ""))
 
@@ -447,6 +509,8 @@ def run_row(world: World, method: str, rule: str, body_name: str | None, cells) 
     made = answer.json() if answer.headers.get("Content-Type") == "application/json" else None
     if method == "POST" and isinstance(made, dict) and "id" in made:
         world.callers[first].ids.add(made["id"])  # a new object of theirs
+    if (method, rule) == ("POST", "/chronovore/matches"):
+        world.chronovore_match = made["id"]
 
 
 # -- the tests -------------------------------------------------------------------------------

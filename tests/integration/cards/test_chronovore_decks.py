@@ -10,7 +10,7 @@ import sqlalchemy as sa
 
 from games.chronovore.collection import CHRONOVORE_COLLECTION
 from services.cards import orm
-from shared.errors import InvalidInput
+from shared.errors import InvalidInput, NotFound
 from tests.unit.games.chronovore.support import core_set_entries
 
 pytestmark = pytest.mark.integration
@@ -158,3 +158,35 @@ def test_another_players_copy_is_refused_and_nothing_is_saved(
         )
     assert refused.value.code == "deck_copy_not_owned"
     assert cards.list_decks(player_id=str(player_id), game="chronovore") == []
+
+
+def test_an_empty_list_is_saved_as_a_work_in_progress_and_filled_later(cards, player):
+    player_id, copies = player
+    deck = cards.create_deck(player_id=str(player_id), name="Blank", cards=[], game="chronovore")
+    assert (deck["legal"], codes(deck), deck["cards"]) == (False, ["deck_size"], [])
+    filled = cards.edit_deck(
+        player_id=str(player_id), deck_id=deck["id"], expected_version=1, cards=copies
+    )
+    assert filled["legal"] is True
+    emptied = cards.edit_deck(
+        player_id=str(player_id), deck_id=deck["id"], expected_version=2, cards=[]
+    )
+    assert emptied["cards"] == [] and codes(emptied) == ["deck_size"]
+
+
+def test_a_route_of_one_game_does_not_find_a_deck_of_another(cards, player):
+    player_id, copies = player
+    deck = cards.create_deck(player_id=str(player_id), name="Ward", cards=copies, game="chronovore")
+    ref = {"player_id": str(player_id), "deck_id": deck["id"]}
+    assert cards.get_deck(**ref, game="chronovore")["id"] == deck["id"]
+    assert cards.deck_for_match(**ref, game="chronovore")["game"] == "chronovore"
+    for asked in (
+        lambda: cards.get_deck(**ref, game="quest"),
+        lambda: cards.deck_for_match(**ref, game="quest"),
+        lambda: cards.edit_deck(**ref, game="quest", expected_version=1, name="Mine"),
+        lambda: cards.delete_deck(**ref, game="quest", expected_version=1),
+    ):
+        with pytest.raises(NotFound) as missing:
+            asked()
+        assert missing.value.code == "deck_not_found"
+    assert cards.get_deck(**ref)["version"] == 1  # untouched

@@ -109,6 +109,232 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/chronovore/collection": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your Chronovore cards, grouped by definition, with their copy ids
+         * @description Requires the player role.
+         */
+        get: operations["getChronovoreCollection"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/chronovore/decks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your Chronovore deck lists, each with its legal mark and problems
+         * @description Requires the player role.
+         */
+        get: operations["listChronovoreDecks"];
+        put?: never;
+        /**
+         * Save a deck list of your copies, legal or a work in progress
+         * @description Requires the player role.
+         */
+        post: operations["createChronovoreDeck"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/chronovore/decks/{deck_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One of your Chronovore decks
+         * @description Requires the player role.
+         */
+        get: operations["getChronovoreDeck"];
+        /**
+         * Rename a deck ({name}), replace its list ({cards}), or both; a new list is judged again
+         * @description Requires the player role.
+         */
+        put: operations["editChronovoreDeck"];
+        post?: never;
+        /**
+         * Delete a deck (?expectedVersion=)
+         * @description Requires the player role.
+         */
+        delete: operations["deleteChronovoreDeck"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/chronovore/library": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every Core Set card, without an account */
+        get: operations["getChronovoreLibrary"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/chronovore/matches": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start a match against the computer with one of your legal decks (409 with the active match's id if you have one)
+         * @description Requires the player role.
+         */
+        post: operations["startChronovoreMatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/chronovore/matches/active": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your active match against the computer (404 if none)
+         * @description Requires the player role.
+         */
+        get: operations["getActiveChronovoreMatch"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/chronovore/matches/{match_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One of your matches, as your seat may see it (time alone may have locked you in)
+         * @description Requires the player role.
+         */
+        get: operations["getChronovoreMatch"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/chronovore/matches/{match_id}/actions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Place, move or take back a card, or lock in, at the version you saw; once both rows are locked the pairs resolve and the CPU chooses its next row
+         * @description Requires the player role.
+         */
+        post: operations["actInChronovoreMatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/chronovore/matches/{match_id}/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your match's action log, as your seat may see it
+         * @description Requires the player role.
+         */
+        get: operations["getChronovoreMatchHistory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/chronovore/matches/{match_id}/leave": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Leave the match: the computer wins, you receive no Gold
+         * @description Requires the player role.
+         */
+        post: operations["leaveChronovoreMatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/config.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The browser client's configuration for this deployment */
+        get: operations["getClientConfig"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/dev/jwks.json": {
         parameters: {
             query?: never;
@@ -120,6 +346,23 @@ export interface paths {
         get: operations["getDevJwks"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dev/token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A development access token (DEV_AUTH=1 only; 404 otherwise) */
+        post: operations["createDevToken"];
         delete?: never;
         options?: never;
         head?: never;
@@ -541,8 +784,28 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Readiness: this gateway reaches the broker (checked at most once a second) */
+        /** Readiness: this gateway's own link to the broker is open */
         get: operations["getReady"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/stream/sse": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your events as server-sent events (the fallback of the /stream WebSocket); Last-Event-ID resumes after the last message you saw
+         * @description Requires the player role.
+         */
+        get: operations["streamEvents"];
         put?: never;
         post?: never;
         delete?: never;
@@ -855,6 +1118,12 @@ export interface components {
              */
             type?: string;
         };
+        CreateChronovoreDeckRequest: {
+            /** @description Your owned copy ids; saved either way, legal with exactly 30 of one class plus Neutral within the copy limits (see legal and problems) */
+            cards: string[];
+            /** @example Field hospital */
+            name: string;
+        };
         CreateContentRequest: {
             /** @description The kind's fields, camelCase like the rest */
             body: {
@@ -936,6 +1205,17 @@ export interface components {
              */
             status?: string;
         };
+        DevTokenRequest: {
+            roles?: ("player" | "author")[];
+            sub: string;
+        };
+        EditChronovoreDeckRequest: {
+            /** @default null */
+            cards: string[] | null;
+            expectedVersion: number;
+            /** @default null */
+            name: string | null;
+        };
         EditContentRequest: {
             body: {
                 [key: string]: unknown;
@@ -962,12 +1242,230 @@ export interface components {
             /** @example alive */
             status?: string;
         };
+        LeaveChronovoreMatchRequest: {
+            /** @description The match version your view shows (stale: 409) */
+            expectedVersion: number;
+            /**
+             * @description Optional (or the Idempotency-Key header)
+             * @default null
+             */
+            idempotencyKey: string | null;
+        };
+        LibraryCard: {
+            /** @description cardClass, attack/health/initiative (a monster) or cost (an event), rewards in order; keywords with their definitions */
+            definition?: {
+                [key: string]: unknown;
+            };
+            /** @example chronovore */
+            game?: string;
+            /** Format: uuid */
+            id?: string;
+            /**
+             * @description monster | event_card
+             * @example monster
+             */
+            kind?: string;
+            /** @example Dreadnought */
+            name?: string;
+            /** @example epic */
+            rarity?: string;
+        };
         LocationClaimRequest: {
             accuracyM: number;
             /** Format: date-time */
             acquiredAt: string;
             lat: number;
             lon: number;
+        };
+        MatchAction: {
+            /** @description place: the uid of a card in your hand */
+            card?: number;
+            /**
+             * @description place | move | take_back | lock | forfeit
+             * @example place
+             * @enum {string}
+             */
+            kind: "place" | "move" | "take_back" | "lock" | "forfeit";
+            /** @description place, move, take_back: a slot 0-3 from the left */
+            slot?: number;
+            /** @description move: the slot to move to */
+            to?: number;
+        };
+        MatchActionRequest: {
+            /** @description One of the view's legalActions */
+            action: components["schemas"]["MatchAction"];
+            /** @description The match version your view shows (stale: 409) */
+            expectedVersion: number;
+            /**
+             * @description Optional (or the Idempotency-Key header)
+             * @default null
+             */
+            idempotencyKey: string | null;
+        };
+        MatchHistory: {
+            entries?: components["schemas"]["MatchHistoryEntry"][];
+            /** Format: uuid */
+            matchId?: string;
+            result?: string | null;
+            status?: string;
+            version?: number;
+        };
+        MatchHistoryEntry: {
+            /** @description The CPU's place shows no card */
+            action?: {
+                [key: string]: unknown;
+            };
+            /** Format: date-time */
+            at?: string;
+            events?: {
+                [key: string]: unknown;
+            }[];
+            /** @example cpu */
+            seat?: string;
+            /** @description The match version this action produced */
+            seq?: number;
+        };
+        MatchResult: {
+            /** Format: date-time */
+            createdAt?: string;
+            /**
+             * Format: date-time
+             * @description The choosing step's end (2 minutes): then you are locked in
+             */
+            deadline?: string | null;
+            /** Format: uuid */
+            deckId?: string;
+            /** @description What your action did, then the CPU's; when both rows are locked, each pair as it resolved (heroes_entered, pair_revealed, monster_fought, event_resolved, reward, strike, ...), a new round, the duel or the end */
+            events?: {
+                [key: string]: unknown;
+            }[];
+            /** @description hero_fell | duel | left */
+            finishReason?: string | null;
+            /** Format: date-time */
+            finishedAt?: string | null;
+            /** Format: uuid */
+            id?: string;
+            /**
+             * @example [
+             *       {
+             *         "card": 3,
+             *         "kind": "place",
+             *         "slot": 0
+             *       },
+             *       {
+             *         "kind": "lock"
+             *       }
+             *     ]
+             */
+            legalActions?: {
+                [key: string]: unknown;
+            }[];
+            /** @example cpu */
+            mode?: string;
+            /** @description kind (cpu), hero, handCount, deckCount, locked, slots ("face_down" or null once locked) */
+            opponent?: {
+                [key: string]: unknown;
+            };
+            /** @description choosing | finished */
+            phase?: string;
+            /** @description win | loss | draw | left once finished */
+            result?: string | null;
+            /** @description Each seat's result */
+            results?: {
+                [key: string]: unknown;
+            } | null;
+            /** @description The pairs of the last resolution, slot by slot: both cards */
+            revealed?: {
+                [key: string]: unknown;
+            }[];
+            /** @example 1 */
+            round?: number;
+            /** @example 5 */
+            rounds?: number;
+            /** @example player */
+            seat?: string;
+            /**
+             * @description active | finished
+             * @example active
+             */
+            status?: string;
+            /** Format: date-time */
+            updatedAt?: string;
+            /** @description Send it back as expectedVersion */
+            version?: number;
+            /** @description hero, hand, slots (4), locked, deckCount, discardCount */
+            you?: {
+                [key: string]: unknown;
+            };
+        };
+        MatchView: {
+            /** Format: date-time */
+            createdAt?: string;
+            /**
+             * Format: date-time
+             * @description The choosing step's end (2 minutes): then you are locked in
+             */
+            deadline?: string | null;
+            /** Format: uuid */
+            deckId?: string;
+            /** @description hero_fell | duel | left */
+            finishReason?: string | null;
+            /** Format: date-time */
+            finishedAt?: string | null;
+            /** Format: uuid */
+            id?: string;
+            /**
+             * @example [
+             *       {
+             *         "card": 3,
+             *         "kind": "place",
+             *         "slot": 0
+             *       },
+             *       {
+             *         "kind": "lock"
+             *       }
+             *     ]
+             */
+            legalActions?: {
+                [key: string]: unknown;
+            }[];
+            /** @example cpu */
+            mode?: string;
+            /** @description kind (cpu), hero, handCount, deckCount, locked, slots ("face_down" or null once locked) */
+            opponent?: {
+                [key: string]: unknown;
+            };
+            /** @description choosing | finished */
+            phase?: string;
+            /** @description win | loss | draw | left once finished */
+            result?: string | null;
+            /** @description Each seat's result */
+            results?: {
+                [key: string]: unknown;
+            } | null;
+            /** @description The pairs of the last resolution, slot by slot: both cards */
+            revealed?: {
+                [key: string]: unknown;
+            }[];
+            /** @example 1 */
+            round?: number;
+            /** @example 5 */
+            rounds?: number;
+            /** @example player */
+            seat?: string;
+            /**
+             * @description active | finished
+             * @example active
+             */
+            status?: string;
+            /** Format: date-time */
+            updatedAt?: string;
+            /** @description Send it back as expectedVersion */
+            version?: number;
+            /** @description hero, hand, slots (4), locked, deckCount, discardCount */
+            you?: {
+                [key: string]: unknown;
+            };
         };
         Me: {
             /**
@@ -1078,6 +1576,13 @@ export interface components {
              */
             deckId: string;
         };
+        StartChronovoreMatchRequest: {
+            /**
+             * Format: uuid
+             * @description One of your legal Chronovore decks
+             */
+            deckId: string;
+        };
         Starter: {
             /** @example Wit */
             affinity?: string;
@@ -1163,7 +1668,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "invalid_body" | "invalid_condition" | "invalid_content" | "invalid_correct_count" | "invalid_effect" | "invalid_outcome" | "invalid_replacement" | "invalid_text" | "reason_required" | "reason_too_long" | "unknown_affinity" | "unknown_card_kind" | "unknown_condition" | "unknown_effect" | "unknown_game" | "unknown_kind" | "unknown_rarity" | "unknown_state" | "validation_failed";
+                        code?: "invalid_article" | "invalid_body" | "invalid_card" | "invalid_condition" | "invalid_content" | "invalid_correct_count" | "invalid_effect" | "invalid_outcome" | "invalid_replacement" | "invalid_text" | "reason_required" | "reason_too_long" | "unknown_affinity" | "unknown_card_kind" | "unknown_condition" | "unknown_effect" | "unknown_game" | "unknown_kind" | "unknown_rarity" | "unknown_state" | "validation_failed";
                         /** @enum {integer} */
                         status?: 422;
                     };
@@ -1229,7 +1734,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "malformed_body" | "malformed_json" | "unsupported_media_type";
+                        code?: "malformed_json" | "malformed_request" | "unsupported_media_type";
                         /** @enum {integer} */
                         status?: 400;
                     };
@@ -1313,7 +1818,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "invalid_body" | "invalid_condition" | "invalid_content" | "invalid_correct_count" | "invalid_effect" | "invalid_outcome" | "invalid_replacement" | "invalid_text" | "reason_required" | "reason_too_long" | "unknown_affinity" | "unknown_card_kind" | "unknown_condition" | "unknown_effect" | "unknown_game" | "unknown_kind" | "unknown_rarity" | "unknown_state" | "validation_failed";
+                        code?: "invalid_article" | "invalid_body" | "invalid_card" | "invalid_condition" | "invalid_content" | "invalid_correct_count" | "invalid_effect" | "invalid_outcome" | "invalid_replacement" | "invalid_text" | "reason_required" | "reason_too_long" | "unknown_affinity" | "unknown_card_kind" | "unknown_condition" | "unknown_effect" | "unknown_game" | "unknown_kind" | "unknown_rarity" | "unknown_state" | "validation_failed";
                         /** @enum {integer} */
                         status?: 422;
                     };
@@ -1487,7 +1992,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "malformed_body" | "malformed_json" | "unsupported_media_type";
+                        code?: "malformed_json" | "malformed_request" | "unsupported_media_type";
                         /** @enum {integer} */
                         status?: 400;
                     };
@@ -1571,7 +2076,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "invalid_body" | "invalid_condition" | "invalid_content" | "invalid_correct_count" | "invalid_effect" | "invalid_outcome" | "invalid_replacement" | "invalid_text" | "reason_required" | "reason_too_long" | "unknown_affinity" | "unknown_card_kind" | "unknown_condition" | "unknown_effect" | "unknown_game" | "unknown_kind" | "unknown_rarity" | "unknown_state" | "validation_failed";
+                        code?: "invalid_article" | "invalid_body" | "invalid_card" | "invalid_condition" | "invalid_content" | "invalid_correct_count" | "invalid_effect" | "invalid_outcome" | "invalid_replacement" | "invalid_text" | "reason_required" | "reason_too_long" | "unknown_affinity" | "unknown_card_kind" | "unknown_condition" | "unknown_effect" | "unknown_game" | "unknown_kind" | "unknown_rarity" | "unknown_state" | "validation_failed";
                         /** @enum {integer} */
                         status?: 422;
                     };
@@ -1745,7 +2250,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "malformed_body" | "malformed_json" | "unsupported_media_type";
+                        code?: "malformed_json" | "malformed_request" | "unsupported_media_type";
                         /** @enum {integer} */
                         status?: 400;
                     };
@@ -1829,7 +2334,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "invalid_body" | "invalid_condition" | "invalid_content" | "invalid_correct_count" | "invalid_effect" | "invalid_outcome" | "invalid_replacement" | "invalid_text" | "reason_required" | "reason_too_long" | "unknown_affinity" | "unknown_card_kind" | "unknown_condition" | "unknown_effect" | "unknown_game" | "unknown_kind" | "unknown_rarity" | "unknown_state" | "validation_failed";
+                        code?: "invalid_article" | "invalid_body" | "invalid_card" | "invalid_condition" | "invalid_content" | "invalid_correct_count" | "invalid_effect" | "invalid_outcome" | "invalid_replacement" | "invalid_text" | "reason_required" | "reason_too_long" | "unknown_affinity" | "unknown_card_kind" | "unknown_condition" | "unknown_effect" | "unknown_game" | "unknown_kind" | "unknown_rarity" | "unknown_state" | "validation_failed";
                         /** @enum {integer} */
                         status?: 422;
                     };
@@ -1907,10 +2412,1562 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "deck_composition" | "deck_copy_not_owned" | "deck_copy_repeated" | "deck_cost_exceeded" | "deck_name_blank" | "deck_name_invalid" | "deck_name_too_long" | "deck_size" | "invalid_body" | "invalid_text" | "nothing_to_change" | "starter_affinity_not_offered" | "unknown_affinity" | "unknown_card_kind" | "unknown_game" | "unknown_rarity" | "validation_failed";
+                        code?: "card_not_owned" | "deck_class_mixed" | "deck_composition" | "deck_copy_limit" | "deck_copy_not_owned" | "deck_copy_repeated" | "deck_cost_exceeded" | "deck_list_too_long" | "deck_mythic_limit" | "deck_name_blank" | "deck_name_invalid" | "deck_name_too_long" | "deck_size" | "duplicate_card" | "duplicate_copy" | "idempotency_key_reused" | "invalid_body" | "invalid_client_seed" | "invalid_cursor" | "invalid_reserve_condition" | "invalid_text" | "nothing_to_change" | "over_budget" | "pack_not_for_sale" | "plan_size" | "starter_affinity_not_offered" | "unknown_affinity" | "unknown_card_kind" | "unknown_currency" | "unknown_game" | "unknown_rarity" | "validation_failed";
                         /** @enum {integer} */
                         status?: 422;
                     };
+                };
+            };
+            /** @description Unexpected error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                        /** @enum {integer} */
+                        status?: 500;
+                    };
+                };
+            };
+        };
+    };
+    getChronovoreCollection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Collection"];
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_audience" | "invalid_issuer" | "invalid_token" | "missing_token" | "token_expired" | "token_not_yet_valid" | "unknown_signing_key";
+                        /** @enum {integer} */
+                        status?: 401;
+                    };
+                };
+            };
+            /** @description Not allowed (role, ownership or a locked account) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "account_locked";
+                        /** @enum {integer} */
+                        status?: 403;
+                    };
+                };
+            };
+            /** @description A service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
+                        /** @enum {integer} */
+                        status?: 503;
+                    };
+                };
+            };
+            /** @description Unexpected error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                        /** @enum {integer} */
+                        status?: 500;
+                    };
+                };
+            };
+        };
+    };
+    listChronovoreDecks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Deck"][];
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_audience" | "invalid_issuer" | "invalid_token" | "missing_token" | "token_expired" | "token_not_yet_valid" | "unknown_signing_key";
+                        /** @enum {integer} */
+                        status?: 401;
+                    };
+                };
+            };
+            /** @description Not allowed (role, ownership or a locked account) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "account_locked";
+                        /** @enum {integer} */
+                        status?: 403;
+                    };
+                };
+            };
+            /** @description A service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
+                        /** @enum {integer} */
+                        status?: 503;
+                    };
+                };
+            };
+            /** @description Unexpected error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                        /** @enum {integer} */
+                        status?: 500;
+                    };
+                };
+            };
+        };
+    };
+    createChronovoreDeck: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateChronovoreDeckRequest"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Deck"];
+                };
+            };
+            /** @description Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "malformed_json" | "malformed_request" | "unsupported_media_type";
+                        /** @enum {integer} */
+                        status?: 400;
+                    };
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_audience" | "invalid_issuer" | "invalid_token" | "missing_token" | "token_expired" | "token_not_yet_valid" | "unknown_signing_key";
+                        /** @enum {integer} */
+                        status?: 401;
+                    };
+                };
+            };
+            /** @description Not allowed (role, ownership or a locked account) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "account_locked";
+                        /** @enum {integer} */
+                        status?: 403;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "collection_not_found" | "deck_not_found" | "no_starter" | "pack_not_found" | "route_not_found" | "starter_not_chosen" | "unknown_pack_kind";
+                        /** @enum {integer} */
+                        status?: 404;
+                    };
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "balance_limit_reached" | "daily_limit_reached" | "deck_limit_reached" | "insufficient_funds" | "pack_already_opened" | "stale_version" | "starter_already_chosen";
+                        /** @enum {integer} */
+                        status?: 409;
+                    };
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "payload_too_large";
+                        /** @enum {integer} */
+                        status?: 413;
+                    };
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "card_not_owned" | "deck_class_mixed" | "deck_composition" | "deck_copy_limit" | "deck_copy_not_owned" | "deck_copy_repeated" | "deck_cost_exceeded" | "deck_list_too_long" | "deck_mythic_limit" | "deck_name_blank" | "deck_name_invalid" | "deck_name_too_long" | "deck_size" | "duplicate_card" | "duplicate_copy" | "idempotency_key_reused" | "invalid_body" | "invalid_client_seed" | "invalid_cursor" | "invalid_reserve_condition" | "invalid_text" | "nothing_to_change" | "over_budget" | "pack_not_for_sale" | "plan_size" | "starter_affinity_not_offered" | "unknown_affinity" | "unknown_card_kind" | "unknown_currency" | "unknown_game" | "unknown_rarity" | "validation_failed";
+                        /** @enum {integer} */
+                        status?: 422;
+                    };
+                };
+            };
+            /** @description Too many changes: wait for Retry-After seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                        /** @enum {integer} */
+                        status?: 429;
+                    };
+                };
+            };
+            /** @description A service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
+                        /** @enum {integer} */
+                        status?: 503;
+                    };
+                };
+            };
+            /** @description Unexpected error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                        /** @enum {integer} */
+                        status?: 500;
+                    };
+                };
+            };
+        };
+    };
+    getChronovoreDeck: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                deck_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Deck"];
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_audience" | "invalid_issuer" | "invalid_token" | "missing_token" | "token_expired" | "token_not_yet_valid" | "unknown_signing_key";
+                        /** @enum {integer} */
+                        status?: 401;
+                    };
+                };
+            };
+            /** @description Not allowed (role, ownership or a locked account) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "account_locked";
+                        /** @enum {integer} */
+                        status?: 403;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "collection_not_found" | "deck_not_found" | "no_starter" | "pack_not_found" | "route_not_found" | "starter_not_chosen" | "unknown_pack_kind";
+                        /** @enum {integer} */
+                        status?: 404;
+                    };
+                };
+            };
+            /** @description A service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
+                        /** @enum {integer} */
+                        status?: 503;
+                    };
+                };
+            };
+            /** @description Unexpected error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                        /** @enum {integer} */
+                        status?: 500;
+                    };
+                };
+            };
+        };
+    };
+    editChronovoreDeck: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                deck_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EditChronovoreDeckRequest"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Deck"];
+                };
+            };
+            /** @description Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "malformed_json" | "malformed_request" | "unsupported_media_type";
+                        /** @enum {integer} */
+                        status?: 400;
+                    };
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_audience" | "invalid_issuer" | "invalid_token" | "missing_token" | "token_expired" | "token_not_yet_valid" | "unknown_signing_key";
+                        /** @enum {integer} */
+                        status?: 401;
+                    };
+                };
+            };
+            /** @description Not allowed (role, ownership or a locked account) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "account_locked";
+                        /** @enum {integer} */
+                        status?: 403;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "collection_not_found" | "deck_not_found" | "no_starter" | "pack_not_found" | "route_not_found" | "starter_not_chosen" | "unknown_pack_kind";
+                        /** @enum {integer} */
+                        status?: 404;
+                    };
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "balance_limit_reached" | "daily_limit_reached" | "deck_limit_reached" | "insufficient_funds" | "pack_already_opened" | "stale_version" | "starter_already_chosen";
+                        /** @enum {integer} */
+                        status?: 409;
+                    };
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "payload_too_large";
+                        /** @enum {integer} */
+                        status?: 413;
+                    };
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "card_not_owned" | "deck_class_mixed" | "deck_composition" | "deck_copy_limit" | "deck_copy_not_owned" | "deck_copy_repeated" | "deck_cost_exceeded" | "deck_list_too_long" | "deck_mythic_limit" | "deck_name_blank" | "deck_name_invalid" | "deck_name_too_long" | "deck_size" | "duplicate_card" | "duplicate_copy" | "idempotency_key_reused" | "invalid_body" | "invalid_client_seed" | "invalid_cursor" | "invalid_reserve_condition" | "invalid_text" | "nothing_to_change" | "over_budget" | "pack_not_for_sale" | "plan_size" | "starter_affinity_not_offered" | "unknown_affinity" | "unknown_card_kind" | "unknown_currency" | "unknown_game" | "unknown_rarity" | "validation_failed";
+                        /** @enum {integer} */
+                        status?: 422;
+                    };
+                };
+            };
+            /** @description Too many changes: wait for Retry-After seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                        /** @enum {integer} */
+                        status?: 429;
+                    };
+                };
+            };
+            /** @description A service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
+                        /** @enum {integer} */
+                        status?: 503;
+                    };
+                };
+            };
+            /** @description Unexpected error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                        /** @enum {integer} */
+                        status?: 500;
+                    };
+                };
+            };
+        };
+    };
+    deleteChronovoreDeck: {
+        parameters: {
+            query: {
+                expectedVersion: number;
+            };
+            header?: never;
+            path: {
+                deck_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_audience" | "invalid_issuer" | "invalid_token" | "missing_token" | "token_expired" | "token_not_yet_valid" | "unknown_signing_key";
+                        /** @enum {integer} */
+                        status?: 401;
+                    };
+                };
+            };
+            /** @description Not allowed (role, ownership or a locked account) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "account_locked";
+                        /** @enum {integer} */
+                        status?: 403;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "collection_not_found" | "deck_not_found" | "no_starter" | "pack_not_found" | "route_not_found" | "starter_not_chosen" | "unknown_pack_kind";
+                        /** @enum {integer} */
+                        status?: 404;
+                    };
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "balance_limit_reached" | "daily_limit_reached" | "deck_limit_reached" | "insufficient_funds" | "pack_already_opened" | "stale_version" | "starter_already_chosen";
+                        /** @enum {integer} */
+                        status?: 409;
+                    };
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "card_not_owned" | "deck_class_mixed" | "deck_composition" | "deck_copy_limit" | "deck_copy_not_owned" | "deck_copy_repeated" | "deck_cost_exceeded" | "deck_list_too_long" | "deck_mythic_limit" | "deck_name_blank" | "deck_name_invalid" | "deck_name_too_long" | "deck_size" | "duplicate_card" | "duplicate_copy" | "idempotency_key_reused" | "invalid_body" | "invalid_client_seed" | "invalid_cursor" | "invalid_reserve_condition" | "invalid_text" | "nothing_to_change" | "over_budget" | "pack_not_for_sale" | "plan_size" | "starter_affinity_not_offered" | "unknown_affinity" | "unknown_card_kind" | "unknown_currency" | "unknown_game" | "unknown_rarity" | "validation_failed";
+                        /** @enum {integer} */
+                        status?: 422;
+                    };
+                };
+            };
+            /** @description Too many changes: wait for Retry-After seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                        /** @enum {integer} */
+                        status?: 429;
+                    };
+                };
+            };
+            /** @description A service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
+                        /** @enum {integer} */
+                        status?: 503;
+                    };
+                };
+            };
+            /** @description Unexpected error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                        /** @enum {integer} */
+                        status?: 500;
+                    };
+                };
+            };
+        };
+    };
+    getChronovoreLibrary: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LibraryCard"][];
+                };
+            };
+            /** @description Unexpected error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                        /** @enum {integer} */
+                        status?: 500;
+                    };
+                };
+            };
+        };
+    };
+    startChronovoreMatch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StartChronovoreMatchRequest"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MatchView"];
+                };
+            };
+            /** @description Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "malformed_json" | "malformed_request" | "unsupported_media_type";
+                        /** @enum {integer} */
+                        status?: 400;
+                    };
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_audience" | "invalid_issuer" | "invalid_token" | "missing_token" | "token_expired" | "token_not_yet_valid" | "unknown_signing_key";
+                        /** @enum {integer} */
+                        status?: 401;
+                    };
+                };
+            };
+            /** @description Not allowed (role, ownership or a locked account) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "account_locked";
+                        /** @enum {integer} */
+                        status?: 403;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "collection_not_found" | "deck_not_found" | "match_not_found" | "no_active_match" | "route_not_found";
+                        /** @enum {integer} */
+                        status?: 404;
+                    };
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "active_match_exists" | "already_locked" | "card_not_in_hand" | "choosing_time_over" | "condition_unmet" | "creature_already_active" | "creature_defeated" | "invalid_action" | "match_finished" | "no_active_creature" | "not_a_seat" | "not_enough_power" | "not_your_turn" | "nothing_to_select" | "power_card_discarded" | "same_slot" | "slot_empty" | "slot_taken" | "stale_version" | "stunned" | "unknown_creature" | "unknown_move" | "unknown_power_card" | "unknown_slot" | "wrong_phase";
+                        /** @enum {integer} */
+                        status?: 409;
+                    };
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "payload_too_large";
+                        /** @enum {integer} */
+                        status?: 413;
+                    };
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "card_not_owned" | "condition_unmet" | "creature_already_active" | "creature_defeated" | "deck_class_mixed" | "deck_composition" | "deck_copy_limit" | "deck_copy_not_owned" | "deck_copy_repeated" | "deck_cost_exceeded" | "deck_list_too_long" | "deck_mythic_limit" | "deck_name_blank" | "deck_name_invalid" | "deck_name_too_long" | "deck_not_playable" | "deck_size" | "duplicate_card" | "duplicate_copy" | "idempotency_key_mismatch" | "idempotency_key_reused" | "invalid_action" | "invalid_body" | "invalid_idempotency_key" | "invalid_reserve_condition" | "invalid_text" | "match_finished" | "no_active_creature" | "not_enough_power" | "not_your_turn" | "nothing_to_select" | "over_budget" | "plan_size" | "power_card_discarded" | "starter_affinity_not_offered" | "stunned" | "unknown_affinity" | "unknown_card_kind" | "unknown_creature" | "unknown_game" | "unknown_move" | "unknown_power_card" | "unknown_rarity" | "validation_failed" | "wrong_phase";
+                        /** @enum {integer} */
+                        status?: 422;
+                    };
+                };
+            };
+            /** @description Too many changes: wait for Retry-After seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                        /** @enum {integer} */
+                        status?: 429;
+                    };
+                };
+            };
+            /** @description A service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable";
+                        /** @enum {integer} */
+                        status?: 503;
+                    };
+                };
+            };
+            /** @description Unexpected error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                        /** @enum {integer} */
+                        status?: 500;
+                    };
+                };
+            };
+        };
+    };
+    getActiveChronovoreMatch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MatchView"];
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_audience" | "invalid_issuer" | "invalid_token" | "missing_token" | "token_expired" | "token_not_yet_valid" | "unknown_signing_key";
+                        /** @enum {integer} */
+                        status?: 401;
+                    };
+                };
+            };
+            /** @description Not allowed (role, ownership or a locked account) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "account_locked";
+                        /** @enum {integer} */
+                        status?: 403;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "collection_not_found" | "deck_not_found" | "match_not_found" | "no_active_match" | "route_not_found";
+                        /** @enum {integer} */
+                        status?: 404;
+                    };
+                };
+            };
+            /** @description A service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable";
+                        /** @enum {integer} */
+                        status?: 503;
+                    };
+                };
+            };
+            /** @description Unexpected error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                        /** @enum {integer} */
+                        status?: 500;
+                    };
+                };
+            };
+        };
+    };
+    getChronovoreMatch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                match_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MatchView"];
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_audience" | "invalid_issuer" | "invalid_token" | "missing_token" | "token_expired" | "token_not_yet_valid" | "unknown_signing_key";
+                        /** @enum {integer} */
+                        status?: 401;
+                    };
+                };
+            };
+            /** @description Not allowed (role, ownership or a locked account) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "account_locked";
+                        /** @enum {integer} */
+                        status?: 403;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "collection_not_found" | "deck_not_found" | "match_not_found" | "no_active_match" | "route_not_found";
+                        /** @enum {integer} */
+                        status?: 404;
+                    };
+                };
+            };
+            /** @description A service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable";
+                        /** @enum {integer} */
+                        status?: 503;
+                    };
+                };
+            };
+            /** @description Unexpected error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                        /** @enum {integer} */
+                        status?: 500;
+                    };
+                };
+            };
+        };
+    };
+    actInChronovoreMatch: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Or idempotencyKey in the body (both: the same): the same key again returns the first answer */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                match_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MatchActionRequest"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MatchResult"];
+                };
+            };
+            /** @description Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "malformed_json" | "malformed_request" | "unsupported_media_type";
+                        /** @enum {integer} */
+                        status?: 400;
+                    };
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_audience" | "invalid_issuer" | "invalid_token" | "missing_token" | "token_expired" | "token_not_yet_valid" | "unknown_signing_key";
+                        /** @enum {integer} */
+                        status?: 401;
+                    };
+                };
+            };
+            /** @description Not allowed (role, ownership or a locked account) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "account_locked";
+                        /** @enum {integer} */
+                        status?: 403;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "collection_not_found" | "deck_not_found" | "match_not_found" | "no_active_match" | "route_not_found";
+                        /** @enum {integer} */
+                        status?: 404;
+                    };
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "active_match_exists" | "already_locked" | "card_not_in_hand" | "choosing_time_over" | "condition_unmet" | "creature_already_active" | "creature_defeated" | "invalid_action" | "match_finished" | "no_active_creature" | "not_a_seat" | "not_enough_power" | "not_your_turn" | "nothing_to_select" | "power_card_discarded" | "same_slot" | "slot_empty" | "slot_taken" | "stale_version" | "stunned" | "unknown_creature" | "unknown_move" | "unknown_power_card" | "unknown_slot" | "wrong_phase";
+                        /** @enum {integer} */
+                        status?: 409;
+                    };
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "payload_too_large";
+                        /** @enum {integer} */
+                        status?: 413;
+                    };
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "card_not_owned" | "condition_unmet" | "creature_already_active" | "creature_defeated" | "deck_class_mixed" | "deck_composition" | "deck_copy_limit" | "deck_copy_not_owned" | "deck_copy_repeated" | "deck_cost_exceeded" | "deck_list_too_long" | "deck_mythic_limit" | "deck_name_blank" | "deck_name_invalid" | "deck_name_too_long" | "deck_not_playable" | "deck_size" | "duplicate_card" | "duplicate_copy" | "idempotency_key_mismatch" | "idempotency_key_reused" | "invalid_action" | "invalid_body" | "invalid_idempotency_key" | "invalid_reserve_condition" | "invalid_text" | "match_finished" | "no_active_creature" | "not_enough_power" | "not_your_turn" | "nothing_to_select" | "over_budget" | "plan_size" | "power_card_discarded" | "starter_affinity_not_offered" | "stunned" | "unknown_affinity" | "unknown_card_kind" | "unknown_creature" | "unknown_game" | "unknown_move" | "unknown_power_card" | "unknown_rarity" | "validation_failed" | "wrong_phase";
+                        /** @enum {integer} */
+                        status?: 422;
+                    };
+                };
+            };
+            /** @description Too many changes: wait for Retry-After seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                        /** @enum {integer} */
+                        status?: 429;
+                    };
+                };
+            };
+            /** @description A service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable";
+                        /** @enum {integer} */
+                        status?: 503;
+                    };
+                };
+            };
+            /** @description Unexpected error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                        /** @enum {integer} */
+                        status?: 500;
+                    };
+                };
+            };
+        };
+    };
+    getChronovoreMatchHistory: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                match_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MatchHistory"];
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_audience" | "invalid_issuer" | "invalid_token" | "missing_token" | "token_expired" | "token_not_yet_valid" | "unknown_signing_key";
+                        /** @enum {integer} */
+                        status?: 401;
+                    };
+                };
+            };
+            /** @description Not allowed (role, ownership or a locked account) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "account_locked";
+                        /** @enum {integer} */
+                        status?: 403;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "collection_not_found" | "deck_not_found" | "match_not_found" | "no_active_match" | "route_not_found";
+                        /** @enum {integer} */
+                        status?: 404;
+                    };
+                };
+            };
+            /** @description A service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable";
+                        /** @enum {integer} */
+                        status?: 503;
+                    };
+                };
+            };
+            /** @description Unexpected error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                        /** @enum {integer} */
+                        status?: 500;
+                    };
+                };
+            };
+        };
+    };
+    leaveChronovoreMatch: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Or idempotencyKey in the body (both: the same): the same key again returns the first answer */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                match_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LeaveChronovoreMatchRequest"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MatchResult"];
+                };
+            };
+            /** @description Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "malformed_json" | "malformed_request" | "unsupported_media_type";
+                        /** @enum {integer} */
+                        status?: 400;
+                    };
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_audience" | "invalid_issuer" | "invalid_token" | "missing_token" | "token_expired" | "token_not_yet_valid" | "unknown_signing_key";
+                        /** @enum {integer} */
+                        status?: 401;
+                    };
+                };
+            };
+            /** @description Not allowed (role, ownership or a locked account) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "account_locked";
+                        /** @enum {integer} */
+                        status?: 403;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "collection_not_found" | "deck_not_found" | "match_not_found" | "no_active_match" | "route_not_found";
+                        /** @enum {integer} */
+                        status?: 404;
+                    };
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "active_match_exists" | "already_locked" | "card_not_in_hand" | "choosing_time_over" | "condition_unmet" | "creature_already_active" | "creature_defeated" | "invalid_action" | "match_finished" | "no_active_creature" | "not_a_seat" | "not_enough_power" | "not_your_turn" | "nothing_to_select" | "power_card_discarded" | "same_slot" | "slot_empty" | "slot_taken" | "stale_version" | "stunned" | "unknown_creature" | "unknown_move" | "unknown_power_card" | "unknown_slot" | "wrong_phase";
+                        /** @enum {integer} */
+                        status?: 409;
+                    };
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "payload_too_large";
+                        /** @enum {integer} */
+                        status?: 413;
+                    };
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "card_not_owned" | "condition_unmet" | "creature_already_active" | "creature_defeated" | "deck_class_mixed" | "deck_composition" | "deck_copy_limit" | "deck_copy_not_owned" | "deck_copy_repeated" | "deck_cost_exceeded" | "deck_list_too_long" | "deck_mythic_limit" | "deck_name_blank" | "deck_name_invalid" | "deck_name_too_long" | "deck_not_playable" | "deck_size" | "duplicate_card" | "duplicate_copy" | "idempotency_key_mismatch" | "idempotency_key_reused" | "invalid_action" | "invalid_body" | "invalid_idempotency_key" | "invalid_reserve_condition" | "invalid_text" | "match_finished" | "no_active_creature" | "not_enough_power" | "not_your_turn" | "nothing_to_select" | "over_budget" | "plan_size" | "power_card_discarded" | "starter_affinity_not_offered" | "stunned" | "unknown_affinity" | "unknown_card_kind" | "unknown_creature" | "unknown_game" | "unknown_move" | "unknown_power_card" | "unknown_rarity" | "validation_failed" | "wrong_phase";
+                        /** @enum {integer} */
+                        status?: 422;
+                    };
+                };
+            };
+            /** @description Too many changes: wait for Retry-After seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                        /** @enum {integer} */
+                        status?: 429;
+                    };
+                };
+            };
+            /** @description A service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable";
+                        /** @enum {integer} */
+                        status?: 503;
+                    };
+                };
+            };
+            /** @description Unexpected error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                        /** @enum {integer} */
+                        status?: 500;
+                    };
+                };
+            };
+        };
+    };
+    getClientConfig: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
                 };
             };
             /** @description Unexpected error */
@@ -1945,6 +4002,72 @@ export interface operations {
                 };
                 content: {
                     "application/json": unknown;
+                };
+            };
+            /** @description Unexpected error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                        /** @enum {integer} */
+                        status?: 500;
+                    };
+                };
+            };
+        };
+    };
+    createDevToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DevTokenRequest"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "route_not_found";
+                        /** @enum {integer} */
+                        status?: 404;
+                    };
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_body" | "invalid_text" | "validation_failed";
+                        /** @enum {integer} */
+                        status?: 422;
+                    };
                 };
             };
             /** @description Unexpected error */
@@ -2145,7 +4268,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "malformed_body" | "malformed_json" | "unsupported_media_type";
+                        code?: "malformed_json" | "malformed_request" | "unsupported_media_type";
                         /** @enum {integer} */
                         status?: 400;
                     };
@@ -2606,7 +4729,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "malformed_body" | "malformed_json" | "unsupported_media_type";
+                        code?: "malformed_json" | "malformed_request" | "unsupported_media_type";
                         /** @enum {integer} */
                         status?: 400;
                     };
@@ -2770,7 +4893,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "malformed_body" | "malformed_json" | "unsupported_media_type";
+                        code?: "malformed_json" | "malformed_request" | "unsupported_media_type";
                         /** @enum {integer} */
                         status?: 400;
                     };
@@ -2826,7 +4949,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "active_match_exists" | "condition_unmet" | "creature_already_active" | "creature_defeated" | "invalid_action" | "match_finished" | "no_active_creature" | "not_enough_power" | "not_your_turn" | "nothing_to_select" | "power_card_discarded" | "stale_version" | "stunned" | "unknown_creature" | "unknown_move" | "unknown_power_card" | "wrong_phase";
+                        code?: "active_match_exists" | "already_locked" | "card_not_in_hand" | "choosing_time_over" | "condition_unmet" | "creature_already_active" | "creature_defeated" | "invalid_action" | "match_finished" | "no_active_creature" | "not_a_seat" | "not_enough_power" | "not_your_turn" | "nothing_to_select" | "power_card_discarded" | "same_slot" | "slot_empty" | "slot_taken" | "stale_version" | "stunned" | "unknown_creature" | "unknown_move" | "unknown_power_card" | "unknown_slot" | "wrong_phase";
                         /** @enum {integer} */
                         status?: 409;
                     };
@@ -2854,7 +4977,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "condition_unmet" | "creature_already_active" | "creature_defeated" | "deck_composition" | "deck_copy_not_owned" | "deck_copy_repeated" | "deck_cost_exceeded" | "deck_name_blank" | "deck_name_invalid" | "deck_name_too_long" | "deck_not_playable" | "deck_size" | "idempotency_key_mismatch" | "idempotency_key_reused" | "invalid_action" | "invalid_body" | "invalid_idempotency_key" | "invalid_text" | "match_finished" | "no_active_creature" | "not_enough_power" | "not_your_turn" | "nothing_to_select" | "power_card_discarded" | "starter_affinity_not_offered" | "stunned" | "unknown_affinity" | "unknown_card_kind" | "unknown_creature" | "unknown_game" | "unknown_move" | "unknown_power_card" | "unknown_rarity" | "validation_failed" | "wrong_phase";
+                        code?: "card_not_owned" | "condition_unmet" | "creature_already_active" | "creature_defeated" | "deck_class_mixed" | "deck_composition" | "deck_copy_limit" | "deck_copy_not_owned" | "deck_copy_repeated" | "deck_cost_exceeded" | "deck_list_too_long" | "deck_mythic_limit" | "deck_name_blank" | "deck_name_invalid" | "deck_name_too_long" | "deck_not_playable" | "deck_size" | "duplicate_card" | "duplicate_copy" | "idempotency_key_mismatch" | "idempotency_key_reused" | "invalid_action" | "invalid_body" | "invalid_idempotency_key" | "invalid_reserve_condition" | "invalid_text" | "match_finished" | "no_active_creature" | "not_enough_power" | "not_your_turn" | "nothing_to_select" | "over_budget" | "plan_size" | "power_card_discarded" | "starter_affinity_not_offered" | "stunned" | "unknown_affinity" | "unknown_card_kind" | "unknown_creature" | "unknown_game" | "unknown_move" | "unknown_power_card" | "unknown_rarity" | "validation_failed" | "wrong_phase";
                         /** @enum {integer} */
                         status?: 422;
                     };
@@ -3121,7 +5244,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "malformed_body" | "malformed_json" | "unsupported_media_type";
+                        code?: "malformed_json" | "malformed_request" | "unsupported_media_type";
                         /** @enum {integer} */
                         status?: 400;
                     };
@@ -3177,7 +5300,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "active_match_exists" | "condition_unmet" | "creature_already_active" | "creature_defeated" | "invalid_action" | "match_finished" | "no_active_creature" | "not_enough_power" | "not_your_turn" | "nothing_to_select" | "power_card_discarded" | "stale_version" | "stunned" | "unknown_creature" | "unknown_move" | "unknown_power_card" | "wrong_phase";
+                        code?: "active_match_exists" | "already_locked" | "card_not_in_hand" | "choosing_time_over" | "condition_unmet" | "creature_already_active" | "creature_defeated" | "invalid_action" | "match_finished" | "no_active_creature" | "not_a_seat" | "not_enough_power" | "not_your_turn" | "nothing_to_select" | "power_card_discarded" | "same_slot" | "slot_empty" | "slot_taken" | "stale_version" | "stunned" | "unknown_creature" | "unknown_move" | "unknown_power_card" | "unknown_slot" | "wrong_phase";
                         /** @enum {integer} */
                         status?: 409;
                     };
@@ -3205,7 +5328,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "condition_unmet" | "creature_already_active" | "creature_defeated" | "deck_composition" | "deck_copy_not_owned" | "deck_copy_repeated" | "deck_cost_exceeded" | "deck_name_blank" | "deck_name_invalid" | "deck_name_too_long" | "deck_not_playable" | "deck_size" | "idempotency_key_mismatch" | "idempotency_key_reused" | "invalid_action" | "invalid_body" | "invalid_idempotency_key" | "invalid_text" | "match_finished" | "no_active_creature" | "not_enough_power" | "not_your_turn" | "nothing_to_select" | "power_card_discarded" | "starter_affinity_not_offered" | "stunned" | "unknown_affinity" | "unknown_card_kind" | "unknown_creature" | "unknown_game" | "unknown_move" | "unknown_power_card" | "unknown_rarity" | "validation_failed" | "wrong_phase";
+                        code?: "card_not_owned" | "condition_unmet" | "creature_already_active" | "creature_defeated" | "deck_class_mixed" | "deck_composition" | "deck_copy_limit" | "deck_copy_not_owned" | "deck_copy_repeated" | "deck_cost_exceeded" | "deck_list_too_long" | "deck_mythic_limit" | "deck_name_blank" | "deck_name_invalid" | "deck_name_too_long" | "deck_not_playable" | "deck_size" | "duplicate_card" | "duplicate_copy" | "idempotency_key_mismatch" | "idempotency_key_reused" | "invalid_action" | "invalid_body" | "invalid_idempotency_key" | "invalid_reserve_condition" | "invalid_text" | "match_finished" | "no_active_creature" | "not_enough_power" | "not_your_turn" | "nothing_to_select" | "over_budget" | "plan_size" | "power_card_discarded" | "starter_affinity_not_offered" | "stunned" | "unknown_affinity" | "unknown_card_kind" | "unknown_creature" | "unknown_game" | "unknown_move" | "unknown_power_card" | "unknown_rarity" | "validation_failed" | "wrong_phase";
                         /** @enum {integer} */
                         status?: 422;
                     };
@@ -3290,7 +5413,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "malformed_body" | "malformed_json" | "unsupported_media_type";
+                        code?: "malformed_json" | "malformed_request" | "unsupported_media_type";
                         /** @enum {integer} */
                         status?: 400;
                     };
@@ -3346,7 +5469,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "active_match_exists" | "condition_unmet" | "creature_already_active" | "creature_defeated" | "invalid_action" | "match_finished" | "no_active_creature" | "not_enough_power" | "not_your_turn" | "nothing_to_select" | "power_card_discarded" | "stale_version" | "stunned" | "unknown_creature" | "unknown_move" | "unknown_power_card" | "wrong_phase";
+                        code?: "active_match_exists" | "already_locked" | "card_not_in_hand" | "choosing_time_over" | "condition_unmet" | "creature_already_active" | "creature_defeated" | "invalid_action" | "match_finished" | "no_active_creature" | "not_a_seat" | "not_enough_power" | "not_your_turn" | "nothing_to_select" | "power_card_discarded" | "same_slot" | "slot_empty" | "slot_taken" | "stale_version" | "stunned" | "unknown_creature" | "unknown_move" | "unknown_power_card" | "unknown_slot" | "wrong_phase";
                         /** @enum {integer} */
                         status?: 409;
                     };
@@ -3374,7 +5497,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "condition_unmet" | "creature_already_active" | "creature_defeated" | "deck_composition" | "deck_copy_not_owned" | "deck_copy_repeated" | "deck_cost_exceeded" | "deck_name_blank" | "deck_name_invalid" | "deck_name_too_long" | "deck_not_playable" | "deck_size" | "idempotency_key_mismatch" | "idempotency_key_reused" | "invalid_action" | "invalid_body" | "invalid_idempotency_key" | "invalid_text" | "match_finished" | "no_active_creature" | "not_enough_power" | "not_your_turn" | "nothing_to_select" | "power_card_discarded" | "starter_affinity_not_offered" | "stunned" | "unknown_affinity" | "unknown_card_kind" | "unknown_creature" | "unknown_game" | "unknown_move" | "unknown_power_card" | "unknown_rarity" | "validation_failed" | "wrong_phase";
+                        code?: "card_not_owned" | "condition_unmet" | "creature_already_active" | "creature_defeated" | "deck_class_mixed" | "deck_composition" | "deck_copy_limit" | "deck_copy_not_owned" | "deck_copy_repeated" | "deck_cost_exceeded" | "deck_list_too_long" | "deck_mythic_limit" | "deck_name_blank" | "deck_name_invalid" | "deck_name_too_long" | "deck_not_playable" | "deck_size" | "duplicate_card" | "duplicate_copy" | "idempotency_key_mismatch" | "idempotency_key_reused" | "invalid_action" | "invalid_body" | "invalid_idempotency_key" | "invalid_reserve_condition" | "invalid_text" | "match_finished" | "no_active_creature" | "not_enough_power" | "not_your_turn" | "nothing_to_select" | "over_budget" | "plan_size" | "power_card_discarded" | "starter_affinity_not_offered" | "stunned" | "unknown_affinity" | "unknown_card_kind" | "unknown_creature" | "unknown_game" | "unknown_move" | "unknown_power_card" | "unknown_rarity" | "validation_failed" | "wrong_phase";
                         /** @enum {integer} */
                         status?: 422;
                     };
@@ -3570,7 +5693,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
+                        code?: "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
                         /** @enum {integer} */
                         status?: 503;
                     };
@@ -3646,7 +5769,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
+                        code?: "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
                         /** @enum {integer} */
                         status?: 503;
                     };
@@ -3698,7 +5821,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "malformed_body" | "malformed_json" | "unsupported_media_type";
+                        code?: "malformed_json" | "malformed_request" | "unsupported_media_type";
                         /** @enum {integer} */
                         status?: 400;
                     };
@@ -3740,7 +5863,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "collection_not_found" | "deck_not_found" | "no_starter" | "route_not_found" | "starter_not_chosen";
+                        code?: "collection_not_found" | "deck_not_found" | "no_starter" | "pack_not_found" | "route_not_found" | "starter_not_chosen" | "unknown_pack_kind";
                         /** @enum {integer} */
                         status?: 404;
                     };
@@ -3754,7 +5877,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "deck_limit_reached" | "stale_version" | "starter_already_chosen";
+                        code?: "balance_limit_reached" | "daily_limit_reached" | "deck_limit_reached" | "insufficient_funds" | "pack_already_opened" | "stale_version" | "starter_already_chosen";
                         /** @enum {integer} */
                         status?: 409;
                     };
@@ -3782,7 +5905,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "deck_composition" | "deck_copy_not_owned" | "deck_copy_repeated" | "deck_cost_exceeded" | "deck_name_blank" | "deck_name_invalid" | "deck_name_too_long" | "deck_size" | "invalid_body" | "invalid_text" | "nothing_to_change" | "starter_affinity_not_offered" | "unknown_affinity" | "unknown_card_kind" | "unknown_game" | "unknown_rarity" | "validation_failed";
+                        code?: "card_not_owned" | "deck_class_mixed" | "deck_composition" | "deck_copy_limit" | "deck_copy_not_owned" | "deck_copy_repeated" | "deck_cost_exceeded" | "deck_list_too_long" | "deck_mythic_limit" | "deck_name_blank" | "deck_name_invalid" | "deck_name_too_long" | "deck_size" | "duplicate_card" | "duplicate_copy" | "idempotency_key_reused" | "invalid_body" | "invalid_client_seed" | "invalid_cursor" | "invalid_reserve_condition" | "invalid_text" | "nothing_to_change" | "over_budget" | "pack_not_for_sale" | "plan_size" | "starter_affinity_not_offered" | "unknown_affinity" | "unknown_card_kind" | "unknown_currency" | "unknown_game" | "unknown_rarity" | "validation_failed";
                         /** @enum {integer} */
                         status?: 422;
                     };
@@ -3810,7 +5933,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
+                        code?: "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
                         /** @enum {integer} */
                         status?: 503;
                     };
@@ -3888,7 +6011,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "collection_not_found" | "deck_not_found" | "no_starter" | "route_not_found" | "starter_not_chosen";
+                        code?: "collection_not_found" | "deck_not_found" | "no_starter" | "pack_not_found" | "route_not_found" | "starter_not_chosen" | "unknown_pack_kind";
                         /** @enum {integer} */
                         status?: 404;
                     };
@@ -3902,7 +6025,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
+                        code?: "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
                         /** @enum {integer} */
                         status?: 503;
                     };
@@ -3956,7 +6079,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "malformed_body" | "malformed_json" | "unsupported_media_type";
+                        code?: "malformed_json" | "malformed_request" | "unsupported_media_type";
                         /** @enum {integer} */
                         status?: 400;
                     };
@@ -3998,7 +6121,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "collection_not_found" | "deck_not_found" | "no_starter" | "route_not_found" | "starter_not_chosen";
+                        code?: "collection_not_found" | "deck_not_found" | "no_starter" | "pack_not_found" | "route_not_found" | "starter_not_chosen" | "unknown_pack_kind";
                         /** @enum {integer} */
                         status?: 404;
                     };
@@ -4012,7 +6135,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "deck_limit_reached" | "stale_version" | "starter_already_chosen";
+                        code?: "balance_limit_reached" | "daily_limit_reached" | "deck_limit_reached" | "insufficient_funds" | "pack_already_opened" | "stale_version" | "starter_already_chosen";
                         /** @enum {integer} */
                         status?: 409;
                     };
@@ -4040,7 +6163,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "deck_composition" | "deck_copy_not_owned" | "deck_copy_repeated" | "deck_cost_exceeded" | "deck_name_blank" | "deck_name_invalid" | "deck_name_too_long" | "deck_size" | "invalid_body" | "invalid_text" | "nothing_to_change" | "starter_affinity_not_offered" | "unknown_affinity" | "unknown_card_kind" | "unknown_game" | "unknown_rarity" | "validation_failed";
+                        code?: "card_not_owned" | "deck_class_mixed" | "deck_composition" | "deck_copy_limit" | "deck_copy_not_owned" | "deck_copy_repeated" | "deck_cost_exceeded" | "deck_list_too_long" | "deck_mythic_limit" | "deck_name_blank" | "deck_name_invalid" | "deck_name_too_long" | "deck_size" | "duplicate_card" | "duplicate_copy" | "idempotency_key_reused" | "invalid_body" | "invalid_client_seed" | "invalid_cursor" | "invalid_reserve_condition" | "invalid_text" | "nothing_to_change" | "over_budget" | "pack_not_for_sale" | "plan_size" | "starter_affinity_not_offered" | "unknown_affinity" | "unknown_card_kind" | "unknown_currency" | "unknown_game" | "unknown_rarity" | "validation_failed";
                         /** @enum {integer} */
                         status?: 422;
                     };
@@ -4068,7 +6191,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
+                        code?: "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
                         /** @enum {integer} */
                         status?: 503;
                     };
@@ -4146,7 +6269,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "collection_not_found" | "deck_not_found" | "no_starter" | "route_not_found" | "starter_not_chosen";
+                        code?: "collection_not_found" | "deck_not_found" | "no_starter" | "pack_not_found" | "route_not_found" | "starter_not_chosen" | "unknown_pack_kind";
                         /** @enum {integer} */
                         status?: 404;
                     };
@@ -4160,7 +6283,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "deck_limit_reached" | "stale_version" | "starter_already_chosen";
+                        code?: "balance_limit_reached" | "daily_limit_reached" | "deck_limit_reached" | "insufficient_funds" | "pack_already_opened" | "stale_version" | "starter_already_chosen";
                         /** @enum {integer} */
                         status?: 409;
                     };
@@ -4174,7 +6297,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "deck_composition" | "deck_copy_not_owned" | "deck_copy_repeated" | "deck_cost_exceeded" | "deck_name_blank" | "deck_name_invalid" | "deck_name_too_long" | "deck_size" | "invalid_body" | "invalid_text" | "nothing_to_change" | "starter_affinity_not_offered" | "unknown_affinity" | "unknown_card_kind" | "unknown_game" | "unknown_rarity" | "validation_failed";
+                        code?: "card_not_owned" | "deck_class_mixed" | "deck_composition" | "deck_copy_limit" | "deck_copy_not_owned" | "deck_copy_repeated" | "deck_cost_exceeded" | "deck_list_too_long" | "deck_mythic_limit" | "deck_name_blank" | "deck_name_invalid" | "deck_name_too_long" | "deck_size" | "duplicate_card" | "duplicate_copy" | "idempotency_key_reused" | "invalid_body" | "invalid_client_seed" | "invalid_cursor" | "invalid_reserve_condition" | "invalid_text" | "nothing_to_change" | "over_budget" | "pack_not_for_sale" | "plan_size" | "starter_affinity_not_offered" | "unknown_affinity" | "unknown_card_kind" | "unknown_currency" | "unknown_game" | "unknown_rarity" | "validation_failed";
                         /** @enum {integer} */
                         status?: 422;
                     };
@@ -4202,7 +6325,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
+                        code?: "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
                         /** @enum {integer} */
                         status?: 503;
                     };
@@ -4315,7 +6438,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "malformed_body" | "malformed_json" | "unsupported_media_type";
+                        code?: "malformed_json" | "malformed_request" | "unsupported_media_type";
                         /** @enum {integer} */
                         status?: 400;
                     };
@@ -4503,7 +6626,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "collection_not_found" | "deck_not_found" | "no_starter" | "route_not_found" | "starter_not_chosen";
+                        code?: "collection_not_found" | "deck_not_found" | "no_starter" | "pack_not_found" | "route_not_found" | "starter_not_chosen" | "unknown_pack_kind";
                         /** @enum {integer} */
                         status?: 404;
                     };
@@ -4517,7 +6640,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
+                        code?: "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
                         /** @enum {integer} */
                         status?: 503;
                     };
@@ -4577,7 +6700,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "malformed_body" | "malformed_json" | "unsupported_media_type";
+                        code?: "malformed_json" | "malformed_request" | "unsupported_media_type";
                         /** @enum {integer} */
                         status?: 400;
                     };
@@ -4619,7 +6742,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "deck_limit_reached" | "stale_version" | "starter_already_chosen";
+                        code?: "balance_limit_reached" | "daily_limit_reached" | "deck_limit_reached" | "insufficient_funds" | "pack_already_opened" | "stale_version" | "starter_already_chosen";
                         /** @enum {integer} */
                         status?: 409;
                     };
@@ -4647,7 +6770,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "deck_composition" | "deck_copy_not_owned" | "deck_copy_repeated" | "deck_cost_exceeded" | "deck_name_blank" | "deck_name_invalid" | "deck_name_too_long" | "deck_size" | "invalid_body" | "invalid_text" | "nothing_to_change" | "starter_affinity_not_offered" | "unknown_affinity" | "unknown_card_kind" | "unknown_game" | "unknown_rarity" | "validation_failed";
+                        code?: "card_not_owned" | "deck_class_mixed" | "deck_composition" | "deck_copy_limit" | "deck_copy_not_owned" | "deck_copy_repeated" | "deck_cost_exceeded" | "deck_list_too_long" | "deck_mythic_limit" | "deck_name_blank" | "deck_name_invalid" | "deck_name_too_long" | "deck_size" | "duplicate_card" | "duplicate_copy" | "idempotency_key_reused" | "invalid_body" | "invalid_client_seed" | "invalid_cursor" | "invalid_reserve_condition" | "invalid_text" | "nothing_to_change" | "over_budget" | "pack_not_for_sale" | "plan_size" | "starter_affinity_not_offered" | "unknown_affinity" | "unknown_card_kind" | "unknown_currency" | "unknown_game" | "unknown_rarity" | "validation_failed";
                         /** @enum {integer} */
                         status?: 422;
                     };
@@ -4675,7 +6798,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
+                        code?: "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
                         /** @enum {integer} */
                         status?: 503;
                     };
@@ -4722,6 +6845,96 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Ready"];
+                };
+            };
+            /** @description Unexpected error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                        /** @enum {integer} */
+                        status?: 500;
+                    };
+                };
+            };
+        };
+    };
+    streamEvents: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": unknown;
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_audience" | "invalid_issuer" | "invalid_token" | "missing_token" | "token_expired" | "token_not_yet_valid" | "unknown_signing_key";
+                        /** @enum {integer} */
+                        status?: 401;
+                    };
+                };
+            };
+            /** @description Not allowed (role, ownership or a locked account) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "account_locked" | "subject_changed" | "too_many_connections";
+                        /** @enum {integer} */
+                        status?: 403;
+                    };
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "auth_expected" | "invalid_body" | "invalid_last_id" | "invalid_text" | "too_many_messages" | "validation_failed";
+                        /** @enum {integer} */
+                        status?: 422;
+                    };
+                };
+            };
+            /** @description A service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable";
+                        /** @enum {integer} */
+                        status?: 503;
+                    };
                 };
             };
             /** @description Unexpected error */
