@@ -90,6 +90,9 @@ MATRIX: list[tuple[str, str, str | None, tuple[int | str, ...]]] = [
     ("GET",    "/openapi.json",                        None,        OPEN),
     ("GET",    "/docs",                                None,        OPEN),
     ("GET",    "/dev/jwks.json",                       None,        OPEN),
+    ("GET",    "/config.json",                         None,        OPEN),
+    # Development sign-in (DEV_AUTH=1 here): anyone may mint a development token.
+    ("POST",   "/dev/token",                           "dev_token", OPEN),
     ("GET",    "/cards/catalogue",                     None,        OPEN),
     ("GET",    "/quest/events",                        None,        OPEN),
     # The owner's attempt first: it has a deadline.
@@ -294,6 +297,7 @@ BODIES = {
     "answer": lambda w: {"choice": correct_choice(w.attempt, 0)},
     "claim": lambda w: attempt_api.claim(),
     "starter": lambda w: {"affinity": "Grit"},
+    "dev_token": lambda w: {"sub": "dev|matrix", "roles": ["author"]},
     "deck": lambda w: {"name": "Another", "cards": w.copies},
     "rename": lambda w: {"expectedVersion": 1, "name": "Renamed"},
     "action": lambda w: action_body(w),
