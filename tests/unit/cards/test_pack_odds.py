@@ -39,11 +39,11 @@ def openings(kind, count=OPENINGS):
 def test_the_core_set_climb_is_the_rulebook_s_as_exact_weights():
     odds = card_rarity_odds(pack_kind({**_core_data(), "floor": None}), 0)
     assert odds == {
-        "Common": Fraction(2, 3),
-        "Uncommon": Fraction(1, 3) * Fraction(2, 3),
-        "Rare": Fraction(1, 9) * Fraction(3, 4),
-        "Epic": Fraction(1, 36) * Fraction(3, 4),
-        "Mythic": Fraction(1, 144),
+        "common": Fraction(2, 3),
+        "uncommon": Fraction(1, 3) * Fraction(2, 3),
+        "rare": Fraction(1, 9) * Fraction(3, 4),
+        "epic": Fraction(1, 36) * Fraction(3, 4),
+        "mythic": Fraction(1, 144),
     }
 
 
@@ -51,8 +51,8 @@ def test_the_floor_s_odds_lift_one_card_of_an_all_common_pack():
     odds = card_rarity_odds(CORE, 0)
     all_common = Fraction(2, 3) ** 5
     assert sum(odds.values()) == 1
-    assert odds["Common"] == Fraction(2, 3) - all_common / 5
-    assert odds["Uncommon"] == Fraction(2, 9) + all_common / 5
+    assert odds["common"] == Fraction(2, 3) - all_common / 5
+    assert odds["uncommon"] == Fraction(2, 9) + all_common / 5
 
 
 def test_core_pack_rarities_follow_the_public_odds_over_100000_openings():
@@ -60,7 +60,7 @@ def test_core_pack_rarities_follow_the_public_odds_over_100000_openings():
     finishes = Counter()
     for cards in openings(CORE):
         assert len(cards) == 5
-        assert any(card.rarity != "Common" for card in cards)  # never five Commons
+        assert any(card.rarity != "common" for card in cards)  # never five Commons
         for slot, card in enumerate(cards):
             by_slot[slot][card.rarity] += 1
             finishes[card.finish] += 1
@@ -84,12 +84,12 @@ def test_a_guaranteed_slot_draws_on_its_own_weights():
         {
             **_core_data(),
             "floor": None,
-            "slots": [{"index": 2, "rarity_weights": {"Rare": 3, "Epic": 1}}],
+            "slots": [{"index": 2, "rarity_weights": {"rare": 3, "epic": 1}}],
         }
     )
     seen = Counter(cards[2].rarity for cards in openings(kind, 20_000))
-    assert_fits(seen, {"Rare": Fraction(3, 4), "Epic": Fraction(1, 4)})
-    assert public_odds(kind)["slot_rarity_odds"][2] == {"Rare": "3/4", "Epic": "1/4"}
+    assert_fits(seen, {"rare": Fraction(3, 4), "epic": Fraction(1, 4)})
+    assert public_odds(kind)["slot_rarity_odds"][2] == {"rare": "3/4", "epic": "1/4"}
 
 
 def test_every_draw_of_an_opening_is_keyed_in_the_documented_order():
@@ -102,10 +102,10 @@ def test_every_draw_of_an_opening_is_keyed_in_the_documented_order():
 
 
 def test_an_opening_with_a_rarity_missing_from_the_pool_is_refused():
-    with pytest.raises(ValueError, match="Mythic"):
+    with pytest.raises(ValueError, match="mythic"):
         open_pack(
             CORE,
-            {r: ["x"] for r in CORE.rarities if r != "Mythic"},
+            {r: ["x"] for r in CORE.rarities if r != "mythic"},
             Roller(SEED, "t", 0, CORE.purpose),
         )
 
@@ -117,7 +117,7 @@ def test_an_opening_with_a_rarity_missing_from_the_pool_is_refused():
         {"rarity_weights": {"Shiny": 1}},
         {"floor": "Shiny"},
         {"finish_weights": {"plain": 0}},
-        {"slots": [{"index": 5, "rarity_weights": {"Rare": 1}}]},
+        {"slots": [{"index": 5, "rarity_weights": {"rare": 1}}]},
     ],
 )
 def test_a_wrong_pack_kind_is_refused_when_loaded(change):
@@ -134,5 +134,16 @@ def _core_data():
         "rarities": list(CORE.rarities),
         "rarity_weights": dict(CORE.rarity_weights),
         "finish_weights": dict(CORE.finish_weights),
-        "floor": "Uncommon",
+        "floor": "uncommon",
     }
+
+
+def test_chronovore_pack_rarities_are_the_rarities_its_definitions_carry():
+    # The pool is keyed by the definitions' own rarity values (games/chronovore/content.py):
+    # a pack kind naming a rarity no definition can carry would never open.
+    from games.chronovore.content import Finish, Rarity
+
+    for kind in ECONOMY.packs_of("chronovore"):
+        assert kind.needed_rarities() <= set(Rarity), kind.kind
+        assert set(kind.rarities) == set(Rarity), kind.kind
+        assert set(kind.finish_weights) <= set(Finish), kind.kind
