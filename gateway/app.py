@@ -26,6 +26,8 @@ from gateway.ratelimit import Limit, RateLimits
 from gateway.routes.accounts import AccountRoutes
 from gateway.routes.authoring import AuthoringRoutes
 from gateway.routes.catalogue import CatalogueRoutes
+from gateway.routes.economy import EconomyRoutes
+from gateway.routes.fairness import FairnessRoutes
 from gateway.routes.platform import PlatformRoutes
 from gateway.routes.quest.attempts import QuestAttemptRoutes
 from gateway.routes.quest.battles import QuestBattleRoutes
@@ -66,6 +68,8 @@ class Gateway(
     QuestAttemptRoutes,
     QuestCardRoutes,
     QuestBattleRoutes,
+    EconomyRoutes,
+    FairnessRoutes,
     PushRoutes,
     WebRoutes,
 ):
