@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from gateway.openapi import build_spec
-from gateway.service import GatewayService
+from gateway.app import Gateway
 
 TARGET = Path(__file__).resolve().parents[1] / "openapi.json"
 # The API's path prefix (the planned /v1). The client adds it from one constant
@@ -31,7 +31,7 @@ def without_prefix(document: dict[str, Any], prefix: str = API_PREFIX) -> dict[s
 
 
 def main() -> None:
-    document = without_prefix(build_spec(GatewayService))
+    document = without_prefix(build_spec(Gateway))
     target = Path(sys.argv[1]) if len(sys.argv) > 1 else TARGET
     target.write_text(json.dumps(document, indent=2, sort_keys=True) + "\n")
     print(f"wrote {target} ({len(document['paths'])} paths)")

@@ -109,6 +109,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/config.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The browser client's configuration for this deployment */
+        get: operations["getClientConfig"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/dev/jwks.json": {
         parameters: {
             query?: never;
@@ -120,6 +137,23 @@ export interface paths {
         get: operations["getDevJwks"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dev/token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A development access token (DEV_AUTH=1 only; 404 otherwise) */
+        post: operations["createDevToken"];
         delete?: never;
         options?: never;
         head?: never;
@@ -198,6 +232,106 @@ export interface paths {
         get: operations["getDeletionStatus"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/me/fairness": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your active server seed's hash, your client seed and the next nonce
+         * @description Requires the player role.
+         */
+        get: operations["getFairness"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/me/fairness/client-seed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set your client seed (the nonce goes on counting under the same server seed)
+         * @description Requires the player role.
+         */
+        put: operations["setClientSeed"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/me/fairness/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your whole roll history as a file for `deckyard verify` or the web verifier (up to 10,000 rolls; next continues with ?cursor=)
+         * @description Requires the player role.
+         */
+        get: operations["exportRolls"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/me/fairness/rolls": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your rolls, newest first, with everything needed to verify them (?cursor=&limit=)
+         * @description Requires the player role.
+         */
+        get: operations["listRolls"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/me/fairness/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reveal your active server seed (every roll under it becomes verifiable); a new one, shown by its hash, takes over with the same client seed
+         * @description Requires the player role.
+         */
+        post: operations["rotateServerSeed"];
         delete?: never;
         options?: never;
         head?: never;
@@ -541,8 +675,145 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Readiness: this gateway reaches the broker (checked at most once a second) */
+        /** Readiness: this gateway's own link to the broker is open */
         get: operations["getReady"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/stream/sse": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your events as server-sent events (the fallback of the /stream WebSocket); Last-Event-ID resumes after the last message you saw
+         * @description Requires the player role.
+         */
+        get: operations["streamEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/{game}/packs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your unopened packs of the game, oldest first, and how many of each kind
+         * @description Requires the player role.
+         */
+        get: operations["listPacks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/{game}/packs/odds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every pack kind of the game with its exact odds (public, before any opening) */
+        get: operations["getPackOdds"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/{game}/packs/{pack_id}/open": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Open one of your packs: its cards, persisted with their fair roll before this answer (Idempotency-Key required: a retry returns the same opening)
+         * @description Requires the player role.
+         */
+        post: operations["openPack"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/{game}/shop/packs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Buy packs of a kind that has a price, with the game's currency: the whole price is spent together or nothing happens (201; 200 for a retry with the same Idempotency-Key)
+         * @description Requires the player role.
+         */
+        post: operations["buyPacks"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/{game}/wallet": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your balance of every currency of the game
+         * @description Requires the player role.
+         */
+        get: operations["getWallet"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/{game}/wallet/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your ledger entries in the game, newest first (?currency=&cursor=&limit=)
+         * @description Requires the player role.
+         */
+        get: operations["listWalletHistory"];
         put?: never;
         post?: never;
         delete?: never;
@@ -590,6 +861,12 @@ export interface components {
             reason?: string | null;
             to?: string;
             version?: number;
+        };
+        Balance: {
+            /** @example 120 */
+            balance?: number;
+            /** @example gold */
+            currency?: string;
         };
         BattleAction: {
             /**
@@ -768,6 +1045,12 @@ export interface components {
             };
             yourTurn?: boolean;
         };
+        BuyPacksRequest: {
+            /** @example core */
+            kind: string;
+            /** @default 1 */
+            quantity: number;
+        };
         Catalogue: {
             /** @example Wit */
             affinity?: string | null;
@@ -786,6 +1069,13 @@ export interface components {
             /** @example Common */
             rarity?: string;
             rewardEligible?: boolean;
+        };
+        ClientSeedRequest: {
+            /**
+             * @description 1-64 of A-Z a-z 0-9 _ . -
+             * @example my-client-seed
+             */
+            clientSeed: string;
         };
         Collection: {
             definitions?: components["schemas"]["CollectionGroup"][];
@@ -936,6 +1226,20 @@ export interface components {
              */
             status?: string;
         };
+        DevTokenRequest: {
+            roles?: ("player" | "author")[];
+            sub: string;
+        };
+        Draw: {
+            /**
+             * @description What it decided
+             * @example rarity.0
+             */
+            key?: string;
+            options?: string[];
+            outcome?: string;
+            weights?: number[];
+        };
         EditContentRequest: {
             body: {
                 [key: string]: unknown;
@@ -949,6 +1253,19 @@ export interface components {
             /** @default null */
             name: string | null;
         };
+        FairnessState: {
+            /** @example my-client-seed */
+            clientSeed?: string;
+            /** @description The next roll's nonce */
+            nonce?: number;
+            /** @description SHA-256 of the active server seed (64 hex digits), shown before any roll */
+            serverSeedHash?: string;
+            /**
+             * Format: date-time
+             * @description When this server seed began
+             */
+            since?: string;
+        };
         ForfeitRequest: {
             /** @description The match version your view shows (stale: 409) */
             expectedVersion: number;
@@ -958,9 +1275,51 @@ export interface components {
              */
             idempotencyKey: string | null;
         };
+        GrantSource: {
+            id?: string;
+            /** @example shop */
+            type?: string;
+        };
+        GuaranteedSlot: {
+            index?: number;
+            rarityWeights?: {
+                [key: string]: number;
+            };
+        };
         Health: {
             /** @example alive */
             status?: string;
+        };
+        Inventory: {
+            counts?: components["schemas"]["PackCount"][];
+            game?: string;
+            /** @description Oldest first */
+            packs?: components["schemas"]["UnopenedPack"][];
+        };
+        LedgerEntry: {
+            /** @description Always positive; kind gives the sign */
+            amount?: number;
+            balanceAfter?: number;
+            /** Format: date-time */
+            createdAt?: string;
+            /** @example gold */
+            currency?: string;
+            game?: string;
+            /** Format: uuid */
+            id?: string;
+            idempotencyKey?: string;
+            /** @description grant | spend */
+            kind?: string;
+            /** @example buy core pack */
+            reason?: string;
+            /** @description True when a retry found this entry */
+            replayed?: boolean;
+        };
+        LedgerPage: {
+            /** @description Newest first */
+            items?: components["schemas"]["LedgerEntry"][];
+            /** @description The cursor of the next page; null at the end */
+            next?: string | null;
         };
         LocationClaimRequest: {
             accuracyM: number;
@@ -1005,6 +1364,30 @@ export interface components {
             /** Format: date-time */
             startsAt?: string;
         };
+        OpenedCard: {
+            /** Format: uuid */
+            definitionId?: string;
+            /** @example golden */
+            finish?: string;
+            kind?: string;
+            name?: string;
+            /** Format: uuid */
+            ownedCardId?: string;
+            rarity?: string;
+        };
+        Opening: {
+            cards?: components["schemas"]["OpenedCard"][];
+            game?: string;
+            kind?: string;
+            /** Format: date-time */
+            openedAt?: string;
+            /** Format: uuid */
+            packId?: string;
+            /** @description True for a retry with the same key */
+            replayed?: boolean;
+            /** @description The fair roll; the full record is in /me/fairness/rolls */
+            roll?: components["schemas"]["RollReceipt"] | null;
+        };
         OwnedCopy: {
             /** Format: date-time */
             acquiredAt?: string;
@@ -1024,6 +1407,68 @@ export interface components {
             /** @example Common */
             rarity?: string;
             source?: components["schemas"]["CopySource"];
+        };
+        PackCount: {
+            count?: number;
+            /** @example core */
+            kind?: string;
+        };
+        PackGrant: {
+            game?: string;
+            /** Format: date-time */
+            grantedAt?: string;
+            /** Format: uuid */
+            id?: string;
+            kind?: string;
+            /** @description The new unopened packs */
+            packs?: string[];
+            /** @description The whole price, spent */
+            payment?: components["schemas"]["LedgerEntry"] | null;
+            quantity?: number;
+            replayed?: boolean;
+            source?: components["schemas"]["GrantSource"];
+        };
+        PackOdds: {
+            cardKinds?: string[];
+            /** @description Cards in one pack */
+            cards?: number;
+            dailyGroup?: string | null;
+            /**
+             * @example {
+             *       "plain": "19/20"
+             *     }
+             */
+            finishOdds?: {
+                [key: string]: string;
+            };
+            finishWeights?: {
+                [key: string]: number;
+            };
+            /** @description If no card reaches it, one card drawn uniformly becomes it */
+            floor?: string | null;
+            game?: string;
+            guaranteedSlots?: components["schemas"]["GuaranteedSlot"][];
+            /** @example core */
+            kind?: string;
+            /** @example Core Set Pack */
+            name?: string;
+            /** @description Present when the kind can be bought in the shop */
+            price?: components["schemas"]["PackPrice"] | null;
+            /** @description Lowest first */
+            rarities?: string[];
+            rarityWeights?: {
+                [key: string]: number;
+            };
+            /** @description Per slot, each rarity's exact probability as a fraction */
+            slotRarityOdds?: {
+                [key: string]: string;
+            }[];
+        };
+        PackPrice: {
+            /** @example 10 */
+            amount?: number;
+            /** @example gold */
+            currency?: string;
         };
         Problem: {
             /** @description Stable machine-readable code */
@@ -1068,6 +1513,61 @@ export interface components {
             broker: string;
             ready: boolean;
         };
+        RevealedSeed: {
+            clientSeed?: string;
+            /** Format: date-time */
+            revealedAt?: string;
+            /** @description How many rolls it made (nonces 0..n-1) */
+            rolls?: number;
+            /** @description The old seed, 64 hex digits */
+            serverSeed?: string;
+            serverSeedHash?: string;
+            /** Format: date-time */
+            since?: string;
+        };
+        Roll: {
+            clientSeed?: string;
+            /** @description In order */
+            draws?: components["schemas"]["Draw"][];
+            /** Format: uuid */
+            id?: string;
+            nonce?: number;
+            /** @example chronovore.pack.core */
+            purpose?: string;
+            /** Format: date-time */
+            rolledAt?: string;
+            /** @description null until the seed is rotated */
+            serverSeed?: string | null;
+            serverSeedHash?: string;
+            source?: components["schemas"]["RollSource"];
+        };
+        RollPage: {
+            /** @description Newest first */
+            items?: components["schemas"]["Roll"][];
+            /** @description The cursor of the next page; null at the end */
+            next?: string | null;
+        };
+        RollReceipt: {
+            clientSeed?: string;
+            nonce?: number;
+            /** @example chronovore.pack.core */
+            purpose?: string;
+            /** @description SHA-256 of the server seed */
+            serverSeedHash?: string;
+        };
+        RollSource: {
+            /** @description The attempt or the pack */
+            id?: string;
+            /**
+             * @description reward | pack
+             * @example pack
+             */
+            type?: string;
+        };
+        Rotation: {
+            active?: components["schemas"]["FairnessState"];
+            revealed?: components["schemas"]["RevealedSeed"];
+        };
         StartAttemptRequest: {
             location: components["schemas"]["LocationClaimRequest"];
         };
@@ -1095,6 +1595,20 @@ export interface components {
             reason: string | null;
             /** @enum {string} */
             to: "draft" | "in_review" | "approved" | "published" | "retired";
+        };
+        UnopenedPack: {
+            /** Format: date-time */
+            grantedAt?: string;
+            /** Format: uuid */
+            id?: string;
+            kind?: string;
+            name?: string;
+        };
+        Wallet: {
+            /** @description Every currency of the game (0 when never granted) */
+            balances?: components["schemas"]["Balance"][];
+            /** @example chronovore */
+            game?: string;
         };
     };
     responses: never;
@@ -1163,7 +1677,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "invalid_body" | "invalid_condition" | "invalid_content" | "invalid_correct_count" | "invalid_effect" | "invalid_outcome" | "invalid_replacement" | "invalid_text" | "reason_required" | "reason_too_long" | "unknown_affinity" | "unknown_card_kind" | "unknown_condition" | "unknown_effect" | "unknown_game" | "unknown_kind" | "unknown_rarity" | "unknown_state" | "validation_failed";
+                        code?: "invalid_article" | "invalid_body" | "invalid_card" | "invalid_condition" | "invalid_content" | "invalid_correct_count" | "invalid_effect" | "invalid_outcome" | "invalid_replacement" | "invalid_text" | "reason_required" | "reason_too_long" | "unknown_affinity" | "unknown_card_kind" | "unknown_condition" | "unknown_effect" | "unknown_game" | "unknown_kind" | "unknown_rarity" | "unknown_state" | "validation_failed";
                         /** @enum {integer} */
                         status?: 422;
                     };
@@ -1229,7 +1743,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "malformed_body" | "malformed_json" | "unsupported_media_type";
+                        code?: "malformed_json" | "malformed_request" | "unsupported_media_type";
                         /** @enum {integer} */
                         status?: 400;
                     };
@@ -1313,7 +1827,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "invalid_body" | "invalid_condition" | "invalid_content" | "invalid_correct_count" | "invalid_effect" | "invalid_outcome" | "invalid_replacement" | "invalid_text" | "reason_required" | "reason_too_long" | "unknown_affinity" | "unknown_card_kind" | "unknown_condition" | "unknown_effect" | "unknown_game" | "unknown_kind" | "unknown_rarity" | "unknown_state" | "validation_failed";
+                        code?: "invalid_article" | "invalid_body" | "invalid_card" | "invalid_condition" | "invalid_content" | "invalid_correct_count" | "invalid_effect" | "invalid_outcome" | "invalid_replacement" | "invalid_text" | "reason_required" | "reason_too_long" | "unknown_affinity" | "unknown_card_kind" | "unknown_condition" | "unknown_effect" | "unknown_game" | "unknown_kind" | "unknown_rarity" | "unknown_state" | "validation_failed";
                         /** @enum {integer} */
                         status?: 422;
                     };
@@ -1487,7 +2001,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "malformed_body" | "malformed_json" | "unsupported_media_type";
+                        code?: "malformed_json" | "malformed_request" | "unsupported_media_type";
                         /** @enum {integer} */
                         status?: 400;
                     };
@@ -1571,7 +2085,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "invalid_body" | "invalid_condition" | "invalid_content" | "invalid_correct_count" | "invalid_effect" | "invalid_outcome" | "invalid_replacement" | "invalid_text" | "reason_required" | "reason_too_long" | "unknown_affinity" | "unknown_card_kind" | "unknown_condition" | "unknown_effect" | "unknown_game" | "unknown_kind" | "unknown_rarity" | "unknown_state" | "validation_failed";
+                        code?: "invalid_article" | "invalid_body" | "invalid_card" | "invalid_condition" | "invalid_content" | "invalid_correct_count" | "invalid_effect" | "invalid_outcome" | "invalid_replacement" | "invalid_text" | "reason_required" | "reason_too_long" | "unknown_affinity" | "unknown_card_kind" | "unknown_condition" | "unknown_effect" | "unknown_game" | "unknown_kind" | "unknown_rarity" | "unknown_state" | "validation_failed";
                         /** @enum {integer} */
                         status?: 422;
                     };
@@ -1745,7 +2259,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "malformed_body" | "malformed_json" | "unsupported_media_type";
+                        code?: "malformed_json" | "malformed_request" | "unsupported_media_type";
                         /** @enum {integer} */
                         status?: 400;
                     };
@@ -1829,7 +2343,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "invalid_body" | "invalid_condition" | "invalid_content" | "invalid_correct_count" | "invalid_effect" | "invalid_outcome" | "invalid_replacement" | "invalid_text" | "reason_required" | "reason_too_long" | "unknown_affinity" | "unknown_card_kind" | "unknown_condition" | "unknown_effect" | "unknown_game" | "unknown_kind" | "unknown_rarity" | "unknown_state" | "validation_failed";
+                        code?: "invalid_article" | "invalid_body" | "invalid_card" | "invalid_condition" | "invalid_content" | "invalid_correct_count" | "invalid_effect" | "invalid_outcome" | "invalid_replacement" | "invalid_text" | "reason_required" | "reason_too_long" | "unknown_affinity" | "unknown_card_kind" | "unknown_condition" | "unknown_effect" | "unknown_game" | "unknown_kind" | "unknown_rarity" | "unknown_state" | "validation_failed";
                         /** @enum {integer} */
                         status?: 422;
                     };
@@ -1907,10 +2421,44 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "deck_composition" | "deck_copy_not_owned" | "deck_copy_repeated" | "deck_cost_exceeded" | "deck_name_blank" | "deck_name_invalid" | "deck_name_too_long" | "deck_size" | "invalid_body" | "invalid_text" | "nothing_to_change" | "starter_affinity_not_offered" | "unknown_affinity" | "unknown_card_kind" | "unknown_game" | "unknown_rarity" | "validation_failed";
+                        code?: "card_not_owned" | "deck_class_mixed" | "deck_composition" | "deck_copy_limit" | "deck_copy_not_owned" | "deck_copy_repeated" | "deck_cost_exceeded" | "deck_list_too_long" | "deck_mythic_limit" | "deck_name_blank" | "deck_name_invalid" | "deck_name_too_long" | "deck_size" | "duplicate_card" | "duplicate_copy" | "idempotency_key_reused" | "invalid_body" | "invalid_client_seed" | "invalid_cursor" | "invalid_reserve_condition" | "invalid_text" | "nothing_to_change" | "over_budget" | "pack_not_for_sale" | "plan_size" | "starter_affinity_not_offered" | "unknown_affinity" | "unknown_card_kind" | "unknown_currency" | "unknown_game" | "unknown_rarity" | "validation_failed";
                         /** @enum {integer} */
                         status?: 422;
                     };
+                };
+            };
+            /** @description Unexpected error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                        /** @enum {integer} */
+                        status?: 500;
+                    };
+                };
+            };
+        };
+    };
+    getClientConfig: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
                 };
             };
             /** @description Unexpected error */
@@ -1945,6 +2493,72 @@ export interface operations {
                 };
                 content: {
                     "application/json": unknown;
+                };
+            };
+            /** @description Unexpected error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                        /** @enum {integer} */
+                        status?: 500;
+                    };
+                };
+            };
+        };
+    };
+    createDevToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DevTokenRequest"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "route_not_found";
+                        /** @enum {integer} */
+                        status?: 404;
+                    };
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_body" | "invalid_text" | "validation_failed";
+                        /** @enum {integer} */
+                        status?: 422;
+                    };
                 };
             };
             /** @description Unexpected error */
@@ -2145,7 +2759,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "malformed_body" | "malformed_json" | "unsupported_media_type";
+                        code?: "malformed_json" | "malformed_request" | "unsupported_media_type";
                         /** @enum {integer} */
                         status?: 400;
                     };
@@ -2334,6 +2948,524 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
                         code?: "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable";
+                        /** @enum {integer} */
+                        status?: 503;
+                    };
+                };
+            };
+            /** @description Unexpected error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                        /** @enum {integer} */
+                        status?: 500;
+                    };
+                };
+            };
+        };
+    };
+    getFairness: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FairnessState"];
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_audience" | "invalid_issuer" | "invalid_token" | "missing_token" | "token_expired" | "token_not_yet_valid" | "unknown_signing_key";
+                        /** @enum {integer} */
+                        status?: 401;
+                    };
+                };
+            };
+            /** @description Not allowed (role, ownership or a locked account) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "account_locked";
+                        /** @enum {integer} */
+                        status?: 403;
+                    };
+                };
+            };
+            /** @description A service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable";
+                        /** @enum {integer} */
+                        status?: 503;
+                    };
+                };
+            };
+            /** @description Unexpected error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                        /** @enum {integer} */
+                        status?: 500;
+                    };
+                };
+            };
+        };
+    };
+    setClientSeed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ClientSeedRequest"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FairnessState"];
+                };
+            };
+            /** @description Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "malformed_json" | "malformed_request" | "unsupported_media_type";
+                        /** @enum {integer} */
+                        status?: 400;
+                    };
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_audience" | "invalid_issuer" | "invalid_token" | "missing_token" | "token_expired" | "token_not_yet_valid" | "unknown_signing_key";
+                        /** @enum {integer} */
+                        status?: 401;
+                    };
+                };
+            };
+            /** @description Not allowed (role, ownership or a locked account) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "account_locked";
+                        /** @enum {integer} */
+                        status?: 403;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "pack_not_found" | "route_not_found" | "unknown_pack_kind";
+                        /** @enum {integer} */
+                        status?: 404;
+                    };
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "balance_limit_reached" | "daily_limit_reached" | "insufficient_funds" | "pack_already_opened";
+                        /** @enum {integer} */
+                        status?: 409;
+                    };
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "payload_too_large";
+                        /** @enum {integer} */
+                        status?: 413;
+                    };
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "idempotency_key_required" | "idempotency_key_reused" | "invalid_body" | "invalid_client_seed" | "invalid_cursor" | "invalid_idempotency_key" | "invalid_text" | "pack_not_for_sale" | "unknown_currency" | "unknown_game" | "validation_failed";
+                        /** @enum {integer} */
+                        status?: 422;
+                    };
+                };
+            };
+            /** @description Too many changes: wait for Retry-After seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                        /** @enum {integer} */
+                        status?: 429;
+                    };
+                };
+            };
+            /** @description A service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable";
+                        /** @enum {integer} */
+                        status?: 503;
+                    };
+                };
+            };
+            /** @description Unexpected error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                        /** @enum {integer} */
+                        status?: 500;
+                    };
+                };
+            };
+        };
+    };
+    exportRolls: {
+        parameters: {
+            query?: {
+                /** @description Continue a long history from the previous export's next */
+                cursor?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RollPage"];
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_audience" | "invalid_issuer" | "invalid_token" | "missing_token" | "token_expired" | "token_not_yet_valid" | "unknown_signing_key";
+                        /** @enum {integer} */
+                        status?: 401;
+                    };
+                };
+            };
+            /** @description Not allowed (role, ownership or a locked account) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "account_locked";
+                        /** @enum {integer} */
+                        status?: 403;
+                    };
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "idempotency_key_required" | "idempotency_key_reused" | "invalid_body" | "invalid_client_seed" | "invalid_cursor" | "invalid_idempotency_key" | "invalid_text" | "pack_not_for_sale" | "unknown_currency" | "unknown_game" | "validation_failed";
+                        /** @enum {integer} */
+                        status?: 422;
+                    };
+                };
+            };
+            /** @description A service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable";
+                        /** @enum {integer} */
+                        status?: 503;
+                    };
+                };
+            };
+            /** @description Unexpected error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                        /** @enum {integer} */
+                        status?: 500;
+                    };
+                };
+            };
+        };
+    };
+    listRolls: {
+        parameters: {
+            query?: {
+                /** @description The previous page's next */
+                cursor?: string | null;
+                /** @description At most 100 (default 50) */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RollPage"];
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_audience" | "invalid_issuer" | "invalid_token" | "missing_token" | "token_expired" | "token_not_yet_valid" | "unknown_signing_key";
+                        /** @enum {integer} */
+                        status?: 401;
+                    };
+                };
+            };
+            /** @description Not allowed (role, ownership or a locked account) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "account_locked";
+                        /** @enum {integer} */
+                        status?: 403;
+                    };
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "idempotency_key_required" | "idempotency_key_reused" | "invalid_body" | "invalid_client_seed" | "invalid_cursor" | "invalid_idempotency_key" | "invalid_text" | "pack_not_for_sale" | "unknown_currency" | "unknown_game" | "validation_failed";
+                        /** @enum {integer} */
+                        status?: 422;
+                    };
+                };
+            };
+            /** @description A service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable";
+                        /** @enum {integer} */
+                        status?: 503;
+                    };
+                };
+            };
+            /** @description Unexpected error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                        /** @enum {integer} */
+                        status?: 500;
+                    };
+                };
+            };
+        };
+    };
+    rotateServerSeed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Rotation"];
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_audience" | "invalid_issuer" | "invalid_token" | "missing_token" | "token_expired" | "token_not_yet_valid" | "unknown_signing_key";
+                        /** @enum {integer} */
+                        status?: 401;
+                    };
+                };
+            };
+            /** @description Not allowed (role, ownership or a locked account) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "account_locked";
+                        /** @enum {integer} */
+                        status?: 403;
+                    };
+                };
+            };
+            /** @description Too many changes: wait for Retry-After seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                        /** @enum {integer} */
+                        status?: 429;
+                    };
+                };
+            };
+            /** @description A service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable";
                         /** @enum {integer} */
                         status?: 503;
                     };
@@ -2606,7 +3738,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "malformed_body" | "malformed_json" | "unsupported_media_type";
+                        code?: "malformed_json" | "malformed_request" | "unsupported_media_type";
                         /** @enum {integer} */
                         status?: 400;
                     };
@@ -2770,7 +3902,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "malformed_body" | "malformed_json" | "unsupported_media_type";
+                        code?: "malformed_json" | "malformed_request" | "unsupported_media_type";
                         /** @enum {integer} */
                         status?: 400;
                     };
@@ -2826,7 +3958,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "active_match_exists" | "condition_unmet" | "creature_already_active" | "creature_defeated" | "invalid_action" | "match_finished" | "no_active_creature" | "not_enough_power" | "not_your_turn" | "nothing_to_select" | "power_card_discarded" | "stale_version" | "stunned" | "unknown_creature" | "unknown_move" | "unknown_power_card" | "wrong_phase";
+                        code?: "active_match_exists" | "already_locked" | "card_not_in_hand" | "choosing_time_over" | "condition_unmet" | "creature_already_active" | "creature_defeated" | "invalid_action" | "match_finished" | "no_active_creature" | "not_a_seat" | "not_enough_power" | "not_your_turn" | "nothing_to_select" | "power_card_discarded" | "same_slot" | "slot_empty" | "slot_taken" | "stale_version" | "stunned" | "unknown_creature" | "unknown_move" | "unknown_power_card" | "unknown_slot" | "wrong_phase";
                         /** @enum {integer} */
                         status?: 409;
                     };
@@ -3121,7 +4253,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "malformed_body" | "malformed_json" | "unsupported_media_type";
+                        code?: "malformed_json" | "malformed_request" | "unsupported_media_type";
                         /** @enum {integer} */
                         status?: 400;
                     };
@@ -3177,7 +4309,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "active_match_exists" | "condition_unmet" | "creature_already_active" | "creature_defeated" | "invalid_action" | "match_finished" | "no_active_creature" | "not_enough_power" | "not_your_turn" | "nothing_to_select" | "power_card_discarded" | "stale_version" | "stunned" | "unknown_creature" | "unknown_move" | "unknown_power_card" | "wrong_phase";
+                        code?: "active_match_exists" | "already_locked" | "card_not_in_hand" | "choosing_time_over" | "condition_unmet" | "creature_already_active" | "creature_defeated" | "invalid_action" | "match_finished" | "no_active_creature" | "not_a_seat" | "not_enough_power" | "not_your_turn" | "nothing_to_select" | "power_card_discarded" | "same_slot" | "slot_empty" | "slot_taken" | "stale_version" | "stunned" | "unknown_creature" | "unknown_move" | "unknown_power_card" | "unknown_slot" | "wrong_phase";
                         /** @enum {integer} */
                         status?: 409;
                     };
@@ -3290,7 +4422,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "malformed_body" | "malformed_json" | "unsupported_media_type";
+                        code?: "malformed_json" | "malformed_request" | "unsupported_media_type";
                         /** @enum {integer} */
                         status?: 400;
                     };
@@ -3346,7 +4478,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "active_match_exists" | "condition_unmet" | "creature_already_active" | "creature_defeated" | "invalid_action" | "match_finished" | "no_active_creature" | "not_enough_power" | "not_your_turn" | "nothing_to_select" | "power_card_discarded" | "stale_version" | "stunned" | "unknown_creature" | "unknown_move" | "unknown_power_card" | "wrong_phase";
+                        code?: "active_match_exists" | "already_locked" | "card_not_in_hand" | "choosing_time_over" | "condition_unmet" | "creature_already_active" | "creature_defeated" | "invalid_action" | "match_finished" | "no_active_creature" | "not_a_seat" | "not_enough_power" | "not_your_turn" | "nothing_to_select" | "power_card_discarded" | "same_slot" | "slot_empty" | "slot_taken" | "stale_version" | "stunned" | "unknown_creature" | "unknown_move" | "unknown_power_card" | "unknown_slot" | "wrong_phase";
                         /** @enum {integer} */
                         status?: 409;
                     };
@@ -3570,7 +4702,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
+                        code?: "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
                         /** @enum {integer} */
                         status?: 503;
                     };
@@ -3646,7 +4778,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
+                        code?: "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
                         /** @enum {integer} */
                         status?: 503;
                     };
@@ -3698,7 +4830,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "malformed_body" | "malformed_json" | "unsupported_media_type";
+                        code?: "malformed_json" | "malformed_request" | "unsupported_media_type";
                         /** @enum {integer} */
                         status?: 400;
                     };
@@ -3740,7 +4872,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "collection_not_found" | "deck_not_found" | "no_starter" | "route_not_found" | "starter_not_chosen";
+                        code?: "collection_not_found" | "deck_not_found" | "no_starter" | "pack_not_found" | "route_not_found" | "starter_not_chosen" | "unknown_pack_kind";
                         /** @enum {integer} */
                         status?: 404;
                     };
@@ -3754,7 +4886,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "deck_limit_reached" | "stale_version" | "starter_already_chosen";
+                        code?: "balance_limit_reached" | "daily_limit_reached" | "deck_limit_reached" | "insufficient_funds" | "pack_already_opened" | "stale_version" | "starter_already_chosen";
                         /** @enum {integer} */
                         status?: 409;
                     };
@@ -3782,7 +4914,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "deck_composition" | "deck_copy_not_owned" | "deck_copy_repeated" | "deck_cost_exceeded" | "deck_name_blank" | "deck_name_invalid" | "deck_name_too_long" | "deck_size" | "invalid_body" | "invalid_text" | "nothing_to_change" | "starter_affinity_not_offered" | "unknown_affinity" | "unknown_card_kind" | "unknown_game" | "unknown_rarity" | "validation_failed";
+                        code?: "card_not_owned" | "deck_class_mixed" | "deck_composition" | "deck_copy_limit" | "deck_copy_not_owned" | "deck_copy_repeated" | "deck_cost_exceeded" | "deck_list_too_long" | "deck_mythic_limit" | "deck_name_blank" | "deck_name_invalid" | "deck_name_too_long" | "deck_size" | "duplicate_card" | "duplicate_copy" | "idempotency_key_reused" | "invalid_body" | "invalid_client_seed" | "invalid_cursor" | "invalid_reserve_condition" | "invalid_text" | "nothing_to_change" | "over_budget" | "pack_not_for_sale" | "plan_size" | "starter_affinity_not_offered" | "unknown_affinity" | "unknown_card_kind" | "unknown_currency" | "unknown_game" | "unknown_rarity" | "validation_failed";
                         /** @enum {integer} */
                         status?: 422;
                     };
@@ -3810,7 +4942,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
+                        code?: "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
                         /** @enum {integer} */
                         status?: 503;
                     };
@@ -3888,7 +5020,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "collection_not_found" | "deck_not_found" | "no_starter" | "route_not_found" | "starter_not_chosen";
+                        code?: "collection_not_found" | "deck_not_found" | "no_starter" | "pack_not_found" | "route_not_found" | "starter_not_chosen" | "unknown_pack_kind";
                         /** @enum {integer} */
                         status?: 404;
                     };
@@ -3902,7 +5034,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
+                        code?: "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
                         /** @enum {integer} */
                         status?: 503;
                     };
@@ -3956,7 +5088,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "malformed_body" | "malformed_json" | "unsupported_media_type";
+                        code?: "malformed_json" | "malformed_request" | "unsupported_media_type";
                         /** @enum {integer} */
                         status?: 400;
                     };
@@ -3998,7 +5130,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "collection_not_found" | "deck_not_found" | "no_starter" | "route_not_found" | "starter_not_chosen";
+                        code?: "collection_not_found" | "deck_not_found" | "no_starter" | "pack_not_found" | "route_not_found" | "starter_not_chosen" | "unknown_pack_kind";
                         /** @enum {integer} */
                         status?: 404;
                     };
@@ -4012,7 +5144,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "deck_limit_reached" | "stale_version" | "starter_already_chosen";
+                        code?: "balance_limit_reached" | "daily_limit_reached" | "deck_limit_reached" | "insufficient_funds" | "pack_already_opened" | "stale_version" | "starter_already_chosen";
                         /** @enum {integer} */
                         status?: 409;
                     };
@@ -4040,7 +5172,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "deck_composition" | "deck_copy_not_owned" | "deck_copy_repeated" | "deck_cost_exceeded" | "deck_name_blank" | "deck_name_invalid" | "deck_name_too_long" | "deck_size" | "invalid_body" | "invalid_text" | "nothing_to_change" | "starter_affinity_not_offered" | "unknown_affinity" | "unknown_card_kind" | "unknown_game" | "unknown_rarity" | "validation_failed";
+                        code?: "card_not_owned" | "deck_class_mixed" | "deck_composition" | "deck_copy_limit" | "deck_copy_not_owned" | "deck_copy_repeated" | "deck_cost_exceeded" | "deck_list_too_long" | "deck_mythic_limit" | "deck_name_blank" | "deck_name_invalid" | "deck_name_too_long" | "deck_size" | "duplicate_card" | "duplicate_copy" | "idempotency_key_reused" | "invalid_body" | "invalid_client_seed" | "invalid_cursor" | "invalid_reserve_condition" | "invalid_text" | "nothing_to_change" | "over_budget" | "pack_not_for_sale" | "plan_size" | "starter_affinity_not_offered" | "unknown_affinity" | "unknown_card_kind" | "unknown_currency" | "unknown_game" | "unknown_rarity" | "validation_failed";
                         /** @enum {integer} */
                         status?: 422;
                     };
@@ -4068,7 +5200,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
+                        code?: "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
                         /** @enum {integer} */
                         status?: 503;
                     };
@@ -4146,7 +5278,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "collection_not_found" | "deck_not_found" | "no_starter" | "route_not_found" | "starter_not_chosen";
+                        code?: "collection_not_found" | "deck_not_found" | "no_starter" | "pack_not_found" | "route_not_found" | "starter_not_chosen" | "unknown_pack_kind";
                         /** @enum {integer} */
                         status?: 404;
                     };
@@ -4160,7 +5292,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "deck_limit_reached" | "stale_version" | "starter_already_chosen";
+                        code?: "balance_limit_reached" | "daily_limit_reached" | "deck_limit_reached" | "insufficient_funds" | "pack_already_opened" | "stale_version" | "starter_already_chosen";
                         /** @enum {integer} */
                         status?: 409;
                     };
@@ -4174,7 +5306,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "deck_composition" | "deck_copy_not_owned" | "deck_copy_repeated" | "deck_cost_exceeded" | "deck_name_blank" | "deck_name_invalid" | "deck_name_too_long" | "deck_size" | "invalid_body" | "invalid_text" | "nothing_to_change" | "starter_affinity_not_offered" | "unknown_affinity" | "unknown_card_kind" | "unknown_game" | "unknown_rarity" | "validation_failed";
+                        code?: "card_not_owned" | "deck_class_mixed" | "deck_composition" | "deck_copy_limit" | "deck_copy_not_owned" | "deck_copy_repeated" | "deck_cost_exceeded" | "deck_list_too_long" | "deck_mythic_limit" | "deck_name_blank" | "deck_name_invalid" | "deck_name_too_long" | "deck_size" | "duplicate_card" | "duplicate_copy" | "idempotency_key_reused" | "invalid_body" | "invalid_client_seed" | "invalid_cursor" | "invalid_reserve_condition" | "invalid_text" | "nothing_to_change" | "over_budget" | "pack_not_for_sale" | "plan_size" | "starter_affinity_not_offered" | "unknown_affinity" | "unknown_card_kind" | "unknown_currency" | "unknown_game" | "unknown_rarity" | "validation_failed";
                         /** @enum {integer} */
                         status?: 422;
                     };
@@ -4202,7 +5334,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
+                        code?: "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
                         /** @enum {integer} */
                         status?: 503;
                     };
@@ -4315,7 +5447,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "malformed_body" | "malformed_json" | "unsupported_media_type";
+                        code?: "malformed_json" | "malformed_request" | "unsupported_media_type";
                         /** @enum {integer} */
                         status?: 400;
                     };
@@ -4503,7 +5635,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "collection_not_found" | "deck_not_found" | "no_starter" | "route_not_found" | "starter_not_chosen";
+                        code?: "collection_not_found" | "deck_not_found" | "no_starter" | "pack_not_found" | "route_not_found" | "starter_not_chosen" | "unknown_pack_kind";
                         /** @enum {integer} */
                         status?: 404;
                     };
@@ -4517,7 +5649,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
+                        code?: "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
                         /** @enum {integer} */
                         status?: 503;
                     };
@@ -4577,7 +5709,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "malformed_body" | "malformed_json" | "unsupported_media_type";
+                        code?: "malformed_json" | "malformed_request" | "unsupported_media_type";
                         /** @enum {integer} */
                         status?: 400;
                     };
@@ -4619,7 +5751,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "deck_limit_reached" | "stale_version" | "starter_already_chosen";
+                        code?: "balance_limit_reached" | "daily_limit_reached" | "deck_limit_reached" | "insufficient_funds" | "pack_already_opened" | "stale_version" | "starter_already_chosen";
                         /** @enum {integer} */
                         status?: 409;
                     };
@@ -4647,7 +5779,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "deck_composition" | "deck_copy_not_owned" | "deck_copy_repeated" | "deck_cost_exceeded" | "deck_name_blank" | "deck_name_invalid" | "deck_name_too_long" | "deck_size" | "invalid_body" | "invalid_text" | "nothing_to_change" | "starter_affinity_not_offered" | "unknown_affinity" | "unknown_card_kind" | "unknown_game" | "unknown_rarity" | "validation_failed";
+                        code?: "card_not_owned" | "deck_class_mixed" | "deck_composition" | "deck_copy_limit" | "deck_copy_not_owned" | "deck_copy_repeated" | "deck_cost_exceeded" | "deck_list_too_long" | "deck_mythic_limit" | "deck_name_blank" | "deck_name_invalid" | "deck_name_too_long" | "deck_size" | "duplicate_card" | "duplicate_copy" | "idempotency_key_reused" | "invalid_body" | "invalid_client_seed" | "invalid_cursor" | "invalid_reserve_condition" | "invalid_text" | "nothing_to_change" | "over_budget" | "pack_not_for_sale" | "plan_size" | "starter_affinity_not_offered" | "unknown_affinity" | "unknown_card_kind" | "unknown_currency" | "unknown_game" | "unknown_rarity" | "validation_failed";
                         /** @enum {integer} */
                         status?: 422;
                     };
@@ -4675,7 +5807,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
+                        code?: "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
                         /** @enum {integer} */
                         status?: 503;
                     };
@@ -4722,6 +5854,702 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Ready"];
+                };
+            };
+            /** @description Unexpected error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                        /** @enum {integer} */
+                        status?: 500;
+                    };
+                };
+            };
+        };
+    };
+    streamEvents: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": unknown;
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_audience" | "invalid_issuer" | "invalid_token" | "missing_token" | "token_expired" | "token_not_yet_valid" | "unknown_signing_key";
+                        /** @enum {integer} */
+                        status?: 401;
+                    };
+                };
+            };
+            /** @description Not allowed (role, ownership or a locked account) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "account_locked" | "subject_changed" | "too_many_connections";
+                        /** @enum {integer} */
+                        status?: 403;
+                    };
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "auth_expected" | "invalid_body" | "invalid_last_id" | "invalid_text" | "too_many_messages" | "validation_failed";
+                        /** @enum {integer} */
+                        status?: 422;
+                    };
+                };
+            };
+            /** @description A service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable";
+                        /** @enum {integer} */
+                        status?: 503;
+                    };
+                };
+            };
+            /** @description Unexpected error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                        /** @enum {integer} */
+                        status?: 500;
+                    };
+                };
+            };
+        };
+    };
+    listPacks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                game: "chronovore" | "terrakard";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Inventory"];
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_audience" | "invalid_issuer" | "invalid_token" | "missing_token" | "token_expired" | "token_not_yet_valid" | "unknown_signing_key";
+                        /** @enum {integer} */
+                        status?: 401;
+                    };
+                };
+            };
+            /** @description Not allowed (role, ownership or a locked account) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "account_locked";
+                        /** @enum {integer} */
+                        status?: 403;
+                    };
+                };
+            };
+            /** @description A service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable";
+                        /** @enum {integer} */
+                        status?: 503;
+                    };
+                };
+            };
+            /** @description Unexpected error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                        /** @enum {integer} */
+                        status?: 500;
+                    };
+                };
+            };
+        };
+    };
+    getPackOdds: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                game: "chronovore" | "terrakard";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PackOdds"][];
+                };
+            };
+            /** @description Unexpected error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                        /** @enum {integer} */
+                        status?: 500;
+                    };
+                };
+            };
+        };
+    };
+    openPack: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Your key for this change (1-64 printable ASCII characters): the same key again returns the first answer and changes nothing; another change under it is 422 idempotency_key_reused */
+                "Idempotency-Key": string;
+            };
+            path: {
+                game: "chronovore" | "terrakard";
+                pack_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Opening"];
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_audience" | "invalid_issuer" | "invalid_token" | "missing_token" | "token_expired" | "token_not_yet_valid" | "unknown_signing_key";
+                        /** @enum {integer} */
+                        status?: 401;
+                    };
+                };
+            };
+            /** @description Not allowed (role, ownership or a locked account) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "account_locked";
+                        /** @enum {integer} */
+                        status?: 403;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "pack_not_found" | "route_not_found" | "unknown_pack_kind";
+                        /** @enum {integer} */
+                        status?: 404;
+                    };
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "balance_limit_reached" | "daily_limit_reached" | "insufficient_funds" | "pack_already_opened";
+                        /** @enum {integer} */
+                        status?: 409;
+                    };
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "idempotency_key_required" | "idempotency_key_reused" | "invalid_body" | "invalid_client_seed" | "invalid_cursor" | "invalid_idempotency_key" | "invalid_text" | "pack_not_for_sale" | "unknown_currency" | "unknown_game" | "validation_failed";
+                        /** @enum {integer} */
+                        status?: 422;
+                    };
+                };
+            };
+            /** @description Too many changes: wait for Retry-After seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                        /** @enum {integer} */
+                        status?: 429;
+                    };
+                };
+            };
+            /** @description A service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable";
+                        /** @enum {integer} */
+                        status?: 503;
+                    };
+                };
+            };
+            /** @description Unexpected error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                        /** @enum {integer} */
+                        status?: 500;
+                    };
+                };
+            };
+        };
+    };
+    buyPacks: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Your key for this change (1-64 printable ASCII characters): the same key again returns the first answer and changes nothing; another change under it is 422 idempotency_key_reused */
+                "Idempotency-Key": string;
+            };
+            path: {
+                game: "chronovore" | "terrakard";
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BuyPacksRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PackGrant"];
+                };
+            };
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PackGrant"];
+                };
+            };
+            /** @description Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "malformed_json" | "malformed_request" | "unsupported_media_type";
+                        /** @enum {integer} */
+                        status?: 400;
+                    };
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_audience" | "invalid_issuer" | "invalid_token" | "missing_token" | "token_expired" | "token_not_yet_valid" | "unknown_signing_key";
+                        /** @enum {integer} */
+                        status?: 401;
+                    };
+                };
+            };
+            /** @description Not allowed (role, ownership or a locked account) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "account_locked";
+                        /** @enum {integer} */
+                        status?: 403;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "pack_not_found" | "route_not_found" | "unknown_pack_kind";
+                        /** @enum {integer} */
+                        status?: 404;
+                    };
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "balance_limit_reached" | "daily_limit_reached" | "insufficient_funds" | "pack_already_opened";
+                        /** @enum {integer} */
+                        status?: 409;
+                    };
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "payload_too_large";
+                        /** @enum {integer} */
+                        status?: 413;
+                    };
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "idempotency_key_required" | "idempotency_key_reused" | "invalid_body" | "invalid_client_seed" | "invalid_cursor" | "invalid_idempotency_key" | "invalid_text" | "pack_not_for_sale" | "unknown_currency" | "unknown_game" | "validation_failed";
+                        /** @enum {integer} */
+                        status?: 422;
+                    };
+                };
+            };
+            /** @description Too many changes: wait for Retry-After seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                        /** @enum {integer} */
+                        status?: 429;
+                    };
+                };
+            };
+            /** @description A service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable";
+                        /** @enum {integer} */
+                        status?: 503;
+                    };
+                };
+            };
+            /** @description Unexpected error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                        /** @enum {integer} */
+                        status?: 500;
+                    };
+                };
+            };
+        };
+    };
+    getWallet: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                game: "chronovore" | "terrakard";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Wallet"];
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_audience" | "invalid_issuer" | "invalid_token" | "missing_token" | "token_expired" | "token_not_yet_valid" | "unknown_signing_key";
+                        /** @enum {integer} */
+                        status?: 401;
+                    };
+                };
+            };
+            /** @description Not allowed (role, ownership or a locked account) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "account_locked";
+                        /** @enum {integer} */
+                        status?: 403;
+                    };
+                };
+            };
+            /** @description A service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable";
+                        /** @enum {integer} */
+                        status?: 503;
+                    };
+                };
+            };
+            /** @description Unexpected error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                        /** @enum {integer} */
+                        status?: 500;
+                    };
+                };
+            };
+        };
+    };
+    listWalletHistory: {
+        parameters: {
+            query?: {
+                /** @description The previous page's next */
+                cursor?: string | null;
+                /** @description At most 100 (default 50) */
+                limit?: number;
+                /** @description Only this currency's entries */
+                currency?: string | null;
+            };
+            header?: never;
+            path: {
+                game: "chronovore" | "terrakard";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LedgerPage"];
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_audience" | "invalid_issuer" | "invalid_token" | "missing_token" | "token_expired" | "token_not_yet_valid" | "unknown_signing_key";
+                        /** @enum {integer} */
+                        status?: 401;
+                    };
+                };
+            };
+            /** @description Not allowed (role, ownership or a locked account) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "account_locked";
+                        /** @enum {integer} */
+                        status?: 403;
+                    };
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "idempotency_key_required" | "idempotency_key_reused" | "invalid_body" | "invalid_client_seed" | "invalid_cursor" | "invalid_idempotency_key" | "invalid_text" | "pack_not_for_sale" | "unknown_currency" | "unknown_game" | "validation_failed";
+                        /** @enum {integer} */
+                        status?: 422;
+                    };
+                };
+            };
+            /** @description A service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable";
+                        /** @enum {integer} */
+                        status?: 503;
+                    };
                 };
             };
             /** @description Unexpected error */
