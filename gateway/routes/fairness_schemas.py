@@ -5,7 +5,6 @@ from __future__ import annotations
 from marshmallow import fields, validate
 
 from gateway.casing import CamelSchema
-from gateway.routes.economy_schemas import PageQuery
 
 HASH_HELP = "SHA-256 of the active server seed (64 hex digits), shown before any roll"
 

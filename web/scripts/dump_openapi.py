@@ -12,8 +12,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from gateway.openapi import build_spec
 from gateway.app import Gateway
+from gateway.openapi import build_spec
 
 TARGET = Path(__file__).resolve().parents[1] / "openapi.json"
 # The API's path prefix (the planned /v1). The client adds it from one constant
