@@ -2,7 +2,7 @@
 
 Every path starts with the game (``/chronovore/wallet``, ``/terrakard/packs``): the
 ``economy`` converter accepts only the games that keep a ledger, so any other first
-segment is 404 ``route_not_found``. The player is always the token's. Currency is never
+segment is 404 ``route_not_found`` (documented on every route here). The player is always the token's. Currency is never
 granted here: rewards and payments are server-side decisions (the cards service's
 ``grant``, called by the services that earn a player something).
 
@@ -65,6 +65,7 @@ class EconomyRoutes(Caller):
             "Your balance of every currency of the game",
             WalletSchema,
             auth="player",
+            errors=(404,),
             tags=TAGS,
             codes=ECONOMY,
         ),
@@ -88,7 +89,7 @@ class EconomyRoutes(Caller):
             LedgerPageSchema,
             auth="player",
             query=LedgerHistoryQuery,
-            errors=(422,),
+            errors=(404, 422),
             tags=TAGS,
             codes=ECONOMY,
         ),
@@ -110,6 +111,7 @@ class EconomyRoutes(Caller):
             "Every pack kind of the game with its exact odds (public, before any opening)",
             PackOddsSchema,
             many=True,
+            errors=(404,),
             tags=TAGS,
             codes=ECONOMY,
         ),
@@ -127,6 +129,7 @@ class EconomyRoutes(Caller):
             "Your unopened packs of the game, oldest first, and how many of each kind",
             InventorySchema,
             auth="player",
+            errors=(404,),
             tags=TAGS,
             codes=ECONOMY,
         ),
