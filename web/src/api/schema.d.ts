@@ -6010,6 +6010,20 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "pack_not_found" | "route_not_found" | "unknown_pack_kind";
+                        /** @enum {integer} */
+                        status?: 404;
+                    };
+                };
+            };
             /** @description A service is unavailable */
             503: {
                 headers: {
@@ -6058,6 +6072,20 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PackOdds"][];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "pack_not_found" | "route_not_found" | "unknown_pack_kind";
+                        /** @enum {integer} */
+                        status?: 404;
+                    };
                 };
             };
             /** @description Unexpected error */
@@ -6439,6 +6467,20 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "pack_not_found" | "route_not_found" | "unknown_pack_kind";
+                        /** @enum {integer} */
+                        status?: 404;
+                    };
+                };
+            };
             /** @description A service is unavailable */
             503: {
                 headers: {
@@ -6521,6 +6563,20 @@ export interface operations {
                         code?: "account_locked";
                         /** @enum {integer} */
                         status?: 403;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "pack_not_found" | "route_not_found" | "unknown_pack_kind";
+                        /** @enum {integer} */
+                        status?: 404;
                     };
                 };
             };
