@@ -28,6 +28,8 @@ from gateway.routes.authoring import AuthoringRoutes
 from gateway.routes.catalogue import CatalogueRoutes
 from gateway.routes.chronovore.cards import ChronovoreCardRoutes
 from gateway.routes.chronovore.matches import ChronovoreMatchRoutes
+from gateway.routes.economy import EconomyRoutes
+from gateway.routes.fairness import FairnessRoutes
 from gateway.routes.platform import PlatformRoutes
 from gateway.routes.quest.attempts import QuestAttemptRoutes
 from gateway.routes.quest.battles import QuestBattleRoutes
@@ -70,6 +72,8 @@ class Gateway(
     QuestBattleRoutes,
     ChronovoreCardRoutes,
     ChronovoreMatchRoutes,
+    EconomyRoutes,
+    FairnessRoutes,
     PushRoutes,
     WebRoutes,
 ):

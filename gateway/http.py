@@ -58,7 +58,8 @@ class RouteDoc:
 @dataclass(frozen=True)
 class Route:
     """One method on one path. ``url`` is written as ``/quest/attempts/<uuid:attempt_id>``
-    (converters ``uuid``, ``int``, or none for a path segment)."""
+    (converters ``uuid``, ``int``, ``economy`` (one of ``ECONOMY_GAMES``), or none for a
+    path segment)."""
 
     method: str
     url: str
@@ -101,8 +102,13 @@ def routes_of(cls: type) -> list[tuple[str, Route]]:
     return sorted(found, key=lambda item: (item[1].url, item[1].method))
 
 
+# The games with a currency ledger and packs (services/cards/economy_data/currencies.json;
+# a unit test keeps the two equal): the ``economy`` converter's values.
+ECONOMY_GAMES = ("chronovore", "terrakard")
+
 _VARIABLE = re.compile(r"<(?:([^:<>]+):)?([^<>]+)>")
 _CONVERTERS = {
+    "economy": "|".join(ECONOMY_GAMES),  # grouped by path_pattern's named group
     "uuid": r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}",
     "int": r"[0-9]{1,18}",  # beyond that no index exists (and int() of 5,000 digits fails)
     "": r"[^/]+",

@@ -184,6 +184,18 @@ CARDS: Codes = {
     503: ("starter_cards_unavailable", *ECONOMY_REFUSALS[503]),
 }
 
+# The economy and fairness routes (gateway/routes/economy.py, fairness.py): the cards
+# service's economy refusals, and the gateway's own for a write without a usable key.
+ECONOMY: Codes = {
+    **ECONOMY_REFUSALS,
+    422: (
+        *ECONOMY_REFUSALS[422],
+        "unknown_game",
+        "idempotency_key_required",
+        "invalid_idempotency_key",
+    ),
+}
+
 BATTLE: Codes = {
     # A battle starts from a deck the cards service holds: its refusals come through.
     404: ("match_not_found", "no_active_match", "deck_not_found", "collection_not_found"),

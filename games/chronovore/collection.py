@@ -31,7 +31,7 @@ def card_attributes(kind: str, snapshot: Mapping[str, Any]) -> dict[str, Any]:
     return {"card_class": card.card_class.value, "name": card.name}
 
 
-def roll_reward(score: int, eligible: Mapping[str, Sequence[Any]], rng: Draws) -> list[Any]:
+def roll_reward(score: int, eligible: Mapping[str, Sequence[Any]], draws: Draws) -> list[Any]:
     """Chronovore has no challenge rewards (its cards come from packs): never asked."""
     raise ValueError("Chronovore cards are not challenge rewards")
 

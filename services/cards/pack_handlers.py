@@ -51,6 +51,7 @@ class OpenPack:
     player_id: uuid.UUID
     pack_id: uuid.UUID
     idempotency_key: str
+    game: str | None = None  # the game the caller expects (the API's path): another is unknown
 
 
 def pack_odds(game: str, economy: Economy) -> list[dict[str, Any]]:
@@ -200,9 +201,11 @@ def open_pack(
     if earlier is not None:
         if earlier["pack_id"] != cmd.pack_id:
             raise InvalidInput("idempotency_key_reused", "this idempotency key opened another pack")
+        if cmd.game not in (None, earlier["game"]):
+            raise NotFound("pack_not_found", "no such pack in your inventory")
         return _opening_view(earlier, _stored_receipt(uow, cmd.pack_id), True)
     pack = uow.packs.get(cmd.player_id, cmd.pack_id)
-    if pack is None:
+    if pack is None or cmd.game not in (None, pack["game"]):
         raise NotFound("pack_not_found", "no such pack in your inventory")
     kind = economy.pack(pack["game"], pack["kind"])
     rules = economy.games.rules(pack["game"])

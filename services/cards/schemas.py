@@ -146,6 +146,7 @@ class GrantPacksSchema(PlayerGameSchema):
 class OpenPackSchema(PlayerIdSchema):
     pack_id = fields.UUID(required=True)
     idempotency_key = fields.String(required=True, validate=IDEMPOTENCY_KEY)
+    game = fields.String(load_default=None, validate=validate.OneOf(list(Game)))
 
 
 class ClientSeedSchema(PlayerIdSchema):

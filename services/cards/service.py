@@ -288,7 +288,7 @@ class CardsService(HealthEndpoints):
 
     @rpc
     def open_pack(self, **payload: Any) -> dict[str, Any]:
-        """``pack_id, idempotency_key`` -> the opening (cards, rarities, finishes, the
+        """``pack_id, idempotency_key, game?`` -> the opening (cards, rarities, finishes, the
         fair roll's seed hash, client seed and nonce), persisted before it is returned."""
         cmd = packs.OpenPack(**load(OpenPackSchema(), payload))
         with self._uow() as uow:

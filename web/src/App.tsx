@@ -13,6 +13,7 @@ import { Collection } from "./screens/collection/Collection";
 import { DeckBuilder } from "./screens/decks/DeckBuilder";
 import { Decks } from "./screens/decks/Decks";
 import { Events } from "./screens/events/Events";
+import { Fairness } from "./screens/fairness/Fairness";
 import { Home } from "./screens/home/Home";
 import { Profile } from "./screens/profile/Profile";
 import { SignIn } from "./screens/signin/SignIn";
@@ -46,6 +47,8 @@ function screenFor(route: Route, current: Session | null) {
       return <Battle />;
     case "profile":
       return <Profile onSignOut={() => signOut(current)} />;
+    case "fairness":
+      return <Fairness />;
     case "author":
       return <ContentList />;
     case "content":
@@ -104,6 +107,7 @@ export function App() {
             <li><a href={href({ name: "decks" })} aria-current={route.name === "decks" || route.name === "deck" ? "page" : undefined}>Decks</a></li>
             <li><a href={href({ name: "battle" })} aria-current={route.name === "battle" ? "page" : undefined}>Battle</a></li>
             {isAuthor(current) && <li><a href={href({ name: "author" })} aria-current={route.name === "author" || route.name === "content" ? "page" : undefined}>Authoring</a></li>}
+            <li><a href={href({ name: "fairness" })} aria-current={route.name === "fairness" ? "page" : undefined}>Fairness</a></li>
             <li><a href={href({ name: "profile" })} aria-current={route.name === "profile" ? "page" : undefined}>Profile</a></li>
           </ul>
         </nav>

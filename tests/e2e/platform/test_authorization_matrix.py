@@ -42,6 +42,7 @@ from shared.config import SERVICE_NAMES
 from tests.auth0_standin import Auth0StandIn
 from tests.e2e.accounts.test_me import assert_problem
 from tests.e2e.chronovore import support as chronovore
+from tests.e2e.economy import support as economy
 from tests.e2e.quest import test_attempt_api as attempt_api
 from tests.e2e.quest import test_cards_api as cards_api
 from tests.helpers import wait_for
@@ -73,13 +74,16 @@ NOT_AUTHOR = "403 author_role_required"  # a player on an authoring route
 NO_DECK = "404 deck_not_found"
 NO_ATTEMPT = "404 attempt_not_found"
 NO_MATCH = "404 match_not_found"
+NO_PACK = "404 pack_not_found"
+NO_GOLD = "409 insufficient_funds"  # the caller's own wallet: nobody else's is ever spent
 NOT_OWNED = "422 deck_copy_not_owned"  # the owner's copies in a body: as unknown ids
 OPEN = (200, 200, 200, 200, 200)  # a public route: everyone, tokens ignored
 
 # Path parameters are filled from the world: <uuid:deck_id> is the owner's spare deck
 # (read, renamed, deleted), <uuid:match_id> the owner's battle, <uuid:attempt_id> the
 # owner's attempt, <int:index> 0, <uuid:event_id> the published event,
-# <uuid:content_id> the author's draft. Bodies are named in BODIES below.
+# <uuid:content_id> the author's draft, <economy:game> chronovore, <uuid:pack_id> the
+# owner's unopened pack (granted over RPC). Bodies are named in BODIES below.
 #
 # fmt: off
 MATRIX: list[tuple[str, str, str | None, tuple[int | str, ...]]] = [
@@ -165,6 +169,28 @@ MATRIX: list[tuple[str, str, str | None, tuple[int | str, ...]]] = [
                (ANON,       200,       NO_MATCH,       NO_MATCH,       LOCKED)),
     ("POST",   "/chronovore/matches/<uuid:match_id>/leave", "chronovore_leave",
                (ANON,       200,       NO_MATCH,       NO_MATCH,       LOCKED)),
+    # The economy of a game (the owner holds a pack and 100 Gold) and fairness.
+    ("GET",    "/<economy:game>/packs/odds",           None,        OPEN),
+    ("GET",    "/<economy:game>/wallet",               None,
+               (ANON,       200,       200,            200,            LOCKED)),
+    ("GET",    "/<economy:game>/wallet/history",       None,
+               (ANON,       200,       200,            200,            LOCKED)),
+    ("GET",    "/<economy:game>/packs",                None,
+               (ANON,       200,       200,            200,            LOCKED)),
+    ("POST",   "/<economy:game>/packs/<uuid:pack_id>/open", None,
+               (ANON,       200,       NO_PACK,        NO_PACK,        LOCKED)),
+    ("POST",   "/<economy:game>/shop/packs",           "buy",
+               (ANON,       201,       NO_GOLD,        NO_GOLD,        LOCKED)),
+    ("GET",    "/me/fairness",                         None,
+               (ANON,       200,       200,            200,            LOCKED)),
+    ("PUT",    "/me/fairness/client-seed",             "client_seed",
+               (ANON,       200,       200,            200,            LOCKED)),
+    ("GET",    "/me/fairness/rolls",                   None,
+               (ANON,       200,       200,            200,            LOCKED)),
+    ("POST",   "/me/fairness/rotate",                  None,
+               (ANON,       200,       200,            200,            LOCKED)),
+    ("GET",    "/me/fairness/export",                  None,
+               (ANON,       200,       200,            200,            LOCKED)),
     # Authoring: Authors only; the author owns the draft. The lock outranks the role.
     ("GET",    "/authoring/content",                   None,
                (ANON,       NOT_AUTHOR, NOT_AUTHOR,    200,            LOCKED)),
@@ -194,6 +220,11 @@ QUERIES = {
     "/quest/events": f"?lat={attempt_api.SPOT['lat']}&lon={attempt_api.SPOT['lon']}",
     ("DELETE", "/quest/decks/<uuid:deck_id>"): "?expectedVersion=2",  # after the rename
     ("DELETE", "/chronovore/decks/<uuid:deck_id>"): "?expectedVersion=2",
+}
+# Headers a row sends (besides the token): the economy's writes need their key.
+HEADERS = {
+    "/<economy:game>/packs/<uuid:pack_id>/open": {"Idempotency-Key": "matrix-open"},
+    "/<economy:game>/shop/packs": {"Idempotency-Key": "matrix-buy"},
 }
 
 # -- callers and their objects --------------------------------------------------------------
@@ -247,6 +278,7 @@ class World:
     content: str
     content_prompt: str
     deletion_of_locked: str
+    pack: str  # the owner's unopened Chronovore pack
     reader: Caller  # an Author outside the matrix, who re-reads the draft
     chronovore_copies: list[str]  # the owner's Chronovore cards, from its starting packs
     chronovore_deck: str  # the owner's legal Chronovore deck
@@ -274,6 +306,9 @@ class World:
             (owner, "/quest/battles/active"),
             (owner, "/chronovore/collection"),
             (owner, "/chronovore/decks"),
+            (owner, "/chronovore/wallet"),
+            (owner, "/chronovore/packs"),
+            (owner, "/me/fairness"),
         ]
         if self.chronovore_match is not None:
             chronovore = f"/chronovore/matches/{self.chronovore_match}"
@@ -316,6 +351,8 @@ BODIES = {
     "edit": lambda w: {"expectedVersion": 1, "body": question_body()},
     "submit": lambda w: {"to": "in_review", "expectedVersion": 2},
     "confirm": lambda w: {"confirm": CONFIRMATION_PHRASE},
+    "buy": lambda w: {"kind": "core"},
+    "client_seed": lambda w: {"clientSeed": "matrix-seed"},
 }
 
 
@@ -387,6 +424,9 @@ def world(api, rpc, starters, core_set, event_id) -> World:
     match = owner.ok("POST", "/quest/battles", {"deckId": deck["id"]})
     assert match["phase"] == "initial_selection"  # no turn deadline until the actions row
     owner.ids.update([*copies, deck["id"], spare["id"], match["id"]])
+    [pack] = economy.grant_packs(rpc, owner.player_id)
+    economy.grant_gold(rpc, owner.player_id, 100)
+    owner.ids.add(pack)
 
     chronovore_player, chronovore_deck = chronovore.player_with_deck(api, rpc, core_set, owner)
     chronovore_copies = [card["id"] for card in chronovore_deck["cards"]]
@@ -411,6 +451,7 @@ def world(api, rpc, starters, core_set, event_id) -> World:
         content=draft["id"],
         content_prompt=prompt,
         deletion_of_locked=deletion.json()["id"],
+        pack=pack,
         reader=Caller(api, "reader", roles=["author"]),
         chronovore_copies=chronovore_copies,
         chronovore_deck=chronovore_deck["id"],
@@ -431,6 +472,8 @@ def concrete_path(method: str, rule: str, world: World) -> str:
         "deck_id": world.spare_deck,
         "match_id": world.match,
         "content_id": world.content,
+        "game": "chronovore",
+        "pack_id": world.pack,
     }
     if rule.startswith("/chronovore/"):
         values.update(deck_id=world.chronovore_spare, match_id=str(world.chronovore_match))
@@ -449,9 +492,11 @@ def object_owner(rule: str) -> str:
     return "author" if rule.startswith("/authoring/") else "owner"
 
 
-def assert_cell(world: World, role: str, method: str, path: str, body: Any, cell) -> Any:
+def assert_cell(
+    world: World, role: str, method: str, path: str, body: Any, cell, headers=None
+) -> Any:
     caller = world.callers[role]
-    response = caller.call(method, path, body)
+    response = caller.call(method, path, body, headers)
     status, code = expected(cell)
     where = f"{role} {method} {path}"
     if code is not None:
@@ -470,12 +515,12 @@ def assert_cell(world: World, role: str, method: str, path: str, body: Any, cell
     # (no oracle of what exists). Role and lock refusals come before any id is looked at.
     named = sorted(i for i in foreign if i in sent)
     if named and 400 <= response.status_code < 500 and cell not in (ANON, LOCKED, NOT_AUTHOR):
-        twin = unknown_twin(caller, method, path, body, named)
+        twin = unknown_twin(caller, method, path, body, named, headers)
         assert (twin.status_code, twin.json()) == (response.status_code, response.json()), where
     return response
 
 
-def unknown_twin(caller: Caller, method: str, path: str, body: Any, named: list[str]):
+def unknown_twin(caller: Caller, method: str, path: str, body: Any, named: list[str], headers=None):
     """The same request with each named id replaced by one of its shape that exists nowhere;
     the answer comes back with the original ids put back, to compare."""
     fresh = {i: str(uuid.uuid4()) if len(i) == 36 else f"o{uuid.uuid4().hex[:8]}" for i in named}
@@ -483,7 +528,7 @@ def unknown_twin(caller: Caller, method: str, path: str, body: Any, named: list[
     for original, replacement in fresh.items():
         text = text.replace(original, replacement)
     twin_path, twin_body = text.split("\n", 1)
-    answer = caller.call(method, twin_path, json.loads(twin_body))
+    answer = caller.call(method, twin_path, json.loads(twin_body), headers)
     restored = answer.text
     for original, replacement in fresh.items():
         restored = restored.replace(replacement, original)
@@ -494,18 +539,19 @@ def unknown_twin(caller: Caller, method: str, path: str, body: Any, named: list[
 def run_row(world: World, method: str, rule: str, body_name: str | None, cells) -> None:
     path = concrete_path(method, rule, world)
     body = BODIES[body_name](world) if body_name else None
+    headers = HEADERS.get(rule)
     by_role = dict(zip(ROLES, cells, strict=True))
     first = object_owner(rule)
     mutating = method != "GET"
     with_draft = rule != "/me"  # DELETE /me: the author deletes itself, its draft too
     before = world.owner_view(with_draft) if mutating else None
     for role in (r for r in ROLES if r != first):
-        assert_cell(world, role, method, path, body, by_role[role])
+        assert_cell(world, role, method, path, body, by_role[role], headers)
     if mutating:
         assert world.owner_view(with_draft) == before, (
             f"{method} {path} by others changed the owner's"
         )
-    answer = assert_cell(world, first, method, path, body, by_role[first])
+    answer = assert_cell(world, first, method, path, body, by_role[first], headers)
     if rule.endswith("/forfeit") and answer.status_code == 200:
         # The finished match reaches the owner's progression by event: let it land
         # before the next row compares the owner's view before and after others act.

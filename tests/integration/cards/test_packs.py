@@ -154,3 +154,25 @@ def test_someone_else_s_pack_is_not_found(economy_cards, test_unit_cards):
     with pytest.raises(NotFound) as refused:
         economy_cards.open_pack(player_id=player(), pack_id=pack_id, idempotency_key=key())
     assert refused.value.code == "pack_not_found"
+
+
+def test_a_pack_asked_for_under_another_game_is_not_found_and_stays_unopened(
+    economy_cards, test_unit_cards
+):
+    who, same = player(), key()
+    [pack_id] = grant_packs(economy_cards, who)["packs"]
+    with pytest.raises(NotFound) as refused:
+        economy_cards.open_pack(
+            player_id=who, pack_id=pack_id, idempotency_key=same, game="terrakard"
+        )
+    assert refused.value.code == "pack_not_found"
+    assert economy_cards.pack_inventory(player_id=who, game=GAME)["counts"] == {"test": 1}
+    opened = economy_cards.open_pack(
+        player_id=who, pack_id=pack_id, idempotency_key=same, game=GAME
+    )
+    with pytest.raises(NotFound):  # its retry under another game: still unknown there
+        economy_cards.open_pack(
+            player_id=who, pack_id=pack_id, idempotency_key=same, game="terrakard"
+        )
+    again = economy_cards.open_pack(player_id=who, pack_id=pack_id, idempotency_key=same)
+    assert again["cards"] == opened["cards"]

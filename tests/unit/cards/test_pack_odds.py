@@ -136,3 +136,14 @@ def _core_data():
         "finish_weights": dict(CORE.finish_weights),
         "floor": "uncommon",
     }
+
+
+def test_chronovore_pack_rarities_are_the_rarities_its_definitions_carry():
+    # The pool is keyed by the definitions' own rarity values (games/chronovore/content.py):
+    # a pack kind naming a rarity no definition can carry would never open.
+    from games.chronovore.content import Finish, Rarity
+
+    for kind in ECONOMY.packs_of("chronovore"):
+        assert kind.needed_rarities() <= set(Rarity), kind.kind
+        assert set(kind.rarities) == set(Rarity), kind.kind
+        assert set(kind.finish_weights) <= set(Finish), kind.kind

@@ -73,7 +73,12 @@ def test_every_gateway_code_is_enumerated_under_its_status():
     refusals = raised(ROOT / "gateway", set(STATUS)) | raised(ROOT / "shared", set(STATUS))
     everything = {
         (status, code)
-        for table in (problem_codes.GATEWAY, problem_codes.PUSH, *AREAS.values())
+        for table in (
+            problem_codes.GATEWAY,
+            problem_codes.PUSH,
+            problem_codes.ECONOMY,
+            *AREAS.values(),
+        )
         for status, codes in table.items()
         for code in codes
     } | {(403, problem_codes.AUTHOR_ONLY)}

@@ -15,6 +15,7 @@ describe("hash routes", () => {
       { name: "deck", id: "d1" },
       { name: "battle" },
       { name: "profile" },
+      { name: "fairness" },
       { name: "author" },
       { name: "content", id: "c1" },
       { name: "content", id: null },

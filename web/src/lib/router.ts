@@ -14,6 +14,7 @@ export type Route =
   | { name: "deck"; id: string | null }
   | { name: "battle" }
   | { name: "profile" }
+  | { name: "fairness" }
   | { name: "author" }
   | { name: "content"; id: string | null }
   | { name: "not_found"; path: string };
@@ -33,6 +34,7 @@ export function parseRoute(hash: string): Route {
     if (b === "battle") return { name: "battle" };
   }
   if (a === "profile") return { name: "profile" };
+  if (a === "fairness" && !b) return { name: "fairness" };
   if (a === "author" && !b) return { name: "author" };
   if (a === "author" && b) return { name: "content", id: b === "new" ? null : b };
   return { name: "not_found", path };
@@ -58,6 +60,8 @@ export function href(route: Route): string {
       return "#/quest/battle";
     case "profile":
       return "#/profile";
+    case "fairness":
+      return "#/fairness";
     case "author":
       return "#/author";
     case "content":
