@@ -2,9 +2,10 @@
 
 Every path starts with the game (``/chronovore/wallet``, ``/terrakard/packs``): the
 ``economy`` converter accepts only the games that keep a ledger, so any other first
-segment is 404 ``route_not_found`` (documented on every route here). The player is always the token's. Currency is never
-granted here: rewards and payments are server-side decisions (the cards service's
-``grant``, called by the services that earn a player something).
+segment is 404 ``route_not_found`` (documented on every route here). The player is
+always the token's. Currency is never granted here: rewards and payments are
+server-side decisions (the cards service's ``grant``, called by the services that earn a
+player something).
 
 A write (opening, buying) needs an ``Idempotency-Key``. The gateway stores it as
 ``api:<key>``, so no key a client picks can meet a key a service derives for the same
