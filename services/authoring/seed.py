@@ -94,9 +94,7 @@ class Seeder:
                 ):
                     self.report.skipped.append(ref)
                     return None
-                command = handlers.CreateContent(
-                    SEED_AUTHOR, kind, game, body(), replaces=replaces
-                )
+                command = handlers.CreateContent(SEED_AUTHOR, kind, game, body(), replaces=replaces)
                 created = handlers.create_content(command, uow, self._clock)
                 content_id = created.id
                 session.execute(insert(seed_refs).values(ref=ref, content_id=content_id))
@@ -149,9 +147,7 @@ def seed(db: Database, clock: Clock, demo: bool = True) -> SeedReport:
             seeder.report.ids[lineage] = replacement
     for card in _load(CHRONOVORE_CORE_SET):
         ref = f"{Game.CHRONOVORE}:{_card_ref(card['body']['name'])}"
-        seeder.ensure_published(
-            ref, card["kind"], _fixed(card["body"]), game=Game.CHRONOVORE
-        )
+        seeder.ensure_published(ref, card["kind"], _fixed(card["body"]), game=Game.CHRONOVORE)
     if demo:
         _seed_demo_content(seeder, clock)
     return seeder.report

@@ -35,3 +35,9 @@ class ActSchema(_VersionedSchema):
 
 class ForfeitSchema(_VersionedSchema):
     pass
+
+
+class StartAttackSchema(PlayerSchema):
+    deck_id = fields.UUID(required=True)
+    defender_id = fields.UUID(required=True)
+    questions = fields.Boolean(load_default=True)

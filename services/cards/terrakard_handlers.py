@@ -196,7 +196,7 @@ def save_deck(
     now = clock.now()
     if deck_id is None:
         if name is None or cards is None:
-            raise InvalidInput("invalid_input", "a new deck needs a name and its cards")
+            raise InvalidInput("validation_failed", "a new deck needs a name and its cards")
         if uow.decks.count(player_id, GAME) >= config.MAX_SAVED_DECKS:
             raise Conflict(
                 "deck_limit_reached", f"you can keep at most {config.MAX_SAVED_DECKS} decks"
