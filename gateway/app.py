@@ -31,6 +31,8 @@ from gateway.routes.quest.attempts import QuestAttemptRoutes
 from gateway.routes.quest.battles import QuestBattleRoutes
 from gateway.routes.quest.cards import QuestCardRoutes
 from gateway.routes.quest.events import QuestEventRoutes
+from gateway.routes.terrakard.attacks import TerraKardAttackRoutes
+from gateway.routes.terrakard.cards import TerraKardCardRoutes
 from gateway.routes.web import WebRoutes
 from gateway.rpc import NamekoRpc
 from shared.config import Settings
@@ -66,6 +68,8 @@ class Gateway(
     QuestAttemptRoutes,
     QuestCardRoutes,
     QuestBattleRoutes,
+    TerraKardCardRoutes,
+    TerraKardAttackRoutes,
     PushRoutes,
     WebRoutes,
 ):

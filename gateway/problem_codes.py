@@ -143,7 +143,7 @@ OTHER_DECK_REFUSALS = (
 # TerraKard's hosting (docs/terrakard.md, "Hosting"): cards' decks and plans, battle's
 # attacks (the engine's refusals: games/terrakard/errors.py).
 TERRAKARD_REFUSALS: Codes = {
-    404: ("plan_not_found", "no_defense", "report_not_found"),
+    404: ("plan_not_found", "no_defense", "report_not_found", "target_not_found"),
     409: (
         "terrakard_not_started",
         "plan_limit_reached",

@@ -39,5 +39,5 @@ class ForfeitSchema(_VersionedSchema):
 
 class StartAttackSchema(PlayerSchema):
     deck_id = fields.UUID(required=True)
-    defender_id = fields.UUID(required=True)
+    target_id = fields.UUID(required=True)
     questions = fields.Boolean(load_default=True)

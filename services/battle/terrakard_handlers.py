@@ -29,7 +29,7 @@ REPORTS_LIMIT = 50
 class StartAttack:
     player_id: uuid.UUID
     deck_id: uuid.UUID
-    defender_id: uuid.UUID
+    target_id: uuid.UUID  # the arena's id of the defender, never an account id
     questions: bool = True
 
 
@@ -45,10 +45,12 @@ def start_attack(
     live attack per defender and per attacker: the seats' unique index decides a race)."""
     now = clock.now()
     since = now - timedelta(hours=tk.REPEAT_HOURS)
+    found = services.cards.call("terrakard_target", target_id=str(cmd.target_id))
+    defender_id = uuid.UUID(str(found["player_id"]))
     with unit_of_work() as uow:
         if uow.matches.active_id(cmd.player_id, tk.GAME, tk.ATTACK_MODE) is not None:
             raise _busy_attacker(uow, cmd.player_id)
-        if cmd.defender_id in uow.matches.opponents_since(
+        if defender_id in uow.matches.opponents_since(
             cmd.player_id, tk.GAME, tk.ATTACK_MODE, since
         ):
             raise Conflict(
@@ -57,7 +59,7 @@ def start_attack(
             )
     # Outside any transaction: three services answer.
     seats, brings = tk.attack_setup(
-        services, cmd.player_id, cmd.deck_id, cmd.defender_id, cmd.questions
+        services, cmd.player_id, cmd.deck_id, defender_id, cmd.questions
     )
     game = hosted(tk.GAME)
     match, initial, steps = host.start(
@@ -141,7 +143,7 @@ def arena(
         "level": level,
         "items": [
             {
-                "player_id": str(f["player_id"]),
+                "target_id": str(f["target_id"]),
                 "pseudonym": tk.pseudonym(uuid.UUID(str(f["player_id"]))),
                 "level": f["level"],
                 "trophies": tk.TROPHIES,

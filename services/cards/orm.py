@@ -156,11 +156,14 @@ terrakard_plans = Table(
 )
 
 # One row per TerraKard player: the starting collection was granted (once: primary
-# key), the active plan (one at most), and the level last seen, which the arena reads.
+# key), the active plan (one at most), the level last seen, which the arena reads, and
+# the target id the arena shows others instead of the account id.
 terrakard_players = Table(
     "terrakard_players",
     metadata,
     Column("player_id", Uuid, primary_key=True),
+    # What others see of the player in the arena (never the account id).
+    Column("target_id", Uuid, nullable=False, unique=True),
     Column("started_at", DateTime(timezone=True), nullable=False),
     Column(
         "active_plan_id",

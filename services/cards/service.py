@@ -44,6 +44,7 @@ from services.cards.terrakard_schemas import (
     RefVersionSchema,
     SaveDeckSchema,
     SavePlanSchema,
+    TargetSchema,
 )
 from shared.consumers import consume
 from shared.dependencies import (
@@ -440,3 +441,10 @@ class CardsService(HealthEndpoints):
                 args["low"], args["high"], args["exclude"], args["limit"], uow
             )
         return list(jsonable(found))
+
+    @rpc
+    def terrakard_target(self, target_id: str) -> dict[str, Any]:
+        """For battle: the player behind an arena target id."""
+        args = load(TargetSchema(), {"target_id": target_id})
+        with self._uow() as uow:
+            return dict(jsonable(terrakard.target(args["target_id"], uow)))

@@ -417,6 +417,19 @@ def defenders(
     """TerraKard players of a level in [low, high], for the arena (battle filters and
     orders them)."""
     return [
-        {"player_id": p.player_id, "level": p.level, "has_plan": p.active_plan_id is not None}
+        {
+            "player_id": p.player_id,
+            "target_id": p.target_id,
+            "level": p.level,
+            "has_plan": p.active_plan_id is not None,
+        }
         for p in uow.terrakard.defenders(low, high, exclude, limit)
     ]
+
+
+def target(target_id: uuid.UUID, uow: CardsUnitOfWork) -> dict[str, Any]:
+    """The player behind an arena target id (for battle only)."""
+    found = uow.terrakard.by_target(target_id)
+    if found is None:
+        raise NotFound("target_not_found", "there is no such target")
+    return {"player_id": found.player_id, "target_id": found.target_id}

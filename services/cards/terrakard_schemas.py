@@ -55,3 +55,7 @@ class DefendersSchema(Schema):
     high = LEVEL
     exclude = fields.List(fields.UUID(), load_default=list)
     limit = fields.Integer(strict=True, load_default=50, validate=validate.Range(1, 200))
+
+
+class TargetSchema(Schema):
+    target_id = fields.UUID(required=True)

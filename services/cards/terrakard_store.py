@@ -40,6 +40,13 @@ class TerraKardPlayer:
     started_at: datetime
     active_plan_id: uuid.UUID | None
     level: int
+    target_id: uuid.UUID
+
+
+def _player(row: Any) -> TerraKardPlayer:
+    return TerraKardPlayer(
+        row.player_id, row.started_at, row.active_plan_id, row.level, row.target_id
+    )
 
 
 def _plan(row: Any) -> Plan:
@@ -60,15 +67,25 @@ class SqlTerraKard:
     def player(self, player_id: uuid.UUID, *, for_update: bool = False) -> TerraKardPlayer | None:
         query = select(terrakard_players).where(terrakard_players.c.player_id == player_id)
         row = self._session.execute(query.with_for_update() if for_update else query).first()
-        if row is None:
-            return None
-        return TerraKardPlayer(row.player_id, row.started_at, row.active_plan_id, row.level)
+        return None if row is None else _player(row)
+
+    def by_target(self, target_id: uuid.UUID) -> TerraKardPlayer | None:
+        row = self._session.execute(
+            select(terrakard_players).where(terrakard_players.c.target_id == target_id)
+        ).first()
+        return None if row is None else _player(row)
 
     def start_if_new(self, player_id: uuid.UUID, level: int, now: datetime) -> bool:
         """The player's row, once (a concurrent start waits, then finds it)."""
         inserted = self._session.execute(
             insert(terrakard_players)
-            .values(player_id=player_id, started_at=now, level=level, seen_at=now)
+            .values(
+                player_id=player_id,
+                target_id=uuid.uuid4(),
+                started_at=now,
+                level=level,
+                seen_at=now,
+            )
             .on_conflict_do_nothing(index_elements=["player_id"])
             .returning(terrakard_players.c.player_id)
         ).first()
@@ -102,7 +119,7 @@ class SqlTerraKard:
             .order_by(terrakard_players.c.seen_at.desc(), terrakard_players.c.player_id)
             .limit(limit)
         ).all()
-        return [TerraKardPlayer(r.player_id, r.started_at, r.active_plan_id, r.level) for r in rows]
+        return [_player(r) for r in rows]
 
     # -- plans ----------------------------------------------------------------------------
 

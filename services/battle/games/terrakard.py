@@ -150,27 +150,53 @@ def defender_of(match: Match) -> uuid.UUID | None:
     return _defender(match).player_id
 
 
+def _engine_view(state: AttackState) -> dict[str, Any]:
+    """The engine's attacker view without the defender's copy ids (another account's
+    identifiers): a revealed defense card shows its face only."""
+    view = TERRAKARD.view(state, ATTACKER)
+    revealed = view.get("revealed_now")
+    if revealed is not None:
+        card = {k: v for k, v in revealed["card"].items() if k != "id"}
+        view["revealed_now"] = {**revealed, "card": card}
+    return view
+
+
 def attack_view(match: Match) -> dict[str, Any]:
     seat = _attacker(match)
     return {
-        **TERRAKARD.view(match.state, ATTACKER),
+        **_scrub(_engine_view(match.state), _defender_copies(match)),
         "id": str(match.id),
         "mode": match.mode,
         "deck_id": None if seat.ref_id is None else str(seat.ref_id),
         "defender": pseudonym(_defender(match).player_id),
         "status": str(match.status),
         "outcome": seat.result,
-        "match_version": match.version,
         "created_at": _time(match.created_at),
         "finished_at": _time(match.finished_at),
     }
 
 
-def _events(steps: Sequence[Step]) -> list[dict[str, Any]]:
-    return TERRAKARD.view_events([e for s in steps for e in s.events], ATTACKER)
+def _defender_copies(match: Match) -> frozenset[str]:
+    return frozenset(c.card_id for c in match.state.defense.plan.cards)
+
+
+def _scrub(value: Any, hidden: frozenset[str]) -> Any:
+    """``value`` without any ``id`` naming one of the defender's copies (another
+    account's identifiers): a revealed card is shown by its face."""
+    if isinstance(value, dict):
+        return {k: _scrub(v, hidden) for k, v in value.items() if not (k == "id" and v in hidden)}
+    if isinstance(value, list):
+        return [_scrub(v, hidden) for v in value]
+    return value
+
+
+def _events(match: Match, steps: Sequence[Step]) -> list[dict[str, Any]]:
+    events = TERRAKARD.view_events([e for s in steps for e in s.events], ATTACKER)
+    return list(_scrub(events, _defender_copies(match)))
 
 
 def history_view(match: Match, steps: Sequence[Step]) -> dict[str, Any]:
+    hidden = _defender_copies(match)
     return {
         "match_id": str(match.id),
         "status": str(match.status),
@@ -181,7 +207,7 @@ def history_view(match: Match, steps: Sequence[Step]) -> dict[str, Any]:
                 "seq": s.version,
                 "action": client_part(s.action),
                 "at": _time(s.at),
-                "events": TERRAKARD.view_events(s.events, ATTACKER),
+                "events": _scrub(TERRAKARD.view_events(s.events, ATTACKER), hidden),
             }
             for s in steps
         ],
@@ -215,7 +241,7 @@ class TerraKardViews:
         return attack_view(match)
 
     def result(self, match: Match, seat: Seat, steps: Sequence[Step]) -> dict[str, Any]:
-        return {**attack_view(match), "events": _events(steps)}
+        return {**attack_view(match), "events": _events(match, steps)}
 
     def history(self, match: Match, seat: Seat, steps: Sequence[Step]) -> dict[str, Any]:
         return history_view(match, steps)

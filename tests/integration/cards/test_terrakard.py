@@ -124,7 +124,7 @@ def test_a_deck_over_the_level_budget_is_refused_and_fits_a_higher_level(
     )
     deck = commons(collection)[:6] + rares  # 6 + 6 = 12: level 1's budget exactly
     assert cards.terrakard_save_deck(player_id=player, level=1, name="Edge", cards=deck)["legal"]
-    uncommon = [c["id"] for c in collection["cards"] if c["rarity"] == "Uncommon"][0]
+    uncommon = next(c["id"] for c in collection["cards"] if c["rarity"] == "Uncommon")
     over = commons(collection)[:5] + rares + [uncommon]  # 5 + 6 + 2 = 13
     with pytest.raises(InvalidInput) as refused:
         cards.terrakard_save_deck(player_id=player, level=1, name="Over", cards=over)
@@ -210,6 +210,10 @@ def test_the_arena_candidates_are_by_level_and_exclude_who_is_asked(cards):
     ids = {f["player_id"] for f in found}
     assert other in ids and player not in ids
     assert all(f["level"] == 7 for f in found)
+    target = next(f["target_id"] for f in found if f["player_id"] == other)
+    assert cards.terrakard_target(target_id=target)["player_id"] == other
+    with pytest.raises(NotFound):
+        cards.terrakard_target(target_id=str(uuid.uuid4()))
 
 
 def test_the_purge_forgets_plans_and_the_terrakard_player(cards, cards_engine):

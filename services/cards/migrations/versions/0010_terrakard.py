@@ -34,6 +34,7 @@ def upgrade() -> None:
     op.create_table(
         "terrakard_players",
         sa.Column("player_id", sa.Uuid(), primary_key=True),
+        sa.Column("target_id", sa.Uuid(), nullable=False, unique=True),
         sa.Column("started_at", sa.DateTime(timezone=True), nullable=False),
         sa.Column(
             "active_plan_id",
