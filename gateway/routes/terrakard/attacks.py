@@ -39,7 +39,7 @@ class TerraKardAttackRoutes(Caller):
         RouteDoc("Players you may attack, close to your level", ArenaSchema, auth="player",
                  errors=(503,), tags=TAGS, codes=BATTLE),
     )  # fmt: skip
-    async def terrakard_arena(self, request: Request) -> Any:
+    async def get_terrakard_arena(self, request: Request) -> Any:
         """-> ``{"level": 1, "items": [{"targetId": "...", "pseudonym": "Keeper-3fa2c1",
         "level": 1, "trophies": 0, "automatic": false}]}``"""
         player_id = await self._player_id(request)
@@ -53,7 +53,7 @@ class TerraKardAttackRoutes(Caller):
                  AttackSchema, StartAttackRequest, auth="player", status=201,
                  errors=WRITE_ERRORS, tags=TAGS, codes=BATTLE),
     )  # fmt: skip
-    async def terrakard_start_attack(self, request: Request) -> tuple[int, Any]:
+    async def start_terrakard_attack(self, request: Request) -> tuple[int, Any]:
         """``{"deckId": "...", "targetId": "..."}`` -> 201 the attack in its
         reconnaissance: ``{"id": "...", "phase": "reconnaissance", "version": 0,
         "reconnaissance": {"pseudonym": ..., "terrain": {...}, "categories": [...]}}``"""
@@ -68,32 +68,32 @@ class TerraKardAttackRoutes(Caller):
 
     @api(
         "GET",
-        "/terrakard/attacks/<uuid:match_id>",
+        "/terrakard/attacks/<uuid:attack_id>",
         RouteDoc("One of your attacks, as you may see it", AttackSchema, auth="player",
                  errors=(404,), tags=TAGS, codes=BATTLE),
     )  # fmt: skip
-    async def terrakard_attack(self, request: Request, match_id: Any) -> Any:
+    async def get_terrakard_attack(self, request: Request, attack_id: Any) -> Any:
         """-> the attack (time that ran out is played first)"""
         return await self.services.call(
             "battle", "terrakard_attack", player_id=await self._player_id(request),
-            match_id=str(match_id),
+            match_id=str(attack_id),
         )  # fmt: skip
 
     @api(
         "POST",
-        "/terrakard/attacks/<uuid:match_id>/actions",
+        "/terrakard/attacks/<uuid:attack_id>/actions",
         RouteDoc("Begin, play a card, answer or skip the question, or give up, at the "
                  "version you saw", AttackResultSchema, AttackActionRequest, auth="player",
                  errors=WRITE_ERRORS, tags=TAGS, headers=(IDEMPOTENCY_HEADER,), codes=BATTLE,
                  operation_id="actInTerraKardAttack"),
     )  # fmt: skip
-    async def terrakard_act(self, request: Request, match_id: Any) -> Any:
+    async def act_in_terrakard_attack(self, request: Request, attack_id: Any) -> Any:
         """``{"expectedVersion": 2, "action": {"kind": "play", "card": 3}}`` -> the attack
         at its new version with ``events``"""
         player_id = await self._player_id(request)
         args = load(AttackActionRequest(), json_input(request))
         return await self.services.call(
-            "battle", "terrakard_act", player_id=player_id, match_id=str(match_id),
+            "battle", "terrakard_act", player_id=player_id, match_id=str(attack_id),
             expected_version=args["expected_version"], action=args["action"],
             idempotency_key=idempotency_key(
                 request.headers.get("Idempotency-Key"), args["idempotency_key"]
@@ -102,15 +102,15 @@ class TerraKardAttackRoutes(Caller):
 
     @api(
         "GET",
-        "/terrakard/attacks/<uuid:match_id>/history",
+        "/terrakard/attacks/<uuid:attack_id>/history",
         RouteDoc("Your attack's log, as you may see it", AttackHistorySchema, auth="player",
                  errors=(404,), tags=TAGS, codes=BATTLE),
     )  # fmt: skip
-    async def terrakard_attack_history(self, request: Request, match_id: Any) -> Any:
+    async def get_terrakard_attack_history(self, request: Request, attack_id: Any) -> Any:
         """-> ``{"matchId": "...", "entries": [{"seq": 1, "action": {"kind": "begin"}}]}``"""
         return await self.services.call(
             "battle", "terrakard_history", player_id=await self._player_id(request),
-            match_id=str(match_id),
+            match_id=str(attack_id),
         )  # fmt: skip
 
     @api(
@@ -119,7 +119,7 @@ class TerraKardAttackRoutes(Caller):
         RouteDoc("The attacks against your defense, newest first", DefenseReportsSchema,
                  auth="player", tags=TAGS, codes=BATTLE),
     )  # fmt: skip
-    async def terrakard_defense_reports(self, request: Request) -> Any:
+    async def list_terrakard_defense_reports(self, request: Request) -> Any:
         """-> ``{"items": [{"matchId": "...", "attacker": "Keeper-3fa2c1", "result":
         "victory", "report": {...}}]}``"""
         return await self.services.call(
@@ -128,13 +128,13 @@ class TerraKardAttackRoutes(Caller):
 
     @api(
         "GET",
-        "/terrakard/defense-reports/<uuid:match_id>",
+        "/terrakard/defense-reports/<uuid:attack_id>",
         RouteDoc("One attack against your defense, with its log to watch it again",
                  DefenseReportSchema, auth="player", errors=(404,), tags=TAGS, codes=BATTLE),
     )  # fmt: skip
-    async def terrakard_defense_report(self, request: Request, match_id: Any) -> Any:
+    async def get_terrakard_defense_report(self, request: Request, attack_id: Any) -> Any:
         """-> the report and ``replay``: every step as the defender may see it"""
         return await self.services.call(
             "battle", "terrakard_defense_report", player_id=await self._player_id(request),
-            match_id=str(match_id),
+            match_id=str(attack_id),
         )  # fmt: skip

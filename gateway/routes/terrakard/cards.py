@@ -59,7 +59,7 @@ class TerraKardCardRoutes(Caller):
         RouteDoc("Your TerraKard cards and your level's budgets", CollectionSchema,
                  auth="player", tags=TAGS, codes=CARDS),
     )  # fmt: skip
-    async def terrakard_collection(self, request: Request) -> Any:
+    async def get_terrakard_collection(self, request: Request) -> Any:
         """-> ``{"started": true, "budget": {"level": 1, "attack": 12, "defense": 9},
         "activePlanId": null, "cards": [{"id": "...", "name": "Eiffel Tower",
         "category": "Arts and culture", "rarity": "Rare", "cost": 3, "atk": 61, "def": 58}]}``"""
@@ -74,7 +74,7 @@ class TerraKardCardRoutes(Caller):
         RouteDoc("Claim your starting collection (once; again: the collection)",
                  CollectionSchema, auth="player", errors=WRITE_ERRORS, tags=TAGS, codes=CARDS),
     )  # fmt: skip
-    async def terrakard_start(self, request: Request) -> Any:
+    async def start_terrakard_collection(self, request: Request) -> Any:
         """``{}`` -> the collection with 8 Common and 2 Uncommon cards"""
         player_id, level = await self._player_level(request)
         return await self.services.call(
@@ -87,7 +87,7 @@ class TerraKardCardRoutes(Caller):
         RouteDoc("Your attack decks", DeckSchema, auth="player", many=True, tags=TAGS,
                  codes=CARDS),
     )  # fmt: skip
-    async def terrakard_decks(self, request: Request) -> Any:
+    async def list_terrakard_decks(self, request: Request) -> Any:
         """-> ``[{"id": "...", "name": "First", "version": 1, "cost": 8, "budget": 12,
         "legal": true, "problems": [], "cards": [...]}]``"""
         player_id, level = await self._player_level(request)
@@ -102,7 +102,7 @@ class TerraKardCardRoutes(Caller):
                  CreateDeckRequest, auth="player", status=201, errors=WRITE_ERRORS, tags=TAGS,
                  codes=CARDS),
     )  # fmt: skip
-    async def terrakard_create_deck(self, request: Request) -> tuple[int, Any]:
+    async def create_terrakard_deck(self, request: Request) -> tuple[int, Any]:
         """``{"name": "First", "cards": ["<copy id>", ... eight]}`` -> 201 the deck"""
         player_id, level = await self._player_level(request)
         args = load(CreateDeckRequest(), json_input(request))
@@ -114,33 +114,33 @@ class TerraKardCardRoutes(Caller):
 
     @api(
         "PATCH",
-        "/terrakard/decks/<uuid:deck_id>",
+        "/terrakard/decks/<uuid:attack_deck_id>",
         RouteDoc("Rename a deck or change its cards, at the version you saw", DeckSchema,
                  EditDeckRequest, auth="player", errors=WRITE_ERRORS, tags=TAGS, codes=CARDS),
     )  # fmt: skip
-    async def terrakard_edit_deck(self, request: Request, deck_id: Any) -> Any:
+    async def edit_terrakard_deck(self, request: Request, attack_deck_id: Any) -> Any:
         """``{"expectedVersion": 1, "cards": [...]}`` -> the deck at version 2"""
         player_id, level = await self._player_level(request)
         args = load(EditDeckRequest(), json_input(request))
         cards = None if args["cards"] is None else [str(c) for c in args["cards"]]
         return await self.services.call(
             "cards", "terrakard_save_deck", player_id=player_id, level=level,
-            deck_id=str(deck_id), expected_version=args["expected_version"],
+            deck_id=str(attack_deck_id), expected_version=args["expected_version"],
             name=args["name"], cards=cards,
         )  # fmt: skip
 
     @api(
         "DELETE",
-        "/terrakard/decks/<uuid:deck_id>",
+        "/terrakard/decks/<uuid:attack_deck_id>",
         RouteDoc("Delete a deck (?expectedVersion=)", auth="player", query=DeleteDeckQuery,
                  status=204, errors=(404, 409, 422), tags=TAGS, codes=CARDS),
     )  # fmt: skip
-    async def terrakard_delete_deck(self, request: Request, deck_id: Any) -> Response:
+    async def delete_terrakard_deck(self, request: Request, attack_deck_id: Any) -> Response:
         """``DELETE /terrakard/decks/<id>?expectedVersion=2`` -> 204"""
         player_id = await self._player_id(request)
         args = load(DeleteDeckQuery(), query_args(request))
         await self.services.call(
-            "cards", "terrakard_delete_deck", player_id=player_id, ref_id=str(deck_id),
+            "cards", "terrakard_delete_deck", player_id=player_id, ref_id=str(attack_deck_id),
             expected_version=args["expected_version"],
         )  # fmt: skip
         return no_content()
@@ -151,7 +151,7 @@ class TerraKardCardRoutes(Caller):
         RouteDoc("Your defense plans (one is active)", PlanSchema, auth="player", many=True,
                  tags=TAGS, codes=CARDS),
     )  # fmt: skip
-    async def terrakard_plans(self, request: Request) -> Any:
+    async def list_terrakard_plans(self, request: Request) -> Any:
         """-> ``[{"id": "...", "active": true, "rounds": [...5], "reserve": {...},
         "condition": {"trigger": "low_hp", "category": null}, "posture": "cautious"}]``"""
         player_id, level = await self._player_level(request)
@@ -166,7 +166,7 @@ class TerraKardCardRoutes(Caller):
                  PlanSchema, PlanRequest, auth="player", status=201, errors=WRITE_ERRORS,
                  tags=TAGS, codes=CARDS),
     )  # fmt: skip
-    async def terrakard_create_plan(self, request: Request) -> tuple[int, Any]:
+    async def create_terrakard_plan(self, request: Request) -> tuple[int, Any]:
         """``{"name": "Wall", "rounds": [five copy ids], "reserve": "<copy id>",
         "condition": {"trigger": "category", "category": "History"}, "posture":
         "cautious", "activate": true}`` -> 201 the plan"""
@@ -184,7 +184,7 @@ class TerraKardCardRoutes(Caller):
                  PlanSchema, EditPlanRequest, auth="player", errors=WRITE_ERRORS, tags=TAGS,
                  codes=CARDS),
     )  # fmt: skip
-    async def terrakard_edit_plan(self, request: Request, plan_id: Any) -> Any:
+    async def edit_terrakard_plan(self, request: Request, plan_id: Any) -> Any:
         """``{"expectedVersion": 1, "name": ..., "rounds": ..., ...}`` -> the plan"""
         player_id, level = await self._player_level(request)
         args = load(EditPlanRequest(), json_input(request))
@@ -197,9 +197,10 @@ class TerraKardCardRoutes(Caller):
         "POST",
         "/terrakard/plans/<uuid:plan_id>/activate",
         RouteDoc("Make a legal plan your active defense", PlanSchema, auth="player",
-                 errors=WRITE_ERRORS, tags=TAGS, codes=CARDS),
+                 errors=WRITE_ERRORS, tags=TAGS, codes=CARDS,
+                 operation_id="activateTerrakardPlan"),
     )  # fmt: skip
-    async def terrakard_activate_plan(self, request: Request, plan_id: Any) -> Any:
+    async def activate_terrakard_plan(self, request: Request, plan_id: Any) -> Any:
         """``{}`` -> the plan, ``"active": true``"""
         player_id, level = await self._player_level(request)
         return await self.services.call(
@@ -214,7 +215,7 @@ class TerraKardCardRoutes(Caller):
                  "plan defends", auth="player", query=DeleteDeckQuery, status=204,
                  errors=(404, 409, 422), tags=TAGS, codes=CARDS),
     )  # fmt: skip
-    async def terrakard_delete_plan(self, request: Request, plan_id: Any) -> Response:
+    async def delete_terrakard_plan(self, request: Request, plan_id: Any) -> Response:
         """``DELETE /terrakard/plans/<id>?expectedVersion=1`` -> 204"""
         player_id = await self._player_id(request)
         args = load(DeleteDeckQuery(), query_args(request))

@@ -226,9 +226,11 @@ def report_view(match: Match, steps: Sequence[Step] | None = None) -> dict[str, 
         "report": defense_report(match.state),
     }
     if steps is not None:
+        # The attacker's copies are another account's identifiers: faces only.
+        hidden = frozenset(c.card_id for c in match.state.attacker.deck)
         found["replay"] = [
             {"seq": s.version, "action": client_part(s.action), "at": _time(s.at),
-             "events": TERRAKARD.view_events(s.events, DEFENDER)}
+             "events": _scrub(TERRAKARD.view_events(s.events, DEFENDER), hidden)}
             for s in steps
         ]  # fmt: skip
     return found
