@@ -15,8 +15,8 @@ from typing import Any
 from games.chronovore import decks
 from games.chronovore.cards import card_from_definition
 from games.chronovore.content import GAME, CardKind, Finish
-from games.kit.chance import RandomSource
 from games.kit.collection import CardPool, CollectionRules
+from games.kit.fair import Draws
 
 CARD_KINDS = frozenset(CardKind)
 SOURCES = frozenset({"pack", "craft"})
@@ -28,7 +28,7 @@ def card_attributes(kind: str, snapshot: Mapping[str, Any]) -> dict[str, Any]:
     return {"card_class": card.card_class.value, "name": card.name}
 
 
-def roll_reward(score: int, eligible: Mapping[str, Sequence[Any]], rng: RandomSource) -> list[Any]:
+def roll_reward(score: int, eligible: Mapping[str, Sequence[Any]], rng: Draws) -> list[Any]:
     """Chronovore has no challenge rewards (its cards come from packs): never asked."""
     raise ValueError("Chronovore cards are not challenge rewards")
 

@@ -95,7 +95,7 @@ class AuthoringService(HealthEndpoints):
     # -- gateway has no route to these; the key reaches battle only, at answer time ------
 
     @rpc
-    def terrakard_questions(self, lineage_ids: list[str]) -> dict[str, Any]:
+    def terrakard_questions(self, lineage_ids: Any) -> dict[str, Any]:
         """Card lineage ids -> each one's published knowledge question, without its key:
         ``{lineage_id: {"id", "prompt", "choices"}}``."""
         args = load(LineageIdsSchema(), {"lineage_ids": lineage_ids})

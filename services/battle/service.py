@@ -11,6 +11,7 @@ from nameko.timer import timer
 from services.battle import handlers, orm, purge
 from services.battle import terrakard_handlers as terrakard
 from services.battle.dependencies import CardsRpc, CpuDeckProvider, ServicesRpc
+from services.battle.games.terrakard import GAME as TERRAKARD_GAME
 from services.battle.repository import BattleUnitOfWork, unit_of_work
 from services.battle.schemas import (
     ActSchema,
@@ -110,14 +111,14 @@ class BattleService(HealthEndpoints):
         args = load(MatchRefSchema(), {"player_id": player_id, "match_id": match_id})
         with self._uow() as uow:
             return handlers.get_match(
-                args["player_id"], args["match_id"], uow, self.clock, terrakard.tk.GAME
+                args["player_id"], args["match_id"], uow, self.clock, TERRAKARD_GAME
             )
 
     @rpc
     def terrakard_act(self, **payload: Any) -> dict[str, Any]:
         """``expected_version``, ``action`` ({kind, card?, choice?}), ``idempotency_key``?"""
         args = load(ActSchema(), payload)
-        cmd = handlers.Act(**args, game=terrakard.tk.GAME)
+        cmd = handlers.Act(**args, game=TERRAKARD_GAME)
         return terrakard.act(cmd, self.services, partial(unit_of_work, self.db), self.clock)
 
     @rpc
@@ -125,7 +126,7 @@ class BattleService(HealthEndpoints):
         args = load(MatchRefSchema(), {"player_id": player_id, "match_id": match_id})
         with self._uow() as uow:
             return handlers.history(
-                args["player_id"], args["match_id"], uow, self.clock, terrakard.tk.GAME
+                args["player_id"], args["match_id"], uow, self.clock, TERRAKARD_GAME
             )
 
     @rpc

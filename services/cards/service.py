@@ -438,7 +438,7 @@ class CardsService(HealthEndpoints):
         args = load(DefendersSchema(), payload)
         with self._uow() as uow:
             found = terrakard.defenders(
-                args["low"], args["high"], args["exclude"], args["limit"], uow
+                args["low"], args["high"], args["excluded"], args["limit"], uow
             )
         return list(jsonable(found))
 

@@ -53,7 +53,7 @@ class DeckForAttackSchema(PlayerLevelSchema):
 class DefendersSchema(Schema):
     low = LEVEL
     high = LEVEL
-    exclude = fields.List(fields.UUID(), load_default=list)
+    excluded = fields.List(fields.UUID(), load_default=list, data_key="exclude")
     limit = fields.Integer(strict=True, load_default=50, validate=validate.Range(1, 200))
 
 

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from marshmallow import fields, validate
 
 from gateway.casing import CamelSchema
@@ -21,7 +23,7 @@ def _version(description: str) -> fields.Integer:
     )
 
 
-def _cards(description: str, required: bool = True) -> fields.List:
+def _cards(description: str, required: bool = True) -> fields.List[Any]:
     if required:
         return fields.List(
             fields.UUID(),

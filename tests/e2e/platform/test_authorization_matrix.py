@@ -585,9 +585,9 @@ def run_row(world: World, method: str, rule: str, body_name: str | None, cells) 
         # before the next row compares the owner's view before and after others act.
         wait_for(lambda: world.match in world.owner.call("GET", "/me/progression").text)
     made = answer.json() if answer.headers.get("Content-Type") == "application/json" else None
-    if method == "POST" and isinstance(made, dict) and "id" in made:
-        if not rule.endswith("/actions"):  # an action answers its match, made before
-            world.callers[first].ids.add(made["id"])  # a new object of theirs
+    # A new object of theirs (an action answers its match, made before).
+    if method == "POST" and isinstance(made, dict) and "id" in made and "/actions" not in rule:
+        world.callers[first].ids.add(made["id"])
 
 
 # -- the tests -------------------------------------------------------------------------------
