@@ -35,6 +35,8 @@ from gateway.routes.quest.attempts import QuestAttemptRoutes
 from gateway.routes.quest.battles import QuestBattleRoutes
 from gateway.routes.quest.cards import QuestCardRoutes
 from gateway.routes.quest.events import QuestEventRoutes
+from gateway.routes.terrakard.attacks import TerraKardAttackRoutes
+from gateway.routes.terrakard.cards import TerraKardCardRoutes
 from gateway.routes.web import WebRoutes
 from gateway.rpc import NamekoRpc
 from shared.config import Settings
@@ -74,6 +76,8 @@ class Gateway(
     ChronovoreMatchRoutes,
     EconomyRoutes,
     FairnessRoutes,
+    TerraKardCardRoutes,
+    TerraKardAttackRoutes,
     PushRoutes,
     WebRoutes,
 ):

@@ -82,7 +82,7 @@ ACCOUNTS: Codes = {
 
 AUTHORING: Codes = {
     403: ("own_submission",),
-    404: ("content_not_found",),
+    404: ("content_not_found", "question_not_found"),
     409: (
         "card_in_use",
         "challenge_in_use",
@@ -141,6 +141,28 @@ OTHER_DECK_REFUSALS = (
     "plan_size",
     "invalid_reserve_condition",
 )
+# TerraKard's hosting (docs/terrakard.md, "Hosting"): cards' decks and plans, battle's
+# attacks (the engine's refusals: games/terrakard/errors.py).
+TERRAKARD_REFUSALS: Codes = {
+    404: ("plan_not_found", "no_defense", "report_not_found", "target_not_found"),
+    409: (
+        "terrakard_not_started",
+        "plan_limit_reached",
+        "target_not_allowed",
+        "target_under_attack",
+        "target_recently_attacked",
+        "attack_finished",
+        "not_your_seat",
+        "wrong_phase",
+        "unknown_card",
+        "card_already_played",
+        "unknown_choice",
+        "answer_not_marked",
+        "not_overdue",
+    ),
+    422: ("invalid_posture", "cannot_attack_yourself", "invalid_action"),
+    503: ("accounts_unavailable", "authoring_unavailable"),
+}
 # The ledger, packs and provably fair rolls (docs/economy.md, docs/fairness.md).
 ECONOMY_REFUSALS: Codes = {
     404: ("pack_not_found", "unknown_pack_kind"),
@@ -167,12 +189,14 @@ CARDS: Codes = {
         "no_starter",
         "starter_not_chosen",
         *ECONOMY_REFUSALS[404],
+        *TERRAKARD_REFUSALS[404],
     ),
     409: (
         "deck_limit_reached",
         "stale_version",
         "starter_already_chosen",
         *ECONOMY_REFUSALS[409],
+        *TERRAKARD_REFUSALS[409],
     ),
     422: (
         "nothing_to_change",
@@ -180,8 +204,9 @@ CARDS: Codes = {
         *QUEST_DECK_REFUSALS,
         *OTHER_DECK_REFUSALS,
         *ECONOMY_REFUSALS[422],
+        *TERRAKARD_REFUSALS[422],
     ),
-    503: ("starter_cards_unavailable", *ECONOMY_REFUSALS[503]),
+    503: ("starter_cards_unavailable", *ECONOMY_REFUSALS[503], *TERRAKARD_REFUSALS[503]),
 }
 
 # The economy and fairness routes (gateway/routes/economy.py, fairness.py): the cards
@@ -198,10 +223,17 @@ ECONOMY: Codes = {
 
 BATTLE: Codes = {
     # A battle starts from a deck the cards service holds: its refusals come through.
-    404: ("match_not_found", "no_active_match", "deck_not_found", "collection_not_found"),
+    404: (
+        "match_not_found",
+        "no_active_match",
+        "deck_not_found",
+        "collection_not_found",
+        *TERRAKARD_REFUSALS[404],
+    ),
     409: (
         "active_match_exists",
         "stale_version",
+        *TERRAKARD_REFUSALS[409],
         *QUEST_ACTION_REFUSALS,
         # Chronovore's lock-in (games/chronovore).
         "already_locked",
@@ -221,9 +253,10 @@ BATTLE: Codes = {
         "unknown_game",
         *QUEST_ACTION_REFUSALS,
         *QUEST_DECK_REFUSALS,
-        *OTHER_DECK_REFUSALS,  # a Chronovore start: the deck's first broken rule
+        *OTHER_DECK_REFUSALS,
+        *TERRAKARD_REFUSALS[422],
     ),
-    503: ("cards_unavailable", "cpu_deck_unavailable"),
+    503: ("cards_unavailable", "cpu_deck_unavailable", *TERRAKARD_REFUSALS[503]),
 }
 
 

@@ -89,3 +89,18 @@ def budget_for(level: int, table: tuple[Budget, ...] = LEVEL_BUDGETS) -> Budget:
         raise ValueError("levels start at 1")
     fitting = [row for row in table if row.level <= level]
     return fitting[-1]
+
+
+# -- level ----------------------------------------------------------------------------------
+# Ours: the level from the progression points accounts keeps (rulebook: "Your level rises
+# with experience ... and cannot be bought"). The points needed for levels 2, 3, ...: a
+# player at 0 points is level 1; each threshold reached adds a level.
+LEVEL_POINTS: tuple[int, ...] = (
+    50, 120, 220, 350, 520, 730, 980, 1280, 1630, 2030, 2480, 2980, 3530, 4130,
+)  # fmt: skip
+
+# -- the starting collection ----------------------------------------------------------------
+# Ours: a new TerraKard player's first cards, enough for a legal attack deck (8 cards
+# within level 1's 12) and a legal plan (6 cards within level 1's 9).
+STARTING_COMMONS = 8
+STARTING_UNCOMMONS = 2

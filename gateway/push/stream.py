@@ -65,7 +65,8 @@ def messages_for(contract: EventContract, data: dict[str, Any]) -> Messages:
         return [
             (
                 [str(seat["player_id"])],
-                "match.finished",
+                # A saved plan's owner is told its defense ended (TerraKard's report).
+                "match.finished" if seat["kind"] == "player" else "match.defended",
                 {
                     "match_id": str(data["match_id"]),
                     "game": data["game"],
@@ -75,7 +76,7 @@ def messages_for(contract: EventContract, data: dict[str, Any]) -> Messages:
                 },
             )
             for seat in data["seats"]
-            if seat["kind"] == "player" and seat["player_id"]
+            if seat["kind"] in ("player", "plan") and seat["player_id"]
         ]
     if name == "AttemptCompleted":
         return [

@@ -12,6 +12,7 @@ from services.accounts import deletion_handlers, handlers, orm
 from services.accounts.deletion_store import DeletionUnitOfWork, deletion_unit_of_work
 from services.accounts.dependencies import DeletionPolicyProvider, Identities
 from services.accounts.domain import DEFAULT_HISTORY_LIMIT
+from services.accounts.games import LEVELS
 from services.accounts.repository import (
     ProgressionUnitOfWork,
     player_reader,
@@ -29,6 +30,7 @@ from services.accounts.schemas import (
 )
 from shared.consumers import consume
 from shared.dependencies import ClockProvider, DatabaseProvider
+from shared.errors import InvalidInput
 from shared.events import (
     ATTEMPT_COMPLETED,
     MATCH_FINISHED,
@@ -107,6 +109,27 @@ class AccountsService(HealthEndpoints):
             progression = handlers.get_progression(cmd, reader)
         result: dict[str, Any] = PROGRESSION.dump(progression)
         return result
+
+    @rpc
+    def level(self, player_id: str, game: str) -> dict[str, Any]:
+        """A player's level in a game with levels, from their progression points.
+
+        ``{"player_id": "...", "game": "terrakard"}`` -> ``{"player_id": "...",
+        "game": "terrakard", "points": 35, "level": 1}``
+        """
+        if game not in LEVELS:
+            raise InvalidInput("unknown_game", f"{game!r} has no levels")
+        cmd = handlers.GetProgression(
+            **load(ProgressionQuerySchema(), {"player_id": player_id, "limit": 1})
+        )
+        with progression_reader(self.db) as reader:
+            points = handlers.get_progression(cmd, reader).points
+        return {
+            "player_id": player_id,
+            "game": game,
+            "points": points,
+            "level": LEVELS[game](points),
+        }
 
     # -- account deletion (docs/account-deletion.md) ----------------------------------------
 

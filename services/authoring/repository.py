@@ -139,6 +139,38 @@ class SqlContentRepository:
             query = query.where(content.c.state == state)
         return [_content(r) for r in self._session.execute(query).all()]
 
+    # -- TerraKard's knowledge questions, for battle (never for a client) ------------
+
+    def questions_about(self, game: str, kind: str, lineage_ids: Iterable[str]) -> dict[str, Any]:
+        """The newest published question of ``kind`` about each card lineage, by lineage."""
+        wanted = [str(i) for i in lineage_ids]
+        if not wanted:
+            return {}
+        about = content.c.body["card_lineage_id"].astext
+        rows = self._session.execute(
+            select(content.c.id, content.c.body, about.label("lineage"))
+            .where(
+                content.c.game == game,
+                content.c.kind == kind,
+                content.c.state == "published",
+                about.in_(wanted),
+            )
+            .order_by(content.c.published_at)
+        ).all()
+        return {row.lineage: {"id": row.id, "body": row.body} for row in rows}
+
+    def published_body(self, content_id: uuid.UUID, game: str, kind: str) -> Any:
+        """The body of content of ``game`` and ``kind`` that was published (retired since
+        or not), or None."""
+        return self._session.execute(
+            select(content.c.body).where(
+                content.c.id == content_id,
+                content.c.game == game,
+                content.c.kind == kind,
+                content.c.published_at.is_not(None),
+            )
+        ).scalar()
+
     # -- what the lifecycle asks about other content --------------------------------
 
     def referenced(self, ids: Iterable[uuid.UUID]) -> dict[uuid.UUID, Referenced]:

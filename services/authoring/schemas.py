@@ -73,3 +73,7 @@ class AuditEntrySchema(Schema):
     )
     to_state = fields.Function(lambda e: e.to_state.value, data_key="to")
     reason = fields.String(allow_none=True)
+
+
+class LineageIdsSchema(Schema):
+    lineage_ids = fields.List(fields.UUID(), required=True, validate=validate.Length(max=20))

@@ -16,11 +16,13 @@ from services.authoring.schemas import (
     ContentSchema,
     CreateSchema,
     EditSchema,
+    LineageIdsSchema,
     ListSchema,
     TransitionSchema,
 )
 from shared.consumers import consume
 from shared.dependencies import CanonicalCardsProvider, ClockProvider, DatabaseProvider
+from shared.errors import NotFound
 from shared.events import ACCOUNT_DELETION_REQUESTED
 from shared.health import HealthEndpoints
 from shared.reliable_events import reliable_event_handler
@@ -88,3 +90,34 @@ class AuthoringService(HealthEndpoints):
         args = load(ListSchema(), filters)
         with unit_of_work(self.db) as uow:
             return list(CONTENTS.dump(uow.content.list(args["kind"], args["state"], args["limit"])))
+
+    # -- TerraKard's knowledge questions for battle (docs/terrakard.md, "Hosting"): the
+    # -- gateway has no route to these; the key reaches battle only, at answer time ------
+
+    @rpc
+    def terrakard_questions(self, lineage_ids: Any) -> dict[str, Any]:
+        """Card lineage ids -> each one's published knowledge question, without its key:
+        ``{lineage_id: {"id", "prompt", "choices"}}``."""
+        args = load(LineageIdsSchema(), {"lineage_ids": lineage_ids})
+        with unit_of_work(self.db) as uow:
+            found = uow.content.questions_about(
+                "terrakard", "knowledge_question", args["lineage_ids"]
+            )
+        return {
+            lineage: {
+                "id": str(q["id"]),
+                "prompt": q["body"]["prompt"],
+                "choices": list(q["body"]["choices"]),
+            }
+            for lineage, q in found.items()
+        }
+
+    @rpc
+    def terrakard_answer_key(self, question_id: str) -> dict[str, Any]:
+        """A published knowledge question's answer key, for battle to mark an answer."""
+        args = load(ContentIdSchema(), {"content_id": question_id})
+        with unit_of_work(self.db) as uow:
+            body = uow.content.published_body(args["content_id"], "terrakard", "knowledge_question")
+        if body is None or body.get("answer") is None:
+            raise NotFound("question_not_found", "there is no such published question")
+        return {"question_id": question_id, "answer": int(body["answer"])}

@@ -19,10 +19,17 @@ class CardsClient:
     """``deck_for_match`` and ``active_definitions_named`` of the cards service, with a
     deadline (nameko's proxy would wait for ever); its refusals arrive as themselves."""
 
-    def __init__(self, proxy: ServiceProxy, listener: ReplyListener, timeout: float) -> None:
+    def __init__(
+        self, proxy: ServiceProxy, listener: ReplyListener, timeout: float, service: str = "cards"
+    ) -> None:
         self._proxy = proxy
         self._listener = listener
         self._timeout = timeout
+        self._service = service
+
+    def call(self, method: str, **kwargs: Any) -> Any:
+        """Any RPC of the service, with the same deadline."""
+        return self._call(method, **kwargs)
 
     def deck_for_match(
         self, player_id: str, deck_id: str, game: str | None = None
@@ -45,7 +52,7 @@ class CardsClient:
             reply = getattr(self._proxy, method).call_async(**kwargs)
         except UnknownService as exc:
             raise ServiceUnavailable(
-                "cards_unavailable", "the cards service is not running"
+                f"{self._service}_unavailable", f"the {self._service} service is not running"
             ) from exc
         try:
             with eventlet.Timeout(self._timeout):
@@ -57,7 +64,8 @@ class CardsClient:
                 if event is reply.reply_event:
                     pending.pop(correlation_id, None)
             raise ServiceUnavailable(
-                "cards_unavailable", "the cards service did not answer in time"
+                f"{self._service}_unavailable",
+                f"the {self._service} service did not answer in time",
             ) from exc
 
 
@@ -71,6 +79,33 @@ class CardsRpc(DependencyProvider):  # type: ignore[misc]
         expiration = max(1, int(self.timeout * 1000))  # the request expires with its caller
         proxy = ServiceProxy(worker_ctx, "cards", self.rpc_reply_listener, expiration=expiration)
         return CardsClient(proxy, self.rpc_reply_listener, self.timeout)
+
+
+class ServiceCalls:
+    """RPC clients of the services a TerraKard attack asks: cards, accounts, authoring."""
+
+    def __init__(self, make: Any) -> None:
+        self.cards: CardsClient = make("cards")
+        self.accounts: CardsClient = make("accounts")
+        self.authoring: CardsClient = make("authoring")
+
+
+class ServicesRpc(DependencyProvider):  # type: ignore[misc]
+    rpc_reply_listener = TolerantReplyListener()
+
+    def setup(self) -> None:
+        self.timeout = settings_from_nameko_config(self.container.config).rpc_timeout
+
+    def get_dependency(self, worker_ctx: Any) -> ServiceCalls:
+        expiration = max(1, int(self.timeout * 1000))
+
+        def make(service: str) -> CardsClient:
+            proxy = ServiceProxy(
+                worker_ctx, service, self.rpc_reply_listener, expiration=expiration
+            )
+            return CardsClient(proxy, self.rpc_reply_listener, self.timeout, service)
+
+        return ServiceCalls(make)
 
 
 class CpuDeckProvider(DependencyProvider):  # type: ignore[misc]

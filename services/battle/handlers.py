@@ -216,12 +216,19 @@ def active_match(
     return get_match(player_id, match_id, uow, clock, game)
 
 
-def act(cmd: Act, uow: BattleUnitOfWork, clock: Clock) -> dict[str, Any]:
+def act(
+    cmd: Act,
+    uow: BattleUnitOfWork,
+    clock: Clock,
+    mark: Callable[[Match, Any], Any] | None = None,
+) -> dict[str, Any]:
     """One player action at ``expected_version``; refused ones change nothing.
 
     The same idempotency key again returns the first answer, even after the match
     moved on; with another action or version it is refused. An action at or after
     the turn's deadline becomes a timeout (the engine decides, given the time).
+    ``mark`` (TerraKard's answers) turns the client's action into the one logged, given
+    the locked match at the expected version.
     """
     hosted_game = hosted(cmd.game)
     action = host.parse_action(hosted_game, cmd.action)
@@ -231,7 +238,9 @@ def act(cmd: Act, uow: BattleUnitOfWork, clock: Clock) -> dict[str, Any]:
         earlier = uow.matches.keyed_step(match.id, cmd.idempotency_key)
         if earlier is not None:
             submitted = hosted_game.engine.action_to_json(action)
-            if not host.same_request(earlier.step, submitted, cmd.expected_version):
+            if not host.same_request(
+                earlier.step, submitted, cmd.expected_version, hosted_game.client_part
+            ):
                 raise InvalidInput(
                     "idempotency_key_reused",
                     "this idempotency key was used for another request on this match",
@@ -244,6 +253,8 @@ def act(cmd: Act, uow: BattleUnitOfWork, clock: Clock) -> dict[str, Any]:
             f"the match is at version {match.version}, not {cmd.expected_version}",
             {"version": match.version},
         )
+    if mark is not None:
+        action = mark(match, action)
     now = clock.now()
     try:
         state, steps = host.play(hosted_game, match.seats, match.state, seat.name, action, now)

@@ -108,6 +108,18 @@ def _changes(match: Match) -> dict[str, Any]:
     }
 
 
+PLAN_MODE_SUFFIX = "/plan"
+
+
+def _seat_mode(match: Match, seat: Seat) -> str:
+    """A plan seat of a one-active mode counts under its own mode (``attack/plan``): one
+    active attack per attacker and one per defended plan's owner, each race-proof by
+    ``uq_match_seats_one_active``, without an attacker and a defender colliding."""
+    if seat.kind is SeatKind.PLAN and match.one_active:
+        return match.mode + PLAN_MODE_SUFFIX
+    return match.mode
+
+
 def _seat_rows(match: Match) -> list[dict[str, Any]]:
     holds = match.one_active and match.status is Status.ACTIVE
     return [
@@ -121,8 +133,10 @@ def _seat_rows(match: Match) -> list[dict[str, Any]]:
             "ref_version": s.ref_version,
             "result": s.result,
             "game": match.game,
-            "mode": match.mode,
-            "one_active": holds and s.kind is SeatKind.PLAYER and s.player_id is not None,
+            "mode": _seat_mode(match, s),
+            "one_active": holds
+            and s.kind in (SeatKind.PLAYER, SeatKind.PLAN)
+            and s.player_id is not None,
         }
         for position, s in enumerate(match.seats)
     ]
@@ -285,6 +299,45 @@ class SqlMatches:
         ).all()
         return [_step(r) for r in rows]
 
+    def opponents_since(
+        self, player_id: uuid.UUID, game: str, mode: str, since: datetime
+    ) -> set[uuid.UUID]:
+        """The owners of the plans ``player_id`` attacked in ``game``/``mode`` since ``since``."""
+        mine = match_seats.alias("mine")
+        theirs = match_seats.alias("theirs")
+        rows = self._session.execute(
+            select(theirs.c.player_id)
+            .select_from(mine)
+            .join(theirs, theirs.c.match_id == mine.c.match_id)
+            .join(matches, matches.c.id == mine.c.match_id)
+            .where(
+                mine.c.player_id == player_id,
+                mine.c.kind == SeatKind.PLAYER.value,
+                theirs.c.kind == SeatKind.PLAN.value,
+                matches.c.game == game,
+                matches.c.mode == mode,
+                matches.c.created_at >= since,
+            )
+        ).all()
+        return {row.player_id for row in rows if row.player_id is not None}
+
+    def defended(self, player_id: uuid.UUID, game: str, limit: int) -> list[Match]:
+        """Finished matches of ``game`` where ``player_id``'s plan defended, newest first."""
+        rows = self._session.execute(
+            select(matches)
+            .join(match_seats, match_seats.c.match_id == matches.c.id)
+            .where(
+                match_seats.c.player_id == player_id,
+                match_seats.c.kind == SeatKind.PLAN.value,
+                matches.c.game == game,
+                matches.c.status == Status.FINISHED.value,
+            )
+            .order_by(matches.c.finished_at.desc(), matches.c.id)
+            .limit(limit)
+        ).all()
+        seats = self._seats_of([r.id for r in rows])
+        return [self._loaded(r, seats[r.id]) for r in rows]
+
     def overdue(self, now: datetime, limit: int) -> list[Match]:
         """Active matches whose deadline has passed, locked; others skip them."""
         rows = self._session.execute(
@@ -315,6 +368,10 @@ class Matches(Protocol):
     def keyed_step(self, match_id: uuid.UUID, key: str) -> KeyedStep | None: ...
     def steps(self, match_id: uuid.UUID) -> list[Step]: ...
     def overdue(self, now: datetime, limit: int) -> list[Match]: ...
+    def opponents_since(
+        self, player_id: uuid.UUID, game: str, mode: str, since: datetime
+    ) -> set[uuid.UUID]: ...
+    def defended(self, player_id: uuid.UUID, game: str, limit: int) -> list[Match]: ...
 
 
 class EventSink(Protocol):

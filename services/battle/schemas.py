@@ -42,3 +42,9 @@ class ActSchema(_VersionedSchema):
 
 class ForfeitSchema(_VersionedSchema):
     pass
+
+
+class StartAttackSchema(PlayerSchema):
+    deck_id = fields.UUID(required=True)
+    target_id = fields.UUID(required=True)
+    questions = fields.Boolean(load_default=True)

@@ -9,13 +9,17 @@ from typing import Any
 from nameko.timer import timer
 
 from services.battle import handlers, orm, purge
-from services.battle.dependencies import CardsRpc, CpuDeckProvider
+from services.battle import terrakard_handlers as terrakard
+from services.battle.dependencies import CardsRpc, CpuDeckProvider, ServicesRpc
+from services.battle.games.terrakard import GAME as TERRAKARD_GAME
 from services.battle.repository import BattleUnitOfWork, unit_of_work
 from services.battle.schemas import (
     ActSchema,
     ForfeitSchema,
     GamePlayerSchema,
     MatchRefSchema,
+    PlayerSchema,
+    StartAttackSchema,
     StartMatchSchema,
 )
 from shared.consumers import consume
@@ -37,6 +41,7 @@ class BattleService(HealthEndpoints):
     random = RandomProvider()
     cards = CardsRpc()
     cpu_deck = CpuDeckProvider()
+    services = ServicesRpc()
 
     def _uow(self) -> AbstractContextManager[BattleUnitOfWork]:
         return unit_of_work(self.db)
@@ -107,6 +112,58 @@ class BattleService(HealthEndpoints):
             return handlers.history(
                 args["player_id"], args["match_id"], uow, self.clock, args["game"]
             )
+
+    # -- TerraKard (docs/terrakard.md, "Hosting") -------------------------------------------
+
+    @rpc
+    def terrakard_start_attack(self, **payload: Any) -> dict[str, Any]:
+        """``deck_id, defender_id, questions?`` -> the attack as the attacker sees it."""
+        cmd = terrakard.StartAttack(**load(StartAttackSchema(), payload))
+        return terrakard.start_attack(
+            cmd, self.services, partial(unit_of_work, self.db), self.clock, self.random
+        )
+
+    @rpc
+    def terrakard_attack(self, player_id: str, match_id: str) -> dict[str, Any]:
+        args = load(MatchRefSchema(), {"player_id": player_id, "match_id": match_id})
+        with self._uow() as uow:
+            return handlers.get_match(
+                args["player_id"], args["match_id"], uow, self.clock, TERRAKARD_GAME
+            )
+
+    @rpc
+    def terrakard_act(self, **payload: Any) -> dict[str, Any]:
+        """``expected_version``, ``action`` ({kind, card?, choice?}), ``idempotency_key``?"""
+        args = load(ActSchema(), payload)
+        cmd = handlers.Act(**args, game=TERRAKARD_GAME)
+        return terrakard.act(cmd, self.services, partial(unit_of_work, self.db), self.clock)
+
+    @rpc
+    def terrakard_history(self, player_id: str, match_id: str) -> dict[str, Any]:
+        args = load(MatchRefSchema(), {"player_id": player_id, "match_id": match_id})
+        with self._uow() as uow:
+            return handlers.history(
+                args["player_id"], args["match_id"], uow, self.clock, TERRAKARD_GAME
+            )
+
+    @rpc
+    def terrakard_arena(self, player_id: str) -> dict[str, Any]:
+        args = load(PlayerSchema(), {"player_id": player_id})
+        return terrakard.arena(
+            args["player_id"], self.services, partial(unit_of_work, self.db), self.clock
+        )
+
+    @rpc
+    def terrakard_defense_reports(self, player_id: str) -> dict[str, Any]:
+        args = load(PlayerSchema(), {"player_id": player_id})
+        return terrakard.defense_reports(args["player_id"], partial(unit_of_work, self.db))
+
+    @rpc
+    def terrakard_defense_report(self, player_id: str, match_id: str) -> dict[str, Any]:
+        args = load(MatchRefSchema(), {"player_id": player_id, "match_id": match_id})
+        return terrakard.defense_report(
+            args["player_id"], args["match_id"], partial(unit_of_work, self.db)
+        )
 
     @timer(interval=SWEEP_INTERVAL_SECONDS)
     def expire_overdue_turns(self) -> None:

@@ -15,6 +15,7 @@ from games.chronovore.collection import CHRONOVORE_COLLECTION
 from games.kit.collection import CollectionRules
 from games.quest.canonical import QUEST_CANONICAL, CanonicalCards
 from games.quest.collection import quest_collection
+from games.terrakard.collection import TERRAKARD_COLLECTION
 from services.cards.ownership_store import OwnedCopy
 from shared.errors import InvalidInput
 
@@ -39,7 +40,9 @@ class CardGames:
 def card_games(quest_canonical: CanonicalCards = QUEST_CANONICAL) -> CardGames:
     """Every game's rules; Quest's with its configured canonical lineages (the service's
     ``canonical`` dependency, which tests replace)."""
-    return CardGames([quest_collection(quest_canonical), CHRONOVORE_COLLECTION])
+    return CardGames(
+        [quest_collection(quest_canonical), CHRONOVORE_COLLECTION, TERRAKARD_COLLECTION]
+    )
 
 
 CARD_GAMES = card_games()

@@ -135,6 +135,47 @@ deck_cards = Table(
     Index("ix_deck_cards_owned_card", "owned_card_id"),
 )
 
+# -- TerraKard (docs/terrakard.md, "Hosting") ----------------------------------------------
+
+# Defense plans: five round copies in order, the reserve copy, its condition and the
+# posture; ``level`` is the owner's level it was judged at, ``cost`` its cost then.
+terrakard_plans = Table(
+    "terrakard_plans",
+    metadata,
+    Column("id", Uuid, primary_key=True),
+    Column("player_id", Uuid, nullable=False),
+    Column("name", String(40), nullable=False),
+    Column("version", Integer, nullable=False),
+    Column("rounds", JSONB, nullable=False),  # five owned copy ids, in round order
+    Column("reserve", Uuid, nullable=False),
+    Column("condition", JSONB, nullable=False),
+    Column("posture", String(16), nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("updated_at", DateTime(timezone=True), nullable=False),
+    Index("ix_terrakard_plans_player", "player_id"),
+)
+
+# One row per TerraKard player: the starting collection was granted (once: primary
+# key), the active plan (one at most), the level last seen, which the arena reads, and
+# the target id the arena shows others instead of the account id.
+terrakard_players = Table(
+    "terrakard_players",
+    metadata,
+    Column("player_id", Uuid, primary_key=True),
+    # What others see of the player in the arena (never the account id).
+    Column("target_id", Uuid, nullable=False, unique=True),
+    Column("started_at", DateTime(timezone=True), nullable=False),
+    Column(
+        "active_plan_id",
+        Uuid,
+        ForeignKey("terrakard_plans.id", ondelete="SET NULL"),
+        nullable=True,
+    ),
+    Column("level", Integer, nullable=False),
+    Column("seen_at", DateTime(timezone=True), nullable=False),
+    Index("ix_terrakard_players_level", "level"),
+)
+
 # -- the economy (docs/economy.md) -----------------------------------------------------
 
 # One balance per (player, game, currency): Chronovore Gold and Card Fragments,

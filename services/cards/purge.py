@@ -2,7 +2,8 @@
 
 Everything here keyed by the player is personal: the collection, every owned copy
 (rewards, packs and the starter set, whose ``source_id`` is the player), saved decks
-and their cards, the starter choice and the reward rolls; the economy's balances, ledger
+and their cards, the starter choice and the reward rolls; TerraKard's plans and player
+row (starting collection, active plan, level); the economy's balances, ledger
 entries and daily counters; unopened packs, their grants and openings; the provably
 fair seeds and rolls. Card definitions are not the player's and stay. Idempotent: a
 second request finds nothing and answers again.
@@ -33,6 +34,8 @@ from services.cards.orm import (
     purged_players,
     reward_grants,
     starter_grants,
+    terrakard_plans,
+    terrakard_players,
 )
 from shared.clock import Clock
 from shared.db import UnitOfWork
@@ -67,6 +70,9 @@ def purge_player(session: Session, player_id: uuid.UUID, now: datetime) -> None:
     session.execute(delete(reward_grants).where(reward_grants.c.player_id == player_id))
     session.execute(delete(starter_grants).where(starter_grants.c.player_id == player_id))
     session.execute(delete(collections).where(collections.c.player_id == player_id))
+    # TerraKard: the player's row first (it points at a plan), then the plans.
+    session.execute(delete(terrakard_players).where(terrakard_players.c.player_id == player_id))
+    session.execute(delete(terrakard_plans).where(terrakard_plans.c.player_id == player_id))
     # The economy, children before parents (foreign keys).
     for table in (
         pack_openings,

@@ -21,6 +21,7 @@ from services.cards.orm import card_definitions, collections
 from services.cards.ownership_store import SqlOwnedCards, SqlRewardGrants, SqlStarterGrants
 from services.cards.pack_store import SqlPacks
 from services.cards.purge import player_gate
+from services.cards.terrakard_store import SqlTerraKard
 from shared.db import Database
 from shared.events import Event
 from shared.player_gate import PlayerGate
@@ -78,6 +79,7 @@ class CardsUnitOfWork:
     fairness: SqlFairness  # provably fair seeds and rolls
     ledger: SqlLedger  # currencies
     packs: SqlPacks  # unopened packs and openings
+    terrakard: SqlTerraKard  # TerraKard's plans and players
 
 
 class SqlCollectionRepository:
@@ -263,4 +265,5 @@ def unit_of_work(db: Database) -> Iterator[CardsUnitOfWork]:
             fairness=SqlFairness(tx.session),
             ledger=SqlLedger(tx.session),
             packs=SqlPacks(tx.session),
+            terrakard=SqlTerraKard(tx.session),
         )

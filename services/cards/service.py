@@ -10,6 +10,7 @@ from services.cards import fairness_handlers as fairness
 from services.cards import handlers, orm, purge, reward_handlers
 from services.cards import ledger_handlers as ledger
 from services.cards import pack_handlers as packs
+from services.cards import terrakard_handlers as terrakard
 from services.cards.dependencies import EconomyProvider
 from services.cards.games import card_games
 from services.cards.repository import CardsUnitOfWork, unit_of_work
@@ -34,6 +35,16 @@ from services.cards.schemas import (
     PlayerIdSchema,
     RollHistorySchema,
     StarterChoiceSchema,
+)
+from services.cards.terrakard_schemas import (
+    ActivatePlanSchema,
+    DeckForAttackSchema,
+    DefendersSchema,
+    PlayerLevelSchema,
+    RefVersionSchema,
+    SaveDeckSchema,
+    SavePlanSchema,
+    TargetSchema,
 )
 from shared.consumers import consume
 from shared.dependencies import (
@@ -341,3 +352,109 @@ class CardsService(HealthEndpoints):
                 args["player_id"], args["cursor"], uow.fairness, args["limit"]
             )
         return dict(jsonable(found))
+
+    # -- TerraKard (docs/terrakard.md, "Hosting"): ``level`` is the player's, read from
+    # -- accounts by the caller just before -------------------------------------------------
+
+    @rpc
+    def terrakard_start(self, player_id: str, level: int) -> dict[str, Any]:
+        """The starting collection, once -> the collection."""
+        args = load(PlayerLevelSchema(), {"player_id": player_id, "level": level})
+        with self._uow() as uow:
+            return dict(
+                jsonable(terrakard.start(args["player_id"], args["level"], uow, self.clock))
+            )
+
+    @rpc
+    def terrakard_collection(self, player_id: str, level: int) -> dict[str, Any]:
+        args = load(PlayerLevelSchema(), {"player_id": player_id, "level": level})
+        with self._uow() as uow:
+            return dict(jsonable(terrakard.collection(args["player_id"], args["level"], uow)))
+
+    @rpc
+    def terrakard_decks(self, player_id: str, level: int) -> list[dict[str, Any]]:
+        args = load(PlayerLevelSchema(), {"player_id": player_id, "level": level})
+        with self._uow() as uow:
+            return list(jsonable(terrakard.list_decks(args["player_id"], args["level"], uow)))
+
+    @rpc
+    def terrakard_save_deck(self, **payload: Any) -> dict[str, Any]:
+        """``level, name, cards`` (a new deck) or ``deck_id, expected_version`` and a new
+        ``name`` and/or ``cards`` -> the deck."""
+        args = load(SaveDeckSchema(), payload)
+        with self._uow() as uow:
+            found = terrakard.save_deck(
+                args["player_id"], args["level"], args["name"], args["cards"], uow, self.clock,
+                args["deck_id"], args["expected_version"],
+            )  # fmt: skip
+        return dict(jsonable(found))
+
+    @rpc
+    def terrakard_delete_deck(self, **payload: Any) -> None:
+        args = load(RefVersionSchema(), payload)
+        with self._uow() as uow:
+            terrakard.delete_deck(args["player_id"], args["ref_id"], args["expected_version"], uow)
+
+    @rpc
+    def terrakard_plans(self, player_id: str, level: int) -> list[dict[str, Any]]:
+        args = load(PlayerLevelSchema(), {"player_id": player_id, "level": level})
+        with self._uow() as uow:
+            return list(jsonable(terrakard.list_plans(args["player_id"], args["level"], uow)))
+
+    @rpc
+    def terrakard_save_plan(self, **payload: Any) -> dict[str, Any]:
+        """``level, name, rounds (5 copy ids), reserve, condition, posture, activate?``,
+        with ``plan_id, expected_version`` for an edit -> the plan."""
+        cmd = terrakard.SavePlan(**load(SavePlanSchema(), payload))
+        with self._uow() as uow:
+            return dict(jsonable(terrakard.save_plan(cmd, uow, self.clock)))
+
+    @rpc
+    def terrakard_activate_plan(self, **payload: Any) -> dict[str, Any]:
+        args = load(ActivatePlanSchema(), payload)
+        with self._uow() as uow:
+            found = terrakard.activate_plan(
+                args["player_id"], args["plan_id"], args["level"], uow, self.clock
+            )
+        return dict(jsonable(found))
+
+    @rpc
+    def terrakard_delete_plan(self, **payload: Any) -> None:
+        args = load(RefVersionSchema(), payload)
+        with self._uow() as uow:
+            terrakard.delete_plan(args["player_id"], args["ref_id"], args["expected_version"], uow)
+
+    @rpc
+    def terrakard_deck_for_attack(self, **payload: Any) -> dict[str, Any]:
+        """For battle: a legal attack deck as the engine's cards, with their lineages."""
+        args = load(DeckForAttackSchema(), payload)
+        with self._uow() as uow:
+            found = terrakard.deck_for_attack(
+                args["player_id"], args["deck_id"], args["level"], uow
+            )
+        return dict(jsonable(found))
+
+    @rpc
+    def terrakard_defense_for_attack(self, player_id: str, level: int) -> dict[str, Any]:
+        """For battle: the defender's active plan, or the automatic plan."""
+        args = load(PlayerLevelSchema(), {"player_id": player_id, "level": level})
+        with self._uow() as uow:
+            found = terrakard.defense_for_attack(args["player_id"], args["level"], uow)
+        return dict(jsonable(found))
+
+    @rpc
+    def terrakard_defenders(self, **payload: Any) -> list[dict[str, Any]]:
+        """For battle's arena: TerraKard players of a level in [low, high]."""
+        args = load(DefendersSchema(), payload)
+        with self._uow() as uow:
+            found = terrakard.defenders(
+                args["low"], args["high"], args["excluded"], args["limit"], uow
+            )
+        return list(jsonable(found))
+
+    @rpc
+    def terrakard_target(self, target_id: str) -> dict[str, Any]:
+        """For battle: the player behind an arena target id."""
+        args = load(TargetSchema(), {"target_id": target_id})
+        with self._uow() as uow:
+            return dict(jsonable(terrakard.target(args["target_id"], uow)))

@@ -11,12 +11,13 @@ from collections.abc import Mapping
 from typing import Any
 
 from games.kit.protocol import Engine
-from services.battle.games import chronovore, quest
+from services.battle.games import chronovore, quest, terrakard
 from services.battle.host import HostedGame
 
 GAMES: Mapping[str, HostedGame] = {
     quest.GAME: quest.HOSTED,
     chronovore.GAME: chronovore.HOSTED,
+    terrakard.GAME: terrakard.HOSTED,
 }
 ENGINES: Mapping[str, Engine[Any, Any, Any]] = {name: g.engine for name, g in GAMES.items()}
 

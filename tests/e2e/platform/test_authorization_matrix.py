@@ -27,17 +27,23 @@ the request itself sent excepted), nor the author's draft to a non-Author.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 import uuid
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any
 
 import pytest
+import sqlalchemy as sa
 
+from games.terrakard.collection import TERRAKARD_COLLECTION
+from games.terrakard.content import CYCLE
 from gateway.app import Gateway
 from gateway.openapi import api_routes
 from services.accounts.deletion import CONFIRMATION_PHRASE
+from services.cards import orm as cards_orm
 from shared.config import SERVICE_NAMES
 from tests.auth0_standin import Auth0StandIn
 from tests.e2e.accounts.test_me import assert_problem
@@ -78,6 +84,9 @@ NO_PACK = "404 pack_not_found"
 NO_GOLD = "409 insufficient_funds"  # the caller's own wallet: nobody else's is ever spent
 NOT_OWNED = "422 deck_copy_not_owned"  # the owner's copies in a body: as unknown ids
 OPEN = (200, 200, 200, 200, 200)  # a public route: everyone, tokens ignored
+TK_NOT_OWNED = "422 card_not_owned"  # the owner's TerraKard copies in a body
+NO_PLAN = "404 plan_not_found"
+NO_REPORT = "404 report_not_found"
 
 # Path parameters are filled from the world: <uuid:deck_id> is the owner's spare deck
 # (read, renamed, deleted), <uuid:match_id> the owner's battle, <uuid:attempt_id> the
@@ -191,6 +200,46 @@ MATRIX: list[tuple[str, str, str | None, tuple[int | str, ...]]] = [
                (ANON,       200,       200,            200,            LOCKED)),
     ("GET",    "/me/fairness/export",                  None,
                (ANON,       200,       200,            200,            LOCKED)),
+    # TerraKard (docs/terrakard.md, "Hosting"): the owner's attack deck, plan and attack
+    # (against other's automatic plan); every caller has claimed the starting collection.
+    ("GET",    "/terrakard/collection",                None,
+               (ANON,       200,       200,            200,            LOCKED)),
+    ("POST",   "/terrakard/collection/start",          None,
+               (ANON,       200,       200,            200,            LOCKED)),
+    ("GET",    "/terrakard/decks",                     None,
+               (ANON,       200,       200,            200,            LOCKED)),
+    ("POST",   "/terrakard/decks",                     "tk_deck",
+               (ANON,       201,       TK_NOT_OWNED,   TK_NOT_OWNED,   LOCKED)),
+    ("PATCH",  "/terrakard/decks/<uuid:attack_deck_id>", "rename",
+               (ANON,       200,       NO_DECK,        NO_DECK,        LOCKED)),
+    ("GET",    "/terrakard/plans",                     None,
+               (ANON,       200,       200,            200,            LOCKED)),
+    ("POST",   "/terrakard/plans",                     "tk_plan",
+               (ANON,       201,       TK_NOT_OWNED,   TK_NOT_OWNED,   LOCKED)),
+    ("PUT",    "/terrakard/plans/<uuid:plan_id>",      "tk_plan_edit",
+               (ANON,       200,       NO_PLAN,        NO_PLAN,        LOCKED)),
+    ("POST",   "/terrakard/plans/<uuid:plan_id>/activate", None,
+               (ANON,       200,       NO_PLAN,        NO_PLAN,        LOCKED)),
+    ("GET",    "/terrakard/arena",                     None,
+               (ANON,       200,       200,            200,            LOCKED)),
+    ("GET",    "/terrakard/attacks/<uuid:attack_id>",  None,
+               (ANON,       200,       NO_MATCH,       NO_MATCH,       LOCKED)),
+    ("GET",    "/terrakard/attacks/<uuid:attack_id>/history", None,
+               (ANON,       200,       NO_MATCH,       NO_MATCH,       LOCKED)),
+    ("POST",   "/terrakard/attacks/<uuid:attack_id>/actions", "tk_give_up",
+               (ANON,       200,       NO_MATCH,       NO_MATCH,       LOCKED)),
+    ("GET",    "/terrakard/defense-reports",           None,
+               (ANON,       200,       200,            200,            LOCKED)),
+    # other's plan defended the owner's attack: its report is other's, nobody else's.
+    ("GET",    "/terrakard/defense-reports/<uuid:attack_id>", None,
+               (ANON,       NO_REPORT, 200,            NO_REPORT,      LOCKED)),
+    ("POST",   "/terrakard/attacks",                   "tk_attack",
+               (ANON, "409 target_recently_attacked", "422 cannot_attack_yourself",
+                      NO_DECK,        LOCKED)),
+    ("DELETE", "/terrakard/decks/<uuid:attack_deck_id>", None,
+               (ANON,       204,       NO_DECK,        NO_DECK,        LOCKED)),
+    ("DELETE", "/terrakard/plans/<uuid:plan_id>",      None,
+               (ANON,       204,       NO_PLAN,        NO_PLAN,        LOCKED)),
     # Authoring: Authors only; the author owns the draft. The lock outranks the role.
     ("GET",    "/authoring/content",                   None,
                (ANON,       NOT_AUTHOR, NOT_AUTHOR,    200,            LOCKED)),
@@ -220,6 +269,8 @@ QUERIES = {
     "/quest/events": f"?lat={attempt_api.SPOT['lat']}&lon={attempt_api.SPOT['lon']}",
     ("DELETE", "/quest/decks/<uuid:deck_id>"): "?expectedVersion=2",  # after the rename
     ("DELETE", "/chronovore/decks/<uuid:deck_id>"): "?expectedVersion=2",
+    ("DELETE", "/terrakard/decks/<uuid:attack_deck_id>"): "?expectedVersion=2",
+    ("DELETE", "/terrakard/plans/<uuid:plan_id>"): "?expectedVersion=2",
 }
 # Headers a row sends (besides the token): the economy's writes need their key.
 HEADERS = {
@@ -279,6 +330,7 @@ class World:
     content_prompt: str
     deletion_of_locked: str
     pack: str  # the owner's unopened Chronovore pack
+    terrakard: dict[str, Any]  # the owner's TerraKard copies, deck, plan, attack; other's target
     reader: Caller  # an Author outside the matrix, who re-reads the draft
     chronovore_copies: list[str]  # the owner's Chronovore cards, from its starting packs
     chronovore_deck: str  # the owner's legal Chronovore deck
@@ -353,11 +405,32 @@ BODIES = {
     "confirm": lambda w: {"confirm": CONFIRMATION_PHRASE},
     "buy": lambda w: {"kind": "core"},
     "client_seed": lambda w: {"clientSeed": "matrix-seed"},
+    "tk_deck": lambda w: {"name": "Another", "cards": w.terrakard["copies"][:8]},
+    "tk_plan": lambda w: tk_plan(w, "Another"),
+    "tk_plan_edit": lambda w: {**tk_plan(w, "Edited"), "expectedVersion": 1},
+    "tk_give_up": lambda w: {
+        "expectedVersion": w.owner.ok("GET", f"/terrakard/attacks/{w.terrakard['attack']}")[
+            "version"
+        ],
+        "action": {"kind": "give_up"},
+    },
+    "tk_attack": lambda w: {"deckId": w.terrakard["deck"], "targetId": w.terrakard["target"]},
 }
 
 
 def chronovore_version(world: World) -> int:
     return world.owner.ok("GET", f"/chronovore/matches/{world.chronovore_match}")["version"]
+
+
+def tk_plan(world: World, name: str) -> dict[str, Any]:
+    copies = world.terrakard["copies"]
+    return {
+        "name": name,
+        "rounds": copies[:5],
+        "reserve": copies[5],
+        "condition": {"trigger": "low_hp"},
+        "posture": "balanced",
+    }
 
 
 def action_body(world: World) -> dict[str, Any]:
@@ -389,7 +462,7 @@ def platform(start_service, settings, auth0):
 
 
 @pytest.fixture
-def world(api, rpc, starters, core_set, event_id) -> World:
+def world(api, rpc, starters, core_set, event_id, terrakard_catalogue) -> World:
     callers = {
         "anonymous": Caller(api, "anonymous"),
         "owner": Caller(api, "owner"),
@@ -439,6 +512,7 @@ def world(api, rpc, starters, core_set, event_id) -> World:
     attempt = owner.ok("POST", f"/quest/events/{event_id}/attempt", attempt_api.claim())
     owner.ids.add(attempt["id"])
     owner.ids.update(o["id"] for q in attempt["questions"] for o in q["options"])
+    terrakard = terrakard_kit(owner, callers["other"], terrakard_catalogue)
 
     return World(
         callers=callers,
@@ -452,11 +526,74 @@ def world(api, rpc, starters, core_set, event_id) -> World:
         content_prompt=prompt,
         deletion_of_locked=deletion.json()["id"],
         pack=pack,
+        terrakard=terrakard,
         reader=Caller(api, "reader", roles=["author"]),
         chronovore_copies=chronovore_copies,
         chronovore_deck=chronovore_deck["id"],
         chronovore_spare=work["id"],
     )
+
+
+@pytest.fixture
+def terrakard_catalogue(settings):
+    """Published TerraKard cards as the cards service keeps them (straight into its
+    read model: their authoring is tests/e2e/terrakard's), enough for a starting
+    collection."""
+    engine = sa.create_engine(settings.database_url_for("cards"))
+    rows = []
+    for index, rarity in enumerate(["Common"] * 8 + ["Uncommon"] * 2):
+        snapshot = {
+            "name": f"Tk matrix {random_suffix()}",
+            "wikidata": "Q1",
+            "category": str(CYCLE[index % len(CYCLE)]),
+            "rarity": rarity,
+            "atk": 30,
+            "def": 30,
+        }
+        rows.append(
+            {
+                "id": uuid.uuid4(),
+                "lineage_id": uuid.uuid4(),
+                "game": "terrakard",
+                "kind": "card",
+                "name": snapshot["name"],
+                "rarity": rarity,
+                "attributes": TERRAKARD_COLLECTION.card_attributes("card", snapshot),
+                "version": 1,
+                "snapshot": snapshot,
+                "published_at": datetime.now(UTC),
+            }
+        )
+    with engine.begin() as conn:
+        conn.execute(sa.insert(cards_orm.card_definitions), rows)
+    engine.dispose()
+    return rows
+
+
+def terrakard_kit(owner: Caller, other: Caller, catalogue: Any) -> dict[str, Any]:
+    """The owner's TerraKard deck, active plan and an attack on other's automatic plan."""
+    other.ok("POST", "/terrakard/collection/start")
+    collection = owner.ok("POST", "/terrakard/collection/start")
+    copies = [c["id"] for c in collection["cards"] if c["rarity"] == "Common"]
+    deck = owner.ok("POST", "/terrakard/decks", {"name": "Attack", "cards": copies[:8]})
+    plan = {
+        "name": "Wall",
+        "rounds": copies[:5],
+        "reserve": copies[5],
+        "condition": {"trigger": "low_hp"},
+        "posture": "balanced",
+        "activate": True,
+    }
+    plan = owner.ok("POST", "/terrakard/plans", plan)
+    pseudonym = "Keeper-" + hashlib.sha256(other.player_id.encode()).hexdigest()[:6]
+    arena = owner.ok("GET", "/terrakard/arena")["items"]
+    target = next(t["targetId"] for t in arena if t["pseudonym"] == pseudonym)
+    attack = owner.ok("POST", "/terrakard/attacks", {"deckId": deck["id"], "targetId": target})
+    # The attack is shared by both players (other reads it as its defense report): its
+    # id is no one account's own.
+    owner.ids.update([*(c["id"] for c in collection["cards"]), deck["id"], plan["id"]])
+    return {"copies": copies, "deck": deck["id"], "plan": plan["id"], "attack": attack["id"],
+            "target": target}  # fmt: skip
 
 
 # -- running a cell ---------------------------------------------------------------------------
@@ -474,6 +611,9 @@ def concrete_path(method: str, rule: str, world: World) -> str:
         "content_id": world.content,
         "game": "chronovore",
         "pack_id": world.pack,
+        "attack_deck_id": world.terrakard["deck"],
+        "plan_id": world.terrakard["plan"],
+        "attack_id": world.terrakard["attack"],
     }
     if rule.startswith("/chronovore/"):
         values.update(deck_id=world.chronovore_spare, match_id=str(world.chronovore_match))
@@ -557,8 +697,9 @@ def run_row(world: World, method: str, rule: str, body_name: str | None, cells) 
         # before the next row compares the owner's view before and after others act.
         wait_for(lambda: world.match in world.owner.call("GET", "/me/progression").text)
     made = answer.json() if answer.headers.get("Content-Type") == "application/json" else None
-    if method == "POST" and isinstance(made, dict) and "id" in made:
-        world.callers[first].ids.add(made["id"])  # a new object of theirs
+    # A new object of theirs (an action answers its match, made before).
+    if method == "POST" and isinstance(made, dict) and "id" in made and "/actions" not in rule:
+        world.callers[first].ids.add(made["id"])
     if (method, rule) == ("POST", "/chronovore/matches"):
         world.chronovore_match = made["id"]
 

@@ -160,6 +160,7 @@ def uow() -> CardsUnitOfWork:
         fairness=FakeFairness(),  # type: ignore[arg-type]
         ledger=None,  # type: ignore[arg-type]
         packs=None,  # type: ignore[arg-type]
+        terrakard=None,  # type: ignore[arg-type]
     )
 
 

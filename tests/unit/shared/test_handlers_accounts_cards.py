@@ -124,6 +124,7 @@ def cards_uow() -> CardsUnitOfWork:
         fairness=None,  # type: ignore[arg-type]
         ledger=None,  # type: ignore[arg-type]
         packs=None,  # type: ignore[arg-type]
+        terrakard=None,  # type: ignore[arg-type]
     )
 
 

@@ -1,0 +1,231 @@
+"""Schemas of TerraKard's routes: request bodies and documented answers
+(docs/terrakard.md, "Hosting")."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from marshmallow import fields, validate
+
+from gateway.casing import CamelSchema
+from gateway.routes.quest.battles_schemas import MAX_IDEMPOTENCY_KEY
+
+MAX_NAME = 100  # the service trims and allows 40
+MAX_CARDS = 20
+
+
+def _version(description: str) -> fields.Integer:
+    return fields.Integer(
+        required=True,
+        strict=True,
+        validate=validate.Range(min=0, max=2**31 - 1),
+        metadata={"description": description},
+    )
+
+
+def _cards(description: str, required: bool = True) -> fields.List[Any]:
+    if required:
+        return fields.List(
+            fields.UUID(),
+            required=True,
+            validate=validate.Length(max=MAX_CARDS),
+            metadata={"description": description},
+        )
+    return fields.List(
+        fields.UUID(),
+        load_default=None,
+        validate=validate.Length(max=MAX_CARDS),
+        metadata={"description": description},
+    )
+
+
+class CardSchema(CamelSchema):
+    id = fields.UUID(metadata={"description": "The owned copy"})
+    definition_id = fields.UUID()
+    name = fields.String()
+    category = fields.String(metadata={"example": "History"})
+    rarity = fields.String(metadata={"example": "Common"})
+    cost = fields.Integer()
+    atk = fields.Integer()
+    def_ = fields.Integer(data_key="def")
+    acquired_at = fields.AwareDateTime()
+
+
+class BudgetSchema(CamelSchema):
+    level = fields.Integer()
+    attack = fields.Integer(metadata={"description": "An attack deck's cost at most"})
+    defense = fields.Integer(metadata={"description": "A plan's six cards' cost at most"})
+
+
+class CollectionSchema(CamelSchema):
+    started = fields.Boolean(metadata={"description": "The starting collection was claimed"})
+    budget = fields.Nested(BudgetSchema)
+    active_plan_id = fields.UUID(allow_none=True)
+    cards = fields.List(fields.Nested(CardSchema))
+
+
+class ProblemItemSchema(CamelSchema):
+    code = fields.String()
+    message = fields.String()
+
+
+class DeckSchema(CamelSchema):
+    id = fields.UUID()
+    name = fields.String()
+    version = fields.Integer(metadata={"description": "Send it back as expectedVersion"})
+    cards = fields.List(fields.Nested(CardSchema))
+    cost = fields.Integer()
+    budget = fields.Integer()
+    legal = fields.Boolean()
+    problems = fields.List(fields.Nested(ProblemItemSchema))
+    created_at = fields.AwareDateTime()
+    updated_at = fields.AwareDateTime()
+
+
+class CreateDeckRequest(CamelSchema):
+    name = fields.String(required=True, validate=validate.Length(max=MAX_NAME))
+    cards = _cards("Eight of your copies, within your level's attack budget")
+
+
+class EditDeckRequest(CamelSchema):
+    expected_version = _version("The deck version you saw")
+    name = fields.String(load_default=None, validate=validate.Length(max=MAX_NAME))
+    cards = _cards("Eight of your copies", required=False)
+
+
+class ConditionSchema(CamelSchema):
+    trigger = fields.String(
+        required=True,
+        validate=validate.OneOf(["category", "epic_or_rarer", "low_hp"]),
+        metadata={"description": "category | epic_or_rarer | low_hp"},
+    )
+    category = fields.String(load_default=None, allow_none=True)
+
+
+class PlanRequest(CamelSchema):
+    name = fields.String(required=True, validate=validate.Length(max=MAX_NAME))
+    rounds = _cards("Five of your copies, in the order of the rounds")
+    reserve = fields.UUID(required=True, metadata={"description": "A sixth, different copy"})
+    condition = fields.Nested(ConditionSchema, required=True)
+    posture = fields.String(
+        required=True,
+        validate=validate.OneOf(["cautious", "balanced", "offensive"]),
+        metadata={"description": "cautious | balanced | offensive"},
+    )
+    activate = fields.Boolean(load_default=False, metadata={"description": "Make it active"})
+
+
+class EditPlanRequest(PlanRequest):
+    expected_version = _version("The plan version you saw")
+
+
+class PlanSchema(CamelSchema):
+    id = fields.UUID()
+    name = fields.String()
+    version = fields.Integer()
+    active = fields.Boolean()
+    rounds = fields.List(fields.Nested(CardSchema))
+    reserve = fields.Nested(CardSchema, allow_none=True)
+    condition = fields.Dict()
+    posture = fields.String()
+    cost = fields.Integer()
+    budget = fields.Integer()
+    legal = fields.Boolean()
+    problems = fields.List(fields.Nested(ProblemItemSchema))
+    created_at = fields.AwareDateTime()
+    updated_at = fields.AwareDateTime()
+
+
+class TargetSchema(CamelSchema):
+    target_id = fields.UUID(metadata={"description": "Send it as targetId to attack"})
+    pseudonym = fields.String()
+    level = fields.Integer()
+    trophies = fields.Integer()
+    automatic = fields.Boolean(metadata={"description": "Defends with the automatic plan"})
+
+
+class ArenaSchema(CamelSchema):
+    level = fields.Integer(metadata={"description": "Your level"})
+    items = fields.List(fields.Nested(TargetSchema))
+
+
+class StartAttackRequest(CamelSchema):
+    deck_id = fields.UUID(required=True, metadata={"description": "One of your attack decks"})
+    target_id = fields.UUID(required=True, metadata={"description": "A target of the arena"})
+    questions = fields.Boolean(
+        load_default=True, metadata={"description": "Knowledge questions on (your setting)"}
+    )
+
+
+class AttackSchema(CamelSchema):
+    id = fields.UUID()
+    mode = fields.String(metadata={"example": "attack"})
+    status = fields.String(metadata={"description": "active | finished"})
+    outcome = fields.String(
+        allow_none=True,
+        metadata={"description": "three_stars | two_stars | one_star | defeat | forfeit"},
+    )
+    version = fields.Integer(metadata={"description": "Send it back as expectedVersion"})
+    phase = fields.String(metadata={"description": "reconnaissance | choose | question | finished"})
+    round = fields.Integer()
+    deadline = fields.AwareDateTime(allow_none=True)
+    attacker_hp = fields.Integer()
+    defense_hp = fields.Integer()
+    reconnaissance = fields.Dict(
+        metadata={"description": "Pseudonym, level, trophies, terrain, categories (sorted)"}
+    )
+    deck = fields.List(fields.Dict())
+    rounds = fields.List(fields.Dict(), metadata={"description": "Each round as revealed"})
+    revealed_now = fields.Dict(allow_none=True)
+    question = fields.Dict(
+        allow_none=True, metadata={"description": "Prompt, three answers, stake; never a key"}
+    )
+    result = fields.Dict(allow_none=True, metadata={"description": "stars, winner, reason"})
+    legal_actions = fields.List(fields.Dict())
+    defender = fields.String(metadata={"description": "The defender's pseudonym"})
+    created_at = fields.AwareDateTime()
+    finished_at = fields.AwareDateTime(allow_none=True)
+
+
+class AttackResultSchema(AttackSchema):
+    events = fields.List(fields.Dict(), metadata={"description": "What this action did"})
+
+
+class AttackActionSchema(CamelSchema):
+    kind = fields.String(
+        required=True,
+        validate=validate.OneOf(["begin", "play", "answer", "skip", "give_up", "timeout"]),
+        metadata={"description": "begin | play | answer | skip | give_up | timeout"},
+    )
+    card = fields.Integer(strict=True, metadata={"description": "play: the deck index"})
+    choice = fields.Integer(strict=True, metadata={"description": "answer: 0, 1 or 2"})
+
+
+class AttackActionRequest(CamelSchema):
+    expected_version = _version("The attack version your view shows (stale: 409)")
+    action = fields.Nested(AttackActionSchema, required=True)
+    idempotency_key = fields.String(
+        load_default=None, allow_none=True, validate=validate.Length(min=1, max=MAX_IDEMPOTENCY_KEY)
+    )
+
+
+class AttackHistorySchema(CamelSchema):
+    match_id = fields.UUID()
+    status = fields.String()
+    outcome = fields.String(allow_none=True)
+    version = fields.Integer()
+    entries = fields.List(fields.Dict())
+
+
+class DefenseReportSchema(CamelSchema):
+    match_id = fields.UUID()
+    attacker = fields.String(metadata={"description": "Pseudonym, or Deleted player"})
+    result = fields.String(metadata={"description": "victory | defeat (the defense's)"})
+    attacker_result = fields.String()
+    finished_at = fields.AwareDateTime()
+    report = fields.Dict()
+    replay = fields.List(fields.Dict(), metadata={"description": "One report: the whole log"})
+
+
+class DefenseReportsSchema(CamelSchema):
+    items = fields.List(fields.Nested(DefenseReportSchema))

@@ -1,0 +1,257 @@
+"""TerraKard in battle: an attack's seats and what they bring, the knowledge questions'
+faces, and what the attacker may see (docs/terrakard.md, "Hosting").
+
+The attacker is a player acting live; the defender is a saved plan (seat kind
+``plan``: its owner never acts). At the start battle asks accounts both levels, cards
+the attacker's deck and the defender's active plan (or the automatic plan), and
+authoring the published questions' faces (never their keys). A key is asked for only
+when an answer arrives, and only by battle (``terrakard_answer_key``). Views are the
+engine's attacker view with the match's own fields: never the plan, the reserve, an
+unrevealed card or a key.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import uuid
+from collections.abc import Mapping, Sequence
+from datetime import datetime
+from typing import Any, Protocol
+
+from games.terrakard.actions import ActionKind
+from games.terrakard.content import Card
+from games.terrakard.game import TERRAKARD
+from games.terrakard.plans import DefensePlan
+from games.terrakard.report import defense_report
+from games.terrakard.state import ATTACKER, DEFENDER, AttackerSide, AttackState, DefenseSide, Phase
+from services.battle.host import HostedGame, Match, Seat, SeatKind, Step
+from shared.errors import Conflict, InvalidInput
+
+GAME = TERRAKARD.game
+ATTACK_MODE = "attack"
+# Ours: the arena and the attack start allow a level difference of at most this much.
+LEVEL_GAP = 2
+# Ours: the same attacker may attack the same defender once in this many hours.
+REPEAT_HOURS = 12
+TROPHIES = 0  # ours: trophies are not built yet; every reconnaissance shows 0
+
+
+class Client(Protocol):
+    def call(self, method: str, **kwargs: Any) -> Any: ...
+
+
+class Services(Protocol):
+    cards: Client
+    accounts: Client
+    authoring: Client
+
+
+def pseudonym(player_id: uuid.UUID | None) -> str:
+    """Ours: a player's TerraKard pseudonym, derived from the id (accounts keeps no
+    names); a deleted player's is "Deleted player"."""
+    if player_id is None:
+        return "Deleted player"
+    return "Keeper-" + hashlib.sha256(str(player_id).encode()).hexdigest()[:6]
+
+
+def level_of(services: Services, player_id: uuid.UUID) -> int:
+    return int(services.accounts.call("level", player_id=str(player_id), game=GAME)["level"])
+
+
+def _with_questions(
+    cards: Sequence[Mapping[str, Any]], lineages: Mapping[str, str], faces: Mapping[str, Any]
+) -> list[dict[str, Any]]:
+    return [{**card, "question": faces.get(lineages.get(str(card["id"]), ""))} for card in cards]
+
+
+def attack_setup(
+    services: Services,
+    attacker_id: uuid.UUID,
+    deck_id: uuid.UUID,
+    defender_id: uuid.UUID,
+    questions: bool,
+) -> tuple[list[Seat], dict[str, Any]]:
+    """The seats of an attack and their snapshots: the attacker's deck at their level,
+    the defender's plan (or automatic plan) with its cards' question faces."""
+    if attacker_id == defender_id:
+        raise InvalidInput("cannot_attack_yourself", "you cannot attack your own defense")
+    attacker_level = level_of(services, attacker_id)
+    defender_level = level_of(services, defender_id)
+    if abs(attacker_level - defender_level) > LEVEL_GAP:
+        raise Conflict("target_not_allowed", "this player's level is not close to yours")
+    deck = services.cards.call(
+        "terrakard_deck_for_attack",
+        player_id=str(attacker_id),
+        deck_id=str(deck_id),
+        level=attacker_level,
+    )
+    defense = services.cards.call(
+        "terrakard_defense_for_attack", player_id=str(defender_id), level=defender_level
+    )
+    lineages = defense["lineages"]
+    faces = services.authoring.call(
+        "terrakard_questions", lineage_ids=sorted(set(lineages.values()))
+    )
+    plan = dict(defense["plan"])
+    plan["rounds"] = _with_questions(plan["rounds"], lineages, faces)
+    plan["reserve"] = _with_questions([plan["reserve"]], lineages, faces)[0]
+    attacker = AttackerSide(tuple(Card.from_dict({**c, "question": None}) for c in deck["cards"]),
+                            questions)  # fmt: skip
+    defender = DefenseSide(
+        DefensePlan.from_dict(plan),
+        pseudonym(defender_id),
+        defender_level,
+        TROPHIES,
+        automatic=bool(defense["automatic"]),
+    )
+    plan_id = defense["plan_id"]
+    seats = [
+        Seat(ATTACKER, SeatKind.PLAYER, attacker_id, uuid.UUID(str(deck["deck_id"])),
+             int(deck["version"])),
+        Seat(DEFENDER, SeatKind.PLAN, defender_id,
+             None if plan_id is None else uuid.UUID(str(plan_id)), defense["version"]),
+    ]  # fmt: skip
+    return seats, {ATTACKER: attacker, DEFENDER: defender}
+
+
+def pending_question(state: AttackState) -> str | None:
+    """The id of the question waiting for an answer, if one is."""
+    if state.phase is not Phase.QUESTION or state.played is None:
+        return None
+    plan = state.defense.plan
+    card = plan.reserve if state.played.reserve else plan.rounds[state.round - 1]
+    return None if card.question is None else card.question.question_id
+
+
+def client_part(action: Mapping[str, Any]) -> dict[str, Any]:
+    """What a client sent of a logged action: an answer without the server's mark."""
+    if action.get("kind") == ActionKind.ANSWER:
+        return {k: v for k, v in action.items() if k != "correct"}
+    return dict(action)
+
+
+# -- views --------------------------------------------------------------------------------
+
+
+def _time(moment: datetime | None) -> str | None:
+    return None if moment is None else moment.isoformat()
+
+
+def _attacker(match: Match) -> Seat:
+    return next(s for s in match.seats if s.name == ATTACKER)
+
+
+def _defender(match: Match) -> Seat:
+    return next(s for s in match.seats if s.name == DEFENDER)
+
+
+def defender_of(match: Match) -> uuid.UUID | None:
+    """The owner of the defending plan."""
+    return _defender(match).player_id
+
+
+def _engine_view(state: AttackState) -> dict[str, Any]:
+    """The engine's attacker view without the defender's copy ids (another account's
+    identifiers): a revealed defense card shows its face only."""
+    view = TERRAKARD.view(state, ATTACKER)
+    revealed = view.get("revealed_now")
+    if revealed is not None:
+        card = {k: v for k, v in revealed["card"].items() if k != "id"}
+        view["revealed_now"] = {**revealed, "card": card}
+    return view
+
+
+def attack_view(match: Match) -> dict[str, Any]:
+    seat = _attacker(match)
+    return {
+        **_scrub(_engine_view(match.state), _defender_copies(match)),
+        "id": str(match.id),
+        "mode": match.mode,
+        "deck_id": None if seat.ref_id is None else str(seat.ref_id),
+        "defender": pseudonym(_defender(match).player_id),
+        "status": str(match.status),
+        "outcome": seat.result,
+        "created_at": _time(match.created_at),
+        "finished_at": _time(match.finished_at),
+    }
+
+
+def _defender_copies(match: Match) -> frozenset[str]:
+    return frozenset(c.card_id for c in match.state.defense.plan.cards)
+
+
+def _scrub(value: Any, hidden: frozenset[str]) -> Any:
+    """``value`` without any ``id`` naming one of the defender's copies (another
+    account's identifiers): a revealed card is shown by its face."""
+    if isinstance(value, dict):
+        return {k: _scrub(v, hidden) for k, v in value.items() if not (k == "id" and v in hidden)}
+    if isinstance(value, list):
+        return [_scrub(v, hidden) for v in value]
+    return value
+
+
+def _events(match: Match, steps: Sequence[Step]) -> list[dict[str, Any]]:
+    events = TERRAKARD.view_events([e for s in steps for e in s.events], ATTACKER)
+    return list(_scrub(events, _defender_copies(match)))
+
+
+def history_view(match: Match, steps: Sequence[Step]) -> dict[str, Any]:
+    hidden = _defender_copies(match)
+    return {
+        "match_id": str(match.id),
+        "status": str(match.status),
+        "outcome": _attacker(match).result,
+        "version": match.version,
+        "entries": [
+            {
+                "seq": s.version,
+                "action": client_part(s.action),
+                "at": _time(s.at),
+                "events": _scrub(TERRAKARD.view_events(s.events, ATTACKER), hidden),
+            }
+            for s in steps
+        ],
+    }
+
+
+def report_view(match: Match, steps: Sequence[Step] | None = None) -> dict[str, Any]:
+    """A finished attack as its defender sees it: the report (and, asked for one attack,
+    the whole log to watch it again)."""
+    found: dict[str, Any] = {
+        "match_id": str(match.id),
+        "attacker": pseudonym(_attacker(match).player_id),
+        "result": _defender(match).result,
+        "attacker_result": _attacker(match).result,
+        "finished_at": _time(match.finished_at),
+        "report": defense_report(match.state),
+    }
+    if steps is not None:
+        # The attacker's copies are another account's identifiers: faces only.
+        hidden = frozenset(c.card_id for c in match.state.attacker.deck)
+        found["replay"] = [
+            {"seq": s.version, "action": client_part(s.action), "at": _time(s.at),
+             "events": _scrub(TERRAKARD.view_events(s.events, DEFENDER), hidden)}
+            for s in steps
+        ]  # fmt: skip
+    return found
+
+
+class TerraKardViews:
+    """The attack routes' answers: the attacker's seat only (the defender reads reports)."""
+
+    def match(self, match: Match, seat: Seat) -> dict[str, Any]:
+        return attack_view(match)
+
+    def result(self, match: Match, seat: Seat, steps: Sequence[Step]) -> dict[str, Any]:
+        return {**attack_view(match), "events": _events(match, steps)}
+
+    def history(self, match: Match, seat: Seat, steps: Sequence[Step]) -> dict[str, Any]:
+        return history_view(match, steps)
+
+
+# Ours: one live attack per attacker, and (the plan seat's rule) one per defender:
+# "the defense is reserved for your attack".
+HOSTED = HostedGame(
+    TERRAKARD, TerraKardViews(), None, one_active=frozenset({ATTACK_MODE}),
+    client_part=client_part,
+)  # fmt: skip
