@@ -447,6 +447,106 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/me/fairness": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your active server seed's hash, your client seed and the next nonce
+         * @description Requires the player role.
+         */
+        get: operations["getFairness"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/me/fairness/client-seed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set your client seed (the nonce goes on counting under the same server seed)
+         * @description Requires the player role.
+         */
+        put: operations["setClientSeed"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/me/fairness/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your whole roll history as a file for `deckyard verify` or the web verifier (up to 10,000 rolls; next continues with ?cursor=)
+         * @description Requires the player role.
+         */
+        get: operations["exportRolls"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/me/fairness/rolls": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your rolls, newest first, with everything needed to verify them (?cursor=&limit=)
+         * @description Requires the player role.
+         */
+        get: operations["listRolls"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/me/fairness/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reveal your active server seed (every roll under it becomes verifiable); a new one, shown by its hash, takes over with the same client seed
+         * @description Requires the player role.
+         */
+        post: operations["rotateServerSeed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/me/progression": {
         parameters: {
             query?: never;
@@ -814,6 +914,419 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/terrakard/arena": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Players you may attack, close to your level
+         * @description Requires the player role.
+         */
+        get: operations["getTerrakardArena"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/terrakard/attacks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Attack a target with one of your decks: its plan is snapshotted and reserved for you (409 target_under_attack if another attacker was first)
+         * @description Requires the player role.
+         */
+        post: operations["startTerrakardAttack"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/terrakard/attacks/{attack_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One of your attacks, as you may see it
+         * @description Requires the player role.
+         */
+        get: operations["getTerrakardAttack"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/terrakard/attacks/{attack_id}/actions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Begin, play a card, answer or skip the question, or give up, at the version you saw
+         * @description Requires the player role.
+         */
+        post: operations["actInTerraKardAttack"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/terrakard/attacks/{attack_id}/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your attack's log, as you may see it
+         * @description Requires the player role.
+         */
+        get: operations["getTerrakardAttackHistory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/terrakard/collection": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your TerraKard cards and your level's budgets
+         * @description Requires the player role.
+         */
+        get: operations["getTerrakardCollection"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/terrakard/collection/start": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Claim your starting collection (once; again: the collection)
+         * @description Requires the player role.
+         */
+        post: operations["startTerrakardCollection"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/terrakard/decks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your attack decks
+         * @description Requires the player role.
+         */
+        get: operations["listTerrakardDecks"];
+        put?: never;
+        /**
+         * Save an attack deck: 8 cards within your level's budget
+         * @description Requires the player role.
+         */
+        post: operations["createTerrakardDeck"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/terrakard/decks/{attack_deck_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a deck (?expectedVersion=)
+         * @description Requires the player role.
+         */
+        delete: operations["deleteTerrakardDeck"];
+        options?: never;
+        head?: never;
+        /**
+         * Rename a deck or change its cards, at the version you saw
+         * @description Requires the player role.
+         */
+        patch: operations["editTerrakardDeck"];
+        trace?: never;
+    };
+    "/terrakard/defense-reports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The attacks against your defense, newest first
+         * @description Requires the player role.
+         */
+        get: operations["listTerrakardDefenseReports"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/terrakard/defense-reports/{attack_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One attack against your defense, with its log to watch it again
+         * @description Requires the player role.
+         */
+        get: operations["getTerrakardDefenseReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/terrakard/plans": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your defense plans (one is active)
+         * @description Requires the player role.
+         */
+        get: operations["listTerrakardPlans"];
+        put?: never;
+        /**
+         * Save a defense plan (active if asked); it counts from the next attack
+         * @description Requires the player role.
+         */
+        post: operations["createTerrakardPlan"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/terrakard/plans/{plan_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Replace a plan at the version you saw; it counts from the next attack
+         * @description Requires the player role.
+         */
+        put: operations["editTerrakardPlan"];
+        post?: never;
+        /**
+         * Delete a plan (?expectedVersion=); without an active plan the automatic plan defends
+         * @description Requires the player role.
+         */
+        delete: operations["deleteTerrakardPlan"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/terrakard/plans/{plan_id}/activate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Make a legal plan your active defense
+         * @description Requires the player role.
+         */
+        post: operations["activateTerrakardPlan"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/{game}/packs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your unopened packs of the game, oldest first, and how many of each kind
+         * @description Requires the player role.
+         */
+        get: operations["listPacks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/{game}/packs/odds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every pack kind of the game with its exact odds (public, before any opening) */
+        get: operations["getPackOdds"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/{game}/packs/{pack_id}/open": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Open one of your packs: its cards, persisted with their fair roll before this answer (Idempotency-Key required: a retry returns the same opening)
+         * @description Requires the player role.
+         */
+        post: operations["openPack"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/{game}/shop/packs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Buy packs of a kind that has a price, with the game's currency: the whole price is spent together or nothing happens (201; 200 for a retry with the same Idempotency-Key)
+         * @description Requires the player role.
+         */
+        post: operations["buyPacks"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/{game}/wallet": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your balance of every currency of the game
+         * @description Requires the player role.
+         */
+        get: operations["getWallet"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/{game}/wallet/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your ledger entries in the game, newest first (?currency=&cursor=&limit=)
+         * @description Requires the player role.
+         */
+        get: operations["listWalletHistory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -823,6 +1336,143 @@ export interface components {
             choice?: string;
             /** @description Every item id, in your order (ordering) */
             order?: string[];
+        };
+        Arena: {
+            items?: components["schemas"]["Target"][];
+            /** @description Your level */
+            level?: number;
+        };
+        Attack: {
+            attackerHp?: number;
+            /** Format: date-time */
+            createdAt?: string;
+            /** Format: date-time */
+            deadline?: string | null;
+            deck?: {
+                [key: string]: unknown;
+            }[];
+            /** @description The defender's pseudonym */
+            defender?: string;
+            defenseHp?: number;
+            /** Format: date-time */
+            finishedAt?: string | null;
+            /** Format: uuid */
+            id?: string;
+            legalActions?: {
+                [key: string]: unknown;
+            }[];
+            /** @example attack */
+            mode?: string;
+            /** @description three_stars | two_stars | one_star | defeat | forfeit */
+            outcome?: string | null;
+            /** @description reconnaissance | choose | question | finished */
+            phase?: string;
+            /** @description Prompt, three answers, stake; never a key */
+            question?: {
+                [key: string]: unknown;
+            } | null;
+            /** @description Pseudonym, level, trophies, terrain, categories (sorted) */
+            reconnaissance?: {
+                [key: string]: unknown;
+            };
+            /** @description stars, winner, reason */
+            result?: {
+                [key: string]: unknown;
+            } | null;
+            revealedNow?: {
+                [key: string]: unknown;
+            } | null;
+            round?: number;
+            /** @description Each round as revealed */
+            rounds?: {
+                [key: string]: unknown;
+            }[];
+            /** @description active | finished */
+            status?: string;
+            /** @description Send it back as expectedVersion */
+            version?: number;
+        };
+        AttackAction: {
+            /** @description play: the deck index */
+            card?: number;
+            /** @description answer: 0, 1 or 2 */
+            choice?: number;
+            /**
+             * @description begin | play | answer | skip | give_up | timeout
+             * @enum {string}
+             */
+            kind: "begin" | "play" | "answer" | "skip" | "give_up" | "timeout";
+        };
+        AttackActionRequest: {
+            action: components["schemas"]["AttackAction"];
+            /** @description The attack version your view shows (stale: 409) */
+            expectedVersion: number;
+            /** @default null */
+            idempotencyKey: string | null;
+        };
+        AttackHistory: {
+            entries?: {
+                [key: string]: unknown;
+            }[];
+            /** Format: uuid */
+            matchId?: string;
+            outcome?: string | null;
+            status?: string;
+            version?: number;
+        };
+        AttackResult: {
+            attackerHp?: number;
+            /** Format: date-time */
+            createdAt?: string;
+            /** Format: date-time */
+            deadline?: string | null;
+            deck?: {
+                [key: string]: unknown;
+            }[];
+            /** @description The defender's pseudonym */
+            defender?: string;
+            defenseHp?: number;
+            /** @description What this action did */
+            events?: {
+                [key: string]: unknown;
+            }[];
+            /** Format: date-time */
+            finishedAt?: string | null;
+            /** Format: uuid */
+            id?: string;
+            legalActions?: {
+                [key: string]: unknown;
+            }[];
+            /** @example attack */
+            mode?: string;
+            /** @description three_stars | two_stars | one_star | defeat | forfeit */
+            outcome?: string | null;
+            /** @description reconnaissance | choose | question | finished */
+            phase?: string;
+            /** @description Prompt, three answers, stake; never a key */
+            question?: {
+                [key: string]: unknown;
+            } | null;
+            /** @description Pseudonym, level, trophies, terrain, categories (sorted) */
+            reconnaissance?: {
+                [key: string]: unknown;
+            };
+            /** @description stars, winner, reason */
+            result?: {
+                [key: string]: unknown;
+            } | null;
+            revealedNow?: {
+                [key: string]: unknown;
+            } | null;
+            round?: number;
+            /** @description Each round as revealed */
+            rounds?: {
+                [key: string]: unknown;
+            }[];
+            /** @description active | finished */
+            status?: string;
+            /** @description Send it back as expectedVersion */
+            version?: number;
         };
         Attempt: {
             /** Format: date-time */
@@ -853,6 +1503,12 @@ export interface components {
             reason?: string | null;
             to?: string;
             version?: number;
+        };
+        Balance: {
+            /** @example 120 */
+            balance?: number;
+            /** @example gold */
+            currency?: string;
         };
         BattleAction: {
             /**
@@ -1031,6 +1687,38 @@ export interface components {
             };
             yourTurn?: boolean;
         };
+        Budget: {
+            /** @description An attack deck's cost at most */
+            attack?: number;
+            /** @description A plan's six cards' cost at most */
+            defense?: number;
+            level?: number;
+        };
+        BuyPacksRequest: {
+            /** @example core */
+            kind: string;
+            /** @default 1 */
+            quantity: number;
+        };
+        Card: {
+            /** Format: date-time */
+            acquiredAt?: string;
+            atk?: number;
+            /** @example History */
+            category?: string;
+            cost?: number;
+            def?: number;
+            /** Format: uuid */
+            definitionId?: string;
+            /**
+             * Format: uuid
+             * @description The owned copy
+             */
+            id?: string;
+            name?: string;
+            /** @example Common */
+            rarity?: string;
+        };
         Catalogue: {
             /** @example Wit */
             affinity?: string | null;
@@ -1050,12 +1738,27 @@ export interface components {
             rarity?: string;
             rewardEligible?: boolean;
         };
+        ClientSeedRequest: {
+            /**
+             * @description 1-64 of A-Z a-z 0-9 _ . -
+             * @example my-client-seed
+             */
+            clientSeed: string;
+        };
         Collection: {
             definitions?: components["schemas"]["CollectionGroup"][];
             /** Format: uuid */
             playerId?: string;
             starterAffinity?: string | null;
             totalCopies?: number;
+        };
+        Collection1: {
+            /** Format: uuid */
+            activePlanId?: string | null;
+            budget?: components["schemas"]["Budget"];
+            cards?: components["schemas"]["Card"][];
+            /** @description The starting collection was claimed */
+            started?: boolean;
         };
         CollectionCopy: {
             /** Format: date-time */
@@ -1079,6 +1782,15 @@ export interface components {
             /** @description How many copies you own */
             count?: number;
             definition?: components["schemas"]["CollectionDefinition"];
+        };
+        Condition: {
+            /** @default null */
+            category: string | null;
+            /**
+             * @description category | epic_or_rarer | low_hp
+             * @enum {string}
+             */
+            trigger: "category" | "epic_or_rarer" | "low_hp";
         };
         Content: {
             body?: {
@@ -1146,6 +1858,11 @@ export interface components {
             /** @example Morning walk */
             name: string;
         };
+        CreateDeckRequest1: {
+            /** @description Eight of your copies, within your level's attack budget */
+            cards: string[];
+            name: string;
+        };
         Deck: {
             cards?: components["schemas"]["OwnedCopy"][];
             /** @description Combined rarity cost (at most 10) */
@@ -1162,10 +1879,47 @@ export interface components {
             updatedAt?: string;
             version?: number;
         };
+        Deck1: {
+            budget?: number;
+            cards?: components["schemas"]["Card"][];
+            cost?: number;
+            /** Format: date-time */
+            createdAt?: string;
+            /** Format: uuid */
+            id?: string;
+            legal?: boolean;
+            name?: string;
+            problems?: components["schemas"]["ProblemItem"][];
+            /** Format: date-time */
+            updatedAt?: string;
+            /** @description Send it back as expectedVersion */
+            version?: number;
+        };
         DeckProblem: {
             /** @example deck_cost_exceeded */
             code?: string;
             message?: string;
+        };
+        DefenseReport: {
+            /** @description Pseudonym, or Deleted player */
+            attacker?: string;
+            attackerResult?: string;
+            /** Format: date-time */
+            finishedAt?: string;
+            /** Format: uuid */
+            matchId?: string;
+            /** @description One report: the whole log */
+            replay?: {
+                [key: string]: unknown;
+            }[];
+            report?: {
+                [key: string]: unknown;
+            };
+            /** @description victory | defeat (the defense's) */
+            result?: string;
+        };
+        DefenseReports: {
+            items?: components["schemas"]["DefenseReport"][];
         };
         DeleteAccountRequest: {
             /**
@@ -1209,6 +1963,16 @@ export interface components {
             roles?: ("player" | "author")[];
             sub: string;
         };
+        Draw: {
+            /**
+             * @description What it decided
+             * @example rarity.0
+             */
+            key?: string;
+            options?: string[];
+            outcome?: string;
+            weights?: number[];
+        };
         EditChronovoreDeckRequest: {
             /** @default null */
             cards: string[] | null;
@@ -1229,6 +1993,53 @@ export interface components {
             /** @default null */
             name: string | null;
         };
+        EditDeckRequest1: {
+            /**
+             * @description Eight of your copies
+             * @default null
+             */
+            cards: string[] | null;
+            /** @description The deck version you saw */
+            expectedVersion: number;
+            /** @default null */
+            name: string | null;
+        };
+        EditPlanRequest: {
+            /**
+             * @description Make it active
+             * @default false
+             */
+            activate: boolean;
+            condition: components["schemas"]["Condition"];
+            /** @description The plan version you saw */
+            expectedVersion: number;
+            name: string;
+            /**
+             * @description cautious | balanced | offensive
+             * @enum {string}
+             */
+            posture: "cautious" | "balanced" | "offensive";
+            /**
+             * Format: uuid
+             * @description A sixth, different copy
+             */
+            reserve: string;
+            /** @description Five of your copies, in the order of the rounds */
+            rounds: string[];
+        };
+        FairnessState: {
+            /** @example my-client-seed */
+            clientSeed?: string;
+            /** @description The next roll's nonce */
+            nonce?: number;
+            /** @description SHA-256 of the active server seed (64 hex digits), shown before any roll */
+            serverSeedHash?: string;
+            /**
+             * Format: date-time
+             * @description When this server seed began
+             */
+            since?: string;
+        };
         ForfeitRequest: {
             /** @description The match version your view shows (stale: 409) */
             expectedVersion: number;
@@ -1238,9 +2049,26 @@ export interface components {
              */
             idempotencyKey: string | null;
         };
+        GrantSource: {
+            id?: string;
+            /** @example shop */
+            type?: string;
+        };
+        GuaranteedSlot: {
+            index?: number;
+            rarityWeights?: {
+                [key: string]: number;
+            };
+        };
         Health: {
             /** @example alive */
             status?: string;
+        };
+        Inventory: {
+            counts?: components["schemas"]["PackCount"][];
+            game?: string;
+            /** @description Oldest first */
+            packs?: components["schemas"]["UnopenedPack"][];
         };
         LeaveChronovoreMatchRequest: {
             /** @description The match version your view shows (stale: 409) */
@@ -1250,6 +2078,31 @@ export interface components {
              * @default null
              */
             idempotencyKey: string | null;
+        };
+        LedgerEntry: {
+            /** @description Always positive; kind gives the sign */
+            amount?: number;
+            balanceAfter?: number;
+            /** Format: date-time */
+            createdAt?: string;
+            /** @example gold */
+            currency?: string;
+            game?: string;
+            /** Format: uuid */
+            id?: string;
+            idempotencyKey?: string;
+            /** @description grant | spend */
+            kind?: string;
+            /** @example buy core pack */
+            reason?: string;
+            /** @description True when a retry found this entry */
+            replayed?: boolean;
+        };
+        LedgerPage: {
+            /** @description Newest first */
+            items?: components["schemas"]["LedgerEntry"][];
+            /** @description The cursor of the next page; null at the end */
+            next?: string | null;
         };
         LibraryCard: {
             /** @description cardClass, attack/health/initiative (a monster) or cost (an event), rewards in order; keywords with their definitions */
@@ -1503,6 +2356,30 @@ export interface components {
             /** Format: date-time */
             startsAt?: string;
         };
+        OpenedCard: {
+            /** Format: uuid */
+            definitionId?: string;
+            /** @example golden */
+            finish?: string;
+            kind?: string;
+            name?: string;
+            /** Format: uuid */
+            ownedCardId?: string;
+            rarity?: string;
+        };
+        Opening: {
+            cards?: components["schemas"]["OpenedCard"][];
+            game?: string;
+            kind?: string;
+            /** Format: date-time */
+            openedAt?: string;
+            /** Format: uuid */
+            packId?: string;
+            /** @description True for a retry with the same key */
+            replayed?: boolean;
+            /** @description The fair roll; the full record is in /me/fairness/rolls */
+            roll?: components["schemas"]["RollReceipt"] | null;
+        };
         OwnedCopy: {
             /** Format: date-time */
             acquiredAt?: string;
@@ -1523,6 +2400,110 @@ export interface components {
             rarity?: string;
             source?: components["schemas"]["CopySource"];
         };
+        PackCount: {
+            count?: number;
+            /** @example core */
+            kind?: string;
+        };
+        PackGrant: {
+            game?: string;
+            /** Format: date-time */
+            grantedAt?: string;
+            /** Format: uuid */
+            id?: string;
+            kind?: string;
+            /** @description The new unopened packs */
+            packs?: string[];
+            /** @description The whole price, spent */
+            payment?: components["schemas"]["LedgerEntry"] | null;
+            quantity?: number;
+            replayed?: boolean;
+            source?: components["schemas"]["GrantSource"];
+        };
+        PackOdds: {
+            cardKinds?: string[];
+            /** @description Cards in one pack */
+            cards?: number;
+            dailyGroup?: string | null;
+            /**
+             * @example {
+             *       "plain": "19/20"
+             *     }
+             */
+            finishOdds?: {
+                [key: string]: string;
+            };
+            finishWeights?: {
+                [key: string]: number;
+            };
+            /** @description If no card reaches it, one card drawn uniformly becomes it */
+            floor?: string | null;
+            game?: string;
+            guaranteedSlots?: components["schemas"]["GuaranteedSlot"][];
+            /** @example core */
+            kind?: string;
+            /** @example Core Set Pack */
+            name?: string;
+            /** @description Present when the kind can be bought in the shop */
+            price?: components["schemas"]["PackPrice"] | null;
+            /** @description Lowest first */
+            rarities?: string[];
+            rarityWeights?: {
+                [key: string]: number;
+            };
+            /** @description Per slot, each rarity's exact probability as a fraction */
+            slotRarityOdds?: {
+                [key: string]: string;
+            }[];
+        };
+        PackPrice: {
+            /** @example 10 */
+            amount?: number;
+            /** @example gold */
+            currency?: string;
+        };
+        Plan: {
+            active?: boolean;
+            budget?: number;
+            condition?: {
+                [key: string]: unknown;
+            };
+            cost?: number;
+            /** Format: date-time */
+            createdAt?: string;
+            /** Format: uuid */
+            id?: string;
+            legal?: boolean;
+            name?: string;
+            posture?: string;
+            problems?: components["schemas"]["ProblemItem"][];
+            reserve?: components["schemas"]["Card"] | null;
+            rounds?: components["schemas"]["Card"][];
+            /** Format: date-time */
+            updatedAt?: string;
+            version?: number;
+        };
+        PlanRequest: {
+            /**
+             * @description Make it active
+             * @default false
+             */
+            activate: boolean;
+            condition: components["schemas"]["Condition"];
+            name: string;
+            /**
+             * @description cautious | balanced | offensive
+             * @enum {string}
+             */
+            posture: "cautious" | "balanced" | "offensive";
+            /**
+             * Format: uuid
+             * @description A sixth, different copy
+             */
+            reserve: string;
+            /** @description Five of your copies, in the order of the rounds */
+            rounds: string[];
+        };
         Problem: {
             /** @description Stable machine-readable code */
             code: string;
@@ -1540,6 +2521,10 @@ export interface components {
             type: string;
         } & {
             [key: string]: unknown;
+        };
+        ProblemItem: {
+            code?: string;
+            message?: string;
         };
         Progression: {
             entries?: components["schemas"]["ProgressionEntry"][];
@@ -1565,6 +2550,78 @@ export interface components {
             /** @example ok */
             broker: string;
             ready: boolean;
+        };
+        RevealedSeed: {
+            clientSeed?: string;
+            /** Format: date-time */
+            revealedAt?: string;
+            /** @description How many rolls it made (nonces 0..n-1) */
+            rolls?: number;
+            /** @description The old seed, 64 hex digits */
+            serverSeed?: string;
+            serverSeedHash?: string;
+            /** Format: date-time */
+            since?: string;
+        };
+        Roll: {
+            clientSeed?: string;
+            /** @description In order */
+            draws?: components["schemas"]["Draw"][];
+            /** Format: uuid */
+            id?: string;
+            nonce?: number;
+            /** @example chronovore.pack.core */
+            purpose?: string;
+            /** Format: date-time */
+            rolledAt?: string;
+            /** @description null until the seed is rotated */
+            serverSeed?: string | null;
+            serverSeedHash?: string;
+            source?: components["schemas"]["RollSource"];
+        };
+        RollPage: {
+            /** @description Newest first */
+            items?: components["schemas"]["Roll"][];
+            /** @description The cursor of the next page; null at the end */
+            next?: string | null;
+        };
+        RollReceipt: {
+            clientSeed?: string;
+            nonce?: number;
+            /** @example chronovore.pack.core */
+            purpose?: string;
+            /** @description SHA-256 of the server seed */
+            serverSeedHash?: string;
+        };
+        RollSource: {
+            /** @description The attempt or the pack */
+            id?: string;
+            /**
+             * @description reward | pack
+             * @example pack
+             */
+            type?: string;
+        };
+        Rotation: {
+            active?: components["schemas"]["FairnessState"];
+            revealed?: components["schemas"]["RevealedSeed"];
+        };
+        StartAttackRequest: {
+            /**
+             * Format: uuid
+             * @description One of your attack decks
+             */
+            deckId: string;
+            /**
+             * @description Knowledge questions on (your setting)
+             * @default true
+             */
+            questions: boolean;
+            /**
+             * Format: uuid
+             * @description A target of the arena
+             */
+            targetId: string;
         };
         StartAttemptRequest: {
             location: components["schemas"]["LocationClaimRequest"];
@@ -1594,12 +2651,38 @@ export interface components {
             /** @example Wit */
             affinity: string;
         };
+        Target: {
+            /** @description Defends with the automatic plan */
+            automatic?: boolean;
+            level?: number;
+            pseudonym?: string;
+            /**
+             * Format: uuid
+             * @description Send it as targetId to attack
+             */
+            targetId?: string;
+            trophies?: number;
+        };
         TransitionRequest: {
             expectedVersion: number;
             /** @default null */
             reason: string | null;
             /** @enum {string} */
             to: "draft" | "in_review" | "approved" | "published" | "retired";
+        };
+        UnopenedPack: {
+            /** Format: date-time */
+            grantedAt?: string;
+            /** Format: uuid */
+            id?: string;
+            kind?: string;
+            name?: string;
+        };
+        Wallet: {
+            /** @description Every currency of the game (0 when never granted) */
+            balances?: components["schemas"]["Balance"][];
+            /** @example chronovore */
+            game?: string;
         };
     };
     responses: never;
@@ -1776,7 +2859,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "content_not_found" | "route_not_found";
+                        code?: "content_not_found" | "question_not_found" | "route_not_found";
                         /** @enum {integer} */
                         status?: 404;
                     };
@@ -1924,7 +3007,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "content_not_found" | "route_not_found";
+                        code?: "content_not_found" | "question_not_found" | "route_not_found";
                         /** @enum {integer} */
                         status?: 404;
                     };
@@ -2034,7 +3117,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "content_not_found" | "route_not_found";
+                        code?: "content_not_found" | "question_not_found" | "route_not_found";
                         /** @enum {integer} */
                         status?: 404;
                     };
@@ -2182,7 +3265,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "content_not_found" | "route_not_found";
+                        code?: "content_not_found" | "question_not_found" | "route_not_found";
                         /** @enum {integer} */
                         status?: 404;
                     };
@@ -2292,7 +3375,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "content_not_found" | "route_not_found";
+                        code?: "content_not_found" | "question_not_found" | "route_not_found";
                         /** @enum {integer} */
                         status?: 404;
                     };
@@ -2412,7 +3495,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "card_not_owned" | "deck_class_mixed" | "deck_composition" | "deck_copy_limit" | "deck_copy_not_owned" | "deck_copy_repeated" | "deck_cost_exceeded" | "deck_list_too_long" | "deck_mythic_limit" | "deck_name_blank" | "deck_name_invalid" | "deck_name_too_long" | "deck_size" | "duplicate_card" | "duplicate_copy" | "idempotency_key_reused" | "invalid_body" | "invalid_client_seed" | "invalid_cursor" | "invalid_reserve_condition" | "invalid_text" | "nothing_to_change" | "over_budget" | "pack_not_for_sale" | "plan_size" | "starter_affinity_not_offered" | "unknown_affinity" | "unknown_card_kind" | "unknown_currency" | "unknown_game" | "unknown_rarity" | "validation_failed";
+                        code?: "cannot_attack_yourself" | "card_not_owned" | "deck_class_mixed" | "deck_composition" | "deck_copy_limit" | "deck_copy_not_owned" | "deck_copy_repeated" | "deck_cost_exceeded" | "deck_list_too_long" | "deck_mythic_limit" | "deck_name_blank" | "deck_name_invalid" | "deck_name_too_long" | "deck_size" | "duplicate_card" | "duplicate_copy" | "idempotency_key_reused" | "invalid_action" | "invalid_body" | "invalid_client_seed" | "invalid_cursor" | "invalid_posture" | "invalid_reserve_condition" | "invalid_text" | "nothing_to_change" | "over_budget" | "pack_not_for_sale" | "plan_size" | "starter_affinity_not_offered" | "unknown_affinity" | "unknown_card_kind" | "unknown_currency" | "unknown_game" | "unknown_rarity" | "validation_failed";
                         /** @enum {integer} */
                         status?: 422;
                     };
@@ -2488,7 +3571,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
+                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
                         /** @enum {integer} */
                         status?: 503;
                     };
@@ -2564,7 +3647,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
+                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
                         /** @enum {integer} */
                         status?: 503;
                     };
@@ -2658,7 +3741,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "collection_not_found" | "deck_not_found" | "no_starter" | "pack_not_found" | "route_not_found" | "starter_not_chosen" | "unknown_pack_kind";
+                        code?: "collection_not_found" | "deck_not_found" | "no_defense" | "no_starter" | "pack_not_found" | "plan_not_found" | "report_not_found" | "route_not_found" | "starter_not_chosen" | "target_not_found" | "unknown_pack_kind";
                         /** @enum {integer} */
                         status?: 404;
                     };
@@ -2672,7 +3755,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "balance_limit_reached" | "daily_limit_reached" | "deck_limit_reached" | "insufficient_funds" | "pack_already_opened" | "stale_version" | "starter_already_chosen";
+                        code?: "answer_not_marked" | "attack_finished" | "balance_limit_reached" | "card_already_played" | "daily_limit_reached" | "deck_limit_reached" | "insufficient_funds" | "not_overdue" | "not_your_seat" | "pack_already_opened" | "plan_limit_reached" | "stale_version" | "starter_already_chosen" | "target_not_allowed" | "target_recently_attacked" | "target_under_attack" | "terrakard_not_started" | "unknown_card" | "unknown_choice" | "wrong_phase";
                         /** @enum {integer} */
                         status?: 409;
                     };
@@ -2700,7 +3783,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "card_not_owned" | "deck_class_mixed" | "deck_composition" | "deck_copy_limit" | "deck_copy_not_owned" | "deck_copy_repeated" | "deck_cost_exceeded" | "deck_list_too_long" | "deck_mythic_limit" | "deck_name_blank" | "deck_name_invalid" | "deck_name_too_long" | "deck_size" | "duplicate_card" | "duplicate_copy" | "idempotency_key_reused" | "invalid_body" | "invalid_client_seed" | "invalid_cursor" | "invalid_reserve_condition" | "invalid_text" | "nothing_to_change" | "over_budget" | "pack_not_for_sale" | "plan_size" | "starter_affinity_not_offered" | "unknown_affinity" | "unknown_card_kind" | "unknown_currency" | "unknown_game" | "unknown_rarity" | "validation_failed";
+                        code?: "cannot_attack_yourself" | "card_not_owned" | "deck_class_mixed" | "deck_composition" | "deck_copy_limit" | "deck_copy_not_owned" | "deck_copy_repeated" | "deck_cost_exceeded" | "deck_list_too_long" | "deck_mythic_limit" | "deck_name_blank" | "deck_name_invalid" | "deck_name_too_long" | "deck_size" | "duplicate_card" | "duplicate_copy" | "idempotency_key_reused" | "invalid_action" | "invalid_body" | "invalid_client_seed" | "invalid_cursor" | "invalid_posture" | "invalid_reserve_condition" | "invalid_text" | "nothing_to_change" | "over_budget" | "pack_not_for_sale" | "plan_size" | "starter_affinity_not_offered" | "unknown_affinity" | "unknown_card_kind" | "unknown_currency" | "unknown_game" | "unknown_rarity" | "validation_failed";
                         /** @enum {integer} */
                         status?: 422;
                     };
@@ -2728,7 +3811,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
+                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
                         /** @enum {integer} */
                         status?: 503;
                     };
@@ -2806,7 +3889,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "collection_not_found" | "deck_not_found" | "no_starter" | "pack_not_found" | "route_not_found" | "starter_not_chosen" | "unknown_pack_kind";
+                        code?: "collection_not_found" | "deck_not_found" | "no_defense" | "no_starter" | "pack_not_found" | "plan_not_found" | "report_not_found" | "route_not_found" | "starter_not_chosen" | "target_not_found" | "unknown_pack_kind";
                         /** @enum {integer} */
                         status?: 404;
                     };
@@ -2820,7 +3903,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
+                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
                         /** @enum {integer} */
                         status?: 503;
                     };
@@ -2916,7 +3999,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "collection_not_found" | "deck_not_found" | "no_starter" | "pack_not_found" | "route_not_found" | "starter_not_chosen" | "unknown_pack_kind";
+                        code?: "collection_not_found" | "deck_not_found" | "no_defense" | "no_starter" | "pack_not_found" | "plan_not_found" | "report_not_found" | "route_not_found" | "starter_not_chosen" | "target_not_found" | "unknown_pack_kind";
                         /** @enum {integer} */
                         status?: 404;
                     };
@@ -2930,7 +4013,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "balance_limit_reached" | "daily_limit_reached" | "deck_limit_reached" | "insufficient_funds" | "pack_already_opened" | "stale_version" | "starter_already_chosen";
+                        code?: "answer_not_marked" | "attack_finished" | "balance_limit_reached" | "card_already_played" | "daily_limit_reached" | "deck_limit_reached" | "insufficient_funds" | "not_overdue" | "not_your_seat" | "pack_already_opened" | "plan_limit_reached" | "stale_version" | "starter_already_chosen" | "target_not_allowed" | "target_recently_attacked" | "target_under_attack" | "terrakard_not_started" | "unknown_card" | "unknown_choice" | "wrong_phase";
                         /** @enum {integer} */
                         status?: 409;
                     };
@@ -2958,7 +4041,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "card_not_owned" | "deck_class_mixed" | "deck_composition" | "deck_copy_limit" | "deck_copy_not_owned" | "deck_copy_repeated" | "deck_cost_exceeded" | "deck_list_too_long" | "deck_mythic_limit" | "deck_name_blank" | "deck_name_invalid" | "deck_name_too_long" | "deck_size" | "duplicate_card" | "duplicate_copy" | "idempotency_key_reused" | "invalid_body" | "invalid_client_seed" | "invalid_cursor" | "invalid_reserve_condition" | "invalid_text" | "nothing_to_change" | "over_budget" | "pack_not_for_sale" | "plan_size" | "starter_affinity_not_offered" | "unknown_affinity" | "unknown_card_kind" | "unknown_currency" | "unknown_game" | "unknown_rarity" | "validation_failed";
+                        code?: "cannot_attack_yourself" | "card_not_owned" | "deck_class_mixed" | "deck_composition" | "deck_copy_limit" | "deck_copy_not_owned" | "deck_copy_repeated" | "deck_cost_exceeded" | "deck_list_too_long" | "deck_mythic_limit" | "deck_name_blank" | "deck_name_invalid" | "deck_name_too_long" | "deck_size" | "duplicate_card" | "duplicate_copy" | "idempotency_key_reused" | "invalid_action" | "invalid_body" | "invalid_client_seed" | "invalid_cursor" | "invalid_posture" | "invalid_reserve_condition" | "invalid_text" | "nothing_to_change" | "over_budget" | "pack_not_for_sale" | "plan_size" | "starter_affinity_not_offered" | "unknown_affinity" | "unknown_card_kind" | "unknown_currency" | "unknown_game" | "unknown_rarity" | "validation_failed";
                         /** @enum {integer} */
                         status?: 422;
                     };
@@ -2986,7 +4069,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
+                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
                         /** @enum {integer} */
                         status?: 503;
                     };
@@ -3064,7 +4147,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "collection_not_found" | "deck_not_found" | "no_starter" | "pack_not_found" | "route_not_found" | "starter_not_chosen" | "unknown_pack_kind";
+                        code?: "collection_not_found" | "deck_not_found" | "no_defense" | "no_starter" | "pack_not_found" | "plan_not_found" | "report_not_found" | "route_not_found" | "starter_not_chosen" | "target_not_found" | "unknown_pack_kind";
                         /** @enum {integer} */
                         status?: 404;
                     };
@@ -3078,7 +4161,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "balance_limit_reached" | "daily_limit_reached" | "deck_limit_reached" | "insufficient_funds" | "pack_already_opened" | "stale_version" | "starter_already_chosen";
+                        code?: "answer_not_marked" | "attack_finished" | "balance_limit_reached" | "card_already_played" | "daily_limit_reached" | "deck_limit_reached" | "insufficient_funds" | "not_overdue" | "not_your_seat" | "pack_already_opened" | "plan_limit_reached" | "stale_version" | "starter_already_chosen" | "target_not_allowed" | "target_recently_attacked" | "target_under_attack" | "terrakard_not_started" | "unknown_card" | "unknown_choice" | "wrong_phase";
                         /** @enum {integer} */
                         status?: 409;
                     };
@@ -3092,7 +4175,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "card_not_owned" | "deck_class_mixed" | "deck_composition" | "deck_copy_limit" | "deck_copy_not_owned" | "deck_copy_repeated" | "deck_cost_exceeded" | "deck_list_too_long" | "deck_mythic_limit" | "deck_name_blank" | "deck_name_invalid" | "deck_name_too_long" | "deck_size" | "duplicate_card" | "duplicate_copy" | "idempotency_key_reused" | "invalid_body" | "invalid_client_seed" | "invalid_cursor" | "invalid_reserve_condition" | "invalid_text" | "nothing_to_change" | "over_budget" | "pack_not_for_sale" | "plan_size" | "starter_affinity_not_offered" | "unknown_affinity" | "unknown_card_kind" | "unknown_currency" | "unknown_game" | "unknown_rarity" | "validation_failed";
+                        code?: "cannot_attack_yourself" | "card_not_owned" | "deck_class_mixed" | "deck_composition" | "deck_copy_limit" | "deck_copy_not_owned" | "deck_copy_repeated" | "deck_cost_exceeded" | "deck_list_too_long" | "deck_mythic_limit" | "deck_name_blank" | "deck_name_invalid" | "deck_name_too_long" | "deck_size" | "duplicate_card" | "duplicate_copy" | "idempotency_key_reused" | "invalid_action" | "invalid_body" | "invalid_client_seed" | "invalid_cursor" | "invalid_posture" | "invalid_reserve_condition" | "invalid_text" | "nothing_to_change" | "over_budget" | "pack_not_for_sale" | "plan_size" | "starter_affinity_not_offered" | "unknown_affinity" | "unknown_card_kind" | "unknown_currency" | "unknown_game" | "unknown_rarity" | "validation_failed";
                         /** @enum {integer} */
                         status?: 422;
                     };
@@ -3120,7 +4203,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
+                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
                         /** @enum {integer} */
                         status?: 503;
                     };
@@ -3248,7 +4331,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "collection_not_found" | "deck_not_found" | "match_not_found" | "no_active_match" | "route_not_found";
+                        code?: "collection_not_found" | "deck_not_found" | "match_not_found" | "no_active_match" | "no_defense" | "plan_not_found" | "report_not_found" | "route_not_found" | "target_not_found";
                         /** @enum {integer} */
                         status?: 404;
                     };
@@ -3262,7 +4345,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "active_match_exists" | "already_locked" | "card_not_in_hand" | "choosing_time_over" | "condition_unmet" | "creature_already_active" | "creature_defeated" | "invalid_action" | "match_finished" | "no_active_creature" | "not_a_seat" | "not_enough_power" | "not_your_turn" | "nothing_to_select" | "power_card_discarded" | "same_slot" | "slot_empty" | "slot_taken" | "stale_version" | "stunned" | "unknown_creature" | "unknown_move" | "unknown_power_card" | "unknown_slot" | "wrong_phase";
+                        code?: "active_match_exists" | "already_locked" | "answer_not_marked" | "attack_finished" | "card_already_played" | "card_not_in_hand" | "choosing_time_over" | "condition_unmet" | "creature_already_active" | "creature_defeated" | "invalid_action" | "match_finished" | "no_active_creature" | "not_a_seat" | "not_enough_power" | "not_overdue" | "not_your_seat" | "not_your_turn" | "nothing_to_select" | "plan_limit_reached" | "power_card_discarded" | "same_slot" | "slot_empty" | "slot_taken" | "stale_version" | "stunned" | "target_not_allowed" | "target_recently_attacked" | "target_under_attack" | "terrakard_not_started" | "unknown_card" | "unknown_choice" | "unknown_creature" | "unknown_move" | "unknown_power_card" | "unknown_slot" | "wrong_phase";
                         /** @enum {integer} */
                         status?: 409;
                     };
@@ -3290,7 +4373,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "card_not_owned" | "condition_unmet" | "creature_already_active" | "creature_defeated" | "deck_class_mixed" | "deck_composition" | "deck_copy_limit" | "deck_copy_not_owned" | "deck_copy_repeated" | "deck_cost_exceeded" | "deck_list_too_long" | "deck_mythic_limit" | "deck_name_blank" | "deck_name_invalid" | "deck_name_too_long" | "deck_not_playable" | "deck_size" | "duplicate_card" | "duplicate_copy" | "idempotency_key_mismatch" | "idempotency_key_reused" | "invalid_action" | "invalid_body" | "invalid_idempotency_key" | "invalid_reserve_condition" | "invalid_text" | "match_finished" | "no_active_creature" | "not_enough_power" | "not_your_turn" | "nothing_to_select" | "over_budget" | "plan_size" | "power_card_discarded" | "starter_affinity_not_offered" | "stunned" | "unknown_affinity" | "unknown_card_kind" | "unknown_creature" | "unknown_game" | "unknown_move" | "unknown_power_card" | "unknown_rarity" | "validation_failed" | "wrong_phase";
+                        code?: "cannot_attack_yourself" | "card_not_owned" | "condition_unmet" | "creature_already_active" | "creature_defeated" | "deck_class_mixed" | "deck_composition" | "deck_copy_limit" | "deck_copy_not_owned" | "deck_copy_repeated" | "deck_cost_exceeded" | "deck_list_too_long" | "deck_mythic_limit" | "deck_name_blank" | "deck_name_invalid" | "deck_name_too_long" | "deck_not_playable" | "deck_size" | "duplicate_card" | "duplicate_copy" | "idempotency_key_mismatch" | "idempotency_key_reused" | "invalid_action" | "invalid_body" | "invalid_idempotency_key" | "invalid_posture" | "invalid_reserve_condition" | "invalid_text" | "match_finished" | "no_active_creature" | "not_enough_power" | "not_your_turn" | "nothing_to_select" | "over_budget" | "plan_size" | "power_card_discarded" | "starter_affinity_not_offered" | "stunned" | "unknown_affinity" | "unknown_card_kind" | "unknown_creature" | "unknown_game" | "unknown_move" | "unknown_power_card" | "unknown_rarity" | "validation_failed" | "wrong_phase";
                         /** @enum {integer} */
                         status?: 422;
                     };
@@ -3318,7 +4401,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable";
+                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable";
                         /** @enum {integer} */
                         status?: 503;
                     };
@@ -3394,7 +4477,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "collection_not_found" | "deck_not_found" | "match_not_found" | "no_active_match" | "route_not_found";
+                        code?: "collection_not_found" | "deck_not_found" | "match_not_found" | "no_active_match" | "no_defense" | "plan_not_found" | "report_not_found" | "route_not_found" | "target_not_found";
                         /** @enum {integer} */
                         status?: 404;
                     };
@@ -3408,7 +4491,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable";
+                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable";
                         /** @enum {integer} */
                         status?: 503;
                     };
@@ -3486,7 +4569,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "collection_not_found" | "deck_not_found" | "match_not_found" | "no_active_match" | "route_not_found";
+                        code?: "collection_not_found" | "deck_not_found" | "match_not_found" | "no_active_match" | "no_defense" | "plan_not_found" | "report_not_found" | "route_not_found" | "target_not_found";
                         /** @enum {integer} */
                         status?: 404;
                     };
@@ -3500,7 +4583,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable";
+                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable";
                         /** @enum {integer} */
                         status?: 503;
                     };
@@ -3599,7 +4682,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "collection_not_found" | "deck_not_found" | "match_not_found" | "no_active_match" | "route_not_found";
+                        code?: "collection_not_found" | "deck_not_found" | "match_not_found" | "no_active_match" | "no_defense" | "plan_not_found" | "report_not_found" | "route_not_found" | "target_not_found";
                         /** @enum {integer} */
                         status?: 404;
                     };
@@ -3613,7 +4696,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "active_match_exists" | "already_locked" | "card_not_in_hand" | "choosing_time_over" | "condition_unmet" | "creature_already_active" | "creature_defeated" | "invalid_action" | "match_finished" | "no_active_creature" | "not_a_seat" | "not_enough_power" | "not_your_turn" | "nothing_to_select" | "power_card_discarded" | "same_slot" | "slot_empty" | "slot_taken" | "stale_version" | "stunned" | "unknown_creature" | "unknown_move" | "unknown_power_card" | "unknown_slot" | "wrong_phase";
+                        code?: "active_match_exists" | "already_locked" | "answer_not_marked" | "attack_finished" | "card_already_played" | "card_not_in_hand" | "choosing_time_over" | "condition_unmet" | "creature_already_active" | "creature_defeated" | "invalid_action" | "match_finished" | "no_active_creature" | "not_a_seat" | "not_enough_power" | "not_overdue" | "not_your_seat" | "not_your_turn" | "nothing_to_select" | "plan_limit_reached" | "power_card_discarded" | "same_slot" | "slot_empty" | "slot_taken" | "stale_version" | "stunned" | "target_not_allowed" | "target_recently_attacked" | "target_under_attack" | "terrakard_not_started" | "unknown_card" | "unknown_choice" | "unknown_creature" | "unknown_move" | "unknown_power_card" | "unknown_slot" | "wrong_phase";
                         /** @enum {integer} */
                         status?: 409;
                     };
@@ -3641,7 +4724,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "card_not_owned" | "condition_unmet" | "creature_already_active" | "creature_defeated" | "deck_class_mixed" | "deck_composition" | "deck_copy_limit" | "deck_copy_not_owned" | "deck_copy_repeated" | "deck_cost_exceeded" | "deck_list_too_long" | "deck_mythic_limit" | "deck_name_blank" | "deck_name_invalid" | "deck_name_too_long" | "deck_not_playable" | "deck_size" | "duplicate_card" | "duplicate_copy" | "idempotency_key_mismatch" | "idempotency_key_reused" | "invalid_action" | "invalid_body" | "invalid_idempotency_key" | "invalid_reserve_condition" | "invalid_text" | "match_finished" | "no_active_creature" | "not_enough_power" | "not_your_turn" | "nothing_to_select" | "over_budget" | "plan_size" | "power_card_discarded" | "starter_affinity_not_offered" | "stunned" | "unknown_affinity" | "unknown_card_kind" | "unknown_creature" | "unknown_game" | "unknown_move" | "unknown_power_card" | "unknown_rarity" | "validation_failed" | "wrong_phase";
+                        code?: "cannot_attack_yourself" | "card_not_owned" | "condition_unmet" | "creature_already_active" | "creature_defeated" | "deck_class_mixed" | "deck_composition" | "deck_copy_limit" | "deck_copy_not_owned" | "deck_copy_repeated" | "deck_cost_exceeded" | "deck_list_too_long" | "deck_mythic_limit" | "deck_name_blank" | "deck_name_invalid" | "deck_name_too_long" | "deck_not_playable" | "deck_size" | "duplicate_card" | "duplicate_copy" | "idempotency_key_mismatch" | "idempotency_key_reused" | "invalid_action" | "invalid_body" | "invalid_idempotency_key" | "invalid_posture" | "invalid_reserve_condition" | "invalid_text" | "match_finished" | "no_active_creature" | "not_enough_power" | "not_your_turn" | "nothing_to_select" | "over_budget" | "plan_size" | "power_card_discarded" | "starter_affinity_not_offered" | "stunned" | "unknown_affinity" | "unknown_card_kind" | "unknown_creature" | "unknown_game" | "unknown_move" | "unknown_power_card" | "unknown_rarity" | "validation_failed" | "wrong_phase";
                         /** @enum {integer} */
                         status?: 422;
                     };
@@ -3669,7 +4752,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable";
+                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable";
                         /** @enum {integer} */
                         status?: 503;
                     };
@@ -3747,7 +4830,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "collection_not_found" | "deck_not_found" | "match_not_found" | "no_active_match" | "route_not_found";
+                        code?: "collection_not_found" | "deck_not_found" | "match_not_found" | "no_active_match" | "no_defense" | "plan_not_found" | "report_not_found" | "route_not_found" | "target_not_found";
                         /** @enum {integer} */
                         status?: 404;
                     };
@@ -3761,7 +4844,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable";
+                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable";
                         /** @enum {integer} */
                         status?: 503;
                     };
@@ -3860,7 +4943,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "collection_not_found" | "deck_not_found" | "match_not_found" | "no_active_match" | "route_not_found";
+                        code?: "collection_not_found" | "deck_not_found" | "match_not_found" | "no_active_match" | "no_defense" | "plan_not_found" | "report_not_found" | "route_not_found" | "target_not_found";
                         /** @enum {integer} */
                         status?: 404;
                     };
@@ -3874,7 +4957,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "active_match_exists" | "already_locked" | "card_not_in_hand" | "choosing_time_over" | "condition_unmet" | "creature_already_active" | "creature_defeated" | "invalid_action" | "match_finished" | "no_active_creature" | "not_a_seat" | "not_enough_power" | "not_your_turn" | "nothing_to_select" | "power_card_discarded" | "same_slot" | "slot_empty" | "slot_taken" | "stale_version" | "stunned" | "unknown_creature" | "unknown_move" | "unknown_power_card" | "unknown_slot" | "wrong_phase";
+                        code?: "active_match_exists" | "already_locked" | "answer_not_marked" | "attack_finished" | "card_already_played" | "card_not_in_hand" | "choosing_time_over" | "condition_unmet" | "creature_already_active" | "creature_defeated" | "invalid_action" | "match_finished" | "no_active_creature" | "not_a_seat" | "not_enough_power" | "not_overdue" | "not_your_seat" | "not_your_turn" | "nothing_to_select" | "plan_limit_reached" | "power_card_discarded" | "same_slot" | "slot_empty" | "slot_taken" | "stale_version" | "stunned" | "target_not_allowed" | "target_recently_attacked" | "target_under_attack" | "terrakard_not_started" | "unknown_card" | "unknown_choice" | "unknown_creature" | "unknown_move" | "unknown_power_card" | "unknown_slot" | "wrong_phase";
                         /** @enum {integer} */
                         status?: 409;
                     };
@@ -3902,7 +4985,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "card_not_owned" | "condition_unmet" | "creature_already_active" | "creature_defeated" | "deck_class_mixed" | "deck_composition" | "deck_copy_limit" | "deck_copy_not_owned" | "deck_copy_repeated" | "deck_cost_exceeded" | "deck_list_too_long" | "deck_mythic_limit" | "deck_name_blank" | "deck_name_invalid" | "deck_name_too_long" | "deck_not_playable" | "deck_size" | "duplicate_card" | "duplicate_copy" | "idempotency_key_mismatch" | "idempotency_key_reused" | "invalid_action" | "invalid_body" | "invalid_idempotency_key" | "invalid_reserve_condition" | "invalid_text" | "match_finished" | "no_active_creature" | "not_enough_power" | "not_your_turn" | "nothing_to_select" | "over_budget" | "plan_size" | "power_card_discarded" | "starter_affinity_not_offered" | "stunned" | "unknown_affinity" | "unknown_card_kind" | "unknown_creature" | "unknown_game" | "unknown_move" | "unknown_power_card" | "unknown_rarity" | "validation_failed" | "wrong_phase";
+                        code?: "cannot_attack_yourself" | "card_not_owned" | "condition_unmet" | "creature_already_active" | "creature_defeated" | "deck_class_mixed" | "deck_composition" | "deck_copy_limit" | "deck_copy_not_owned" | "deck_copy_repeated" | "deck_cost_exceeded" | "deck_list_too_long" | "deck_mythic_limit" | "deck_name_blank" | "deck_name_invalid" | "deck_name_too_long" | "deck_not_playable" | "deck_size" | "duplicate_card" | "duplicate_copy" | "idempotency_key_mismatch" | "idempotency_key_reused" | "invalid_action" | "invalid_body" | "invalid_idempotency_key" | "invalid_posture" | "invalid_reserve_condition" | "invalid_text" | "match_finished" | "no_active_creature" | "not_enough_power" | "not_your_turn" | "nothing_to_select" | "over_budget" | "plan_size" | "power_card_discarded" | "starter_affinity_not_offered" | "stunned" | "unknown_affinity" | "unknown_card_kind" | "unknown_creature" | "unknown_game" | "unknown_move" | "unknown_power_card" | "unknown_rarity" | "validation_failed" | "wrong_phase";
                         /** @enum {integer} */
                         status?: 422;
                     };
@@ -3930,7 +5013,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable";
+                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable";
                         /** @enum {integer} */
                         status?: 503;
                     };
@@ -4478,6 +5561,524 @@ export interface operations {
             };
         };
     };
+    getFairness: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FairnessState"];
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_audience" | "invalid_issuer" | "invalid_token" | "missing_token" | "token_expired" | "token_not_yet_valid" | "unknown_signing_key";
+                        /** @enum {integer} */
+                        status?: 401;
+                    };
+                };
+            };
+            /** @description Not allowed (role, ownership or a locked account) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "account_locked";
+                        /** @enum {integer} */
+                        status?: 403;
+                    };
+                };
+            };
+            /** @description A service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable";
+                        /** @enum {integer} */
+                        status?: 503;
+                    };
+                };
+            };
+            /** @description Unexpected error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                        /** @enum {integer} */
+                        status?: 500;
+                    };
+                };
+            };
+        };
+    };
+    setClientSeed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ClientSeedRequest"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FairnessState"];
+                };
+            };
+            /** @description Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "malformed_json" | "malformed_request" | "unsupported_media_type";
+                        /** @enum {integer} */
+                        status?: 400;
+                    };
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_audience" | "invalid_issuer" | "invalid_token" | "missing_token" | "token_expired" | "token_not_yet_valid" | "unknown_signing_key";
+                        /** @enum {integer} */
+                        status?: 401;
+                    };
+                };
+            };
+            /** @description Not allowed (role, ownership or a locked account) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "account_locked";
+                        /** @enum {integer} */
+                        status?: 403;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "pack_not_found" | "route_not_found" | "unknown_pack_kind";
+                        /** @enum {integer} */
+                        status?: 404;
+                    };
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "balance_limit_reached" | "daily_limit_reached" | "insufficient_funds" | "pack_already_opened";
+                        /** @enum {integer} */
+                        status?: 409;
+                    };
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "payload_too_large";
+                        /** @enum {integer} */
+                        status?: 413;
+                    };
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "idempotency_key_required" | "idempotency_key_reused" | "invalid_body" | "invalid_client_seed" | "invalid_cursor" | "invalid_idempotency_key" | "invalid_text" | "pack_not_for_sale" | "unknown_currency" | "unknown_game" | "validation_failed";
+                        /** @enum {integer} */
+                        status?: 422;
+                    };
+                };
+            };
+            /** @description Too many changes: wait for Retry-After seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                        /** @enum {integer} */
+                        status?: 429;
+                    };
+                };
+            };
+            /** @description A service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable";
+                        /** @enum {integer} */
+                        status?: 503;
+                    };
+                };
+            };
+            /** @description Unexpected error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                        /** @enum {integer} */
+                        status?: 500;
+                    };
+                };
+            };
+        };
+    };
+    exportRolls: {
+        parameters: {
+            query?: {
+                /** @description Continue a long history from the previous export's next */
+                cursor?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RollPage"];
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_audience" | "invalid_issuer" | "invalid_token" | "missing_token" | "token_expired" | "token_not_yet_valid" | "unknown_signing_key";
+                        /** @enum {integer} */
+                        status?: 401;
+                    };
+                };
+            };
+            /** @description Not allowed (role, ownership or a locked account) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "account_locked";
+                        /** @enum {integer} */
+                        status?: 403;
+                    };
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "idempotency_key_required" | "idempotency_key_reused" | "invalid_body" | "invalid_client_seed" | "invalid_cursor" | "invalid_idempotency_key" | "invalid_text" | "pack_not_for_sale" | "unknown_currency" | "unknown_game" | "validation_failed";
+                        /** @enum {integer} */
+                        status?: 422;
+                    };
+                };
+            };
+            /** @description A service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable";
+                        /** @enum {integer} */
+                        status?: 503;
+                    };
+                };
+            };
+            /** @description Unexpected error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                        /** @enum {integer} */
+                        status?: 500;
+                    };
+                };
+            };
+        };
+    };
+    listRolls: {
+        parameters: {
+            query?: {
+                /** @description The previous page's next */
+                cursor?: string | null;
+                /** @description At most 100 (default 50) */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RollPage"];
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_audience" | "invalid_issuer" | "invalid_token" | "missing_token" | "token_expired" | "token_not_yet_valid" | "unknown_signing_key";
+                        /** @enum {integer} */
+                        status?: 401;
+                    };
+                };
+            };
+            /** @description Not allowed (role, ownership or a locked account) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "account_locked";
+                        /** @enum {integer} */
+                        status?: 403;
+                    };
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "idempotency_key_required" | "idempotency_key_reused" | "invalid_body" | "invalid_client_seed" | "invalid_cursor" | "invalid_idempotency_key" | "invalid_text" | "pack_not_for_sale" | "unknown_currency" | "unknown_game" | "validation_failed";
+                        /** @enum {integer} */
+                        status?: 422;
+                    };
+                };
+            };
+            /** @description A service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable";
+                        /** @enum {integer} */
+                        status?: 503;
+                    };
+                };
+            };
+            /** @description Unexpected error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                        /** @enum {integer} */
+                        status?: 500;
+                    };
+                };
+            };
+        };
+    };
+    rotateServerSeed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Rotation"];
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_audience" | "invalid_issuer" | "invalid_token" | "missing_token" | "token_expired" | "token_not_yet_valid" | "unknown_signing_key";
+                        /** @enum {integer} */
+                        status?: 401;
+                    };
+                };
+            };
+            /** @description Not allowed (role, ownership or a locked account) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "account_locked";
+                        /** @enum {integer} */
+                        status?: 403;
+                    };
+                };
+            };
+            /** @description Too many changes: wait for Retry-After seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                        /** @enum {integer} */
+                        status?: 429;
+                    };
+                };
+            };
+            /** @description A service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable";
+                        /** @enum {integer} */
+                        status?: 503;
+                    };
+                };
+            };
+            /** @description Unexpected error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                        /** @enum {integer} */
+                        status?: 500;
+                    };
+                };
+            };
+        };
+    };
     getProgression: {
         parameters: {
             query?: {
@@ -4935,7 +6536,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "collection_not_found" | "deck_not_found" | "match_not_found" | "no_active_match" | "route_not_found";
+                        code?: "collection_not_found" | "deck_not_found" | "match_not_found" | "no_active_match" | "no_defense" | "plan_not_found" | "report_not_found" | "route_not_found" | "target_not_found";
                         /** @enum {integer} */
                         status?: 404;
                     };
@@ -4949,7 +6550,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "active_match_exists" | "already_locked" | "card_not_in_hand" | "choosing_time_over" | "condition_unmet" | "creature_already_active" | "creature_defeated" | "invalid_action" | "match_finished" | "no_active_creature" | "not_a_seat" | "not_enough_power" | "not_your_turn" | "nothing_to_select" | "power_card_discarded" | "same_slot" | "slot_empty" | "slot_taken" | "stale_version" | "stunned" | "unknown_creature" | "unknown_move" | "unknown_power_card" | "unknown_slot" | "wrong_phase";
+                        code?: "active_match_exists" | "already_locked" | "answer_not_marked" | "attack_finished" | "card_already_played" | "card_not_in_hand" | "choosing_time_over" | "condition_unmet" | "creature_already_active" | "creature_defeated" | "invalid_action" | "match_finished" | "no_active_creature" | "not_a_seat" | "not_enough_power" | "not_overdue" | "not_your_seat" | "not_your_turn" | "nothing_to_select" | "plan_limit_reached" | "power_card_discarded" | "same_slot" | "slot_empty" | "slot_taken" | "stale_version" | "stunned" | "target_not_allowed" | "target_recently_attacked" | "target_under_attack" | "terrakard_not_started" | "unknown_card" | "unknown_choice" | "unknown_creature" | "unknown_move" | "unknown_power_card" | "unknown_slot" | "wrong_phase";
                         /** @enum {integer} */
                         status?: 409;
                     };
@@ -4977,7 +6578,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "card_not_owned" | "condition_unmet" | "creature_already_active" | "creature_defeated" | "deck_class_mixed" | "deck_composition" | "deck_copy_limit" | "deck_copy_not_owned" | "deck_copy_repeated" | "deck_cost_exceeded" | "deck_list_too_long" | "deck_mythic_limit" | "deck_name_blank" | "deck_name_invalid" | "deck_name_too_long" | "deck_not_playable" | "deck_size" | "duplicate_card" | "duplicate_copy" | "idempotency_key_mismatch" | "idempotency_key_reused" | "invalid_action" | "invalid_body" | "invalid_idempotency_key" | "invalid_reserve_condition" | "invalid_text" | "match_finished" | "no_active_creature" | "not_enough_power" | "not_your_turn" | "nothing_to_select" | "over_budget" | "plan_size" | "power_card_discarded" | "starter_affinity_not_offered" | "stunned" | "unknown_affinity" | "unknown_card_kind" | "unknown_creature" | "unknown_game" | "unknown_move" | "unknown_power_card" | "unknown_rarity" | "validation_failed" | "wrong_phase";
+                        code?: "cannot_attack_yourself" | "card_not_owned" | "condition_unmet" | "creature_already_active" | "creature_defeated" | "deck_class_mixed" | "deck_composition" | "deck_copy_limit" | "deck_copy_not_owned" | "deck_copy_repeated" | "deck_cost_exceeded" | "deck_list_too_long" | "deck_mythic_limit" | "deck_name_blank" | "deck_name_invalid" | "deck_name_too_long" | "deck_not_playable" | "deck_size" | "duplicate_card" | "duplicate_copy" | "idempotency_key_mismatch" | "idempotency_key_reused" | "invalid_action" | "invalid_body" | "invalid_idempotency_key" | "invalid_posture" | "invalid_reserve_condition" | "invalid_text" | "match_finished" | "no_active_creature" | "not_enough_power" | "not_your_turn" | "nothing_to_select" | "over_budget" | "plan_size" | "power_card_discarded" | "starter_affinity_not_offered" | "stunned" | "unknown_affinity" | "unknown_card_kind" | "unknown_creature" | "unknown_game" | "unknown_move" | "unknown_power_card" | "unknown_rarity" | "validation_failed" | "wrong_phase";
                         /** @enum {integer} */
                         status?: 422;
                     };
@@ -5005,7 +6606,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable";
+                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable";
                         /** @enum {integer} */
                         status?: 503;
                     };
@@ -5081,7 +6682,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "collection_not_found" | "deck_not_found" | "match_not_found" | "no_active_match" | "route_not_found";
+                        code?: "collection_not_found" | "deck_not_found" | "match_not_found" | "no_active_match" | "no_defense" | "plan_not_found" | "report_not_found" | "route_not_found" | "target_not_found";
                         /** @enum {integer} */
                         status?: 404;
                     };
@@ -5095,7 +6696,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable";
+                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable";
                         /** @enum {integer} */
                         status?: 503;
                     };
@@ -5173,7 +6774,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "collection_not_found" | "deck_not_found" | "match_not_found" | "no_active_match" | "route_not_found";
+                        code?: "collection_not_found" | "deck_not_found" | "match_not_found" | "no_active_match" | "no_defense" | "plan_not_found" | "report_not_found" | "route_not_found" | "target_not_found";
                         /** @enum {integer} */
                         status?: 404;
                     };
@@ -5187,7 +6788,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable";
+                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable";
                         /** @enum {integer} */
                         status?: 503;
                     };
@@ -5286,7 +6887,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "collection_not_found" | "deck_not_found" | "match_not_found" | "no_active_match" | "route_not_found";
+                        code?: "collection_not_found" | "deck_not_found" | "match_not_found" | "no_active_match" | "no_defense" | "plan_not_found" | "report_not_found" | "route_not_found" | "target_not_found";
                         /** @enum {integer} */
                         status?: 404;
                     };
@@ -5300,7 +6901,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "active_match_exists" | "already_locked" | "card_not_in_hand" | "choosing_time_over" | "condition_unmet" | "creature_already_active" | "creature_defeated" | "invalid_action" | "match_finished" | "no_active_creature" | "not_a_seat" | "not_enough_power" | "not_your_turn" | "nothing_to_select" | "power_card_discarded" | "same_slot" | "slot_empty" | "slot_taken" | "stale_version" | "stunned" | "unknown_creature" | "unknown_move" | "unknown_power_card" | "unknown_slot" | "wrong_phase";
+                        code?: "active_match_exists" | "already_locked" | "answer_not_marked" | "attack_finished" | "card_already_played" | "card_not_in_hand" | "choosing_time_over" | "condition_unmet" | "creature_already_active" | "creature_defeated" | "invalid_action" | "match_finished" | "no_active_creature" | "not_a_seat" | "not_enough_power" | "not_overdue" | "not_your_seat" | "not_your_turn" | "nothing_to_select" | "plan_limit_reached" | "power_card_discarded" | "same_slot" | "slot_empty" | "slot_taken" | "stale_version" | "stunned" | "target_not_allowed" | "target_recently_attacked" | "target_under_attack" | "terrakard_not_started" | "unknown_card" | "unknown_choice" | "unknown_creature" | "unknown_move" | "unknown_power_card" | "unknown_slot" | "wrong_phase";
                         /** @enum {integer} */
                         status?: 409;
                     };
@@ -5328,7 +6929,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "card_not_owned" | "condition_unmet" | "creature_already_active" | "creature_defeated" | "deck_class_mixed" | "deck_composition" | "deck_copy_limit" | "deck_copy_not_owned" | "deck_copy_repeated" | "deck_cost_exceeded" | "deck_list_too_long" | "deck_mythic_limit" | "deck_name_blank" | "deck_name_invalid" | "deck_name_too_long" | "deck_not_playable" | "deck_size" | "duplicate_card" | "duplicate_copy" | "idempotency_key_mismatch" | "idempotency_key_reused" | "invalid_action" | "invalid_body" | "invalid_idempotency_key" | "invalid_reserve_condition" | "invalid_text" | "match_finished" | "no_active_creature" | "not_enough_power" | "not_your_turn" | "nothing_to_select" | "over_budget" | "plan_size" | "power_card_discarded" | "starter_affinity_not_offered" | "stunned" | "unknown_affinity" | "unknown_card_kind" | "unknown_creature" | "unknown_game" | "unknown_move" | "unknown_power_card" | "unknown_rarity" | "validation_failed" | "wrong_phase";
+                        code?: "cannot_attack_yourself" | "card_not_owned" | "condition_unmet" | "creature_already_active" | "creature_defeated" | "deck_class_mixed" | "deck_composition" | "deck_copy_limit" | "deck_copy_not_owned" | "deck_copy_repeated" | "deck_cost_exceeded" | "deck_list_too_long" | "deck_mythic_limit" | "deck_name_blank" | "deck_name_invalid" | "deck_name_too_long" | "deck_not_playable" | "deck_size" | "duplicate_card" | "duplicate_copy" | "idempotency_key_mismatch" | "idempotency_key_reused" | "invalid_action" | "invalid_body" | "invalid_idempotency_key" | "invalid_posture" | "invalid_reserve_condition" | "invalid_text" | "match_finished" | "no_active_creature" | "not_enough_power" | "not_your_turn" | "nothing_to_select" | "over_budget" | "plan_size" | "power_card_discarded" | "starter_affinity_not_offered" | "stunned" | "unknown_affinity" | "unknown_card_kind" | "unknown_creature" | "unknown_game" | "unknown_move" | "unknown_power_card" | "unknown_rarity" | "validation_failed" | "wrong_phase";
                         /** @enum {integer} */
                         status?: 422;
                     };
@@ -5356,7 +6957,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable";
+                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable";
                         /** @enum {integer} */
                         status?: 503;
                     };
@@ -5455,7 +7056,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "collection_not_found" | "deck_not_found" | "match_not_found" | "no_active_match" | "route_not_found";
+                        code?: "collection_not_found" | "deck_not_found" | "match_not_found" | "no_active_match" | "no_defense" | "plan_not_found" | "report_not_found" | "route_not_found" | "target_not_found";
                         /** @enum {integer} */
                         status?: 404;
                     };
@@ -5469,7 +7070,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "active_match_exists" | "already_locked" | "card_not_in_hand" | "choosing_time_over" | "condition_unmet" | "creature_already_active" | "creature_defeated" | "invalid_action" | "match_finished" | "no_active_creature" | "not_a_seat" | "not_enough_power" | "not_your_turn" | "nothing_to_select" | "power_card_discarded" | "same_slot" | "slot_empty" | "slot_taken" | "stale_version" | "stunned" | "unknown_creature" | "unknown_move" | "unknown_power_card" | "unknown_slot" | "wrong_phase";
+                        code?: "active_match_exists" | "already_locked" | "answer_not_marked" | "attack_finished" | "card_already_played" | "card_not_in_hand" | "choosing_time_over" | "condition_unmet" | "creature_already_active" | "creature_defeated" | "invalid_action" | "match_finished" | "no_active_creature" | "not_a_seat" | "not_enough_power" | "not_overdue" | "not_your_seat" | "not_your_turn" | "nothing_to_select" | "plan_limit_reached" | "power_card_discarded" | "same_slot" | "slot_empty" | "slot_taken" | "stale_version" | "stunned" | "target_not_allowed" | "target_recently_attacked" | "target_under_attack" | "terrakard_not_started" | "unknown_card" | "unknown_choice" | "unknown_creature" | "unknown_move" | "unknown_power_card" | "unknown_slot" | "wrong_phase";
                         /** @enum {integer} */
                         status?: 409;
                     };
@@ -5497,7 +7098,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "card_not_owned" | "condition_unmet" | "creature_already_active" | "creature_defeated" | "deck_class_mixed" | "deck_composition" | "deck_copy_limit" | "deck_copy_not_owned" | "deck_copy_repeated" | "deck_cost_exceeded" | "deck_list_too_long" | "deck_mythic_limit" | "deck_name_blank" | "deck_name_invalid" | "deck_name_too_long" | "deck_not_playable" | "deck_size" | "duplicate_card" | "duplicate_copy" | "idempotency_key_mismatch" | "idempotency_key_reused" | "invalid_action" | "invalid_body" | "invalid_idempotency_key" | "invalid_reserve_condition" | "invalid_text" | "match_finished" | "no_active_creature" | "not_enough_power" | "not_your_turn" | "nothing_to_select" | "over_budget" | "plan_size" | "power_card_discarded" | "starter_affinity_not_offered" | "stunned" | "unknown_affinity" | "unknown_card_kind" | "unknown_creature" | "unknown_game" | "unknown_move" | "unknown_power_card" | "unknown_rarity" | "validation_failed" | "wrong_phase";
+                        code?: "cannot_attack_yourself" | "card_not_owned" | "condition_unmet" | "creature_already_active" | "creature_defeated" | "deck_class_mixed" | "deck_composition" | "deck_copy_limit" | "deck_copy_not_owned" | "deck_copy_repeated" | "deck_cost_exceeded" | "deck_list_too_long" | "deck_mythic_limit" | "deck_name_blank" | "deck_name_invalid" | "deck_name_too_long" | "deck_not_playable" | "deck_size" | "duplicate_card" | "duplicate_copy" | "idempotency_key_mismatch" | "idempotency_key_reused" | "invalid_action" | "invalid_body" | "invalid_idempotency_key" | "invalid_posture" | "invalid_reserve_condition" | "invalid_text" | "match_finished" | "no_active_creature" | "not_enough_power" | "not_your_turn" | "nothing_to_select" | "over_budget" | "plan_size" | "power_card_discarded" | "starter_affinity_not_offered" | "stunned" | "unknown_affinity" | "unknown_card_kind" | "unknown_creature" | "unknown_game" | "unknown_move" | "unknown_power_card" | "unknown_rarity" | "validation_failed" | "wrong_phase";
                         /** @enum {integer} */
                         status?: 422;
                     };
@@ -5525,7 +7126,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable";
+                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable";
                         /** @enum {integer} */
                         status?: 503;
                     };
@@ -5603,7 +7204,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "collection_not_found" | "deck_not_found" | "match_not_found" | "no_active_match" | "route_not_found";
+                        code?: "collection_not_found" | "deck_not_found" | "match_not_found" | "no_active_match" | "no_defense" | "plan_not_found" | "report_not_found" | "route_not_found" | "target_not_found";
                         /** @enum {integer} */
                         status?: 404;
                     };
@@ -5617,7 +7218,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable";
+                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable";
                         /** @enum {integer} */
                         status?: 503;
                     };
@@ -5693,7 +7294,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
+                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
                         /** @enum {integer} */
                         status?: 503;
                     };
@@ -5769,7 +7370,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
+                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
                         /** @enum {integer} */
                         status?: 503;
                     };
@@ -5863,7 +7464,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "collection_not_found" | "deck_not_found" | "no_starter" | "pack_not_found" | "route_not_found" | "starter_not_chosen" | "unknown_pack_kind";
+                        code?: "collection_not_found" | "deck_not_found" | "no_defense" | "no_starter" | "pack_not_found" | "plan_not_found" | "report_not_found" | "route_not_found" | "starter_not_chosen" | "target_not_found" | "unknown_pack_kind";
                         /** @enum {integer} */
                         status?: 404;
                     };
@@ -5877,7 +7478,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "balance_limit_reached" | "daily_limit_reached" | "deck_limit_reached" | "insufficient_funds" | "pack_already_opened" | "stale_version" | "starter_already_chosen";
+                        code?: "answer_not_marked" | "attack_finished" | "balance_limit_reached" | "card_already_played" | "daily_limit_reached" | "deck_limit_reached" | "insufficient_funds" | "not_overdue" | "not_your_seat" | "pack_already_opened" | "plan_limit_reached" | "stale_version" | "starter_already_chosen" | "target_not_allowed" | "target_recently_attacked" | "target_under_attack" | "terrakard_not_started" | "unknown_card" | "unknown_choice" | "wrong_phase";
                         /** @enum {integer} */
                         status?: 409;
                     };
@@ -5905,7 +7506,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "card_not_owned" | "deck_class_mixed" | "deck_composition" | "deck_copy_limit" | "deck_copy_not_owned" | "deck_copy_repeated" | "deck_cost_exceeded" | "deck_list_too_long" | "deck_mythic_limit" | "deck_name_blank" | "deck_name_invalid" | "deck_name_too_long" | "deck_size" | "duplicate_card" | "duplicate_copy" | "idempotency_key_reused" | "invalid_body" | "invalid_client_seed" | "invalid_cursor" | "invalid_reserve_condition" | "invalid_text" | "nothing_to_change" | "over_budget" | "pack_not_for_sale" | "plan_size" | "starter_affinity_not_offered" | "unknown_affinity" | "unknown_card_kind" | "unknown_currency" | "unknown_game" | "unknown_rarity" | "validation_failed";
+                        code?: "cannot_attack_yourself" | "card_not_owned" | "deck_class_mixed" | "deck_composition" | "deck_copy_limit" | "deck_copy_not_owned" | "deck_copy_repeated" | "deck_cost_exceeded" | "deck_list_too_long" | "deck_mythic_limit" | "deck_name_blank" | "deck_name_invalid" | "deck_name_too_long" | "deck_size" | "duplicate_card" | "duplicate_copy" | "idempotency_key_reused" | "invalid_action" | "invalid_body" | "invalid_client_seed" | "invalid_cursor" | "invalid_posture" | "invalid_reserve_condition" | "invalid_text" | "nothing_to_change" | "over_budget" | "pack_not_for_sale" | "plan_size" | "starter_affinity_not_offered" | "unknown_affinity" | "unknown_card_kind" | "unknown_currency" | "unknown_game" | "unknown_rarity" | "validation_failed";
                         /** @enum {integer} */
                         status?: 422;
                     };
@@ -5933,7 +7534,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
+                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
                         /** @enum {integer} */
                         status?: 503;
                     };
@@ -6011,7 +7612,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "collection_not_found" | "deck_not_found" | "no_starter" | "pack_not_found" | "route_not_found" | "starter_not_chosen" | "unknown_pack_kind";
+                        code?: "collection_not_found" | "deck_not_found" | "no_defense" | "no_starter" | "pack_not_found" | "plan_not_found" | "report_not_found" | "route_not_found" | "starter_not_chosen" | "target_not_found" | "unknown_pack_kind";
                         /** @enum {integer} */
                         status?: 404;
                     };
@@ -6025,7 +7626,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
+                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
                         /** @enum {integer} */
                         status?: 503;
                     };
@@ -6121,7 +7722,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "collection_not_found" | "deck_not_found" | "no_starter" | "pack_not_found" | "route_not_found" | "starter_not_chosen" | "unknown_pack_kind";
+                        code?: "collection_not_found" | "deck_not_found" | "no_defense" | "no_starter" | "pack_not_found" | "plan_not_found" | "report_not_found" | "route_not_found" | "starter_not_chosen" | "target_not_found" | "unknown_pack_kind";
                         /** @enum {integer} */
                         status?: 404;
                     };
@@ -6135,7 +7736,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "balance_limit_reached" | "daily_limit_reached" | "deck_limit_reached" | "insufficient_funds" | "pack_already_opened" | "stale_version" | "starter_already_chosen";
+                        code?: "answer_not_marked" | "attack_finished" | "balance_limit_reached" | "card_already_played" | "daily_limit_reached" | "deck_limit_reached" | "insufficient_funds" | "not_overdue" | "not_your_seat" | "pack_already_opened" | "plan_limit_reached" | "stale_version" | "starter_already_chosen" | "target_not_allowed" | "target_recently_attacked" | "target_under_attack" | "terrakard_not_started" | "unknown_card" | "unknown_choice" | "wrong_phase";
                         /** @enum {integer} */
                         status?: 409;
                     };
@@ -6163,7 +7764,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "card_not_owned" | "deck_class_mixed" | "deck_composition" | "deck_copy_limit" | "deck_copy_not_owned" | "deck_copy_repeated" | "deck_cost_exceeded" | "deck_list_too_long" | "deck_mythic_limit" | "deck_name_blank" | "deck_name_invalid" | "deck_name_too_long" | "deck_size" | "duplicate_card" | "duplicate_copy" | "idempotency_key_reused" | "invalid_body" | "invalid_client_seed" | "invalid_cursor" | "invalid_reserve_condition" | "invalid_text" | "nothing_to_change" | "over_budget" | "pack_not_for_sale" | "plan_size" | "starter_affinity_not_offered" | "unknown_affinity" | "unknown_card_kind" | "unknown_currency" | "unknown_game" | "unknown_rarity" | "validation_failed";
+                        code?: "cannot_attack_yourself" | "card_not_owned" | "deck_class_mixed" | "deck_composition" | "deck_copy_limit" | "deck_copy_not_owned" | "deck_copy_repeated" | "deck_cost_exceeded" | "deck_list_too_long" | "deck_mythic_limit" | "deck_name_blank" | "deck_name_invalid" | "deck_name_too_long" | "deck_size" | "duplicate_card" | "duplicate_copy" | "idempotency_key_reused" | "invalid_action" | "invalid_body" | "invalid_client_seed" | "invalid_cursor" | "invalid_posture" | "invalid_reserve_condition" | "invalid_text" | "nothing_to_change" | "over_budget" | "pack_not_for_sale" | "plan_size" | "starter_affinity_not_offered" | "unknown_affinity" | "unknown_card_kind" | "unknown_currency" | "unknown_game" | "unknown_rarity" | "validation_failed";
                         /** @enum {integer} */
                         status?: 422;
                     };
@@ -6191,7 +7792,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
+                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
                         /** @enum {integer} */
                         status?: 503;
                     };
@@ -6269,7 +7870,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "collection_not_found" | "deck_not_found" | "no_starter" | "pack_not_found" | "route_not_found" | "starter_not_chosen" | "unknown_pack_kind";
+                        code?: "collection_not_found" | "deck_not_found" | "no_defense" | "no_starter" | "pack_not_found" | "plan_not_found" | "report_not_found" | "route_not_found" | "starter_not_chosen" | "target_not_found" | "unknown_pack_kind";
                         /** @enum {integer} */
                         status?: 404;
                     };
@@ -6283,7 +7884,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "balance_limit_reached" | "daily_limit_reached" | "deck_limit_reached" | "insufficient_funds" | "pack_already_opened" | "stale_version" | "starter_already_chosen";
+                        code?: "answer_not_marked" | "attack_finished" | "balance_limit_reached" | "card_already_played" | "daily_limit_reached" | "deck_limit_reached" | "insufficient_funds" | "not_overdue" | "not_your_seat" | "pack_already_opened" | "plan_limit_reached" | "stale_version" | "starter_already_chosen" | "target_not_allowed" | "target_recently_attacked" | "target_under_attack" | "terrakard_not_started" | "unknown_card" | "unknown_choice" | "wrong_phase";
                         /** @enum {integer} */
                         status?: 409;
                     };
@@ -6297,7 +7898,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "card_not_owned" | "deck_class_mixed" | "deck_composition" | "deck_copy_limit" | "deck_copy_not_owned" | "deck_copy_repeated" | "deck_cost_exceeded" | "deck_list_too_long" | "deck_mythic_limit" | "deck_name_blank" | "deck_name_invalid" | "deck_name_too_long" | "deck_size" | "duplicate_card" | "duplicate_copy" | "idempotency_key_reused" | "invalid_body" | "invalid_client_seed" | "invalid_cursor" | "invalid_reserve_condition" | "invalid_text" | "nothing_to_change" | "over_budget" | "pack_not_for_sale" | "plan_size" | "starter_affinity_not_offered" | "unknown_affinity" | "unknown_card_kind" | "unknown_currency" | "unknown_game" | "unknown_rarity" | "validation_failed";
+                        code?: "cannot_attack_yourself" | "card_not_owned" | "deck_class_mixed" | "deck_composition" | "deck_copy_limit" | "deck_copy_not_owned" | "deck_copy_repeated" | "deck_cost_exceeded" | "deck_list_too_long" | "deck_mythic_limit" | "deck_name_blank" | "deck_name_invalid" | "deck_name_too_long" | "deck_size" | "duplicate_card" | "duplicate_copy" | "idempotency_key_reused" | "invalid_action" | "invalid_body" | "invalid_client_seed" | "invalid_cursor" | "invalid_posture" | "invalid_reserve_condition" | "invalid_text" | "nothing_to_change" | "over_budget" | "pack_not_for_sale" | "plan_size" | "starter_affinity_not_offered" | "unknown_affinity" | "unknown_card_kind" | "unknown_currency" | "unknown_game" | "unknown_rarity" | "validation_failed";
                         /** @enum {integer} */
                         status?: 422;
                     };
@@ -6325,7 +7926,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
+                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
                         /** @enum {integer} */
                         status?: 503;
                     };
@@ -6626,7 +8227,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "collection_not_found" | "deck_not_found" | "no_starter" | "pack_not_found" | "route_not_found" | "starter_not_chosen" | "unknown_pack_kind";
+                        code?: "collection_not_found" | "deck_not_found" | "no_defense" | "no_starter" | "pack_not_found" | "plan_not_found" | "report_not_found" | "route_not_found" | "starter_not_chosen" | "target_not_found" | "unknown_pack_kind";
                         /** @enum {integer} */
                         status?: 404;
                     };
@@ -6640,7 +8241,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
+                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
                         /** @enum {integer} */
                         status?: 503;
                     };
@@ -6742,7 +8343,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "balance_limit_reached" | "daily_limit_reached" | "deck_limit_reached" | "insufficient_funds" | "pack_already_opened" | "stale_version" | "starter_already_chosen";
+                        code?: "answer_not_marked" | "attack_finished" | "balance_limit_reached" | "card_already_played" | "daily_limit_reached" | "deck_limit_reached" | "insufficient_funds" | "not_overdue" | "not_your_seat" | "pack_already_opened" | "plan_limit_reached" | "stale_version" | "starter_already_chosen" | "target_not_allowed" | "target_recently_attacked" | "target_under_attack" | "terrakard_not_started" | "unknown_card" | "unknown_choice" | "wrong_phase";
                         /** @enum {integer} */
                         status?: 409;
                     };
@@ -6770,7 +8371,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "card_not_owned" | "deck_class_mixed" | "deck_composition" | "deck_copy_limit" | "deck_copy_not_owned" | "deck_copy_repeated" | "deck_cost_exceeded" | "deck_list_too_long" | "deck_mythic_limit" | "deck_name_blank" | "deck_name_invalid" | "deck_name_too_long" | "deck_size" | "duplicate_card" | "duplicate_copy" | "idempotency_key_reused" | "invalid_body" | "invalid_client_seed" | "invalid_cursor" | "invalid_reserve_condition" | "invalid_text" | "nothing_to_change" | "over_budget" | "pack_not_for_sale" | "plan_size" | "starter_affinity_not_offered" | "unknown_affinity" | "unknown_card_kind" | "unknown_currency" | "unknown_game" | "unknown_rarity" | "validation_failed";
+                        code?: "cannot_attack_yourself" | "card_not_owned" | "deck_class_mixed" | "deck_composition" | "deck_copy_limit" | "deck_copy_not_owned" | "deck_copy_repeated" | "deck_cost_exceeded" | "deck_list_too_long" | "deck_mythic_limit" | "deck_name_blank" | "deck_name_invalid" | "deck_name_too_long" | "deck_size" | "duplicate_card" | "duplicate_copy" | "idempotency_key_reused" | "invalid_action" | "invalid_body" | "invalid_client_seed" | "invalid_cursor" | "invalid_posture" | "invalid_reserve_condition" | "invalid_text" | "nothing_to_change" | "over_budget" | "pack_not_for_sale" | "plan_size" | "starter_affinity_not_offered" | "unknown_affinity" | "unknown_card_kind" | "unknown_currency" | "unknown_game" | "unknown_rarity" | "validation_failed";
                         /** @enum {integer} */
                         status?: 422;
                     };
@@ -6798,7 +8399,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
+                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
                         /** @enum {integer} */
                         status?: 503;
                     };
@@ -6932,6 +8533,2907 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
                         code?: "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable";
+                        /** @enum {integer} */
+                        status?: 503;
+                    };
+                };
+            };
+            /** @description Unexpected error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                        /** @enum {integer} */
+                        status?: 500;
+                    };
+                };
+            };
+        };
+    };
+    getTerrakardArena: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Arena"];
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_audience" | "invalid_issuer" | "invalid_token" | "missing_token" | "token_expired" | "token_not_yet_valid" | "unknown_signing_key";
+                        /** @enum {integer} */
+                        status?: 401;
+                    };
+                };
+            };
+            /** @description Not allowed (role, ownership or a locked account) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "account_locked";
+                        /** @enum {integer} */
+                        status?: 403;
+                    };
+                };
+            };
+            /** @description A service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable";
+                        /** @enum {integer} */
+                        status?: 503;
+                    };
+                };
+            };
+            /** @description Unexpected error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                        /** @enum {integer} */
+                        status?: 500;
+                    };
+                };
+            };
+        };
+    };
+    startTerrakardAttack: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StartAttackRequest"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Attack"];
+                };
+            };
+            /** @description Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "malformed_json" | "malformed_request" | "unsupported_media_type";
+                        /** @enum {integer} */
+                        status?: 400;
+                    };
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_audience" | "invalid_issuer" | "invalid_token" | "missing_token" | "token_expired" | "token_not_yet_valid" | "unknown_signing_key";
+                        /** @enum {integer} */
+                        status?: 401;
+                    };
+                };
+            };
+            /** @description Not allowed (role, ownership or a locked account) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "account_locked";
+                        /** @enum {integer} */
+                        status?: 403;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "collection_not_found" | "deck_not_found" | "match_not_found" | "no_active_match" | "no_defense" | "plan_not_found" | "report_not_found" | "route_not_found" | "target_not_found";
+                        /** @enum {integer} */
+                        status?: 404;
+                    };
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "active_match_exists" | "already_locked" | "answer_not_marked" | "attack_finished" | "card_already_played" | "card_not_in_hand" | "choosing_time_over" | "condition_unmet" | "creature_already_active" | "creature_defeated" | "invalid_action" | "match_finished" | "no_active_creature" | "not_a_seat" | "not_enough_power" | "not_overdue" | "not_your_seat" | "not_your_turn" | "nothing_to_select" | "plan_limit_reached" | "power_card_discarded" | "same_slot" | "slot_empty" | "slot_taken" | "stale_version" | "stunned" | "target_not_allowed" | "target_recently_attacked" | "target_under_attack" | "terrakard_not_started" | "unknown_card" | "unknown_choice" | "unknown_creature" | "unknown_move" | "unknown_power_card" | "unknown_slot" | "wrong_phase";
+                        /** @enum {integer} */
+                        status?: 409;
+                    };
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "payload_too_large";
+                        /** @enum {integer} */
+                        status?: 413;
+                    };
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "cannot_attack_yourself" | "card_not_owned" | "condition_unmet" | "creature_already_active" | "creature_defeated" | "deck_class_mixed" | "deck_composition" | "deck_copy_limit" | "deck_copy_not_owned" | "deck_copy_repeated" | "deck_cost_exceeded" | "deck_list_too_long" | "deck_mythic_limit" | "deck_name_blank" | "deck_name_invalid" | "deck_name_too_long" | "deck_not_playable" | "deck_size" | "duplicate_card" | "duplicate_copy" | "idempotency_key_mismatch" | "idempotency_key_reused" | "invalid_action" | "invalid_body" | "invalid_idempotency_key" | "invalid_posture" | "invalid_reserve_condition" | "invalid_text" | "match_finished" | "no_active_creature" | "not_enough_power" | "not_your_turn" | "nothing_to_select" | "over_budget" | "plan_size" | "power_card_discarded" | "starter_affinity_not_offered" | "stunned" | "unknown_affinity" | "unknown_card_kind" | "unknown_creature" | "unknown_game" | "unknown_move" | "unknown_power_card" | "unknown_rarity" | "validation_failed" | "wrong_phase";
+                        /** @enum {integer} */
+                        status?: 422;
+                    };
+                };
+            };
+            /** @description Too many changes: wait for Retry-After seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                        /** @enum {integer} */
+                        status?: 429;
+                    };
+                };
+            };
+            /** @description A service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable";
+                        /** @enum {integer} */
+                        status?: 503;
+                    };
+                };
+            };
+            /** @description Unexpected error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                        /** @enum {integer} */
+                        status?: 500;
+                    };
+                };
+            };
+        };
+    };
+    getTerrakardAttack: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                attack_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Attack"];
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_audience" | "invalid_issuer" | "invalid_token" | "missing_token" | "token_expired" | "token_not_yet_valid" | "unknown_signing_key";
+                        /** @enum {integer} */
+                        status?: 401;
+                    };
+                };
+            };
+            /** @description Not allowed (role, ownership or a locked account) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "account_locked";
+                        /** @enum {integer} */
+                        status?: 403;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "collection_not_found" | "deck_not_found" | "match_not_found" | "no_active_match" | "no_defense" | "plan_not_found" | "report_not_found" | "route_not_found" | "target_not_found";
+                        /** @enum {integer} */
+                        status?: 404;
+                    };
+                };
+            };
+            /** @description A service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable";
+                        /** @enum {integer} */
+                        status?: 503;
+                    };
+                };
+            };
+            /** @description Unexpected error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                        /** @enum {integer} */
+                        status?: 500;
+                    };
+                };
+            };
+        };
+    };
+    actInTerraKardAttack: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Or idempotencyKey in the body (both: the same): the same key again returns the first answer */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                attack_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AttackActionRequest"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AttackResult"];
+                };
+            };
+            /** @description Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "malformed_json" | "malformed_request" | "unsupported_media_type";
+                        /** @enum {integer} */
+                        status?: 400;
+                    };
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_audience" | "invalid_issuer" | "invalid_token" | "missing_token" | "token_expired" | "token_not_yet_valid" | "unknown_signing_key";
+                        /** @enum {integer} */
+                        status?: 401;
+                    };
+                };
+            };
+            /** @description Not allowed (role, ownership or a locked account) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "account_locked";
+                        /** @enum {integer} */
+                        status?: 403;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "collection_not_found" | "deck_not_found" | "match_not_found" | "no_active_match" | "no_defense" | "plan_not_found" | "report_not_found" | "route_not_found" | "target_not_found";
+                        /** @enum {integer} */
+                        status?: 404;
+                    };
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "active_match_exists" | "already_locked" | "answer_not_marked" | "attack_finished" | "card_already_played" | "card_not_in_hand" | "choosing_time_over" | "condition_unmet" | "creature_already_active" | "creature_defeated" | "invalid_action" | "match_finished" | "no_active_creature" | "not_a_seat" | "not_enough_power" | "not_overdue" | "not_your_seat" | "not_your_turn" | "nothing_to_select" | "plan_limit_reached" | "power_card_discarded" | "same_slot" | "slot_empty" | "slot_taken" | "stale_version" | "stunned" | "target_not_allowed" | "target_recently_attacked" | "target_under_attack" | "terrakard_not_started" | "unknown_card" | "unknown_choice" | "unknown_creature" | "unknown_move" | "unknown_power_card" | "unknown_slot" | "wrong_phase";
+                        /** @enum {integer} */
+                        status?: 409;
+                    };
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "payload_too_large";
+                        /** @enum {integer} */
+                        status?: 413;
+                    };
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "cannot_attack_yourself" | "card_not_owned" | "condition_unmet" | "creature_already_active" | "creature_defeated" | "deck_class_mixed" | "deck_composition" | "deck_copy_limit" | "deck_copy_not_owned" | "deck_copy_repeated" | "deck_cost_exceeded" | "deck_list_too_long" | "deck_mythic_limit" | "deck_name_blank" | "deck_name_invalid" | "deck_name_too_long" | "deck_not_playable" | "deck_size" | "duplicate_card" | "duplicate_copy" | "idempotency_key_mismatch" | "idempotency_key_reused" | "invalid_action" | "invalid_body" | "invalid_idempotency_key" | "invalid_posture" | "invalid_reserve_condition" | "invalid_text" | "match_finished" | "no_active_creature" | "not_enough_power" | "not_your_turn" | "nothing_to_select" | "over_budget" | "plan_size" | "power_card_discarded" | "starter_affinity_not_offered" | "stunned" | "unknown_affinity" | "unknown_card_kind" | "unknown_creature" | "unknown_game" | "unknown_move" | "unknown_power_card" | "unknown_rarity" | "validation_failed" | "wrong_phase";
+                        /** @enum {integer} */
+                        status?: 422;
+                    };
+                };
+            };
+            /** @description Too many changes: wait for Retry-After seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                        /** @enum {integer} */
+                        status?: 429;
+                    };
+                };
+            };
+            /** @description A service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable";
+                        /** @enum {integer} */
+                        status?: 503;
+                    };
+                };
+            };
+            /** @description Unexpected error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                        /** @enum {integer} */
+                        status?: 500;
+                    };
+                };
+            };
+        };
+    };
+    getTerrakardAttackHistory: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                attack_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AttackHistory"];
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_audience" | "invalid_issuer" | "invalid_token" | "missing_token" | "token_expired" | "token_not_yet_valid" | "unknown_signing_key";
+                        /** @enum {integer} */
+                        status?: 401;
+                    };
+                };
+            };
+            /** @description Not allowed (role, ownership or a locked account) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "account_locked";
+                        /** @enum {integer} */
+                        status?: 403;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "collection_not_found" | "deck_not_found" | "match_not_found" | "no_active_match" | "no_defense" | "plan_not_found" | "report_not_found" | "route_not_found" | "target_not_found";
+                        /** @enum {integer} */
+                        status?: 404;
+                    };
+                };
+            };
+            /** @description A service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable";
+                        /** @enum {integer} */
+                        status?: 503;
+                    };
+                };
+            };
+            /** @description Unexpected error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                        /** @enum {integer} */
+                        status?: 500;
+                    };
+                };
+            };
+        };
+    };
+    getTerrakardCollection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Collection1"];
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_audience" | "invalid_issuer" | "invalid_token" | "missing_token" | "token_expired" | "token_not_yet_valid" | "unknown_signing_key";
+                        /** @enum {integer} */
+                        status?: 401;
+                    };
+                };
+            };
+            /** @description Not allowed (role, ownership or a locked account) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "account_locked";
+                        /** @enum {integer} */
+                        status?: 403;
+                    };
+                };
+            };
+            /** @description A service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
+                        /** @enum {integer} */
+                        status?: 503;
+                    };
+                };
+            };
+            /** @description Unexpected error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                        /** @enum {integer} */
+                        status?: 500;
+                    };
+                };
+            };
+        };
+    };
+    startTerrakardCollection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Collection1"];
+                };
+            };
+            /** @description Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "malformed_json" | "malformed_request" | "unsupported_media_type";
+                        /** @enum {integer} */
+                        status?: 400;
+                    };
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_audience" | "invalid_issuer" | "invalid_token" | "missing_token" | "token_expired" | "token_not_yet_valid" | "unknown_signing_key";
+                        /** @enum {integer} */
+                        status?: 401;
+                    };
+                };
+            };
+            /** @description Not allowed (role, ownership or a locked account) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "account_locked";
+                        /** @enum {integer} */
+                        status?: 403;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "collection_not_found" | "deck_not_found" | "no_defense" | "no_starter" | "pack_not_found" | "plan_not_found" | "report_not_found" | "route_not_found" | "starter_not_chosen" | "target_not_found" | "unknown_pack_kind";
+                        /** @enum {integer} */
+                        status?: 404;
+                    };
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "answer_not_marked" | "attack_finished" | "balance_limit_reached" | "card_already_played" | "daily_limit_reached" | "deck_limit_reached" | "insufficient_funds" | "not_overdue" | "not_your_seat" | "pack_already_opened" | "plan_limit_reached" | "stale_version" | "starter_already_chosen" | "target_not_allowed" | "target_recently_attacked" | "target_under_attack" | "terrakard_not_started" | "unknown_card" | "unknown_choice" | "wrong_phase";
+                        /** @enum {integer} */
+                        status?: 409;
+                    };
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "payload_too_large";
+                        /** @enum {integer} */
+                        status?: 413;
+                    };
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "cannot_attack_yourself" | "card_not_owned" | "deck_class_mixed" | "deck_composition" | "deck_copy_limit" | "deck_copy_not_owned" | "deck_copy_repeated" | "deck_cost_exceeded" | "deck_list_too_long" | "deck_mythic_limit" | "deck_name_blank" | "deck_name_invalid" | "deck_name_too_long" | "deck_size" | "duplicate_card" | "duplicate_copy" | "idempotency_key_reused" | "invalid_action" | "invalid_body" | "invalid_client_seed" | "invalid_cursor" | "invalid_posture" | "invalid_reserve_condition" | "invalid_text" | "nothing_to_change" | "over_budget" | "pack_not_for_sale" | "plan_size" | "starter_affinity_not_offered" | "unknown_affinity" | "unknown_card_kind" | "unknown_currency" | "unknown_game" | "unknown_rarity" | "validation_failed";
+                        /** @enum {integer} */
+                        status?: 422;
+                    };
+                };
+            };
+            /** @description Too many changes: wait for Retry-After seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                        /** @enum {integer} */
+                        status?: 429;
+                    };
+                };
+            };
+            /** @description A service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
+                        /** @enum {integer} */
+                        status?: 503;
+                    };
+                };
+            };
+            /** @description Unexpected error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                        /** @enum {integer} */
+                        status?: 500;
+                    };
+                };
+            };
+        };
+    };
+    listTerrakardDecks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Deck1"][];
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_audience" | "invalid_issuer" | "invalid_token" | "missing_token" | "token_expired" | "token_not_yet_valid" | "unknown_signing_key";
+                        /** @enum {integer} */
+                        status?: 401;
+                    };
+                };
+            };
+            /** @description Not allowed (role, ownership or a locked account) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "account_locked";
+                        /** @enum {integer} */
+                        status?: 403;
+                    };
+                };
+            };
+            /** @description A service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
+                        /** @enum {integer} */
+                        status?: 503;
+                    };
+                };
+            };
+            /** @description Unexpected error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                        /** @enum {integer} */
+                        status?: 500;
+                    };
+                };
+            };
+        };
+    };
+    createTerrakardDeck: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateDeckRequest1"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Deck1"];
+                };
+            };
+            /** @description Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "malformed_json" | "malformed_request" | "unsupported_media_type";
+                        /** @enum {integer} */
+                        status?: 400;
+                    };
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_audience" | "invalid_issuer" | "invalid_token" | "missing_token" | "token_expired" | "token_not_yet_valid" | "unknown_signing_key";
+                        /** @enum {integer} */
+                        status?: 401;
+                    };
+                };
+            };
+            /** @description Not allowed (role, ownership or a locked account) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "account_locked";
+                        /** @enum {integer} */
+                        status?: 403;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "collection_not_found" | "deck_not_found" | "no_defense" | "no_starter" | "pack_not_found" | "plan_not_found" | "report_not_found" | "route_not_found" | "starter_not_chosen" | "target_not_found" | "unknown_pack_kind";
+                        /** @enum {integer} */
+                        status?: 404;
+                    };
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "answer_not_marked" | "attack_finished" | "balance_limit_reached" | "card_already_played" | "daily_limit_reached" | "deck_limit_reached" | "insufficient_funds" | "not_overdue" | "not_your_seat" | "pack_already_opened" | "plan_limit_reached" | "stale_version" | "starter_already_chosen" | "target_not_allowed" | "target_recently_attacked" | "target_under_attack" | "terrakard_not_started" | "unknown_card" | "unknown_choice" | "wrong_phase";
+                        /** @enum {integer} */
+                        status?: 409;
+                    };
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "payload_too_large";
+                        /** @enum {integer} */
+                        status?: 413;
+                    };
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "cannot_attack_yourself" | "card_not_owned" | "deck_class_mixed" | "deck_composition" | "deck_copy_limit" | "deck_copy_not_owned" | "deck_copy_repeated" | "deck_cost_exceeded" | "deck_list_too_long" | "deck_mythic_limit" | "deck_name_blank" | "deck_name_invalid" | "deck_name_too_long" | "deck_size" | "duplicate_card" | "duplicate_copy" | "idempotency_key_reused" | "invalid_action" | "invalid_body" | "invalid_client_seed" | "invalid_cursor" | "invalid_posture" | "invalid_reserve_condition" | "invalid_text" | "nothing_to_change" | "over_budget" | "pack_not_for_sale" | "plan_size" | "starter_affinity_not_offered" | "unknown_affinity" | "unknown_card_kind" | "unknown_currency" | "unknown_game" | "unknown_rarity" | "validation_failed";
+                        /** @enum {integer} */
+                        status?: 422;
+                    };
+                };
+            };
+            /** @description Too many changes: wait for Retry-After seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                        /** @enum {integer} */
+                        status?: 429;
+                    };
+                };
+            };
+            /** @description A service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
+                        /** @enum {integer} */
+                        status?: 503;
+                    };
+                };
+            };
+            /** @description Unexpected error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                        /** @enum {integer} */
+                        status?: 500;
+                    };
+                };
+            };
+        };
+    };
+    deleteTerrakardDeck: {
+        parameters: {
+            query: {
+                expectedVersion: number;
+            };
+            header?: never;
+            path: {
+                attack_deck_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_audience" | "invalid_issuer" | "invalid_token" | "missing_token" | "token_expired" | "token_not_yet_valid" | "unknown_signing_key";
+                        /** @enum {integer} */
+                        status?: 401;
+                    };
+                };
+            };
+            /** @description Not allowed (role, ownership or a locked account) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "account_locked";
+                        /** @enum {integer} */
+                        status?: 403;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "collection_not_found" | "deck_not_found" | "no_defense" | "no_starter" | "pack_not_found" | "plan_not_found" | "report_not_found" | "route_not_found" | "starter_not_chosen" | "target_not_found" | "unknown_pack_kind";
+                        /** @enum {integer} */
+                        status?: 404;
+                    };
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "answer_not_marked" | "attack_finished" | "balance_limit_reached" | "card_already_played" | "daily_limit_reached" | "deck_limit_reached" | "insufficient_funds" | "not_overdue" | "not_your_seat" | "pack_already_opened" | "plan_limit_reached" | "stale_version" | "starter_already_chosen" | "target_not_allowed" | "target_recently_attacked" | "target_under_attack" | "terrakard_not_started" | "unknown_card" | "unknown_choice" | "wrong_phase";
+                        /** @enum {integer} */
+                        status?: 409;
+                    };
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "cannot_attack_yourself" | "card_not_owned" | "deck_class_mixed" | "deck_composition" | "deck_copy_limit" | "deck_copy_not_owned" | "deck_copy_repeated" | "deck_cost_exceeded" | "deck_list_too_long" | "deck_mythic_limit" | "deck_name_blank" | "deck_name_invalid" | "deck_name_too_long" | "deck_size" | "duplicate_card" | "duplicate_copy" | "idempotency_key_reused" | "invalid_action" | "invalid_body" | "invalid_client_seed" | "invalid_cursor" | "invalid_posture" | "invalid_reserve_condition" | "invalid_text" | "nothing_to_change" | "over_budget" | "pack_not_for_sale" | "plan_size" | "starter_affinity_not_offered" | "unknown_affinity" | "unknown_card_kind" | "unknown_currency" | "unknown_game" | "unknown_rarity" | "validation_failed";
+                        /** @enum {integer} */
+                        status?: 422;
+                    };
+                };
+            };
+            /** @description Too many changes: wait for Retry-After seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                        /** @enum {integer} */
+                        status?: 429;
+                    };
+                };
+            };
+            /** @description A service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
+                        /** @enum {integer} */
+                        status?: 503;
+                    };
+                };
+            };
+            /** @description Unexpected error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                        /** @enum {integer} */
+                        status?: 500;
+                    };
+                };
+            };
+        };
+    };
+    editTerrakardDeck: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                attack_deck_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EditDeckRequest1"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Deck1"];
+                };
+            };
+            /** @description Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "malformed_json" | "malformed_request" | "unsupported_media_type";
+                        /** @enum {integer} */
+                        status?: 400;
+                    };
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_audience" | "invalid_issuer" | "invalid_token" | "missing_token" | "token_expired" | "token_not_yet_valid" | "unknown_signing_key";
+                        /** @enum {integer} */
+                        status?: 401;
+                    };
+                };
+            };
+            /** @description Not allowed (role, ownership or a locked account) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "account_locked";
+                        /** @enum {integer} */
+                        status?: 403;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "collection_not_found" | "deck_not_found" | "no_defense" | "no_starter" | "pack_not_found" | "plan_not_found" | "report_not_found" | "route_not_found" | "starter_not_chosen" | "target_not_found" | "unknown_pack_kind";
+                        /** @enum {integer} */
+                        status?: 404;
+                    };
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "answer_not_marked" | "attack_finished" | "balance_limit_reached" | "card_already_played" | "daily_limit_reached" | "deck_limit_reached" | "insufficient_funds" | "not_overdue" | "not_your_seat" | "pack_already_opened" | "plan_limit_reached" | "stale_version" | "starter_already_chosen" | "target_not_allowed" | "target_recently_attacked" | "target_under_attack" | "terrakard_not_started" | "unknown_card" | "unknown_choice" | "wrong_phase";
+                        /** @enum {integer} */
+                        status?: 409;
+                    };
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "payload_too_large";
+                        /** @enum {integer} */
+                        status?: 413;
+                    };
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "cannot_attack_yourself" | "card_not_owned" | "deck_class_mixed" | "deck_composition" | "deck_copy_limit" | "deck_copy_not_owned" | "deck_copy_repeated" | "deck_cost_exceeded" | "deck_list_too_long" | "deck_mythic_limit" | "deck_name_blank" | "deck_name_invalid" | "deck_name_too_long" | "deck_size" | "duplicate_card" | "duplicate_copy" | "idempotency_key_reused" | "invalid_action" | "invalid_body" | "invalid_client_seed" | "invalid_cursor" | "invalid_posture" | "invalid_reserve_condition" | "invalid_text" | "nothing_to_change" | "over_budget" | "pack_not_for_sale" | "plan_size" | "starter_affinity_not_offered" | "unknown_affinity" | "unknown_card_kind" | "unknown_currency" | "unknown_game" | "unknown_rarity" | "validation_failed";
+                        /** @enum {integer} */
+                        status?: 422;
+                    };
+                };
+            };
+            /** @description Too many changes: wait for Retry-After seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                        /** @enum {integer} */
+                        status?: 429;
+                    };
+                };
+            };
+            /** @description A service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
+                        /** @enum {integer} */
+                        status?: 503;
+                    };
+                };
+            };
+            /** @description Unexpected error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                        /** @enum {integer} */
+                        status?: 500;
+                    };
+                };
+            };
+        };
+    };
+    listTerrakardDefenseReports: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DefenseReports"];
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_audience" | "invalid_issuer" | "invalid_token" | "missing_token" | "token_expired" | "token_not_yet_valid" | "unknown_signing_key";
+                        /** @enum {integer} */
+                        status?: 401;
+                    };
+                };
+            };
+            /** @description Not allowed (role, ownership or a locked account) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "account_locked";
+                        /** @enum {integer} */
+                        status?: 403;
+                    };
+                };
+            };
+            /** @description A service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable";
+                        /** @enum {integer} */
+                        status?: 503;
+                    };
+                };
+            };
+            /** @description Unexpected error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                        /** @enum {integer} */
+                        status?: 500;
+                    };
+                };
+            };
+        };
+    };
+    getTerrakardDefenseReport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                attack_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DefenseReport"];
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_audience" | "invalid_issuer" | "invalid_token" | "missing_token" | "token_expired" | "token_not_yet_valid" | "unknown_signing_key";
+                        /** @enum {integer} */
+                        status?: 401;
+                    };
+                };
+            };
+            /** @description Not allowed (role, ownership or a locked account) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "account_locked";
+                        /** @enum {integer} */
+                        status?: 403;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "collection_not_found" | "deck_not_found" | "match_not_found" | "no_active_match" | "no_defense" | "plan_not_found" | "report_not_found" | "route_not_found" | "target_not_found";
+                        /** @enum {integer} */
+                        status?: 404;
+                    };
+                };
+            };
+            /** @description A service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable";
+                        /** @enum {integer} */
+                        status?: 503;
+                    };
+                };
+            };
+            /** @description Unexpected error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                        /** @enum {integer} */
+                        status?: 500;
+                    };
+                };
+            };
+        };
+    };
+    listTerrakardPlans: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Plan"][];
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_audience" | "invalid_issuer" | "invalid_token" | "missing_token" | "token_expired" | "token_not_yet_valid" | "unknown_signing_key";
+                        /** @enum {integer} */
+                        status?: 401;
+                    };
+                };
+            };
+            /** @description Not allowed (role, ownership or a locked account) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "account_locked";
+                        /** @enum {integer} */
+                        status?: 403;
+                    };
+                };
+            };
+            /** @description A service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
+                        /** @enum {integer} */
+                        status?: 503;
+                    };
+                };
+            };
+            /** @description Unexpected error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                        /** @enum {integer} */
+                        status?: 500;
+                    };
+                };
+            };
+        };
+    };
+    createTerrakardPlan: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PlanRequest"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Plan"];
+                };
+            };
+            /** @description Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "malformed_json" | "malformed_request" | "unsupported_media_type";
+                        /** @enum {integer} */
+                        status?: 400;
+                    };
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_audience" | "invalid_issuer" | "invalid_token" | "missing_token" | "token_expired" | "token_not_yet_valid" | "unknown_signing_key";
+                        /** @enum {integer} */
+                        status?: 401;
+                    };
+                };
+            };
+            /** @description Not allowed (role, ownership or a locked account) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "account_locked";
+                        /** @enum {integer} */
+                        status?: 403;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "collection_not_found" | "deck_not_found" | "no_defense" | "no_starter" | "pack_not_found" | "plan_not_found" | "report_not_found" | "route_not_found" | "starter_not_chosen" | "target_not_found" | "unknown_pack_kind";
+                        /** @enum {integer} */
+                        status?: 404;
+                    };
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "answer_not_marked" | "attack_finished" | "balance_limit_reached" | "card_already_played" | "daily_limit_reached" | "deck_limit_reached" | "insufficient_funds" | "not_overdue" | "not_your_seat" | "pack_already_opened" | "plan_limit_reached" | "stale_version" | "starter_already_chosen" | "target_not_allowed" | "target_recently_attacked" | "target_under_attack" | "terrakard_not_started" | "unknown_card" | "unknown_choice" | "wrong_phase";
+                        /** @enum {integer} */
+                        status?: 409;
+                    };
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "payload_too_large";
+                        /** @enum {integer} */
+                        status?: 413;
+                    };
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "cannot_attack_yourself" | "card_not_owned" | "deck_class_mixed" | "deck_composition" | "deck_copy_limit" | "deck_copy_not_owned" | "deck_copy_repeated" | "deck_cost_exceeded" | "deck_list_too_long" | "deck_mythic_limit" | "deck_name_blank" | "deck_name_invalid" | "deck_name_too_long" | "deck_size" | "duplicate_card" | "duplicate_copy" | "idempotency_key_reused" | "invalid_action" | "invalid_body" | "invalid_client_seed" | "invalid_cursor" | "invalid_posture" | "invalid_reserve_condition" | "invalid_text" | "nothing_to_change" | "over_budget" | "pack_not_for_sale" | "plan_size" | "starter_affinity_not_offered" | "unknown_affinity" | "unknown_card_kind" | "unknown_currency" | "unknown_game" | "unknown_rarity" | "validation_failed";
+                        /** @enum {integer} */
+                        status?: 422;
+                    };
+                };
+            };
+            /** @description Too many changes: wait for Retry-After seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                        /** @enum {integer} */
+                        status?: 429;
+                    };
+                };
+            };
+            /** @description A service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
+                        /** @enum {integer} */
+                        status?: 503;
+                    };
+                };
+            };
+            /** @description Unexpected error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                        /** @enum {integer} */
+                        status?: 500;
+                    };
+                };
+            };
+        };
+    };
+    editTerrakardPlan: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                plan_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EditPlanRequest"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Plan"];
+                };
+            };
+            /** @description Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "malformed_json" | "malformed_request" | "unsupported_media_type";
+                        /** @enum {integer} */
+                        status?: 400;
+                    };
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_audience" | "invalid_issuer" | "invalid_token" | "missing_token" | "token_expired" | "token_not_yet_valid" | "unknown_signing_key";
+                        /** @enum {integer} */
+                        status?: 401;
+                    };
+                };
+            };
+            /** @description Not allowed (role, ownership or a locked account) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "account_locked";
+                        /** @enum {integer} */
+                        status?: 403;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "collection_not_found" | "deck_not_found" | "no_defense" | "no_starter" | "pack_not_found" | "plan_not_found" | "report_not_found" | "route_not_found" | "starter_not_chosen" | "target_not_found" | "unknown_pack_kind";
+                        /** @enum {integer} */
+                        status?: 404;
+                    };
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "answer_not_marked" | "attack_finished" | "balance_limit_reached" | "card_already_played" | "daily_limit_reached" | "deck_limit_reached" | "insufficient_funds" | "not_overdue" | "not_your_seat" | "pack_already_opened" | "plan_limit_reached" | "stale_version" | "starter_already_chosen" | "target_not_allowed" | "target_recently_attacked" | "target_under_attack" | "terrakard_not_started" | "unknown_card" | "unknown_choice" | "wrong_phase";
+                        /** @enum {integer} */
+                        status?: 409;
+                    };
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "payload_too_large";
+                        /** @enum {integer} */
+                        status?: 413;
+                    };
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "cannot_attack_yourself" | "card_not_owned" | "deck_class_mixed" | "deck_composition" | "deck_copy_limit" | "deck_copy_not_owned" | "deck_copy_repeated" | "deck_cost_exceeded" | "deck_list_too_long" | "deck_mythic_limit" | "deck_name_blank" | "deck_name_invalid" | "deck_name_too_long" | "deck_size" | "duplicate_card" | "duplicate_copy" | "idempotency_key_reused" | "invalid_action" | "invalid_body" | "invalid_client_seed" | "invalid_cursor" | "invalid_posture" | "invalid_reserve_condition" | "invalid_text" | "nothing_to_change" | "over_budget" | "pack_not_for_sale" | "plan_size" | "starter_affinity_not_offered" | "unknown_affinity" | "unknown_card_kind" | "unknown_currency" | "unknown_game" | "unknown_rarity" | "validation_failed";
+                        /** @enum {integer} */
+                        status?: 422;
+                    };
+                };
+            };
+            /** @description Too many changes: wait for Retry-After seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                        /** @enum {integer} */
+                        status?: 429;
+                    };
+                };
+            };
+            /** @description A service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
+                        /** @enum {integer} */
+                        status?: 503;
+                    };
+                };
+            };
+            /** @description Unexpected error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                        /** @enum {integer} */
+                        status?: 500;
+                    };
+                };
+            };
+        };
+    };
+    deleteTerrakardPlan: {
+        parameters: {
+            query: {
+                expectedVersion: number;
+            };
+            header?: never;
+            path: {
+                plan_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_audience" | "invalid_issuer" | "invalid_token" | "missing_token" | "token_expired" | "token_not_yet_valid" | "unknown_signing_key";
+                        /** @enum {integer} */
+                        status?: 401;
+                    };
+                };
+            };
+            /** @description Not allowed (role, ownership or a locked account) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "account_locked";
+                        /** @enum {integer} */
+                        status?: 403;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "collection_not_found" | "deck_not_found" | "no_defense" | "no_starter" | "pack_not_found" | "plan_not_found" | "report_not_found" | "route_not_found" | "starter_not_chosen" | "target_not_found" | "unknown_pack_kind";
+                        /** @enum {integer} */
+                        status?: 404;
+                    };
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "answer_not_marked" | "attack_finished" | "balance_limit_reached" | "card_already_played" | "daily_limit_reached" | "deck_limit_reached" | "insufficient_funds" | "not_overdue" | "not_your_seat" | "pack_already_opened" | "plan_limit_reached" | "stale_version" | "starter_already_chosen" | "target_not_allowed" | "target_recently_attacked" | "target_under_attack" | "terrakard_not_started" | "unknown_card" | "unknown_choice" | "wrong_phase";
+                        /** @enum {integer} */
+                        status?: 409;
+                    };
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "cannot_attack_yourself" | "card_not_owned" | "deck_class_mixed" | "deck_composition" | "deck_copy_limit" | "deck_copy_not_owned" | "deck_copy_repeated" | "deck_cost_exceeded" | "deck_list_too_long" | "deck_mythic_limit" | "deck_name_blank" | "deck_name_invalid" | "deck_name_too_long" | "deck_size" | "duplicate_card" | "duplicate_copy" | "idempotency_key_reused" | "invalid_action" | "invalid_body" | "invalid_client_seed" | "invalid_cursor" | "invalid_posture" | "invalid_reserve_condition" | "invalid_text" | "nothing_to_change" | "over_budget" | "pack_not_for_sale" | "plan_size" | "starter_affinity_not_offered" | "unknown_affinity" | "unknown_card_kind" | "unknown_currency" | "unknown_game" | "unknown_rarity" | "validation_failed";
+                        /** @enum {integer} */
+                        status?: 422;
+                    };
+                };
+            };
+            /** @description Too many changes: wait for Retry-After seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                        /** @enum {integer} */
+                        status?: 429;
+                    };
+                };
+            };
+            /** @description A service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
+                        /** @enum {integer} */
+                        status?: 503;
+                    };
+                };
+            };
+            /** @description Unexpected error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                        /** @enum {integer} */
+                        status?: 500;
+                    };
+                };
+            };
+        };
+    };
+    activateTerrakardPlan: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                plan_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Plan"];
+                };
+            };
+            /** @description Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "malformed_json" | "malformed_request" | "unsupported_media_type";
+                        /** @enum {integer} */
+                        status?: 400;
+                    };
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_audience" | "invalid_issuer" | "invalid_token" | "missing_token" | "token_expired" | "token_not_yet_valid" | "unknown_signing_key";
+                        /** @enum {integer} */
+                        status?: 401;
+                    };
+                };
+            };
+            /** @description Not allowed (role, ownership or a locked account) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "account_locked";
+                        /** @enum {integer} */
+                        status?: 403;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "collection_not_found" | "deck_not_found" | "no_defense" | "no_starter" | "pack_not_found" | "plan_not_found" | "report_not_found" | "route_not_found" | "starter_not_chosen" | "target_not_found" | "unknown_pack_kind";
+                        /** @enum {integer} */
+                        status?: 404;
+                    };
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "answer_not_marked" | "attack_finished" | "balance_limit_reached" | "card_already_played" | "daily_limit_reached" | "deck_limit_reached" | "insufficient_funds" | "not_overdue" | "not_your_seat" | "pack_already_opened" | "plan_limit_reached" | "stale_version" | "starter_already_chosen" | "target_not_allowed" | "target_recently_attacked" | "target_under_attack" | "terrakard_not_started" | "unknown_card" | "unknown_choice" | "wrong_phase";
+                        /** @enum {integer} */
+                        status?: 409;
+                    };
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "payload_too_large";
+                        /** @enum {integer} */
+                        status?: 413;
+                    };
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "cannot_attack_yourself" | "card_not_owned" | "deck_class_mixed" | "deck_composition" | "deck_copy_limit" | "deck_copy_not_owned" | "deck_copy_repeated" | "deck_cost_exceeded" | "deck_list_too_long" | "deck_mythic_limit" | "deck_name_blank" | "deck_name_invalid" | "deck_name_too_long" | "deck_size" | "duplicate_card" | "duplicate_copy" | "idempotency_key_reused" | "invalid_action" | "invalid_body" | "invalid_client_seed" | "invalid_cursor" | "invalid_posture" | "invalid_reserve_condition" | "invalid_text" | "nothing_to_change" | "over_budget" | "pack_not_for_sale" | "plan_size" | "starter_affinity_not_offered" | "unknown_affinity" | "unknown_card_kind" | "unknown_currency" | "unknown_game" | "unknown_rarity" | "validation_failed";
+                        /** @enum {integer} */
+                        status?: 422;
+                    };
+                };
+            };
+            /** @description Too many changes: wait for Retry-After seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                        /** @enum {integer} */
+                        status?: 429;
+                    };
+                };
+            };
+            /** @description A service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
+                        /** @enum {integer} */
+                        status?: 503;
+                    };
+                };
+            };
+            /** @description Unexpected error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                        /** @enum {integer} */
+                        status?: 500;
+                    };
+                };
+            };
+        };
+    };
+    listPacks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                game: "chronovore" | "terrakard";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Inventory"];
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_audience" | "invalid_issuer" | "invalid_token" | "missing_token" | "token_expired" | "token_not_yet_valid" | "unknown_signing_key";
+                        /** @enum {integer} */
+                        status?: 401;
+                    };
+                };
+            };
+            /** @description Not allowed (role, ownership or a locked account) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "account_locked";
+                        /** @enum {integer} */
+                        status?: 403;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "pack_not_found" | "route_not_found" | "unknown_pack_kind";
+                        /** @enum {integer} */
+                        status?: 404;
+                    };
+                };
+            };
+            /** @description A service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable";
+                        /** @enum {integer} */
+                        status?: 503;
+                    };
+                };
+            };
+            /** @description Unexpected error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                        /** @enum {integer} */
+                        status?: 500;
+                    };
+                };
+            };
+        };
+    };
+    getPackOdds: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                game: "chronovore" | "terrakard";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PackOdds"][];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "pack_not_found" | "route_not_found" | "unknown_pack_kind";
+                        /** @enum {integer} */
+                        status?: 404;
+                    };
+                };
+            };
+            /** @description Unexpected error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                        /** @enum {integer} */
+                        status?: 500;
+                    };
+                };
+            };
+        };
+    };
+    openPack: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Your key for this change (1-64 printable ASCII characters): the same key again returns the first answer and changes nothing; another change under it is 422 idempotency_key_reused */
+                "Idempotency-Key": string;
+            };
+            path: {
+                game: "chronovore" | "terrakard";
+                pack_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Opening"];
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_audience" | "invalid_issuer" | "invalid_token" | "missing_token" | "token_expired" | "token_not_yet_valid" | "unknown_signing_key";
+                        /** @enum {integer} */
+                        status?: 401;
+                    };
+                };
+            };
+            /** @description Not allowed (role, ownership or a locked account) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "account_locked";
+                        /** @enum {integer} */
+                        status?: 403;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "pack_not_found" | "route_not_found" | "unknown_pack_kind";
+                        /** @enum {integer} */
+                        status?: 404;
+                    };
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "balance_limit_reached" | "daily_limit_reached" | "insufficient_funds" | "pack_already_opened";
+                        /** @enum {integer} */
+                        status?: 409;
+                    };
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "idempotency_key_required" | "idempotency_key_reused" | "invalid_body" | "invalid_client_seed" | "invalid_cursor" | "invalid_idempotency_key" | "invalid_text" | "pack_not_for_sale" | "unknown_currency" | "unknown_game" | "validation_failed";
+                        /** @enum {integer} */
+                        status?: 422;
+                    };
+                };
+            };
+            /** @description Too many changes: wait for Retry-After seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                        /** @enum {integer} */
+                        status?: 429;
+                    };
+                };
+            };
+            /** @description A service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable";
+                        /** @enum {integer} */
+                        status?: 503;
+                    };
+                };
+            };
+            /** @description Unexpected error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                        /** @enum {integer} */
+                        status?: 500;
+                    };
+                };
+            };
+        };
+    };
+    buyPacks: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Your key for this change (1-64 printable ASCII characters): the same key again returns the first answer and changes nothing; another change under it is 422 idempotency_key_reused */
+                "Idempotency-Key": string;
+            };
+            path: {
+                game: "chronovore" | "terrakard";
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BuyPacksRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PackGrant"];
+                };
+            };
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PackGrant"];
+                };
+            };
+            /** @description Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "malformed_json" | "malformed_request" | "unsupported_media_type";
+                        /** @enum {integer} */
+                        status?: 400;
+                    };
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_audience" | "invalid_issuer" | "invalid_token" | "missing_token" | "token_expired" | "token_not_yet_valid" | "unknown_signing_key";
+                        /** @enum {integer} */
+                        status?: 401;
+                    };
+                };
+            };
+            /** @description Not allowed (role, ownership or a locked account) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "account_locked";
+                        /** @enum {integer} */
+                        status?: 403;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "pack_not_found" | "route_not_found" | "unknown_pack_kind";
+                        /** @enum {integer} */
+                        status?: 404;
+                    };
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "balance_limit_reached" | "daily_limit_reached" | "insufficient_funds" | "pack_already_opened";
+                        /** @enum {integer} */
+                        status?: 409;
+                    };
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "payload_too_large";
+                        /** @enum {integer} */
+                        status?: 413;
+                    };
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "idempotency_key_required" | "idempotency_key_reused" | "invalid_body" | "invalid_client_seed" | "invalid_cursor" | "invalid_idempotency_key" | "invalid_text" | "pack_not_for_sale" | "unknown_currency" | "unknown_game" | "validation_failed";
+                        /** @enum {integer} */
+                        status?: 422;
+                    };
+                };
+            };
+            /** @description Too many changes: wait for Retry-After seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                        /** @enum {integer} */
+                        status?: 429;
+                    };
+                };
+            };
+            /** @description A service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable";
+                        /** @enum {integer} */
+                        status?: 503;
+                    };
+                };
+            };
+            /** @description Unexpected error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                        /** @enum {integer} */
+                        status?: 500;
+                    };
+                };
+            };
+        };
+    };
+    getWallet: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                game: "chronovore" | "terrakard";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Wallet"];
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_audience" | "invalid_issuer" | "invalid_token" | "missing_token" | "token_expired" | "token_not_yet_valid" | "unknown_signing_key";
+                        /** @enum {integer} */
+                        status?: 401;
+                    };
+                };
+            };
+            /** @description Not allowed (role, ownership or a locked account) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "account_locked";
+                        /** @enum {integer} */
+                        status?: 403;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "pack_not_found" | "route_not_found" | "unknown_pack_kind";
+                        /** @enum {integer} */
+                        status?: 404;
+                    };
+                };
+            };
+            /** @description A service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable";
+                        /** @enum {integer} */
+                        status?: 503;
+                    };
+                };
+            };
+            /** @description Unexpected error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                        /** @enum {integer} */
+                        status?: 500;
+                    };
+                };
+            };
+        };
+    };
+    listWalletHistory: {
+        parameters: {
+            query?: {
+                /** @description The previous page's next */
+                cursor?: string | null;
+                /** @description At most 100 (default 50) */
+                limit?: number;
+                /** @description Only this currency's entries */
+                currency?: string | null;
+            };
+            header?: never;
+            path: {
+                game: "chronovore" | "terrakard";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LedgerPage"];
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_audience" | "invalid_issuer" | "invalid_token" | "missing_token" | "token_expired" | "token_not_yet_valid" | "unknown_signing_key";
+                        /** @enum {integer} */
+                        status?: 401;
+                    };
+                };
+            };
+            /** @description Not allowed (role, ownership or a locked account) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "account_locked";
+                        /** @enum {integer} */
+                        status?: 403;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "pack_not_found" | "route_not_found" | "unknown_pack_kind";
+                        /** @enum {integer} */
+                        status?: 404;
+                    };
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "idempotency_key_required" | "idempotency_key_reused" | "invalid_body" | "invalid_client_seed" | "invalid_cursor" | "invalid_idempotency_key" | "invalid_text" | "pack_not_for_sale" | "unknown_currency" | "unknown_game" | "validation_failed";
+                        /** @enum {integer} */
+                        status?: 422;
+                    };
+                };
+            };
+            /** @description A service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable";
                         /** @enum {integer} */
                         status?: 503;
                     };
