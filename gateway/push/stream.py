@@ -177,15 +177,22 @@ class EventStream:
             await self._connection.close()
 
     async def _received(self, message: AbstractIncomingMessage) -> None:
-        offset = (message.headers or {}).get("x-stream-offset")
+        # aio-pika runs each delivery in a task of its own: everything up to the hub is
+        # done before the first await, so the tasks cannot overtake each other (an ack
+        # awaited first let a later offset through, and the earlier one was then taken
+        # for a redelivery and dropped: bench/faults found one lost, some doubled).
+        self._read(message)
         self._unacked += 1
         if self._unacked >= ACK_EVERY:  # a stream keeps its messages: acks are credit
             self._unacked = 0
             await message.ack(multiple=True)
+
+    def _read(self, message: AbstractIncomingMessage) -> None:
+        offset = (message.headers or {}).get("x-stream-offset")
         if not isinstance(offset, int) or (
             self.hub.last_id is not None and offset <= self.hub.last_id
         ):
-            return
+            return  # a redelivery after a reconnect: read already
         self.hub.read(offset)
         self.read_count += 1
         contract = contract_for(message.exchange or "", message.routing_key or "")
@@ -204,4 +211,3 @@ class EventStream:
             return
         for players, kind, data in messages_for(contract, dict(event.data)):
             self.hub.publish(players, PushMessage(offset, kind, data))
-        await asyncio.sleep(0)
