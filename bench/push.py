@@ -9,7 +9,8 @@ each, gateway on ``--base-port``, accounts' health port +80, the gateway's statu
 +90) on a fresh ``deckyard_bench_push_accounts`` database and a RabbitMQ vhost of its
 own. The WebSocket clients are ``bench/push_client.py``, an asyncio client (the
 ``websockets`` package, uvloop) in a process of its own; each socket is one player
-(a development token, registered by the gateway's first ``accounts.me``).
+(a development token), registered beforehand straight into accounts' ``players``
+table, so the gateway's ``accounts.me`` for each socket is a returning player's.
 
 ``latency``
     ``--connections`` (1,000) players connected. This script then plays the battle
@@ -62,6 +63,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO, Any
 
+from battle_actions import NO_RATE_LIMITS  # every socket comes from 127.0.0.1
 from harness import (
     BENCH,
     HOST,
@@ -84,7 +86,6 @@ from harness import (
     script_main,
     start_stack,
 )
-from battle_actions import NO_RATE_LIMITS  # every socket comes from 127.0.0.1
 from push_client import raise_open_files
 
 DATABASE_PREFIX = "deckyard_bench_push"
@@ -94,6 +95,30 @@ SERVICES = ("accounts", "gateway")
 CONNECT_TIMEOUT = 600.0  # seconds for the client to open every socket
 REPLY_TIMEOUT = 120.0  # seconds for the client to answer a command
 DELIVERY_TIMEOUT = 10.0  # seconds after the last publish for the last messages
+
+
+# -- the players ---------------------------------------------------------------------------
+
+
+LATENCY_SUBJECT = "auth0|push-latency-"
+IDLE_SUBJECT = "auth0|push-idle-"
+
+
+def register_players(settings: Any, subject: str, count: int) -> None:
+    """``<subject>0`` ... as active players, straight into accounts' ``players`` table:
+    the gateway's ``accounts.me`` for a socket is then the one SELECT of a returning
+    player, not a registration (10,000 of those would take minutes here and measure
+    accounts, not the push channel)."""
+    import psycopg
+
+    url = settings.database_url_for("accounts").set(drivername="postgresql")
+    with psycopg.connect(url.render_as_string(hide_password=False), autocommit=True) as conn:
+        conn.execute(
+            "INSERT INTO players (id, auth0_sub, status, registered_at) "
+            "SELECT gen_random_uuid(), %s || n, 'active', now() "
+            "FROM generate_series(0, %s - 1) AS n ON CONFLICT DO NOTHING",
+            (subject, count),
+        )
 
 
 # -- the client process -------------------------------------------------------------------
@@ -278,7 +303,7 @@ def run_latency(
     args: argparse.Namespace, started: Children, env: dict[str, str], amqp_uri: str, url: str
 ) -> Latency:
     print(f"  latency: {args.connections} players connecting", flush=True)
-    client = ClientProcess(started, env, url, args.connections, "auth0|push-latency-")
+    client = ClientProcess(started, env, url, args.connections, LATENCY_SUBJECT)
     hello = client.reply("connected", CONNECT_TIMEOUT, started)
     players = hello["players"]
     print(
@@ -336,7 +361,7 @@ def run_idle(args: argparse.Namespace, started: Children, env: dict[str, str], u
         f"  idle: {args.idle_connections} players connecting (gateway RSS {before / 1024:.0f} MiB)",
         flush=True,
     )
-    client = ClientProcess(started, env, url, args.idle_connections, "auth0|push-idle-")
+    client = ClientProcess(started, env, url, args.idle_connections, IDLE_SUBJECT)
     hello = client.reply("connected", CONNECT_TIMEOUT, started)
     all_open = rss_kib(gateway.process.pid)
     client_open = rss_kib(client.pid())
@@ -401,6 +426,8 @@ def run(args: argparse.Namespace) -> Outcome:
         base["AMQP_URI"] = amqp_uri
         print(f"  migrating {DATABASE_PREFIX}_accounts", flush=True)
         migrate(deckyard, ["accounts"], args.source, base)
+        register_players(settings, LATENCY_SUBJECT, args.connections)
+        register_players(settings, IDLE_SUBJECT, args.idle_connections)
         (token,) = dev_tokens(settings, "auth0|push-first-", 1)
         with children("push") as started:
             logs = start_stack(
@@ -445,7 +472,8 @@ def latency_result(found: Latency) -> Result:
         notes=[
             f"{found.opened} of {found.connections} players connected in {found.connect_s:.1f}s, "
             f"{found.closed} closed during the run",
-            f"{found.published} MatchUpdated published at a fixed {found.published / max(found.seconds, 1e-9):.0f}/s "
+            f"{found.published} MatchUpdated published at a fixed "
+            f"{found.published / max(found.seconds, 1e-9):.0f}/s "
             f"(at most {found.behind_s * 1000:.0f} ms behind schedule), each to one player: "
             f"p50 {percentile(found.latencies_ms, 50):.1f} ms, p99 "
             f"{percentile(found.latencies_ms, 99):.1f} ms, max "
@@ -501,9 +529,8 @@ def report(args: argparse.Namespace, outcome: Outcome) -> None:
         print(f"{r.scenario}: {r.topology}")
         for note in r.notes:
             print(f"  {note}")
-        print(
-            f"  CPU (100% = one core): {cpu_summary(r.cpu_percent, r.rps if r.unit == 'events/s' else 0, 'event')}"
-        )
+        rate = r.rps if r.unit == "events/s" else 0
+        print(f"  CPU (100% = one core): {cpu_summary(r.cpu_percent, rate, 'event')}")
     print(
         "logs: "
         + "; ".join(

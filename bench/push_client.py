@@ -79,7 +79,9 @@ def mint_tokens(subject: str, count: int, first: int = 0) -> list[str]:
     ]
 
 
-async def open_socket(url: str, token: str, last_id: str | None = None) -> tuple[Any, dict[str, Any]]:
+async def open_socket(
+    url: str, token: str, last_id: str | None = None
+) -> tuple[Any, dict[str, Any]]:
     """A connected, authenticated socket and its ``ready`` message (ValueError if refused)."""
     from websockets.asyncio.client import connect
 

@@ -121,7 +121,12 @@ PUSH_PLAYERS = 1000  # connected players while events are timed (issue 15)
 PUSH_EVENTS_PER_SECOND = 100  # MatchUpdated published, each to one of them
 IDLE_SOCKETS = 10_000  # idle WebSocket connections held on one gateway (issue 15)
 IDLE_HOLD_SECONDS = 30  # beyond the gateway's 20 s WebSocket ping interval
-PER_UNIT = {"req/s": "req", "events/s": "event", "matches/s": "match", "sockets": "socket"}  # CPU ms per ...
+PER_UNIT = {
+    "req/s": "req",
+    "events/s": "event",
+    "matches/s": "match",
+    "sockets": "socket",
+}  # CPU ms per ...
 
 
 # -- measuring ----------------------------------------------------------------------------
