@@ -280,6 +280,7 @@ class Idle:
     wanted: int
     opened: int
     refused: int
+    retries: int
     errors: dict[str, int]
     connect_s: float
     hold_s: float
@@ -307,7 +308,8 @@ def run_latency(
     hello = client.reply("connected", CONNECT_TIMEOUT, started)
     players = hello["players"]
     print(
-        f"  {hello['open']} sockets open in {hello['seconds']}s ({hello['failed']} refused"
+        f"  {hello['open']} sockets open in {hello['seconds']}s ({hello['retries']} tries again, "
+        f"{hello['failed']} refused"
         f"{': ' + str(hello['errors']) if hello['errors'] else ''})",
         flush=True,
     )
@@ -366,7 +368,8 @@ def run_idle(args: argparse.Namespace, started: Children, env: dict[str, str], u
     all_open = rss_kib(gateway.process.pid)
     client_open = rss_kib(client.pid())
     print(
-        f"  {hello['open']} sockets open in {hello['seconds']}s ({hello['failed']} refused"
+        f"  {hello['open']} sockets open in {hello['seconds']}s ({hello['retries']} tries again, "
+        f"{hello['failed']} refused"
         f"{': ' + str(hello['errors']) if hello['errors'] else ''}); holding {args.hold}s",
         flush=True,
     )
@@ -389,6 +392,7 @@ def run_idle(args: argparse.Namespace, started: Children, env: dict[str, str], u
         wanted=args.idle_connections,
         opened=hello["open"],
         refused=hello["failed"],
+        retries=hello["retries"],
         errors=hello["errors"],
         connect_s=hello["seconds"],
         hold_s=round(time.monotonic() - t0, 1),
@@ -499,7 +503,8 @@ def idle_result(found: Idle) -> Result:
         unit="sockets",
         notes=[
             f"{found.opened} of {found.wanted} opened in {found.connect_s:.0f}s "
-            f"({found.refused} refused{': ' + str(found.errors) if found.errors else ''}), "
+            f"({found.retries} tried again, {found.refused} refused"
+            f"{': ' + str(found.errors) if found.errors else ''}), "
             f"held {found.hold_s:.0f}s: {found.closed} closed "
             f"{found.close_codes or ''}, {found.pong} answered a ping after it",
             f"gateway RSS {before / 1024:.0f} MiB before, {all_open / 1024:.0f} MiB all open, "

@@ -12,8 +12,9 @@ permessage-deflate, as browsers do.
 
 It talks to its parent in JSON lines. On standard output:
 
-* ``{"event": "connected", "open", "failed", "errors", "players", "seconds"}`` once
-  every connection has been tried (``players``: the player id of each open one);
+* ``{"event": "connected", "open", "failed", "retries", "errors", "players", "seconds"}``
+  once every connection has been tried (``CONNECT_TRIES`` times at most, 2 s apart, as
+  an app would; ``players``: the player id of each open one);
 * ``{"event": "checked", "open", "pong", "closed", "close_codes"}`` after ``check``;
 * ``{"event": "report", "received": {matchId: [monotonic seconds, ...]}, "messages",
   "closed", "close_codes"}`` after ``report``, then it closes everything and exits.
@@ -45,6 +46,7 @@ from typing import Any
 
 HANDSHAKE_TIMEOUT = 60.0
 RECONNECT_PAUSE = (0.2, 2.0)  # a watcher's first and longest pause between tries
+CONNECT_TRIES = 3  # a refused or failed socket is tried again, as an app would
 
 
 def raise_open_files(wanted: int) -> int:
@@ -142,6 +144,7 @@ class Load:
         self.concurrency = concurrency
         self.sockets: list[Socket] = []
         self.errors: Counter[str] = Counter()
+        self.retries = 0
         self._readers: list[asyncio.Task[None]] = []
 
     async def connect_all(self) -> None:
@@ -149,11 +152,16 @@ class Load:
 
         async def one(token: str) -> None:
             async with gate:
-                try:
-                    ws, ready = await open_socket(self.url, token)
-                except Exception as exc:  # counted and reported, never fatal to the others
-                    self.errors[f"{type(exc).__name__}: {str(exc)[:80]}"] += 1
-                    return
+                for attempt in range(CONNECT_TRIES):
+                    try:
+                        ws, ready = await open_socket(self.url, token)
+                        break
+                    except Exception as exc:  # as an app would: try again, then give up
+                        if attempt + 1 == CONNECT_TRIES:
+                            self.errors[f"{type(exc).__name__}: {str(exc)[:120]}"] += 1
+                            return
+                        self.retries += 1
+                        await asyncio.sleep(RECONNECT_PAUSE[1])
                 socket = Socket(ws, str(ready["playerId"]))
                 self.sockets.append(socket)
                 self._readers.append(asyncio.create_task(read(socket)))
@@ -219,6 +227,7 @@ async def serve(args: argparse.Namespace) -> None:
             "event": "connected",
             "open": load.open_count(),
             "failed": sum(load.errors.values()),
+            "retries": load.retries,
             "errors": dict(load.errors.most_common(5)),
             "players": [s.player_id for s in load.sockets],
             "seconds": round(time.monotonic() - t0, 2),
