@@ -80,5 +80,6 @@ process: ``bench/results/logs/faults-*.log``.
 The package, in the order a run uses it: ``config`` (the numbers), ``servers`` (the
 private PostgreSQL and RabbitMQ), ``platform`` (the service processes), ``load`` (the
 players and their flows), ``push`` (the push watchers and their events), ``probe``
-and ``inject`` (a fault and the recovery after it), (the databases against each other), ``report`` (the tables), ``main``.
+and ``inject`` (a fault and the recovery after it), ``checks`` (the databases against
+each other), ``report`` (the tables), ``main``.
 """
