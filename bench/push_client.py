@@ -276,6 +276,8 @@ class Watcher:
         self.reconnects = 0
         self.resyncs = 0
         self.close_codes: Counter[int] = Counter()
+        # (time.time(), socket number, message id, match id) of every message, in order
+        self.log: list[tuple[float, int, str, str | None]] = []
         self.connected = asyncio.Event()
         self._on_error = on_error
 
@@ -309,6 +311,7 @@ class Watcher:
                         match_id = (message.get("data") or {}).get("matchId")
                         if match_id:
                             self.match_ids[match_id] += 1
+                        self.log.append((time.time(), self.reconnects, message["id"], match_id))
             except ConnectionClosed:
                 pass
             finally:

@@ -155,6 +155,8 @@ def drive(
             watch = PushWatch(args.base_port, srv.amqp_uri, args.watchers)
             watch.start()
         recorder.started, recorder.wall_started = time.monotonic(), time.time()
+        if watch is not None:
+            watch.start_clock(recorder.wall_started)
         load = Load(args, settings, event_id, recorder)
         load.start()
         timeline.note(

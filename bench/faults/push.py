@@ -56,6 +56,7 @@ class PushOutcome:
     connect_errors: Counter[str] = field(default_factory=Counter)
     close_codes: Counter[int] = field(default_factory=Counter)
     waited_s: float = 0.0
+    examples: list[str] = field(default_factory=list)
 
     @property
     def lost(self) -> int:
@@ -81,6 +82,7 @@ class PushWatch:
         self._count = count
         self.watchers: list[Any] = []
         self.owed: dict[str, set[str]] = {}  # player id -> match ids confirmed
+        self.sent_at: dict[str, float] = {}  # match id -> time.time() when confirmed
         self.republished: set[str] = set()
         self.publish_failures = 0
         self.connect_errors: Counter[str] = Counter()
@@ -89,6 +91,10 @@ class PushWatch:
         self._halt_publishing = threading.Event()
         self._lock = threading.Lock()
         self._threads: list[threading.Thread] = []
+        self.t0 = time.time()  # the load's start (set by start_clock)
+
+    def start_clock(self, wall: float) -> None:
+        self.t0 = wall
 
     # -- the watchers -------------------------------------------------------------------
 
@@ -152,6 +158,7 @@ class PushWatch:
                     continue
                 with self._lock:
                     self.owed.setdefault(watcher.player_id, set()).add(match_id)
+                    self.sent_at[match_id] = time.time()
                     if tries > 1:
                         self.republished.add(match_id)
                 break
@@ -190,9 +197,26 @@ class PushWatch:
         )
         for w in self.watchers:
             owed = self.owed.get(w.player_id, set())
-            doubled = sum(1 for n in w.ids.values() if n > 1) + sum(
-                1 for m, n in w.match_ids.items() if n > 1 and m not in self.republished
+            # a message whose id came again, or an event (match id) under two ids
+            # without a republish: each counted once
+            again = {i for i, n in w.ids.items() if n > 1}
+            twice = {m for m, n in w.match_ids.items() if n > 1 and m not in self.republished}
+            doubled = len(
+                {m for _, _, i, m in w.log if i in again or (m in twice and m is not None)}
             )
+            for at, socket, message_id, match_id in w.log:
+                if (message_id in again or match_id in twice) and len(outcome.examples) < 12:
+                    outcome.examples.append(
+                        f"doubled: player {w.player_id[:8]} socket {socket} id {message_id} "
+                        f"match {str(match_id)[:8]} at {at - self.t0:.1f}s "
+                        f"(confirmed at {self.sent_at.get(str(match_id), 0) - self.t0:.1f}s)"
+                    )
+            for m in owed - w.match_ids.keys():
+                outcome.examples.append(
+                    f"lost: player {w.player_id[:8]} match {m[:8]} confirmed at "
+                    f"{self.sent_at.get(m, 0) - self.t0:.1f}s; last ids it got: "
+                    + ", ".join(f"{i}@{t - self.t0:.1f}s" for t, _, i, _ in w.log[-3:])
+                )
             outcome.players.append(
                 PlayerCount(
                     w.player_id,

@@ -233,6 +233,8 @@ def _push_report(pushed: PushOutcome) -> None:
         f"{dict(pushed.close_codes) or 'none'}; failed connects: "
         f"{dict(pushed.connect_errors) or 'none'}"
     )
+    for line in pushed.examples[:20]:
+        print(f"  {line}")
 
 
 def _windows(faults: Sequence[FaultRecord], load_s: float) -> list[tuple[str, float, float]]:
