@@ -19,7 +19,8 @@ It talks to its parent in JSON lines. On standard output:
 * ``{"event": "report", "received": {matchId: [monotonic seconds, ...]}, "messages",
   "closed", "close_codes"}`` after ``report``, then it closes everything and exits.
 
-On standard input: ``check`` (send ``{"type": "ping"}`` on every socket and count the
+On standard input: ``count`` (answered ``{"event": "count", "received"}``: the events
+received so far), ``check`` (send ``{"type": "ping"}`` on every socket and count the
 ``pong`` answers, within ``--check-timeout``) and ``report``. Receipt times are
 ``time.monotonic()`` (CLOCK_MONOTONIC: the same clock in every process of the
 machine), taken when the message is read off the socket.
@@ -238,6 +239,8 @@ async def serve(args: argparse.Namespace) -> None:
         command = line.strip()
         if command == "check":
             emit(await load.check(args.check_timeout))
+        elif command == "count":
+            emit({"event": "count", "received": sum(len(s.received) for s in load.sockets)})
         elif command in ("report", ""):  # "" is the parent gone: report and leave
             received: dict[str, list[float]] = {}
             for socket in load.sockets:
