@@ -30,6 +30,11 @@ the same run.
 ``engine`` (``engine``)
     ``bench/engine.py``: whole CPU-vs-CPU matches a second on the pure engine,
     in this process, and one match's wall time.
+``push latency``, ``idle connections`` (``push``, ``idle``)
+    ``bench/push.py``: 1,000 players on WebSocket (``bench/push_client.py``, a
+    process of its own), ``MatchUpdated`` published as the battle relay does ->
+    the message read off a socket, p50/p99; then 10,000 idle sockets on one
+    gateway: how many held, the gateway's memory per connection.
 
 The other scripts run in this process (their ``run`` functions), sized from
 ``--duration`` so the whole run takes 4-6 minutes on a 2-core machine. With
@@ -104,7 +109,7 @@ BASELINE_RPC_EXCHANGE = "deckyard-bench-baseline-rpc"
 VHOST_PREFIX = "deckyard-bench"
 SUBJECT = "auth0|bench"
 TOKEN_TIMEOUT = 30.0
-SCENARIOS = ("baseline", "me", "answers", "repeats", "battle", "rewards", "engine")
+SCENARIOS = ("baseline", "me", "answers", "repeats", "battle", "rewards", "engine", "push", "idle")
 ALIASES = {"gateway": "me"}
 # How the other scripts are sized from --duration (seconds measured per scenario):
 ANSWER_PLAYERS_PER_SECOND = 80  # 5 answers each: new answers only up to 400/s
@@ -112,7 +117,16 @@ REWARD_EVENTS_PER_SECOND = 150  # the burst: about as many as the pipeline grant
 REWARD_LATENCY_EVENTS = 200  # one at a time, ~10 ms each
 REWARD_WARMUP_EVENTS = 30
 ENGINE_MATCHES_PER_SECOND = 50  # per affinity, three affinities: ~150 matches/s here
-PER_UNIT = {"req/s": "req", "events/s": "event", "matches/s": "match"}  # CPU ms per ...
+PUSH_PLAYERS = 1000  # connected players while events are timed (issue 15)
+PUSH_EVENTS_PER_SECOND = 100  # MatchUpdated published, each to one of them
+IDLE_SOCKETS = 10_000  # idle WebSocket connections held on one gateway (issue 15)
+IDLE_HOLD_SECONDS = 30  # beyond the gateway's 20 s WebSocket ping interval
+PER_UNIT = {
+    "req/s": "req",
+    "events/s": "event",
+    "matches/s": "match",
+    "sockets": "socket",
+}  # CPU ms per ...
 
 
 # -- measuring ----------------------------------------------------------------------------
@@ -300,6 +314,18 @@ def engine_argv(args: argparse.Namespace) -> list[str]:
     ]
 
 
+def push_argv(args: argparse.Namespace) -> list[str]:
+    return [
+        *("--connections", str(PUSH_PLAYERS), "--rate", str(PUSH_EVENTS_PER_SECOND)),
+        *("--duration", str(args.duration), "--warmup", str(args.warmup)),
+        *("--idle-connections", str(IDLE_SOCKETS), "--hold", str(IDLE_HOLD_SECONDS)),
+        *([] if "push" in args.scenarios else ["--no-latency"]),
+        *([] if "idle" in args.scenarios else ["--no-idle"]),
+        *("--base-port", str(args.base_port + 700)),
+        *stack_flags(args),
+    ]
+
+
 def run_script(args: argparse.Namespace, name: str) -> Any:
     """``bench/<name>.py``'s ``run`` with the options made for it; its own report too with -v."""
     module = importlib.import_module(name)
@@ -354,6 +380,12 @@ def run_engine(args: argparse.Namespace) -> list[Result]:
     return [engine.engine_result(run_script(args, "engine"))]
 
 
+def run_push(args: argparse.Namespace) -> list[Result]:
+    import push
+
+    return push.results(run_script(args, "push"))
+
+
 @dataclass(frozen=True)
 class Step:
     scenarios: frozenset[str]  # the --scenario names it measures
@@ -369,6 +401,7 @@ STEPS = (
     Step(frozenset({"battle"}), run_battle, "battle_actions", battle_argv),
     Step(frozenset({"rewards"}), run_rewards, "rewards", rewards_argv),
     Step(frozenset({"engine"}), run_engine, "engine", engine_argv),
+    Step(frozenset({"push", "idle"}), run_push, "push", push_argv),
 )
 
 
@@ -480,7 +513,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         type=int,
         default=18000,
         help="gateway port; accounts health +80, baseline +100, answers +200, battle +400, "
-        "rewards' cards health +600",
+        "rewards' cards health +600, push +700 (health +780, status +790)",
     )
     add_source_option(parser)
     parser.add_argument(

@@ -1,16 +1,24 @@
-"""Faults under load: SIGKILL of cards, a RabbitMQ restart and a PostgreSQL restart.
+"""Faults under load: SIGKILL of cards and of the gateway, RabbitMQ and PostgreSQL restarts.
 
     python bench/faults [--duration 240] [--workers 8] [--settle 300]   (make faults)
 
 Starts the whole platform as separate processes (``deckyard run --service X``
 for accounts, authoring, challenge, cards, battle and the gateway) against a
 PostgreSQL cluster and a RabbitMQ node of its own, drives a steady load
-through the gateway, and injects three faults while the load runs:
+through the gateway, and injects four faults while the load runs:
 
 ``cards``
     SIGKILL of the cards process (no clean shutdown: unacknowledged messages,
     open transactions and RPCs in flight die with it), ``--downtime`` seconds
     without it, then a new ``deckyard run --service cards``.
+``gateway``
+    SIGKILL of the gateway while ``--watchers`` players hold WebSockets on
+    ``/stream`` (``faults/push.py``), ``--downtime`` seconds without it, then a new
+    ``deckyard run --service gateway``. The watchers reconnect with the last message
+    id they saw; the restarted gateway reads the push stream back and must send each
+    of them what it missed: every ``MatchUpdated`` published for a watcher (10 a
+    second throughout the run, as the battle relay publishes) must reach it exactly
+    once, without a ``resync``.
 ``rabbitmq``
     the broker stops (``rabbitmqctl stop``: every connection closes), stays down
     ``--downtime`` seconds, then starts again on the same data directory.
@@ -71,6 +79,7 @@ process: ``bench/results/logs/faults-*.log``.
 
 The package, in the order a run uses it: ``config`` (the numbers), ``servers`` (the
 private PostgreSQL and RabbitMQ), ``platform`` (the service processes), ``load`` (the
-players and their flows), ``probe`` and ``inject`` (a fault and the recovery after it),
-``checks`` (the databases against each other), ``report`` (the tables), ``main``.
+players and their flows), ``push`` (the push watchers and their events), ``probe``
+and ``inject`` (a fault and the recovery after it), ``checks`` (the databases against
+each other), ``report`` (the tables), ``main``.
 """

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 SERVICES = ("accounts", "authoring", "challenge", "cards", "battle")
 PROCESSES = (*SERVICES, "gateway")
-FAULTS = ("cards", "rabbitmq", "postgres")
-FAULT_AT = {"cards": 0.2, "rabbitmq": 0.45, "postgres": 0.7}  # share of --duration
+FAULTS = ("cards", "gateway", "rabbitmq", "postgres")
+FAULT_AT = {"cards": 0.15, "gateway": 0.35, "rabbitmq": 0.55, "postgres": 0.75}  # of --duration
 DATABASE_PREFIX = "deckyard_faults"
 RPC_EXCHANGE = "deckyard-faults-rpc"
 VHOST_PREFIX = "deckyard-faults"

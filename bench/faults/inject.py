@@ -12,6 +12,7 @@ from faults.config import READY_TIMEOUT
 from faults.load import Recorder
 from faults.platform import Platform, wait_ready
 from faults.probe import Probe, probe
+from faults.push import PushWatch
 from faults.servers import Servers
 
 
@@ -49,8 +50,19 @@ def inject(
     srv: Servers,
     args: argparse.Namespace,
     timeline: Timeline,
+    push: PushWatch | None = None,
 ) -> None:
     rec = timeline._recorder
+    if name == "gateway":
+        sockets = push.open_sockets() if push is not None else 0
+        pid = platform.sigkill("gateway")
+        record.injected = f"SIGKILL gateway (pid {pid}, {sockets} push sockets open)"
+        timeline.note(record.injected)
+        time.sleep(args.downtime)
+        child = platform.start_service("gateway")
+        record.back_at = rec.now()
+        timeline.note(f"gateway started again (pid {child.process.pid})")
+        return
     if name == "cards":
         pid = platform.sigkill("cards")
         record.injected = f"SIGKILL cards (pid {pid})"

@@ -47,6 +47,7 @@ from faults.inject import FaultRecord, Timeline, inject, recover
 from faults.load import Load, Recorder
 from faults.platform import Platform, ready_states, wait_ready
 from faults.probe import Probe, probe
+from faults.push import PushOutcome, PushWatch
 from faults.report import report, status_counts
 from faults.servers import Servers, servers
 
@@ -124,6 +125,8 @@ def drive(
     recorder = Recorder()
     timeline = Timeline(recorder)
     load: Load | None = None
+    watch: PushWatch | None = None
+    pushed: PushOutcome | None = None
     try:
         for service in PROCESSES:
             platform.start_service(service)
@@ -148,7 +151,12 @@ def drive(
         baseline = probe(args.base_port, settings, event_id, recorder, threading.Event())
         if not baseline.ok:
             raise BenchError(f"the platform does not work before any fault: {baseline.text}")
+        if args.watchers:
+            watch = PushWatch(args.base_port, srv.amqp_uri, args.watchers)
+            watch.start()
         recorder.started, recorder.wall_started = time.monotonic(), time.time()
+        if watch is not None:
+            watch.start_clock(recorder.wall_started)
         load = Load(args, settings, event_id, recorder)
         load.start()
         timeline.note(
@@ -163,7 +171,7 @@ def drive(
                     _progress(recorder)
                     next_progress = recorder.now() + PROGRESS_EVERY
             record.at = recorder.now()
-            inject(record.name, record, platform, srv, args, timeline)
+            inject(record.name, record, platform, srv, args, timeline, watch)
             recover(record, platform, args, settings, event_id, timeline, load.halt)
             if not record.skipped:  # the next fault waits for a stretch of plain load
                 for later in faults[faults.index(record) + 1 :]:
@@ -179,6 +187,9 @@ def drive(
         timeline.note(f"load stopped ({_flows_text(recorder)})")
         log(f"settling: at most {args.settle:.0f}s for every effect owed")
         snap, settled_s = settle(settings, srv, recorder, args.settle)
+        if watch is not None:
+            log("push: waiting for every event owed to the connected players")
+            pushed = watch.finish()
         timeline.note(f"checked after {settled_s:.0f}s of settling")
         states = ready_states(platform, args.base_port)
         if any(status != 200 for status in states.values()):
@@ -190,6 +201,8 @@ def drive(
     finally:
         if load is not None:
             load.halt.set()
+        if watch is not None:
+            watch.halt()
         with ignoring_stop_signals():
             platform.stop_all()
     clean = report(
@@ -204,6 +217,7 @@ def drive(
         load_s,
         unfinished,
         time.monotonic() - t_run,
+        pushed,
     )
     return 0 if clean else 1
 
@@ -244,6 +258,12 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         default=",".join(FAULTS),
         help=f"which faults, in order (default {','.join(FAULTS)}; '' for none)",
     )
+    parser.add_argument(
+        "--watchers",
+        type=int,
+        default=20,
+        help="players connected to the push channel throughout, owed MatchUpdated (0: none)",
+    )
     parser.add_argument("--pg-stop-mode", choices=("fast", "immediate"), default="fast")
     parser.add_argument("--base-port", type=int, default=19600, help="gateway; health +81..+85")
     parser.add_argument("--pg-port", type=int, default=55433, help="the private PostgreSQL")
@@ -269,6 +289,8 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         parser.error(f"--faults takes each of {', '.join(FAULTS)} at most once")
     if not (30 <= args.duration <= 3600 and 1 <= args.workers <= 200):
         parser.error("--duration must be in 30..3600 and --workers in 1..200")
+    if not (0 <= args.watchers <= 1000):
+        parser.error("--watchers must be in 0..1000")
     if not (0 < args.settle <= 3600 and 0 <= args.downtime <= 120):
         parser.error("--settle must be in (0, 3600] and --downtime in 0..120")
     try:

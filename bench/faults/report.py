@@ -12,6 +12,7 @@ from faults.checks import Snapshot, _seconds, window_effects
 from faults.config import LOAD_STOP_TIMEOUT
 from faults.inject import FaultRecord, Timeline
 from faults.load import Recorder
+from faults.push import PushOutcome
 from faults.servers import Servers
 
 
@@ -57,6 +58,7 @@ def report(
     load_s: float,
     unfinished_threads: int,
     total_s: float,
+    pushed: PushOutcome | None = None,
 ) -> bool:
     print()
     print(
@@ -173,18 +175,66 @@ def report(
         f"{', '.join(f'{q} {n}' for q, n in snap.waiting.items()) or 'none'}; parked: "
         f"{', '.join(f'{q} {n}' for q, n in snap.parked.items()) or 'none'}"
     )
+    if pushed is not None:
+        _push_report(pushed)
     recovered = all(f.recovered for f in faults)
-    clean = snap.clean and recovered
+    clean = snap.clean and recovered and (pushed is None or pushed.clean)
     print(
         "\nRESULT: "
         + (
             "nothing lost, nothing doubled, every outbox row relayed, no message parked, "
             "every service recovered by itself"
+            + (", every push message delivered once" if pushed is not None else "")
             if clean
             else "PROBLEMS (see above)"
         )
     )
     return clean
+
+
+def _push_report(pushed: PushOutcome) -> None:
+    print(
+        f"\nPush: {pushed.watchers} players connected throughout (reconnecting with their "
+        f"last id), MatchUpdated owed to them"
+    )
+    rows = [
+        (
+            p.player_id[:8],
+            str(p.expected),
+            str(p.received),
+            str(p.lost),
+            str(p.doubled),
+            str(p.reconnects),
+            str(p.resyncs),
+        )
+        for p in pushed.players
+    ]
+    rows.append(
+        (
+            "all",
+            str(sum(p.expected for p in pushed.players)),
+            str(sum(p.received for p in pushed.players)),
+            str(pushed.lost),
+            str(pushed.doubled),
+            str(sum(p.reconnects for p in pushed.players)),
+            str(pushed.resyncs),
+        )
+    )
+    print(
+        table(
+            ("player", "expected", "received", "lost", "doubled", "reconnects", "resyncs"),
+            rows,
+        )
+    )
+    print(
+        f"  {pushed.published} events confirmed by the broker ({pushed.republished} after a "
+        f"failed try, {pushed.publish_failures} failed tries); last ones waited for "
+        f"{pushed.waited_s:.1f}s; socket closes by code: "
+        f"{dict(pushed.close_codes) or 'none'}; failed connects: "
+        f"{dict(pushed.connect_errors) or 'none'}"
+    )
+    for line in pushed.examples[:20]:
+        print(f"  {line}")
 
 
 def _windows(faults: Sequence[FaultRecord], load_s: float) -> list[tuple[str, float, float]]:
