@@ -112,5 +112,8 @@ class GatewayProcess:
                 self.process.wait(15)
             except subprocess.TimeoutExpired:
                 self.kill()
+        kept = os.environ.get("DECKYARD_GATEWAY_LOGS")  # a directory: keep each log there
+        if kept:
+            Path(kept, f"gateway-{self.process.pid}.log").write_text(self.output())
         self._log.close()
         self._directory.cleanup()

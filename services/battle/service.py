@@ -135,7 +135,7 @@ class BattleService(HealthEndpoints):
     def terrakard_act(self, **payload: Any) -> dict[str, Any]:
         """``expected_version``, ``action`` ({kind, card?, choice?}), ``idempotency_key``?"""
         args = load(ActSchema(), payload)
-        cmd = handlers.Act(**args, game=TERRAKARD_GAME)
+        cmd = handlers.Act(**{**args, "game": TERRAKARD_GAME})
         return terrakard.act(cmd, self.services, partial(unit_of_work, self.db), self.clock)
 
     @rpc

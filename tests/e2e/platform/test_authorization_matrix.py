@@ -497,15 +497,16 @@ def world(api, rpc, starters, core_set, event_id, terrakard_catalogue) -> World:
     match = owner.ok("POST", "/quest/battles", {"deckId": deck["id"]})
     assert match["phase"] == "initial_selection"  # no turn deadline until the actions row
     owner.ids.update([*copies, deck["id"], spare["id"], match["id"]])
-    [pack] = economy.grant_packs(rpc, owner.player_id)
-    economy.grant_gold(rpc, owner.player_id, 100)
-    owner.ids.add(pack)
-
+    # Chronovore first: its deck is built from the starting packs, all opened; then one
+    # more pack, left unopened for the open row.
     chronovore_player, chronovore_deck = chronovore.player_with_deck(api, rpc, core_set, owner)
     chronovore_copies = [card["id"] for card in chronovore_deck["cards"]]
     work = owner.ok("POST", "/chronovore/decks", {"name": "Spare", "cards": []})
     owner.ids.update([*chronovore_copies, chronovore_deck["id"], work["id"]])
     assert chronovore_player is owner
+    [pack] = economy.grant_packs(rpc, owner.player_id)
+    economy.grant_gold(rpc, owner.player_id, 100)
+    owner.ids.add(pack)
 
     callers["other"].own_kit(event_id)
     author.own_kit(event_id)
