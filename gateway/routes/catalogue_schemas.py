@@ -18,6 +18,7 @@ class CatalogueSchema(CamelSchema):
     name = fields.String(metadata={"example": "Quillip"})
     rarity = fields.String(metadata={"example": "Common"})
     affinity = fields.String(allow_none=True, metadata={"example": "Wit"})
-    reward_eligible = fields.Boolean()
-    evolved = fields.Boolean()
+    # Quest's attributes: null for a game whose cards have none (Chronovore, TerraKard).
+    reward_eligible = fields.Boolean(allow_none=True)
+    evolved = fields.Boolean(allow_none=True)
     definition = fields.Dict(metadata={"description": "Stats, moves and effects"})

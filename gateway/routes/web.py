@@ -61,7 +61,7 @@ class WebRoutes:
         RouteDoc(
             "A development access token (DEV_AUTH=1 only; 404 otherwise)",
             request=DevTokenRequest,
-            errors=(404, 422),
+            errors=(400, 404, 413, 422),
             operation_id="createDevToken",
         ),
     )
