@@ -29,6 +29,9 @@ GAME = "chronovore"
 TAGS = ("chronovore cards",)
 
 
+LIBRARY_FIELDS = ("id", "kind", "game", "name", "rarity", "definition")
+
+
 class ChronovoreCardRoutes(Caller):
     @api(
         "GET",
@@ -44,7 +47,9 @@ class ChronovoreCardRoutes(Caller):
     async def chronovore_library(self, request: Request) -> Any:
         """``GET /chronovore/library`` -> ``[{"id": "...", "kind": "monster", "name":
         "Dreadnought", "rarity": "epic", "definition": {"cardClass": "captain", ...}}]``"""
-        return await self.services.call("cards", "catalogue", game=GAME)
+        cards = await self.services.call("cards", "catalogue", game=GAME)
+        # The catalogue's Quest attributes (affinity, reward eligibility) mean nothing here.
+        return [{name: card[name] for name in LIBRARY_FIELDS if name in card} for card in cards]
 
     @api(
         "GET",
