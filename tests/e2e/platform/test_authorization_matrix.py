@@ -537,6 +537,10 @@ def world(api, rpc, starters, core_set, event_id, terrakard_catalogue) -> World:
 
 @pytest.fixture
 def terrakard_catalogue(settings):
+    return insert_terrakard_cards(settings)
+
+
+def insert_terrakard_cards(settings):
     """Published TerraKard cards as the cards service keeps them (straight into its
     read model: their authoring is tests/e2e/terrakard's), enough for a starting
     collection."""

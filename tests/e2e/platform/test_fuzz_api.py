@@ -217,6 +217,11 @@ def world(fuzz_api, request):
     """The fuzzing accounts with real objects of every kind, and the ids to aim at."""
     api = fuzz_api
     seed_catalogue(api)
+    # TerraKard's cards are drafted from article data (deckyard terrakard draft), not
+    # seeded: enough of them for a starting collection, as the matrix has.
+    from tests.e2e.platform.test_authorization_matrix import insert_terrakard_cards
+
+    insert_terrakard_cards(api.settings)
     content = json.loads((SEED_DIR / "quest_content.json").read_text(encoding="utf-8"))
     spot = content["events"][0]["location"]
     nearby = wait_for(
