@@ -4,7 +4,7 @@ import { render } from "preact";
 
 import { rebuildClient } from "./api/client";
 import { completeAuth0SignIn } from "./auth/auth0";
-import { setSession } from "./auth/session";
+import { beginSession } from "./auth/begin";
 import { loadConfig } from "./config";
 import { App } from "./App";
 
@@ -13,7 +13,7 @@ async function boot(): Promise<void> {
   rebuildClient();
   if (cfg.auth0) {
     const signedIn = await completeAuth0SignIn(cfg.auth0).catch(() => null);
-    if (signedIn) setSession(signedIn);
+    if (signedIn) await beginSession(signedIn);
   }
   const root = document.getElementById("app");
   if (root) render(<App />, root);

@@ -16,7 +16,10 @@ export type Schemas = components["schemas"];
 const authAndClock: Middleware = {
   onRequest({ request }) {
     const token = session()?.token;
-    if (token) request.headers.set("Authorization", `Bearer ${token}`);
+    // A request that names its token (the first of a session) keeps it.
+    if (token && !request.headers.has("Authorization")) {
+      request.headers.set("Authorization", `Bearer ${token}`);
+    }
     return request;
   },
   onResponse({ response }) {

@@ -12,6 +12,8 @@ export interface Session {
   expiresAt: number;
   /** "dev" or "auth0": how to sign in again. */
   via: "dev" | "auth0";
+  /** This sign-in created the account: the home screen welcomes the player once. */
+  welcome?: boolean;
 }
 
 const KEY = "deckyard.session";
@@ -37,6 +39,14 @@ export function setSession(next: Session | null): void {
   if (next) sessionStorage.setItem(KEY, JSON.stringify(next));
   else sessionStorage.removeItem(KEY);
   listeners.forEach((listener) => listener(next));
+}
+
+/** Whether to welcome a new player; true once per sign-in that created the account. */
+export function takeWelcome(): boolean {
+  if (!current?.welcome) return false;
+  current = { ...current, welcome: false };
+  sessionStorage.setItem(KEY, JSON.stringify(current));
+  return true;
 }
 
 export function onSession(listener: Listener): () => void {

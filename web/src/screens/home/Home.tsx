@@ -1,11 +1,14 @@
 /** Where a signed-in player starts: who they are and where to go. */
+import { useState } from "preact/hooks";
+
 import { api, unwrap } from "../../api/client";
-import { isAuthor, session } from "../../auth/session";
+import { isAuthor, session, takeWelcome } from "../../auth/session";
 import { href } from "../../lib/router";
 import { Loading, ProblemBox, Screen } from "../../ui/components";
 import { useResource } from "../../ui/resource";
 
 export function Home() {
+  const [welcome] = useState(takeWelcome);
   const me = useResource(() => unwrap(api.GET("/me")));
   const starter = useResource(async () => {
     const { data, response } = await api.GET("/quest/starter");
@@ -17,7 +20,7 @@ export function Home() {
       <ProblemBox problem={me.problem} />
       {me.data && (
         <p>
-          {me.data.registeredNow ? "Welcome! Your account was just created. " : ""}
+          {me.data.registeredNow || welcome ? "Welcome! Your account was just created. " : ""}
           You have <strong>{me.data.points ?? 0}</strong> progression points.
         </p>
       )}

@@ -2,7 +2,8 @@
 import { useState } from "preact/hooks";
 
 import { signInWithAuth0 } from "../../auth/auth0";
-import { setSession, sessionFromToken } from "../../auth/session";
+import { beginSession } from "../../auth/begin";
+import { sessionFromToken } from "../../auth/session";
 import { apiBase, config } from "../../config";
 import { ProblemBox, Screen } from "../../ui/components";
 import { useAction } from "../../ui/resource";
@@ -23,7 +24,7 @@ async function devSignIn(name: string, role: "player" | "author"): Promise<void>
     audience,
     rolesClaim,
   });
-  setSession(sessionFromToken(token, "dev", rolesClaim));
+  await beginSession(sessionFromToken(token, "dev", rolesClaim));
 }
 
 export function SignIn() {
