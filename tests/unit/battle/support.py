@@ -49,9 +49,13 @@ class FakeCards:
         self.definitions = seed_definitions()
         self.names = names
         self.calls: list[str] = []
+        self.deck_games: list[str | None] = []
 
-    def deck_for_match(self, player_id: str, deck_id: str) -> dict[str, Any]:
+    def deck_for_match(
+        self, player_id: str, deck_id: str, game: str | None = None
+    ) -> dict[str, Any]:
         self.calls.append("deck_for_match")
+        self.deck_games.append(game)
         cards = [
             {
                 "copy_id": str(uuid.uuid4()),
