@@ -140,14 +140,14 @@ class GatewayApp:
             status = response.status_code
             return response
         finally:
-            clock.done(self._route_label(scope), scope["method"], status)
+            clock.done(self._route_label(scope, status), scope["method"], status)
 
-    def _route_label(self, scope: Scope) -> str:
+    def _route_label(self, scope: Scope, status: int) -> str:
         """The route's template (a bounded label), never the path a client sent."""
         matched = scope.get(_MATCHED)  # what ``_answer`` found: the path is matched once
         if matched is not None:
             return str(next(iter(matched[0].values())).route.url)
-        if self.files is not None and scope["method"] in ("GET", "HEAD"):
+        if self.files is not None and scope["method"] in ("GET", "HEAD") and status != 404:
             return WEB_CLIENT
         return NO_ROUTE
 

@@ -158,5 +158,6 @@ class HealthEndpoints:
         return status, {"Content-Type": "application/json"}, json.dumps(report)
 
     @http("GET", "/metrics")
-    def http_metrics(self, request: Any) -> tuple[int, dict[str, str], bytes]:
-        return 200, {"Content-Type": METRICS_CONTENT_TYPE}, exposition()
+    def http_metrics(self, request: Any) -> tuple[int, dict[str, str], str]:
+        # nameko's web entrypoint takes a str body only
+        return 200, {"Content-Type": METRICS_CONTENT_TYPE}, exposition().decode()
