@@ -27,7 +27,6 @@ from nameko.events import EventHandler
 from nameko.extensions import DependencyProvider
 from nameko.rpc import Rpc
 from prometheus_client import (
-    CONTENT_TYPE_LATEST,
     REGISTRY,
     CollectorRegistry,
     Counter,
@@ -52,7 +51,8 @@ disable_created_metrics()
 LATENCY_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
 # Seconds from an event's commit to its confirmed publication.
 RELAY_BUCKETS = (0.01, 0.05, 0.1, 0.5, 1.0, 2.0, 5.0, 15.0, 60.0, 300.0, 1800.0)
-METRICS_CONTENT_TYPE = CONTENT_TYPE_LATEST
+# The classic text format, which every Prometheus reads (the library's "latest" is 1.0.0).
+METRICS_CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
 
 # -- the services (nameko processes) ---------------------------------------------------------
 

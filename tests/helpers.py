@@ -47,7 +47,7 @@ def scrape(url):
 
     response = requests.get(url, timeout=10)
     assert response.status_code == 200, response.text[:300]
-    assert response.headers["content-type"].startswith("text/plain")
+    assert response.headers["content-type"].startswith("text/plain; version=0.0.4")
     return {
         (sample.name, frozenset(sample.labels.items())): sample.value
         for family in text_string_to_metric_families(response.text)
