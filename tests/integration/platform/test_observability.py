@@ -7,13 +7,19 @@ import io
 import json
 import logging
 import uuid
+from datetime import timedelta
 
 import pytest
+import sqlalchemy as sa
 from nameko.standalone.rpc import ClusterRpcProxy
 from prometheus_client import REGISTRY
 
+from services.accounts import orm as accounts_orm
+from shared.clock import SystemClock
+from shared.db import Database, make_engine
 from shared.errors import NotFound
 from shared.logs import ExpectedRefusals, JsonFormatter, RequestIdFilter
+from shared.metrics import measure_outbox
 from tests.helpers import collection_of, publish_event, wait_for
 from tests.integration.platform import test_reliable_events as reliable
 from tests.integration.platform.test_outbox_and_inbox import registered_event
@@ -94,17 +100,40 @@ def test_retries_and_parked_events_are_counted_by_queue(flaky, settings):
     assert value("deckyard_events_retried_total", **queue) == retried + 3  # its 3 delays
 
 
-def test_a_service_measures_its_outbox_backlog_and_the_relay_publishes_it(
+def test_a_service_measures_its_database_and_the_relay_counts_what_it_publishes(
     start_service, settings, rpc
 ):
-    container = start_service("accounts", METRICS_INTERVAL_SECONDS=0.05)
+    start_service("accounts", METRICS_INTERVAL_SECONDS=0.05)
     published = value("deckyard_outbox_published_total", service="accounts")
     rpc.accounts.me(sub=f"auth0|{uuid.uuid4().hex}")  # registers: PlayerRegistered
     wait_for(lambda: value("deckyard_outbox_published_total", service="accounts") > published)
     assert value("deckyard_outbox_relay_delay_seconds_count", service="accounts")
     wait_for(lambda: value("deckyard_database_up", service="accounts") == 1)
-    assert value("deckyard_db_pool_max_connections", service="accounts") > 0
-    wait_for(
-        lambda: REGISTRY.get_sample_value("deckyard_outbox_pending", {"service": "accounts"}) == 0
-    )
-    container.stop()
+    assert value("deckyard_db_pool_max_connections", service="accounts") == 20  # 10 + 10
+
+
+def test_the_backlog_is_the_unpublished_rows_and_the_lag_the_oldest_ones_age(settings):
+    """Measured straight from the outbox, with no relay running to change it meanwhile."""
+    engine = make_engine(settings.database_url_for("accounts"), pool_size=1)
+    database = Database(engine, accounts_orm.plumbing, now=SystemClock().now)
+    outbox = accounts_orm.plumbing.outbox
+    row = {
+        "event_id": uuid.uuid4(),
+        "exchange": "accounts.events",
+        "routing_key": "PlayerRegistered",
+        "payload": {},
+        "created_at": sa.func.now() - timedelta(minutes=10),
+    }
+    try:
+        with engine.begin() as conn:
+            conn.execute(sa.insert(outbox).values(row))
+            waiting = conn.execute(
+                sa.select(sa.func.count()).where(outbox.c.published_at.is_(None))
+            ).scalar_one()
+        measure_outbox("accounts", database)
+        assert value("deckyard_outbox_pending", service="accounts") == waiting >= 1
+        assert value("deckyard_outbox_oldest_pending_age_seconds", service="accounts") >= 600
+    finally:
+        with engine.begin() as conn:
+            conn.execute(sa.delete(outbox).where(outbox.c.event_id == row["event_id"]))
+        engine.dispose()
