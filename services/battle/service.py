@@ -12,6 +12,7 @@ from services.battle import handlers, orm, purge
 from services.battle import terrakard_handlers as terrakard
 from services.battle.dependencies import CardsRpc, CpuDeckProvider, ServicesRpc
 from services.battle.games.terrakard import GAME as TERRAKARD_GAME
+from services.battle.metrics import measure_matches
 from services.battle.repository import BattleUnitOfWork, unit_of_work
 from services.battle.schemas import (
     ActSchema,
@@ -25,7 +26,7 @@ from services.battle.schemas import (
 from shared.consumers import consume
 from shared.dependencies import ClockProvider, DatabaseProvider, RandomProvider
 from shared.events import ACCOUNT_DELETION_REQUESTED
-from shared.health import HealthEndpoints
+from shared.health import HealthEndpoints, ServiceGauges
 from shared.reliable_events import reliable_event_handler
 from shared.rpc import rpc
 from shared.schemas import load
@@ -42,6 +43,7 @@ class BattleService(HealthEndpoints):
     cards = CardsRpc()
     cpu_deck = CpuDeckProvider()
     services = ServicesRpc()
+    service_gauges = ServiceGauges(measure_matches)  # + matches by game and status
 
     def _uow(self) -> AbstractContextManager[BattleUnitOfWork]:
         return unit_of_work(self.db)
