@@ -68,8 +68,10 @@ def rolls_of(document: Any) -> list[dict[str, Any]]:
 
 def is_match(document: Any) -> bool:
     """A match's history (its ``seed`` part), not a roll history."""
-    return isinstance(document, Mapping) and "seed" in document and (
-        "matchId" in document or "match_id" in document
+    return (
+        isinstance(document, Mapping)
+        and "seed" in document
+        and ("matchId" in document or "match_id" in document)
     )
 
 

@@ -47,8 +47,12 @@ class DrawSchema(CamelSchema):
 
 
 class RollSourceSchema(CamelSchema):
-    type = fields.String(metadata={"example": "pack", "description": "reward | pack"})
-    id = fields.String(metadata={"description": "The attempt or the pack"})
+    type = fields.String(
+        metadata={"example": "pack", "description": "reward | pack | starter | terrain"}
+    )
+    id = fields.String(
+        metadata={"description": "The attempt, the pack, the player (starter) or the attack"}
+    )
 
 
 class RollSchema(CamelSchema):
