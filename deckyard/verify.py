@@ -5,7 +5,7 @@ Two kinds of file (docs/fairness.md):
 - a roll history (``{"items": [...]}``, pages joined, or a plain list of rolls): each
   roll under a revealed server seed is recomputed with ``games.kit.fair``; one under a
   seed still secret is counted as pending (rotate, then export again);
-- a match history (the history answer of a match: it has ``seed`` and ``matchId``): the
+- a match history (the history answer of a match: ``fairness`` and ``matchId``): the
   revealed seed and salt are checked against the commitment shown from the first move,
   then the match is replayed from its seed, setup and action log with the game's pure
   engine (``services.battle.match_seeds.REPLAYABLE``) and must give the logged results.
@@ -67,10 +67,10 @@ def rolls_of(document: Any) -> list[dict[str, Any]]:
 
 
 def is_match(document: Any) -> bool:
-    """A match's history (its ``seed`` part), not a roll history."""
+    """A match's history (its ``fairness`` part), not a roll history."""
     return (
         isinstance(document, Mapping)
-        and "seed" in document
+        and "fairness" in document
         and ("matchId" in document or "match_id" in document)
     )
 

@@ -325,7 +325,7 @@ def verify_match(document: Mapping[str, Any], games: Mapping[str, MatchRules]) -
     and salt against the commitment, then the match replayed from its seed, setup and
     action log with the game's pure engine."""
     match_id = str(document.get("match_id"))
-    seed_part = document.get("seed")
+    seed_part = document.get("fairness")
     if not isinstance(seed_part, Mapping) or not seed_part.get("commitment"):
         return MatchVerdict(match_id, "failed", (f"match {match_id}: no seed commitment",))
     if seed_part.get("seed") is None or seed_part.get("salt") is None:

@@ -158,10 +158,10 @@ class SeededViews:
     views: Views
 
     def match(self, match: Match, seat: Seat) -> dict[str, Any]:
-        return {**self.views.match(match, seat), "seed": seed_view(match)}
+        return {**self.views.match(match, seat), "fairness": seed_view(match)}
 
     def result(self, match: Match, seat: Seat, steps: Sequence[Step]) -> dict[str, Any]:
-        return {**self.views.result(match, seat, steps), "seed": seed_view(match)}
+        return {**self.views.result(match, seat, steps), "fairness": seed_view(match)}
 
     def history(self, match: Match, seat: Seat, steps: Sequence[Step]) -> dict[str, Any]:
-        return {**self.views.history(match, seat, steps), "seed": seed_view(match)}
+        return {**self.views.history(match, seat, steps), "fairness": seed_view(match)}

@@ -62,8 +62,10 @@ def start_attack(
         services, cmd.player_id, cmd.deck_id, defender_id, cmd.questions
     )
     game = hosted(tk.GAME)
+    match_id = new_id()
+    settings = tk.terrain_rolled(services, cmd.player_id, match_id)
     match, initial, steps = host.start(
-        game, new_id(), tk.ATTACK_MODE, seats, brings, None, rng.seed_for_child(), now
+        game, match_id, tk.ATTACK_MODE, seats, brings, settings, rng.seed_for_child(), now
     )
     match = match_seeds.salted(match, rng)
     with unit_of_work() as uow:

@@ -107,7 +107,7 @@ class MatchViewSchema(CamelSchema):
     created_at = fields.AwareDateTime()
     updated_at = fields.AwareDateTime()
     finished_at = fields.AwareDateTime(allow_none=True)
-    seed = match_seed()
+    fairness = match_seed()
 
 
 class MatchResultSchema(MatchViewSchema):
@@ -136,5 +136,5 @@ class MatchHistorySchema(CamelSchema):
     result = fields.String(allow_none=True)
     version = fields.Integer()
     entries = fields.List(fields.Nested(MatchHistoryEntrySchema))
-    seed = match_seed()
+    fairness = match_seed()
     replay = match_replay()

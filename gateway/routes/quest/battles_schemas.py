@@ -103,7 +103,7 @@ class BattleViewSchema(CamelSchema):
     created_at = fields.AwareDateTime()
     updated_at = fields.AwareDateTime()
     finished_at = fields.AwareDateTime(allow_none=True)
-    seed = match_seed()
+    fairness = match_seed()
 
 
 class BattleResultSchema(BattleViewSchema):
@@ -127,5 +127,5 @@ class BattleHistorySchema(CamelSchema):
     outcome = fields.String(allow_none=True)
     version = fields.Integer()
     entries = fields.List(fields.Nested(BattleHistoryEntrySchema))
-    seed = match_seed()
+    fairness = match_seed()
     replay = match_replay()

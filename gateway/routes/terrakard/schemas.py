@@ -186,7 +186,7 @@ class AttackSchema(CamelSchema):
     defender = fields.String(metadata={"description": "The defender's pseudonym"})
     created_at = fields.AwareDateTime()
     finished_at = fields.AwareDateTime(allow_none=True)
-    seed = match_seed()
+    fairness = match_seed()
 
 
 class AttackResultSchema(AttackSchema):
@@ -217,7 +217,7 @@ class AttackHistorySchema(CamelSchema):
     outcome = fields.String(allow_none=True)
     version = fields.Integer()
     entries = fields.List(fields.Dict())
-    seed = match_seed()
+    fairness = match_seed()
     replay = match_replay()
 
 

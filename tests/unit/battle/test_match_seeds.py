@@ -49,10 +49,10 @@ def test_every_answer_of_a_running_match_shows_the_commitment_and_never_the_seed
     running = [a for a in answers if a["status"] == "active"]
     assert running and answers[0]["version"] == 1  # the start answer, the CPU's move made
     for answer in running:
-        assert answer["seed"] == {"commitment": commitment, "seed": None, "salt": None}
+        assert answer["fairness"] == {"commitment": commitment, "seed": None, "salt": None}
         text = json.dumps(answer)
         assert str(match.seed) not in text and match.seed_salt not in text
-    assert answers[-1]["seed"] == {
+    assert answers[-1]["fairness"] == {
         "commitment": commitment,
         "seed": str(match.seed),
         "salt": match.seed_salt,
@@ -68,7 +68,7 @@ def test_the_commitment_is_sha256_of_the_decimal_seed_a_colon_and_the_salt():
 def test_a_running_match_s_history_has_no_seed_and_no_replay():
     store, clock, _view = started()
     history = _history(store, clock)
-    assert history["seed"]["seed"] is None and history["replay"] is None
+    assert history["fairness"]["seed"] is None and history["replay"] is None
 
 
 @pytest.mark.parametrize("seed", [3, 7, 11])
@@ -84,7 +84,7 @@ def test_a_finished_chronovore_match_replays_from_its_seed_and_log():
     store, clock, player, view = cv.start(seed=4)
     end = cv.play_to_the_end(store, clock, player, view)
     history = _history(store, clock, cv.GAME, player)
-    assert history["seed"]["seed"] == str(only(store).seed)
+    assert history["fairness"]["seed"] == str(only(store).seed)
     verdict = verify_match(json.loads(json.dumps(history)), REPLAYABLE)
     assert (verdict.status, verdict.replayed) == ("ok", True), verdict.problems
     assert history["replay"]["results"]["player"] == end["result"]
@@ -102,7 +102,7 @@ def test_a_tampered_seed_outcome_or_cpu_action_fails_with_a_clear_message():
     assert verify_match(history, REPLAYABLE).status == "ok"
 
     def seed(d):
-        d["seed"]["seed"] = str(int(d["seed"]["seed"]) + 1)
+        d["fairness"]["seed"] = str(int(d["fairness"]["seed"]) + 1)
 
     verdict = _tampered(history, seed)
     assert verdict.status == "failed" and "the seed was altered" in verdict.problems[0]
@@ -128,7 +128,7 @@ def test_a_match_started_before_salts_shows_no_commitment_and_reveals_nothing():
     match = only(store)
     store.matches.rows[match.id] = replace(match, seed_salt=None)
     history = _history(store, clock)
-    assert history["seed"] == {"commitment": None, "seed": None, "salt": None}
+    assert history["fairness"] == {"commitment": None, "seed": None, "salt": None}
     assert verify_match(history, REPLAYABLE).status == "failed"
 
 

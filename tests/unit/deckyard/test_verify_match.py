@@ -40,7 +40,7 @@ def test_a_tampered_log_or_salt_fails_with_a_clear_message(tmp_path):
     play_to_the_end(store, clock, view)
 
     def salt(document):
-        document["seed"]["salt"] = "0" * 64
+        document["fairness"]["salt"] = "0" * 64
 
     status, text = _export(tmp_path, store, clock, salt)
     assert status == 1 and "FAILED" in text and "the seed was altered" in text
