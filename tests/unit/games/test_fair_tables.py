@@ -13,7 +13,7 @@ import math
 from collections import Counter
 from fractions import Fraction
 
-from games.kit.fair import Roller
+from games.kit.fair import Roller, match_commitment
 from games.quest.starter import choose_starter_cards
 from games.terrakard.terrains import STARTING_TERRAINS
 from services.battle.games.terrakard import TERRAIN_PURPOSE
@@ -89,3 +89,20 @@ def test_a_starter_draw_never_repeats_a_creature_and_records_three_draws():
     assert len(set(chosen[:3])) == 3 and chosen[3:] == ["p1", "p2"]
     assert [len(d.options) for d in roller.draws] == [4, 3, 2]
     assert [d.outcome for d in roller.draws] == chosen[:3]
+
+
+def test_the_worked_examples_of_docs_fairness_md():
+    """The terrain, starter and match-commitment examples, as the document gives them."""
+    seed, client = bytes(range(32)), "my-client-seed"
+    names = [t.name for t in STARTING_TERRAINS]
+    assert Roller(seed, client, 0, TERRAIN_PURPOSE).choice("terrain", names) == "Grand Stadium"
+    roller = Roller(seed, client, 1, "quest.starter")
+    assert choose_starter_cards(["d1", "d2", "d3", "d4"], ["p1", "p2"], roller)[:3] == [
+        "d1",
+        "d2",
+        "d3",
+    ]
+    salt = bytes(range(32)).hex()
+    assert match_commitment(4242424242, salt) == (
+        "1b9efee8d2e13cb4e1a2a5992626c3962b2c1491edf29dc03e412129e0045e6b"
+    )
