@@ -119,6 +119,7 @@ def test_every_roll_recomputes_after_rotation_and_tampering_is_named(
     draw = tampered[1]["draws"][0]
     draw["outcome"] = next(o for o in draw["options"] if o != draw["outcome"])
     tampered[2]["server_seed"] = "00" * 32
+    tampered[3]["nonce"] = 2  # a nonce moved onto another roll's
     path.write_text(json.dumps(tampered))
     report = tmp_path / "report.txt"
     with report.open("w") as out:
@@ -126,7 +127,8 @@ def test_every_roll_recomputes_after_rotation_and_tampering_is_named(
     lines = report.read_text().splitlines()
     assert any("roll nonce 3" in line and "draw 0" in line for line in lines)
     assert any("roll nonce 2" in line and "server seed does not match" in line for line in lines)
-    assert lines[-1].startswith("5 rolls: 2 verified, 2 failed, 1 pending")
+    assert any("roll nonce 2" in line and "already used" in line for line in lines)
+    assert lines[-1].startswith("5 rolls: 1 verified, 3 failed, 1 pending")
 
 
 def test_no_answer_ever_carries_the_active_server_seed(
