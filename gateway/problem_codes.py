@@ -171,10 +171,12 @@ ECONOMY_REFUSALS: Codes = {
         "daily_limit_reached",
         "insufficient_funds",
         "pack_already_opened",
+        "roll_source_taken",
     ),
     422: (
         "idempotency_key_reused",
         "invalid_client_seed",
+        "invalid_purpose",
         "invalid_cursor",
         "pack_not_for_sale",
         "unknown_currency",

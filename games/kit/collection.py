@@ -15,7 +15,6 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from games.kit.chance import RandomSource
 from games.kit.fair import Draws
 from games.kit.refusal import Refusal
 
@@ -112,8 +111,9 @@ class StarterRules:
     pool: Callable[[str], CardPool]  # the definitions the choice draws from
     lineage_kind: str
     lineage_names: tuple[str, ...]
-    # (pool definitions, fixed definitions, rng) -> the definitions granted, or a Refusal
-    choose: Callable[[Sequence[Any], Sequence[Any], RandomSource], list[Any]]
+    # (pool definitions, fixed definitions, the player's fair draws) -> the definitions
+    # granted, or a Refusal; every draw is recorded and verifiable (games/kit/fair.py)
+    choose: Callable[[Sequence[Any], Sequence[Any], Draws], list[Any]]
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,7 @@ from typing import Any
 
 from games.kit.refusal import Refusal
 from games.quest.cpu import CPU_DECK, CpuDeckNames
-from services.battle import host
+from services.battle import host, match_seeds
 from services.battle.games import chronovore, hosted, quest
 from services.battle.host import Match, Status, Step
 from services.battle.repository import BattleUnitOfWork
@@ -184,6 +184,7 @@ def _start(
     match, initial, steps = host.start(
         hosted_game, new_id(), mode, seats, brings, None, rng.seed_for_child(), now
     )
+    match = match_seeds.salted(match, rng)
     seated = [s for s in seats if s.kind is host.SeatKind.PLAYER]
     with unit_of_work() as uow:
         for player_id in match.players:  # an account may have been deleted meanwhile
@@ -273,7 +274,11 @@ def history(
     game: str = quest.GAME,
 ) -> dict[str, Any]:
     match, seat = _current(uow, player_id, match_id, game, clock.now())
-    return hosted(match.game).views.history(match, seat, uow.matches.steps(match.id))
+    steps = uow.matches.steps(match.id)
+    found = hosted(match.game).views.history(match, seat, steps)
+    over = match.status is Status.FINISHED
+    initial = uow.matches.initial_state(match.id) if over else None
+    return {**found, "replay": match_seeds.replay_view(match, initial, steps)}
 
 
 SWEEP_LIMIT = 50  # ours: matches resolved per sweep (per transaction)

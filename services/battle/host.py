@@ -107,6 +107,9 @@ class Match:
     updated_at: datetime
     finished_at: datetime | None = None
     one_active: bool = False  # its player seats count against the one-active rule
+    # The seed's salt (64 hex digits), secret until the match ends: the views show
+    # SHA-256("{seed}:{salt}") from the start (services/battle/match_seeds.py).
+    seed_salt: str | None = None
 
     def seat_of(self, player_id: uuid.UUID) -> Seat | None:
         """The seat ``player_id`` plays in (a plan's owner does not play it)."""

@@ -50,6 +50,10 @@ matches = Table(
     Column("state", JSONB, nullable=False),
     Column("initial_state", JSONB, nullable=False),
     Column("seed", BigInteger, nullable=False),
+    # The seed's salt (64 hex digits, migration 0005): secret until the match is over;
+    # the views show SHA-256("{seed}:{salt}") from the start. Null for a match started
+    # before it (or by the previous release during a rolling update): no commitment.
+    Column("seed_salt", String(64), nullable=True),
     Column("version", Integer, nullable=False),  # the engine's state version
     Column("outcome", String(16), nullable=True),  # legacy: the player seat's result
     # When the seat to act runs out of time (null when no clock runs and once finished):

@@ -12,7 +12,7 @@ from datetime import timedelta
 from typing import Any
 
 from games.terrakard.actions import ActionKind, marked
-from services.battle import handlers, host
+from services.battle import handlers, host, match_seeds
 from services.battle.games import hosted
 from services.battle.games import terrakard as tk
 from services.battle.handlers import UnitOfWorkFactory
@@ -62,9 +62,12 @@ def start_attack(
         services, cmd.player_id, cmd.deck_id, defender_id, cmd.questions
     )
     game = hosted(tk.GAME)
+    match_id = new_id()
+    settings = tk.terrain_rolled(services, cmd.player_id, match_id)
     match, initial, steps = host.start(
-        game, new_id(), tk.ATTACK_MODE, seats, brings, None, rng.seed_for_child(), now
+        game, match_id, tk.ATTACK_MODE, seats, brings, settings, rng.seed_for_child(), now
     )
+    match = match_seeds.salted(match, rng)
     with unit_of_work() as uow:
         for player_id in match.players:
             uow.players.admit(player_id)
@@ -73,7 +76,7 @@ def start_attack(
                 raise _busy_attacker(uow, cmd.player_id)
             raise Conflict("target_under_attack", "this defense is being attacked; try another")
         uow.matches.add_steps(match.id, steps)
-    return tk.attack_view(match)
+    return game.views.match(match, seats[0])
 
 
 def _busy_attacker(uow: Any, player_id: uuid.UUID) -> Conflict:

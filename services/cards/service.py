@@ -22,6 +22,7 @@ from services.cards.schemas import (
     DefinitionSchema,
     DeleteDeckSchema,
     EditDeckSchema,
+    FairChoiceSchema,
     GameListSchema,
     GameSchema,
     GrantPacksSchema,
@@ -341,6 +342,26 @@ class CardsService(HealthEndpoints):
                 args["player_id"], uow.fairness, uow.players, self.random, self.clock
             )
         return dict(jsonable(rotated))
+
+    @rpc
+    def fair_choice(self, **payload: Any) -> dict[str, Any]:
+        """``player_id, purpose, key, source_type, source_id, options`` -> ``{"outcome",
+        "roll": {server_seed_hash, client_seed, nonce, purpose}}``: a fair roll of the
+        player's seeds for another service (a TerraKard terrain), stored first; asked
+        again for the same source, the stored one."""
+        args = load(FairChoiceSchema(), payload)
+        with self._uow() as uow:
+            chosen = fairness.fair_choice(
+                args["player_id"],
+                args["purpose"],
+                args["key"],
+                (args["source_type"], args["source_id"]),
+                args["options"],
+                uow,
+                self.random,
+                self.clock,
+            )
+        return dict(jsonable(chosen))
 
     @rpc
     def roll_history(self, **payload: Any) -> dict[str, Any]:

@@ -3,6 +3,7 @@
 from marshmallow import fields, validate
 
 from gateway.casing import CamelSchema
+from gateway.routes.fairness_schemas import match_replay, match_seed
 from gateway.routes.quest.battles_schemas import MAX_IDEMPOTENCY_KEY
 
 ACTION_KINDS = ("place", "move", "take_back", "lock", "forfeit")
@@ -106,6 +107,7 @@ class MatchViewSchema(CamelSchema):
     created_at = fields.AwareDateTime()
     updated_at = fields.AwareDateTime()
     finished_at = fields.AwareDateTime(allow_none=True)
+    fairness = match_seed()
 
 
 class MatchResultSchema(MatchViewSchema):
@@ -134,3 +136,5 @@ class MatchHistorySchema(CamelSchema):
     result = fields.String(allow_none=True)
     version = fields.Integer()
     entries = fields.List(fields.Nested(MatchHistoryEntrySchema))
+    fairness = match_seed()
+    replay = match_replay()

@@ -8,6 +8,7 @@ from typing import Any
 from marshmallow import fields, validate
 
 from gateway.casing import CamelSchema
+from gateway.routes.fairness_schemas import match_replay, match_seed
 from gateway.routes.quest.battles_schemas import MAX_IDEMPOTENCY_KEY
 
 MAX_NAME = 100  # the service trims and allows 40
@@ -185,6 +186,7 @@ class AttackSchema(CamelSchema):
     defender = fields.String(metadata={"description": "The defender's pseudonym"})
     created_at = fields.AwareDateTime()
     finished_at = fields.AwareDateTime(allow_none=True)
+    fairness = match_seed()
 
 
 class AttackResultSchema(AttackSchema):
@@ -215,6 +217,8 @@ class AttackHistorySchema(CamelSchema):
     outcome = fields.String(allow_none=True)
     version = fields.Integer()
     entries = fields.List(fields.Dict())
+    fairness = match_seed()
+    replay = match_replay()
 
 
 class DefenseReportSchema(CamelSchema):

@@ -20,6 +20,7 @@ from typing import Any, Protocol
 
 from games.terrakard.actions import ActionKind
 from games.terrakard.content import Card
+from games.terrakard.engine import Settings
 from games.terrakard.game import TERRAKARD
 from games.terrakard.plans import DefensePlan
 from games.terrakard.report import defense_report
@@ -62,6 +63,28 @@ def _with_questions(
     cards: Sequence[Mapping[str, Any]], lineages: Mapping[str, str], faces: Mapping[str, Any]
 ) -> list[dict[str, Any]]:
     return [{**card, "question": faces.get(lineages.get(str(card["id"]), ""))} for card in cards]
+
+
+TERRAIN_PURPOSE = "terrakard.terrain"
+TERRAIN_SOURCE = "attack"
+
+
+def terrain_rolled(services: Services, attacker_id: uuid.UUID, match_id: uuid.UUID) -> Settings:
+    """The attack's terrain, a provably fair roll of the attacker's own seeds
+    (docs/fairness.md): cards draws it uniformly among this season's terrains (by name,
+    in the list's order) and stores it, keyed by the attack, before it is shown; the
+    engine then draws from that one terrain."""
+    terrains = Settings().terrains
+    found = services.cards.call(
+        "fair_choice",
+        player_id=str(attacker_id),
+        purpose=TERRAIN_PURPOSE,
+        key="terrain",
+        source_type=TERRAIN_SOURCE,
+        source_id=str(match_id),
+        options=[t.name for t in terrains],
+    )
+    return Settings(terrains=(next(t for t in terrains if t.name == found["outcome"]),))
 
 
 def attack_setup(

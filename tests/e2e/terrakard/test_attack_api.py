@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from games.kit.fair import match_commitment
 from games.terrakard.articles import article_from
 from games.terrakard.content import CYCLE
 from games.terrakard.drafts import card_body, question_body
@@ -178,6 +179,14 @@ def test_a_whole_attack_against_another_players_saved_plan(api, catalogue):
     hidden = defender_copies(plan)
     assert_nothing_secret(response.text, hidden)
     assert len(view["reconnaissance"]["categories"] or [None] * 5) == 5
+    # The terrain is a fair roll of the attacker's own seeds, stored before it was shown
+    # (issue 22); the attack's seed is committed from this first answer, not shown.
+    rolls = attacker.ok("GET", "/me/fairness/rolls")["items"]
+    [roll] = [r for r in rolls if r["purpose"] == "terrakard.terrain"]
+    assert roll["source"] == {"type": "attack", "id": attack}
+    assert roll["draws"][0]["outcome"] == view["reconnaissance"]["terrain"]["name"]
+    commitment = view["fairness"]["commitment"]
+    assert len(commitment) == 64 and view["fairness"]["seed"] is None
 
     asked = False
     for _ in range(30):
@@ -212,6 +221,9 @@ def test_a_whole_attack_against_another_players_saved_plan(api, catalogue):
     history = attacker.ok("GET", f"/terrakard/attacks/{attack}/history")
     assert history["entries"][0]["action"] == {"kind": "begin"}
     assert "correct" not in json.dumps(history)
+    revealed = history["fairness"]  # over: the seed and salt match the commitment
+    assert revealed["commitment"] == commitment and history["replay"] is None
+    assert match_commitment(int(revealed["seed"]), revealed["salt"]) == commitment
 
     reports = wait_for(
         lambda: [

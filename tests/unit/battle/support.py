@@ -136,6 +136,9 @@ class FakeMatches:
     def steps(self, match_id):
         return [row["step"] for row in self.log[match_id]]
 
+    def initial_state(self, match_id):
+        return self.initial[match_id]
+
     def overdue(self, now, limit):
         due = [
             m

@@ -32,8 +32,9 @@ def assert_fits(observed: Counter, expected: dict) -> None:
 
 
 def openings(kind, count=OPENINGS):
+    pool = {rarity: [f"{rarity}-card"] for rarity in kind.rarities}
     for nonce in range(count):
-        yield open_pack(kind, POOL, Roller(SEED, "tests", nonce, kind.purpose))
+        yield open_pack(kind, pool, Roller(SEED, "tests", nonce, kind.purpose))
 
 
 def test_the_core_set_climb_is_the_rulebook_s_as_exact_weights():
@@ -147,3 +148,20 @@ def test_chronovore_pack_rarities_are_the_rarities_its_definitions_carry():
         assert kind.needed_rarities() <= set(Rarity), kind.kind
         assert set(kind.rarities) == set(Rarity), kind.kind
         assert set(kind.finish_weights) <= set(Finish), kind.kind
+
+
+@pytest.mark.parametrize(
+    "kind", sorted(ECONOMY.packs.values(), key=lambda k: k.purpose), ids=lambda k: k.purpose
+)
+def test_every_pack_kind_s_card_rarities_follow_its_public_odds_over_100000_cards(kind):
+    """Each published pack kind of every game (issue 22: >= 100,000 derived rolls per
+    table): its cards' rarities, pooled over the slots, against the exact odds."""
+    count = -(-OPENINGS // kind.cards)  # openings enough for 100,000 cards
+    rarities = Counter(card.rarity for cards in openings(kind, count) for card in cards)
+    assert sum(rarities.values()) >= OPENINGS
+    expected = {
+        rarity: sum(card_rarity_odds(kind, slot).get(rarity, 0) for slot in range(kind.cards))
+        / kind.cards
+        for rarity in kind.rarities
+    }
+    assert_fits(rarities, expected)
