@@ -114,6 +114,7 @@ class ChronovoreCrafting:
 
     currency: str = FRAGMENTS
     weakened_refund: timedelta = WEAKENED_REFUND
+    rarities: tuple[str, ...] = tuple(r.value for r in Rarity)
 
     def copy_limit(self, rarity: str) -> int:
         return copy_limit(rarity)

@@ -155,6 +155,10 @@ class CraftingRules(Protocol):
     def currency(self) -> str: ...
 
     @property
+    def rarities(self) -> tuple[str, ...]:
+        """Lowest first: the rows of the public price table."""
+
+    @property
     def weakened_refund(self) -> timedelta:
         """How long after a card is weakened shredding it pays its crafting cost."""
 

@@ -58,25 +58,25 @@ def crafting_prices(game: str, economy: Economy) -> dict[str, Any]:
     """The public table: per rarity and finish, what a shred gives and a craft costs,
     the copy limit, and how long a weakened card's shred pays its crafting cost."""
     rules, crafting = _crafting(economy, game)
-    pool = economy.packs_of(game)
-    rarities = list(pool[0].rarities) if pool else []
     prices = []
-    for rarity in rarities:
+    for rarity in crafting.rarities:
+        row: list[dict[str, Any]] = []
         for finish in sorted(rules.finishes):
             try:
                 craft = crafting.craft_cost(rarity, finish)
             except Refusal:  # a finish that is never crafted (Diamond) is not listed
                 continue
-            prices.append(
+            row.append(
                 {
                     "rarity": rarity,
-                    "finish": finish,
+                    "finish": str(finish),
                     "shred": crafting.shred_value(rarity, finish, weakened=False),
                     "shred_weakened": crafting.shred_value(rarity, finish, weakened=True),
                     "craft": craft,
                     "copy_limit": crafting.copy_limit(rarity),
                 }
             )
+        prices += sorted(row, key=lambda price: int(price["craft"]))  # Plain first
     return {
         "game": game,
         "currency": crafting.currency,

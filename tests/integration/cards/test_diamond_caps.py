@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import uuid
 from collections import Counter
-from contextlib import contextmanager
 from datetime import UTC, datetime
 
 import pytest
@@ -23,11 +22,10 @@ from services.cards import orm
 from services.cards import pack_handlers as packs
 from services.cards.economy import economy_from, load_economy
 from services.cards.ledger_handlers import GRANT, LedgerChange, change
-from services.cards.repository import unit_of_work
 from shared.clock import FixedClock
-from shared.db import Database, make_engine
 from shared.errors import Conflict, InvalidInput
 from shared.randomness import SeededRandomSource
+from tests.integration.cards import test_rewards
 from tests.random_refs import random_suffix
 
 pytestmark = pytest.mark.integration
@@ -46,15 +44,7 @@ TEST_KINDS = [
 TEST = economy_from({GAME: {"gold": {}, "fragments": {}}}, TEST_KINDS)
 
 
-class _Rollback(Exception):
-    pass
-
-
-@pytest.fixture(scope="module")
-def cards_db(settings):
-    engine = make_engine(settings.database_url_for("cards"), pool_size=2)
-    yield Database(engine, orm.plumbing, lambda: NOW)
-    engine.dispose()
+cards_db = test_rewards.cards_db  # the cards database (fixture)
 
 
 def definition(rarity):
@@ -72,22 +62,7 @@ def definition(rarity):
     }
 
 
-@contextmanager
-def only_these(db, definitions):
-    try:
-        with unit_of_work(db) as uow:
-            session = uow.owned._session
-            session.execute(
-                sa.update(orm.card_definitions)
-                .where(orm.card_definitions.c.retired_at.is_(None))
-                .values(retired_at=NOW)
-            )
-            for row in definitions:
-                session.execute(sa.insert(orm.card_definitions).values(**row))
-            yield uow, session
-            raise _Rollback
-    except _Rollback:
-        pass
+only_these = test_rewards.only_these_definitions  # the set is exactly these; rolled back
 
 
 class Player:
