@@ -29,6 +29,7 @@ from gateway.routes.accounts import AccountRoutes
 from gateway.routes.authoring import AuthoringRoutes
 from gateway.routes.catalogue import CatalogueRoutes
 from gateway.routes.chronovore.cards import ChronovoreCardRoutes
+from gateway.routes.chronovore.crafting import ChronovoreCraftingRoutes
 from gateway.routes.chronovore.matches import ChronovoreMatchRoutes
 from gateway.routes.economy import EconomyRoutes
 from gateway.routes.fairness import FairnessRoutes
@@ -77,6 +78,7 @@ class Gateway(
     QuestBattleRoutes,
     ChronovoreCardRoutes,
     ChronovoreMatchRoutes,
+    ChronovoreCraftingRoutes,
     EconomyRoutes,
     FairnessRoutes,
     TerraKardCardRoutes,

@@ -165,13 +165,23 @@ TERRAKARD_REFUSALS: Codes = {
 }
 # The ledger, packs and provably fair rolls (docs/economy.md, docs/fairness.md).
 ECONOMY_REFUSALS: Codes = {
-    404: ("pack_not_found", "unknown_pack_kind"),
+    404: (
+        "pack_not_found",
+        "unknown_pack_kind",
+        "copy_not_found",
+        "definition_not_found",
+        "crafting_not_offered",
+    ),
     409: (
         "balance_limit_reached",
         "daily_limit_reached",
         "insufficient_funds",
         "pack_already_opened",
         "roll_source_taken",
+        "pack_room_too_small",
+        "copy_in_deck",
+        "craft_copy_limit",
+        "card_not_craftable",
     ),
     422: (
         "idempotency_key_reused",
@@ -179,6 +189,8 @@ ECONOMY_REFUSALS: Codes = {
         "invalid_purpose",
         "invalid_cursor",
         "pack_not_for_sale",
+        "pack_not_sellable",
+        "finish_not_craftable",
         "unknown_currency",
     ),
     503: ("pack_pool_incomplete",),

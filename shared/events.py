@@ -381,7 +381,7 @@ MATCH_FINISHED = EventContract(
     2,
     "battle",
     MatchFinishedV2,
-    consumers=("accounts.on_match_finished",),
+    consumers=("accounts.on_match_finished", "cards.on_match_finished"),
     gateway=True,
     older=(OlderVersion(1, MatchFinishedV1, _match_finished_from_v1),),
 )

@@ -149,6 +149,21 @@ class OpenPackSchema(PlayerIdSchema):
     game = fields.String(load_default=None, validate=validate.OneOf(list(Game)))
 
 
+class SellPackSchema(OpenPackSchema):
+    pass
+
+
+class ShredSchema(PlayerGameSchema):
+    copy_id = fields.UUID(required=True)
+    idempotency_key = fields.String(required=True, validate=IDEMPOTENCY_KEY)
+
+
+class CraftSchema(PlayerGameSchema):
+    definition_id = fields.UUID(required=True)
+    finish = fields.String(required=True, validate=validate.Length(min=1, max=20))
+    idempotency_key = fields.String(required=True, validate=IDEMPOTENCY_KEY)
+
+
 class ClientSeedSchema(PlayerIdSchema):
     client_seed = fields.String(required=True, validate=validate.Length(min=1, max=64))
 

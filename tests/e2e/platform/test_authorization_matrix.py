@@ -82,6 +82,8 @@ NO_ATTEMPT = "404 attempt_not_found"
 NO_MATCH = "404 match_not_found"
 NO_PACK = "404 pack_not_found"
 NO_GOLD = "409 insufficient_funds"  # the caller's own wallet: nobody else's is ever spent
+NO_FRAGMENTS = NO_GOLD  # the caller's own Card Fragments (the owner holds some)
+NO_COPY = "404 copy_not_found"
 NOT_OWNED = "422 deck_copy_not_owned"  # the owner's copies in a body: as unknown ids
 OPEN = (200, 200, 200, 200, 200)  # a public route: everyone, tokens ignored
 TK_NOT_OWNED = "422 card_not_owned"  # the owner's TerraKard copies in a body
@@ -190,6 +192,16 @@ MATRIX: list[tuple[str, str, str | None, tuple[int | str, ...]]] = [
                (ANON,       200,       NO_PACK,        NO_PACK,        LOCKED)),
     ("POST",   "/<economy:game>/shop/packs",           "buy",
                (ANON,       201,       NO_GOLD,        NO_GOLD,        LOCKED)),
+    # The owner's unopened Diamond pack, sold back.
+    ("POST",   "/<economy:game>/packs/<uuid:pack_id>/sell", None,
+               (ANON,       200,       NO_PACK,        NO_PACK,        LOCKED)),
+    # Chronovore's Card Fragments: the public prices; the owner shreds a copy that is in
+    # no deck and crafts a card it holds none of.
+    ("GET",    "/chronovore/crafting",                 None,        OPEN),
+    ("POST",   "/chronovore/collection/<uuid:copy_id>/shred", None,
+               (ANON,       200,       NO_COPY,        NO_COPY,        LOCKED)),
+    ("POST",   "/chronovore/craft",                    "craft",
+               (ANON,       201,       NO_FRAGMENTS,   NO_FRAGMENTS,   LOCKED)),
     ("GET",    "/me/fairness",                         None,
                (ANON,       200,       200,            200,            LOCKED)),
     ("PUT",    "/me/fairness/client-seed",             "client_seed",
@@ -276,6 +288,9 @@ QUERIES = {
 HEADERS = {
     "/<economy:game>/packs/<uuid:pack_id>/open": {"Idempotency-Key": "matrix-open"},
     "/<economy:game>/shop/packs": {"Idempotency-Key": "matrix-buy"},
+    "/<economy:game>/packs/<uuid:pack_id>/sell": {"Idempotency-Key": "matrix-sell"},
+    "/chronovore/collection/<uuid:copy_id>/shred": {"Idempotency-Key": "matrix-shred"},
+    "/chronovore/craft": {"Idempotency-Key": "matrix-craft"},
 }
 
 # -- callers and their objects --------------------------------------------------------------
@@ -335,6 +350,9 @@ class World:
     chronovore_copies: list[str]  # the owner's Chronovore cards, from its starting packs
     chronovore_deck: str  # the owner's legal Chronovore deck
     chronovore_spare: str  # the owner's work in progress that the deck rows change
+    diamond_pack: str  # the owner's unopened Diamond pack, for the sell row
+    loose_copy: str  # the owner's Plain or Golden Chronovore copy in no deck (shredded)
+    craftable: str  # a Core Set card the owner holds no copy of (crafted)
     chronovore_match: str | None = None  # started by its row
 
     @property
@@ -404,6 +422,7 @@ BODIES = {
     "submit": lambda w: {"to": "in_review", "expectedVersion": 2},
     "confirm": lambda w: {"confirm": CONFIRMATION_PHRASE},
     "buy": lambda w: {"kind": "core"},
+    "craft": lambda w: {"definitionId": w.craftable, "finish": "plain"},
     "client_seed": lambda w: {"clientSeed": "matrix-seed"},
     "tk_deck": lambda w: {"name": "Another", "cards": w.terrakard["copies"][:8]},
     "tk_plan": lambda w: tk_plan(w, "Another"),
@@ -505,8 +524,12 @@ def world(api, rpc, starters, core_set, event_id, terrakard_catalogue) -> World:
     owner.ids.update([*chronovore_copies, chronovore_deck["id"], work["id"]])
     assert chronovore_player is owner
     [pack] = economy.grant_packs(rpc, owner.player_id)
+    [diamond_pack] = economy.grant_packs(rpc, owner.player_id, kind="diamond")
     economy.grant_gold(rpc, owner.player_id, 100)
-    owner.ids.add(pack)
+    economy.grant_fragments(rpc, owner.player_id, 100)
+    owner.ids.update([pack, diamond_pack])
+    loose_copy, craftable = chronovore_spares(owner, core_set, chronovore_copies)
+    owner.ids.add(loose_copy)
 
     callers["other"].own_kit(event_id)
     author.own_kit(event_id)
@@ -532,7 +555,29 @@ def world(api, rpc, starters, core_set, event_id, terrakard_catalogue) -> World:
         chronovore_copies=chronovore_copies,
         chronovore_deck=chronovore_deck["id"],
         chronovore_spare=work["id"],
+        diamond_pack=diamond_pack,
+        loose_copy=loose_copy,
+        craftable=craftable,
     )
+
+
+def chronovore_spares(owner: Caller, core_set, in_deck: list[str]) -> tuple[str, str]:
+    """A copy of the owner's in no deck and not Diamond (the shred row's), and a Core Set
+    Common the owner holds no copy of (the craft row's)."""
+    collection = owner.ok("GET", "/chronovore/collection")
+    held = {group["definition"]["id"] for group in collection["definitions"]}
+    loose = next(
+        copy["id"]
+        for group in collection["definitions"]
+        for copy in group["copies"]
+        if copy["id"] not in in_deck and copy["finish"] != "diamond"
+    )
+    craftable = next(
+        card_id
+        for card_id, card in sorted(core_set.items())
+        if card["rarity"] == "common" and card_id not in held
+    )
+    return loose, craftable
 
 
 @pytest.fixture
@@ -615,7 +660,8 @@ def concrete_path(method: str, rule: str, world: World) -> str:
         "match_id": world.match,
         "content_id": world.content,
         "game": "chronovore",
-        "pack_id": world.pack,
+        "pack_id": world.diamond_pack if rule.endswith("/sell") else world.pack,
+        "copy_id": world.loose_copy,
         "attack_deck_id": world.terrakard["deck"],
         "plan_id": world.terrakard["plan"],
         "attack_id": world.terrakard["attack"],
