@@ -28,6 +28,7 @@ from gateway.routes.authoring import AuthoringRoutes
 from gateway.routes.catalogue import CatalogueRoutes
 from gateway.routes.chronovore.cards import ChronovoreCardRoutes
 from gateway.routes.chronovore.matches import ChronovoreMatchRoutes
+from gateway.routes.chronovore.pvp import ChronovorePvpRoutes
 from gateway.routes.economy import EconomyRoutes
 from gateway.routes.fairness import FairnessRoutes
 from gateway.routes.platform import PlatformRoutes
@@ -74,6 +75,7 @@ class Gateway(
     QuestBattleRoutes,
     ChronovoreCardRoutes,
     ChronovoreMatchRoutes,
+    ChronovorePvpRoutes,
     EconomyRoutes,
     FairnessRoutes,
     TerraKardCardRoutes,
