@@ -31,6 +31,7 @@ from gateway.routes.catalogue import CatalogueRoutes
 from gateway.routes.chronovore.cards import ChronovoreCardRoutes
 from gateway.routes.chronovore.crafting import ChronovoreCraftingRoutes
 from gateway.routes.chronovore.matches import ChronovoreMatchRoutes
+from gateway.routes.chronovore.pvp import ChronovorePvpRoutes
 from gateway.routes.economy import EconomyRoutes
 from gateway.routes.fairness import FairnessRoutes
 from gateway.routes.platform import PlatformRoutes
@@ -79,6 +80,7 @@ class Gateway(
     ChronovoreCardRoutes,
     ChronovoreMatchRoutes,
     ChronovoreCraftingRoutes,
+    ChronovorePvpRoutes,
     EconomyRoutes,
     FairnessRoutes,
     TerraKardCardRoutes,

@@ -242,10 +242,19 @@ BATTLE: Codes = {
         "no_active_match",
         "deck_not_found",
         "collection_not_found",
+        # Chronovore against a player (services/battle/pvp.py).
+        "not_queued",
+        "invitation_not_found",
+        "player_not_found",
         *TERRAKARD_REFUSALS[404],
     ),
     409: (
         "active_match_exists",
+        "invitation_exists",
+        "invitation_limit_reached",
+        "invitation_not_pending",
+        "opponent_busy",
+        "pseudonym_ambiguous",
         "stale_version",
         *TERRAKARD_REFUSALS[409],
         *QUEST_ACTION_REFUSALS,
@@ -261,6 +270,7 @@ BATTLE: Codes = {
     ),
     422: (
         "deck_not_playable",
+        "cannot_invite_yourself",
         "idempotency_key_reused",
         "idempotency_key_mismatch",
         "invalid_idempotency_key",

@@ -145,3 +145,70 @@ match_actions = Table(
 purged_players = purged_players_table(metadata)
 
 plumbing = PlumbingTables(metadata)
+
+# -- matches against another player (docs/chronovore.md, "Against another player") ----------
+
+# The matchmaking queue: a player waiting for an opponent of ``game``, with the legal deck
+# they joined with, snapshotted (``deck``: the cards service's ``deck_for_match`` cards), so
+# that pairing needs no call outside the database. One entry per player.
+pvp_queue = Table(
+    "pvp_queue",
+    metadata,
+    Column("player_id", Uuid, primary_key=True),
+    Column("game", String(32), nullable=False),
+    Column("deck_id", Uuid, nullable=False),
+    Column("deck_version", Integer, nullable=False),
+    Column("deck", JSONB, nullable=False),
+    Column("joined_at", DateTime(timezone=True), nullable=False),
+    # Pairing takes the oldest entries first, in this order, under row locks.
+    Index("ix_pvp_queue_game_joined", "game", "joined_at", "player_id"),
+)
+
+# A direct invitation: from one player (with the deck snapshot they invited with) to
+# another, pending until accepted, declined, cancelled or expired. At most one pending
+# invitation from a player to another per game (a unique partial index: race-proof).
+pvp_invitations = Table(
+    "pvp_invitations",
+    metadata,
+    Column("id", Uuid, primary_key=True),
+    Column("game", String(32), nullable=False),
+    Column("from_player_id", Uuid, nullable=False),
+    Column("to_player_id", Uuid, nullable=False),
+    Column("deck_id", Uuid, nullable=False),
+    Column("deck_version", Integer, nullable=False),
+    Column("deck", JSONB, nullable=False),
+    Column("status", String(16), nullable=False),
+    Column("match_id", Uuid, nullable=True),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("expires_at", DateTime(timezone=True), nullable=False),
+    Column("updated_at", DateTime(timezone=True), nullable=False),
+    CheckConstraint(
+        "status IN ('pending', 'accepted', 'declined', 'cancelled', 'expired')",
+        name="ck_pvp_invitations_status",
+    ),
+    CheckConstraint(
+        "(status = 'accepted') = (match_id IS NOT NULL)", name="ck_pvp_invitations_match"
+    ),
+    CheckConstraint("from_player_id <> to_player_id", name="ck_pvp_invitations_not_self"),
+    Index(
+        "uq_pvp_invitations_pending",
+        "from_player_id",
+        "to_player_id",
+        "game",
+        unique=True,
+        postgresql_where=text("status = 'pending'"),
+    ),
+    Index("ix_pvp_invitations_from", "from_player_id"),
+    Index("ix_pvp_invitations_to", "to_player_id"),
+    Index("ix_pvp_invitations_expiry", "expires_at", postgresql_where=text("status = 'pending'")),
+)
+
+# The pseudonyms players are invited by (derived from the player id: accounts keeps no
+# names), written when a player first uses the queue or the invitations; a lookup key.
+pvp_pseudonyms = Table(
+    "pvp_pseudonyms",
+    metadata,
+    Column("player_id", Uuid, primary_key=True),
+    Column("pseudonym", String(32), nullable=False),
+    Index("ix_pvp_pseudonyms_pseudonym", "pseudonym"),
+)

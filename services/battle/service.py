@@ -8,11 +8,13 @@ from typing import Any
 
 from nameko.timer import timer
 
-from services.battle import handlers, orm, purge
+from services.battle import handlers, orm, purge, pvp
 from services.battle import terrakard_handlers as terrakard
 from services.battle.dependencies import CardsRpc, CpuDeckProvider, ServicesRpc
 from services.battle.games.terrakard import GAME as TERRAKARD_GAME
 from services.battle.metrics import measure_matches
+from services.battle.pvp_schemas import AcceptSchema, InvitationRefSchema, InviteSchema
+from services.battle.pvp_store import pvp_unit_of_work
 from services.battle.repository import BattleUnitOfWork, unit_of_work
 from services.battle.schemas import (
     ActSchema,
@@ -55,7 +57,9 @@ class BattleService(HealthEndpoints):
             ACCOUNT_DELETION_REQUESTED,
             message,
             self.db.transaction,
-            lambda event, tx: purge.purge_personal_data(event, tx, self.clock),
+            lambda event, tx: purge.purge_personal_data(
+                event, tx, self.clock, end_shared=pvp.end_matches_of
+            ),
         )
 
     @rpc
@@ -167,7 +171,57 @@ class BattleService(HealthEndpoints):
             args["player_id"], args["match_id"], partial(unit_of_work, self.db)
         )
 
+    # -- Chronovore against another player (docs/chronovore.md) -------------------------------
+
+    def _pvp(self) -> pvp.Pvp:
+        return pvp.Pvp(partial(pvp_unit_of_work, self.db), self.cards, self.clock, self.random)
+
+    @rpc
+    def pvp_join_queue(self, player_id: str, deck_id: str) -> dict[str, Any]:
+        """Wait for an opponent with a legal Chronovore deck -> ``{"status": "queued" |
+        "matched", "matchId", ...}``"""
+        args = load(StartMatchSchema(), {"player_id": player_id, "deck_id": deck_id})
+        return pvp.join_queue(self._pvp(), args["player_id"], args["deck_id"])
+
+    @rpc
+    def pvp_leave_queue(self, player_id: str) -> None:
+        pvp.leave_queue(self._pvp(), load(PlayerSchema(), {"player_id": player_id})["player_id"])
+
+    @rpc
+    def pvp_queue(self, player_id: str) -> dict[str, Any]:
+        args = load(PlayerSchema(), {"player_id": player_id})
+        return pvp.queue_status(self._pvp(), args["player_id"])
+
+    @rpc
+    def pvp_invite(self, **payload: Any) -> dict[str, Any]:
+        """``player_id, to`` (a pseudonym), ``deck_id`` -> the invitation"""
+        args = load(InviteSchema(), payload)
+        return pvp.invite(self._pvp(), args["player_id"], args["to"], args["deck_id"])
+
+    @rpc
+    def pvp_invitations(self, player_id: str) -> dict[str, Any]:
+        args = load(PlayerSchema(), {"player_id": player_id})
+        return pvp.invitations(self._pvp(), args["player_id"])
+
+    @rpc
+    def pvp_accept(self, **payload: Any) -> dict[str, Any]:
+        """``player_id, invitation_id, deck_id`` -> the new match as the accepter sees it"""
+        args = load(AcceptSchema(), payload)
+        return pvp.accept(self._pvp(), args["player_id"], args["invitation_id"], args["deck_id"])
+
+    @rpc
+    def pvp_decline(self, **payload: Any) -> dict[str, Any]:
+        args = load(InvitationRefSchema(), payload)
+        return pvp.decline(self._pvp(), args["player_id"], args["invitation_id"])
+
+    @rpc
+    def pvp_cancel(self, **payload: Any) -> dict[str, Any]:
+        args = load(InvitationRefSchema(), payload)
+        return pvp.cancel(self._pvp(), args["player_id"], args["invitation_id"])
+
     @timer(interval=SWEEP_INTERVAL_SECONDS)
     def expire_overdue_turns(self) -> None:
+        """Time out turns nobody played; expire invitations, pair players left waiting."""
         with self._uow() as uow:
             handlers.expire_overdue(uow, self.clock)
+        pvp.sweep(self._pvp())

@@ -68,7 +68,7 @@ class MatchViewSchema(CamelSchema):
     resolves (its locked row shows "face_down" slots)."""
 
     id = fields.UUID()
-    mode = fields.String(metadata={"example": "cpu"})
+    mode = fields.String(metadata={"example": "cpu", "description": "cpu | pvp"})
     deck_id = fields.UUID()
     seat = fields.String(metadata={"example": "player"})
     status = fields.String(metadata={"example": "active", "description": "active | finished"})
@@ -92,8 +92,9 @@ class MatchViewSchema(CamelSchema):
     )
     opponent = fields.Dict(
         metadata={
-            "description": "kind (cpu), hero, handCount, deckCount, locked, slots "
-            '("face_down" or null once locked)'
+            "description": "kind (cpu or player), name (another player's pseudonym, "
+            "Deleted player once deleted; null for the CPU), hero, handCount, deckCount, "
+            'locked, slots ("face_down" or null once locked)'
         }
     )
     revealed = fields.List(
@@ -132,6 +133,11 @@ class MatchHistoryEntrySchema(CamelSchema):
 
 class MatchHistorySchema(CamelSchema):
     match_id = fields.UUID()
+    mode = fields.String(metadata={"description": "cpu | pvp"})
+    opponent = fields.String(
+        allow_none=True,
+        metadata={"description": "Another player's pseudonym (or Deleted player); null: the CPU"},
+    )
     status = fields.String()
     result = fields.String(allow_none=True)
     version = fields.Integer()

@@ -89,6 +89,8 @@ OPEN = (200, 200, 200, 200, 200)  # a public route: everyone, tokens ignored
 TK_NOT_OWNED = "422 card_not_owned"  # the owner's TerraKard copies in a body
 NO_PLAN = "404 plan_not_found"
 NO_REPORT = "404 report_not_found"
+NOT_QUEUED = "404 not_queued"
+NO_INVITATION = "404 invitation_not_found"
 
 # Path parameters are filled from the world: <uuid:deck_id> is the owner's spare deck
 # (read, renamed, deleted), <uuid:match_id> the owner's battle, <uuid:attempt_id> the
@@ -180,6 +182,25 @@ MATRIX: list[tuple[str, str, str | None, tuple[int | str, ...]]] = [
                (ANON,       200,       NO_MATCH,       NO_MATCH,       LOCKED)),
     ("POST",   "/chronovore/matches/<uuid:match_id>/leave", "chronovore_leave",
                (ANON,       200,       NO_MATCH,       NO_MATCH,       LOCKED)),
+    # Chronovore against a player: the owner waits in the queue and stops waiting;
+    # everyone reads their invitations (so that other can be invited by pseudonym); the
+    # owner invites other, who cannot accept with the owner's deck and declines.
+    ("GET",    "/chronovore/queue",                    None,
+               (ANON,       200,       200,            200,            LOCKED)),
+    ("POST",   "/chronovore/queue",                    "chronovore_queue",
+               (ANON,       200,       NO_DECK,        NO_DECK,        LOCKED)),
+    ("DELETE", "/chronovore/queue",                    None,
+               (ANON,       204,       NOT_QUEUED,     NOT_QUEUED,     LOCKED)),
+    ("GET",    "/chronovore/invitations",              None,
+               (ANON,       200,       200,            200,            LOCKED)),
+    ("POST",   "/chronovore/invitations",              "chronovore_invite",
+               (ANON, 201, "422 cannot_invite_yourself", NO_DECK,      LOCKED)),
+    ("POST",   "/chronovore/invitations/<uuid:invitation_id>/accept", "chronovore_accept",
+               (ANON,   NO_INVITATION, NO_DECK,        NO_INVITATION,  LOCKED)),
+    ("POST",   "/chronovore/invitations/<uuid:invitation_id>/decline", None,
+               (ANON,   NO_INVITATION, 200,            NO_INVITATION,  LOCKED)),
+    ("DELETE", "/chronovore/invitations/<uuid:invitation_id>", None,
+               (ANON, "409 invitation_not_pending", NO_INVITATION, NO_INVITATION, LOCKED)),
     # The economy of a game (the owner holds a pack and 100 Gold) and fairness.
     ("GET",    "/<economy:game>/packs/odds",           None,        OPEN),
     ("GET",    "/<economy:game>/wallet",               None,
@@ -354,6 +375,7 @@ class World:
     loose_copy: str  # the owner's Plain or Golden Chronovore copy in no deck (shredded)
     craftable: str  # a Core Set card the owner holds no copy of (crafted)
     chronovore_match: str | None = None  # started by its row
+    chronovore_invitation: str | None = None  # the owner's to other, sent by its row
 
     @property
     def owner(self) -> Caller:
@@ -417,6 +439,12 @@ BODIES = {
         "action": {"kind": "lock"},
     },
     "chronovore_leave": lambda w: {"expectedVersion": chronovore_version(w)},
+    "chronovore_queue": lambda w: {"deckId": w.chronovore_deck},
+    "chronovore_invite": lambda w: {
+        "to": "Keeper-" + hashlib.sha256(w.callers["other"].player_id.encode()).hexdigest()[:6],
+        "deckId": w.chronovore_deck,
+    },
+    "chronovore_accept": lambda w: {"deckId": w.chronovore_deck},
     "content": lambda w: {"kind": "question", "game": "quest", "body": question_body()},
     "edit": lambda w: {"expectedVersion": 1, "body": question_body()},
     "submit": lambda w: {"to": "in_review", "expectedVersion": 2},
@@ -668,6 +696,7 @@ def concrete_path(method: str, rule: str, world: World) -> str:
     }
     if rule.startswith("/chronovore/"):
         values.update(deck_id=world.chronovore_spare, match_id=str(world.chronovore_match))
+        values["invitation_id"] = str(world.chronovore_invitation)
     path = _PARAMETER.sub(lambda m: values[m.group(1)], rule)
     return path + QUERIES.get((method, rule), QUERIES.get(rule, ""))
 
@@ -753,6 +782,10 @@ def run_row(world: World, method: str, rule: str, body_name: str | None, cells) 
         world.callers[first].ids.add(made["id"])
     if (method, rule) == ("POST", "/chronovore/matches"):
         world.chronovore_match = made["id"]
+    if (method, rule) == ("POST", "/chronovore/invitations"):
+        # Shared by both players (other reads it among its invitations): no one's own.
+        world.chronovore_invitation = made["id"]
+        world.callers[first].ids.discard(made["id"])
 
 
 # -- the tests -------------------------------------------------------------------------------
