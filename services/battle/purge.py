@@ -18,7 +18,16 @@ from datetime import datetime
 from sqlalchemy import and_, delete, or_, select, update
 from sqlalchemy.orm import Session
 
-from services.battle.orm import match_actions, match_seats, matches, plumbing, purged_players
+from services.battle.orm import (
+    match_actions,
+    match_seats,
+    matches,
+    plumbing,
+    purged_players,
+    terrakard_arena,
+    terrakard_objectives,
+    terrakard_rewards,
+)
 from shared.clock import Clock
 from shared.db import UnitOfWork
 from shared.events import Event
@@ -61,6 +70,9 @@ def purge_player(session: Session, player_id: uuid.UUID, now: datetime) -> None:
         .where(match_seats.c.player_id == player_id)
         .values(player_id=None, one_active=False)
     )
+    # TerraKard's arena: the player's row, objectives and rewards not yet delivered.
+    for table in (terrakard_arena, terrakard_objectives, terrakard_rewards):
+        session.execute(delete(table).where(table.c.player_id == player_id))
     forget_player_events(session, plumbing.outbox, player_id)
     forget_seated_events(session, player_id)
 
