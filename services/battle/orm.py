@@ -190,7 +190,9 @@ terrakard_rewards = Table(
     CheckConstraint("kind IN ('pack', 'currency')", name="ck_terrakard_rewards_kind"),
     CheckConstraint("amount > 0", name="ck_terrakard_rewards_amount"),
     Index("ix_terrakard_rewards_player", "player_id", "kind", "created_at"),
-    Index("ix_terrakard_rewards_pending", "created_at", postgresql_where=text("delivered_at IS NULL")),
+    Index(
+        "ix_terrakard_rewards_pending", "created_at", postgresql_where=text("delivered_at IS NULL")
+    ),
 )
 
 # Daily objectives' progress, per UTC day (a new day starts from nothing).

@@ -67,10 +67,17 @@ class SqlArena:
         self._session.execute(
             insert(terrakard_arena)
             .values(
-                player_id=player_id, started_at=now, tickets=rules.max_tickets,
-                tickets_since=now, shield_until=None, trophies=0, experience=0, level=1,
-                tutorial_done_at=None, seen_at=now,
-            )  # fmt: skip
+                player_id=player_id,
+                started_at=now,
+                tickets=rules.max_tickets,
+                tickets_since=now,
+                shield_until=None,
+                trophies=0,
+                experience=0,
+                level=1,
+                tutorial_done_at=None,
+                seen_at=now,
+            )
             .on_conflict_do_nothing(index_elements=["player_id"])
         )
 
@@ -94,11 +101,15 @@ class SqlArena:
             update(terrakard_arena)
             .where(terrakard_arena.c.player_id == player.player_id)
             .values(
-                tickets=player.tickets.count, tickets_since=player.tickets.since,
-                shield_until=player.shield_until, trophies=player.trophies,
-                experience=player.experience, level=player.level,
-                tutorial_done_at=player.tutorial_done_at, seen_at=player.seen_at,
-            )  # fmt: skip
+                tickets=player.tickets.count,
+                tickets_since=player.tickets.since,
+                shield_until=player.shield_until,
+                trophies=player.trophies,
+                experience=player.experience,
+                level=player.level,
+                tutorial_done_at=player.tutorial_done_at,
+                seen_at=player.seen_at,
+            )
         )
 
     def seen(self, player_id: uuid.UUID, now: datetime) -> None:
@@ -138,9 +149,7 @@ class SqlArena:
                 arena.seen_at >= now - rules.inactive_after,
                 ~defending,
             )
-            .order_by(
-                func.abs(arena.trophies - trophies), arena.seen_at.desc(), arena.player_id
-            )
+            .order_by(func.abs(arena.trophies - trophies), arena.seen_at.desc(), arena.player_id)
             .limit(limit)
         ).all()
         return [_player(r) for r in rows]
@@ -151,10 +160,14 @@ class SqlArena:
         self._session.execute(
             insert(terrakard_rewards)
             .values(
-                match_id=reward.match_id, player_id=reward.player_id, kind=reward.kind,
-                item=reward.item, amount=reward.amount,
-                idempotency_key=reward.idempotency_key, created_at=now,
-            )  # fmt: skip
+                match_id=reward.match_id,
+                player_id=reward.player_id,
+                kind=reward.kind,
+                item=reward.item,
+                amount=reward.amount,
+                idempotency_key=reward.idempotency_key,
+                created_at=now,
+            )
             .on_conflict_do_nothing()
         )
 
@@ -234,9 +247,7 @@ class SqlArena:
 
 
 def _reward(row: Any) -> Reward:
-    return Reward(
-        row.match_id, row.player_id, row.kind, row.item, row.amount, row.idempotency_key
-    )
+    return Reward(row.match_id, row.player_id, row.kind, row.item, row.amount, row.idempotency_key)
 
 
 def utc_day(now: datetime) -> date:

@@ -77,8 +77,8 @@ class TerraKardAttackRoutes(Caller):
                  errors=(503,), tags=TAGS, codes=BATTLE),
     )  # fmt: skip
     async def get_terrakard_arena(self, request: Request) -> Any:
-        """-> ``{"level": 1, "trophies": 20, "items": [{"targetId": "...", "pseudonym": "Keeper-3fa2c1",
-        "level": 1, "trophies": 0, "automatic": false}]}``"""
+        """-> ``{"level": 1, "trophies": 20, "items": [{"targetId": "...", "pseudonym":
+        "Keeper-3fa2c1", "level": 1, "trophies": 10, "automatic": false}]}``"""
         player_id = await self._player_id(request)
         return await self.services.call("battle", "terrakard_arena", player_id=player_id)
 

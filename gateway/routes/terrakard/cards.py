@@ -1,8 +1,8 @@
 """TerraKard's collection, attack decks and defense plans (docs/terrakard.md, "Hosting").
 
 The level that sets the budgets is read from battle's arena (``terrakard_level``: from
-TerraKard experience) for every request and passed to cards: a level-up counts at once. The player id always comes from the
-verified token.
+TerraKard experience) for every request and passed to cards: a level-up counts at once.
+The player id always comes from the verified token.
 """
 
 from __future__ import annotations

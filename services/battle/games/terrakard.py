@@ -15,8 +15,8 @@ from __future__ import annotations
 import hashlib
 import uuid
 from collections.abc import Mapping, Sequence
-from datetime import datetime
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any, Protocol
 
 from games.terrakard.actions import ActionKind
