@@ -537,10 +537,11 @@ def world(api, rpc, starters, core_set, event_id, terrakard_catalogue, battle_cl
 
     callers["other"].own_kit(event_id)
     author.own_kit(event_id)
+    # TerraKard before the owner's attempt: the attempt's deadline runs from its start.
+    terrakard = terrakard_kit(owner, callers["other"], terrakard_catalogue, battle_clock)
     attempt = owner.ok("POST", f"/quest/events/{event_id}/attempt", attempt_api.claim())
     owner.ids.add(attempt["id"])
     owner.ids.update(o["id"] for q in attempt["questions"] for o in q["options"])
-    terrakard = terrakard_kit(owner, callers["other"], terrakard_catalogue, battle_clock)
 
     return World(
         callers=callers,
