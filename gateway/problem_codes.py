@@ -151,6 +151,10 @@ TERRAKARD_REFUSALS: Codes = {
         "target_not_allowed",
         "target_under_attack",
         "target_recently_attacked",
+        "target_protected",
+        "tutorial_not_finished",
+        "tutorial_finished",
+        "no_ticket",
         "attack_finished",
         "not_your_seat",
         "wrong_phase",
@@ -161,7 +165,7 @@ TERRAKARD_REFUSALS: Codes = {
         "not_overdue",
     ),
     422: ("invalid_posture", "cannot_attack_yourself", "invalid_action"),
-    503: ("accounts_unavailable", "authoring_unavailable"),
+    503: ("accounts_unavailable", "authoring_unavailable", "battle_unavailable"),
 }
 # The ledger, packs and provably fair rolls (docs/economy.md, docs/fairness.md).
 ECONOMY_REFUSALS: Codes = {

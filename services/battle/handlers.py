@@ -76,6 +76,8 @@ def _commit(
     uow.matches.add_steps(match.id, steps, idempotency_key, kept)
     if match.status is Status.ACTIVE and after.status is Status.FINISHED:
         uow.events.add_event(host.finished_event(after))
+        if hosted_game.on_finished is not None:
+            hosted_game.on_finished(uow, after, now)
     if seat is None or sum(s.kind is host.SeatKind.PLAYER for s in after.seats) > 1:
         # Someone is told who did not ask: a timeout or the sweeper changed the match, or
         # another player did. A player's own request against the CPU is its own answer.

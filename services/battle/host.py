@@ -79,6 +79,9 @@ class HostedGame:
     # What a client sent of a logged action (for idempotency keys): TerraKard logs an
     # answer with the server's mark, which the client never sends.
     client_part: Callable[[Mapping[str, Any]], dict[str, Any]] = dict
+    # What else a match's end changes, in the transaction that finishes it (TerraKard's
+    # arena): called with the unit of work, the finished match and the time.
+    on_finished: Callable[[Any, Match, datetime], None] | None = None
 
 
 @dataclass(frozen=True)

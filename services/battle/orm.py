@@ -5,6 +5,7 @@ from sqlalchemy import (
     Boolean,
     CheckConstraint,
     Column,
+    Date,
     DateTime,
     ForeignKey,
     Index,
@@ -211,4 +212,68 @@ pvp_pseudonyms = Table(
     Column("player_id", Uuid, primary_key=True),
     Column("pseudonym", String(32), nullable=False),
     Index("ix_pvp_pseudonyms_pseudonym", "pseudonym"),
+)
+
+# -- TerraKard's arena (docs/terrakard.md, "The arena (ours)") -----------------------------
+# One row per player who came to the arena: attack tickets (``tickets`` as of
+# ``tickets_since``; they refill with time, games/terrakard/arena.py), the shield, the
+# trophies and the experience (``level`` follows from it, kept for the target query),
+# when the tutorial ended, when the player was last seen.
+terrakard_arena = Table(
+    "terrakard_arena",
+    metadata,
+    Column("player_id", Uuid, primary_key=True),
+    Column("started_at", DateTime(timezone=True), nullable=False),
+    Column("tickets", SmallInteger, nullable=False),
+    Column("tickets_since", DateTime(timezone=True), nullable=False),
+    Column("shield_until", DateTime(timezone=True), nullable=True),
+    Column("trophies", Integer, nullable=False),
+    Column("experience", Integer, nullable=False),
+    Column("level", Integer, nullable=False),
+    Column("tutorial_done_at", DateTime(timezone=True), nullable=True),
+    Column("seen_at", DateTime(timezone=True), nullable=False),
+    CheckConstraint("tickets >= 0", name="ck_terrakard_arena_tickets"),
+    CheckConstraint("trophies >= 0", name="ck_terrakard_arena_trophies"),
+    CheckConstraint("experience >= 0", name="ck_terrakard_arena_experience"),
+    Index(
+        "ix_terrakard_arena_targets",
+        "level",
+        "trophies",
+        postgresql_where=text("tutorial_done_at IS NOT NULL"),
+    ),
+)
+
+# What an attack's end earned in cards (a victory pack, rampart tokens), written with the
+# end and delivered to cards afterwards under ``idempotency_key`` (retried until
+# ``delivered_at``): the cards service grants once per key.
+terrakard_rewards = Table(
+    "terrakard_rewards",
+    metadata,
+    Column("match_id", Uuid, nullable=False),
+    Column("player_id", Uuid, nullable=False),
+    Column("kind", String(16), nullable=False),  # 'pack' or 'currency'
+    Column("item", String(32), nullable=False),  # the pack kind or the currency
+    Column("amount", Integer, nullable=False),
+    Column("idempotency_key", String(100), nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("delivered_at", DateTime(timezone=True), nullable=True),
+    PrimaryKeyConstraint("match_id", "player_id", "kind", name="pk_terrakard_rewards"),
+    CheckConstraint("kind IN ('pack', 'currency')", name="ck_terrakard_rewards_kind"),
+    CheckConstraint("amount > 0", name="ck_terrakard_rewards_amount"),
+    Index("ix_terrakard_rewards_player", "player_id", "kind", "created_at"),
+    Index(
+        "ix_terrakard_rewards_pending", "created_at", postgresql_where=text("delivered_at IS NULL")
+    ),
+)
+
+# Daily objectives' progress, per UTC day (a new day starts from nothing).
+terrakard_objectives = Table(
+    "terrakard_objectives",
+    metadata,
+    Column("player_id", Uuid, nullable=False),
+    Column("day", Date, nullable=False),
+    Column("objective", String(32), nullable=False),
+    Column("progress", Integer, nullable=False),
+    Column("done_at", DateTime(timezone=True), nullable=True),
+    PrimaryKeyConstraint("player_id", "day", "objective", name="pk_terrakard_objectives"),
 )

@@ -29,6 +29,9 @@ from services.battle.orm import (
     pvp_invitations,
     pvp_pseudonyms,
     pvp_queue,
+    terrakard_arena,
+    terrakard_objectives,
+    terrakard_rewards,
 )
 from shared.clock import Clock
 from shared.db import UnitOfWork
@@ -84,6 +87,9 @@ def purge_player(
         .where(match_seats.c.player_id == player_id)
         .values(player_id=None, one_active=False)
     )
+    # TerraKard's arena: the player's row, objectives and rewards not yet delivered.
+    for table in (terrakard_arena, terrakard_objectives, terrakard_rewards):
+        session.execute(delete(table).where(table.c.player_id == player_id))
     forget_player_events(session, plumbing.outbox, player_id)
     forget_seated_events(session, player_id)
     forget_pvp(session, player_id)

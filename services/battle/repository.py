@@ -17,6 +17,7 @@ from services.battle.games import ENGINES, hosted
 from services.battle.host import Match, Seat, SeatKind, Status, Step
 from services.battle.orm import match_actions, match_seats, matches
 from services.battle.purge import player_gate
+from services.battle.terrakard_store import SqlArena
 from shared.db import Database
 from shared.events import Event
 from shared.player_gate import PlayerGate
@@ -393,9 +394,13 @@ class BattleUnitOfWork:
     matches: Matches
     events: EventSink
     players: PlayerGate  # passed first by every write for a player
+    # TerraKard's arena (tickets, shields, trophies...): its attacks' ends change it in
+    # the transaction that finishes them (services/battle/terrakard_arena.py).
+    arena: SqlArena | None = None
 
 
 @contextmanager
 def unit_of_work(db: Database) -> Iterator[BattleUnitOfWork]:
     with db.transaction() as tx:
-        yield BattleUnitOfWork(SqlMatches(tx.session), tx, player_gate(tx.session))
+        session = tx.session
+        yield BattleUnitOfWork(SqlMatches(session), tx, player_gate(session), SqlArena(session))

@@ -130,12 +130,32 @@ class BattleService(HealthEndpoints):
         )
 
     @rpc
+    def terrakard_start_tutorial(self, player_id: str, deck_id: str) -> dict[str, Any]:
+        """The tutorial: a first attack against the training plan -> the attack."""
+        args = load(StartMatchSchema(), {"player_id": player_id, "deck_id": deck_id})
+        return terrakard.start_tutorial(
+            args["player_id"], args["deck_id"], self.services, partial(unit_of_work, self.db),
+            self.clock, self.random,
+        )  # fmt: skip
+
+    @rpc
+    def terrakard_profile(self, player_id: str) -> dict[str, Any]:
+        """Tickets, protection, shield, trophies, experience, level, objectives."""
+        args = load(PlayerSchema(), {"player_id": player_id})
+        return terrakard.profile(args["player_id"], partial(unit_of_work, self.db), self.clock)
+
+    @rpc
+    def terrakard_level(self, player_id: str) -> dict[str, Any]:
+        """``{"experience": 35, "level": 1}``: the level sets the deck and plan budgets."""
+        args = load(PlayerSchema(), {"player_id": player_id})
+        return terrakard.level(args["player_id"], partial(unit_of_work, self.db))
+
+    @rpc
     def terrakard_attack(self, player_id: str, match_id: str) -> dict[str, Any]:
         args = load(MatchRefSchema(), {"player_id": player_id, "match_id": match_id})
-        with self._uow() as uow:
-            return handlers.get_match(
-                args["player_id"], args["match_id"], uow, self.clock, TERRAKARD_GAME
-            )
+        return terrakard.read_attack(
+            args["player_id"], args["match_id"], partial(unit_of_work, self.db), self.clock
+        )
 
     @rpc
     def terrakard_act(self, **payload: Any) -> dict[str, Any]:
@@ -147,10 +167,10 @@ class BattleService(HealthEndpoints):
     @rpc
     def terrakard_history(self, player_id: str, match_id: str) -> dict[str, Any]:
         args = load(MatchRefSchema(), {"player_id": player_id, "match_id": match_id})
-        with self._uow() as uow:
-            return handlers.history(
-                args["player_id"], args["match_id"], uow, self.clock, TERRAKARD_GAME
-            )
+        return terrakard.read_attack(
+            args["player_id"], args["match_id"], partial(unit_of_work, self.db), self.clock,
+            history=True,
+        )  # fmt: skip
 
     @rpc
     def terrakard_arena(self, player_id: str) -> dict[str, Any]:
@@ -225,3 +245,8 @@ class BattleService(HealthEndpoints):
         with self._uow() as uow:
             handlers.expire_overdue(uow, self.clock)
         pvp.sweep(self._pvp())
+
+    @timer(interval=SWEEP_INTERVAL_SECONDS)
+    def deliver_terrakard_rewards(self) -> None:
+        """What TerraKard attacks' ends earned in cards, until cards has it."""
+        terrakard.deliver_rewards(self.services, partial(unit_of_work, self.db), self.clock)

@@ -46,6 +46,7 @@ from services.cards.terrakard_schemas import (
     ActivatePlanSchema,
     DeckForAttackSchema,
     DefendersSchema,
+    PlayerIdsSchema,
     PlayerLevelSchema,
     RefVersionSchema,
     SaveDeckSchema,
@@ -525,3 +526,17 @@ class CardsService(HealthEndpoints):
         args = load(TargetSchema(), {"target_id": target_id})
         with self._uow() as uow:
             return dict(jsonable(terrakard.target(args["target_id"], uow)))
+
+    @rpc
+    def terrakard_targets_of(self, player_ids: list[str]) -> list[dict[str, Any]]:
+        """For battle's arena: the arena ids of the players it chose, and whether a saved
+        plan defends each."""
+        args = load(PlayerIdsSchema(), {"player_ids": player_ids})
+        with self._uow() as uow:
+            return list(jsonable(terrakard.targets_of(args["player_ids"], uow)))
+
+    @rpc
+    def terrakard_training_plan(self) -> dict[str, Any]:
+        """For battle's tutorial: the training plan (no one's copies)."""
+        with self._uow() as uow:
+            return dict(jsonable(terrakard.training_plan(uow)))

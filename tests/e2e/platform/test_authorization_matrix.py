@@ -32,12 +32,13 @@ import json
 import re
 import uuid
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
 import sqlalchemy as sa
 
+from games.terrakard.arena import ARENA
 from games.terrakard.collection import TERRAKARD_COLLECTION
 from games.terrakard.content import CYCLE
 from gateway.app import Gateway
@@ -255,6 +256,11 @@ MATRIX: list[tuple[str, str, str | None, tuple[int | str, ...]]] = [
                (ANON,       200,       NO_PLAN,        NO_PLAN,        LOCKED)),
     ("GET",    "/terrakard/arena",                     None,
                (ANON,       200,       200,            200,            LOCKED)),
+    ("GET",    "/terrakard/profile",                   None,
+               (ANON,       200,       200,            200,            LOCKED)),
+    # Owner and other have finished the tutorial; the author may not use the owner's deck.
+    ("POST",   "/terrakard/tutorial",                  "tk_tutorial",
+               (ANON, "409 tutorial_finished", "409 tutorial_finished", NO_DECK, LOCKED)),
     ("GET",    "/terrakard/attacks/<uuid:attack_id>",  None,
                (ANON,       200,       NO_MATCH,       NO_MATCH,       LOCKED)),
     ("GET",    "/terrakard/attacks/<uuid:attack_id>/history", None,
@@ -266,9 +272,10 @@ MATRIX: list[tuple[str, str, str | None, tuple[int | str, ...]]] = [
     # other's plan defended the owner's attack: its report is other's, nobody else's.
     ("GET",    "/terrakard/defense-reports/<uuid:attack_id>", None,
                (ANON,       NO_REPORT, 200,            NO_REPORT,      LOCKED)),
+    # The author has not finished the tutorial: refused before any deck is read.
     ("POST",   "/terrakard/attacks",                   "tk_attack",
                (ANON, "409 target_recently_attacked", "422 cannot_attack_yourself",
-                      NO_DECK,        LOCKED)),
+                      "409 tutorial_not_finished", LOCKED)),
     ("DELETE", "/terrakard/decks/<uuid:attack_deck_id>", None,
                (ANON,       204,       NO_DECK,        NO_DECK,        LOCKED)),
     ("DELETE", "/terrakard/plans/<uuid:plan_id>",      None,
@@ -461,6 +468,7 @@ BODIES = {
         ],
         "action": {"kind": "give_up"},
     },
+    "tk_tutorial": lambda w: {"deckId": w.terrakard["deck"]},
     "tk_attack": lambda w: {"deckId": w.terrakard["deck"], "targetId": w.terrakard["target"]},
 }
 
@@ -493,12 +501,31 @@ def auth0():
         yield standin
 
 
+class ShiftedClock:
+    """The system's time moved forward by ``shift`` (battle's: TerraKard's world is set
+    up past the new players' protection)."""
+
+    def __init__(self) -> None:
+        self.shift = timedelta(0)
+
+    def now(self) -> datetime:
+        return datetime.now(UTC) + self.shift
+
+
 @pytest.fixture
-def platform(start_service, settings, auth0):
-    """As tests/e2e/conftest.py's, with accounts on the Auth0 stand-in and no rate limits."""
+def battle_clock():
+    return ShiftedClock()
+
+
+@pytest.fixture
+def platform(start_service, settings, auth0, battle_clock):
+    """As tests/e2e/conftest.py's, with accounts on the Auth0 stand-in, no rate limits,
+    and battle on ``battle_clock``."""
     containers = {
         name: start_service(
-            name, settings_override=auth0.settings(settings) if name == "accounts" else None
+            name,
+            settings_override=auth0.settings(settings) if name == "accounts" else None,
+            replacements={"clock": battle_clock} if name == "battle" else None,
         )
         for name in SERVICE_NAMES
     }
@@ -509,7 +536,7 @@ def platform(start_service, settings, auth0):
 
 
 @pytest.fixture
-def world(api, rpc, starters, core_set, event_id, terrakard_catalogue) -> World:
+def world(api, rpc, starters, core_set, event_id, terrakard_catalogue, battle_clock) -> World:
     callers = {
         "anonymous": Caller(api, "anonymous"),
         "owner": Caller(api, "owner"),
@@ -561,10 +588,11 @@ def world(api, rpc, starters, core_set, event_id, terrakard_catalogue) -> World:
 
     callers["other"].own_kit(event_id)
     author.own_kit(event_id)
+    # TerraKard before the owner's attempt: the attempt's deadline runs from its start.
+    terrakard = terrakard_kit(owner, callers["other"], terrakard_catalogue, battle_clock)
     attempt = owner.ok("POST", f"/quest/events/{event_id}/attempt", attempt_api.claim())
     owner.ids.add(attempt["id"])
     owner.ids.update(o["id"] for q in attempt["questions"] for o in q["options"])
-    terrakard = terrakard_kit(owner, callers["other"], terrakard_catalogue)
 
     return World(
         callers=callers,
@@ -648,12 +676,28 @@ def insert_terrakard_cards(settings):
     return rows
 
 
-def terrakard_kit(owner: Caller, other: Caller, catalogue: Any) -> dict[str, Any]:
-    """The owner's TerraKard deck, active plan and an attack on other's automatic plan."""
-    other.ok("POST", "/terrakard/collection/start")
+def past_the_tutorial(player: Caller, deck_id: str) -> None:
+    """The TerraKard tutorial (against the training plan), given up at once."""
+    started = player.ok("POST", "/terrakard/tutorial", {"deckId": deck_id})
+    body = {"expectedVersion": started["version"], "action": {"kind": "give_up"}}
+    player.ok("POST", f"/terrakard/attacks/{started['id']}/actions", body)
+
+
+def terrakard_kit(
+    owner: Caller, other: Caller, catalogue: Any, battle_clock: ShiftedClock
+) -> dict[str, Any]:
+    """The owner's TerraKard deck, active plan and an attack on other's automatic plan,
+    both past the tutorial and the new players' protection."""
+    theirs = other.ok("POST", "/terrakard/collection/start")["cards"]
+    commons = [c["id"] for c in theirs if c["rarity"] == "Common"][:8]
+    past_the_tutorial(
+        other, other.ok("POST", "/terrakard/decks", {"name": "A", "cards": commons})["id"]
+    )
     collection = owner.ok("POST", "/terrakard/collection/start")
     copies = [c["id"] for c in collection["cards"] if c["rarity"] == "Common"]
     deck = owner.ok("POST", "/terrakard/decks", {"name": "Attack", "cards": copies[:8]})
+    past_the_tutorial(owner, deck["id"])
+    battle_clock.shift += ARENA.new_player_protection + timedelta(hours=1)
     plan = {
         "name": "Wall",
         "rounds": copies[:5],

@@ -20,6 +20,7 @@ from games.terrakard.drafts import card_body, question_body
 from gateway.casing import camelize
 from shared.config import SERVICE_NAMES
 from tests.e2e.quest.test_attempt_api import authors
+from tests.e2e.terrakard.support import next_clock
 from tests.helpers import wait_for
 from tests.random_refs import random_sub
 
@@ -36,12 +37,29 @@ UNLIMITED = {
 
 
 @pytest.fixture
-def platform(start_service, start_gateway, settings):
-    """As tests/e2e/conftest.py's, without rate limits."""
+def clock():
+    """The battle service's time (tests/e2e/terrakard/support.py): moved by the test."""
+    return next_clock()
+
+
+@pytest.fixture
+def platform(start_service, start_gateway, settings, clock):
+    """As tests/e2e/conftest.py's, without rate limits, battle on ``clock``."""
     gateway = start_gateway(settings, MAX_BODY_BYTES=settings.max_body_bytes, **UNLIMITED)
-    containers = {name: start_service(name) for name in SERVICE_NAMES}
+    containers = {
+        name: start_service(name, replacements={"clock": clock} if name == "battle" else None)
+        for name in SERVICE_NAMES
+    }
     containers["gateway"] = gateway.wait()
     return containers
+
+
+def past_the_tutorial(player: Player, deck_id: str) -> None:
+    """The tutorial (a first attack against the training plan), given up at once."""
+    started = player.ok("POST", "/terrakard/tutorial", {"deckId": deck_id})
+    body = {"expectedVersion": started["version"], "action": {"kind": "give_up"}}
+    ended = player.ok("POST", f"/terrakard/attacks/{started['id']}/actions", body)
+    assert ended["status"] == "finished"
 
 
 def _publish(authors, kind: str, body: dict[str, Any]) -> dict[str, Any]:
@@ -137,7 +155,7 @@ def _keys(value: Any) -> set[str]:
     return set()
 
 
-def test_a_whole_attack_against_another_players_saved_plan(api, catalogue):
+def test_a_whole_attack_against_another_players_saved_plan(api, catalogue, clock):
     defender, attacker = Player(api, "defender"), Player(api, "attacker")
     defense_cards = commons(defender.start(catalogue))
     plan = defender.ok(
@@ -159,6 +177,11 @@ def test_a_whole_attack_against_another_players_saved_plan(api, catalogue):
         "POST", "/terrakard/decks", {"name": "First", "cards": [c["id"] for c in deck_cards]}
     )
     assert deck["legal"] and deck["cost"] == 8
+    own = [c["id"] for c in defense_cards[:8]]
+    past_the_tutorial(defender, defender.ok("POST", "/terrakard/decks",
+                                            {"name": "D", "cards": own})["id"])  # fmt: skip
+    past_the_tutorial(attacker, deck["id"])
+    clock.advance(days=3)  # past the new players' protection
 
     arena = attacker.ok("GET", "/terrakard/arena")
     me = defender.ok("GET", "/me")["id"]
