@@ -7,6 +7,7 @@
 import { useState } from "preact/hooks";
 
 import { api, idempotencyKey, unwrap } from "../../api/client";
+import { ApiError } from "../../api/problems";
 import type { Answer } from "../../api/types";
 import { href } from "../../lib/router";
 import { Loading, ProblemBox, Screen } from "../../ui/components";
@@ -85,6 +86,20 @@ function OpeningView({ opening }: { opening: Opening }) {
   );
 }
 
+/** Runs a change; when the server limits the pace (429 rate_limited), waits as it says and tries again. */
+async function whenAllowed<T>(say: (text: string) => void, change: () => Promise<T>): Promise<T> {
+  for (;;) {
+    try {
+      return await change();
+    } catch (error) {
+      if (!(error instanceof ApiError) || error.code !== "rate_limited") throw error;
+      const seconds = Number(error.problem.retryAfter ?? 1) || 1;
+      say(`The server asks to slow down: going on in ${seconds} s…`);
+      await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+    }
+  }
+}
+
 export function Packs({ game }: { game: EconomyGame }) {
   const odds = useResource(() => unwrap(api.GET("/{game}/packs/odds", { params: { path: { game } } })), [game]);
   const inventory = useResource(() => unwrap(api.GET("/{game}/packs", { params: { path: { game } } })), [game]);
@@ -93,20 +108,22 @@ export function Packs({ game }: { game: EconomyGame }) {
   const [quantity, setQuantity] = useState<Record<string, number>>({});
   const action = useAction();
 
+  const [progress, setProgress] = useState("");
   const open = (packIds: string[]) =>
     action.run(async () => {
       const done: Opening[] = [];
-      for (const packId of packIds) {
-        done.push(
-          await unwrap(
-            api.POST("/{game}/packs/{pack_id}/open", {
-              params: { path: { game, pack_id: packId }, header: { "Idempotency-Key": idempotencyKey() } },
-            }),
-          ),
-        );
+      try {
+        for (const [n, packId] of packIds.entries()) {
+          if (packIds.length > 1) setProgress(`Opening pack ${n + 1} of ${packIds.length}…`);
+          // One key per pack: a retry after the rate limit is the same opening.
+          const key = idempotencyKey();
+          done.push(await whenAllowed(setProgress, () => unwrap(api.POST("/{game}/packs/{pack_id}/open", { params: { path: { game, pack_id: packId }, header: { "Idempotency-Key": key } } }))));
+        }
+      } finally {
+        setProgress("");
+        setOpened(done.reverse());
+        await inventory.reload();
       }
-      setOpened(done.reverse());
-      await inventory.reload();
     });
   const buy = (kind: string) =>
     action.run(async () => {
@@ -127,6 +144,7 @@ export function Packs({ game }: { game: EconomyGame }) {
       {(odds.loading || inventory.loading) && <Loading what="your packs" />}
       <ProblemBox problem={odds.problem ?? inventory.problem ?? wallet.problem} />
       <ProblemBox problem={action.problem} title="Not done:" />
+      {progress && <p role="status">{progress}</p>}
       {opened.length > 0 && (
         <div aria-live="polite">
           {opened.length > 1 && <p role="status">Opened {opened.length} packs; the last one first.</p>}
