@@ -165,7 +165,9 @@ def terrakard_tour(page: Page) -> None:
     attack = targets.get_by_role("button", name=re.compile("^Attack Keeper-")).first
     expect(attack).to_be_visible()
     attack.click()
-    expect(page.get_by_role("heading", name=re.compile("^Attack on Keeper-"), level=1)).to_be_visible()
+    expect(
+        page.get_by_role("heading", name=re.compile("^Attack on Keeper-"), level=1)
+    ).to_be_visible()
     expect(page.get_by_role("heading", name="Reconnaissance")).to_be_visible()
     expect(page.get_by_text(re.compile(r"Reconnaissance time left: ?0:\d\d"))).to_be_visible()
     page.get_by_role("button", name="Begin the attack").click()
@@ -180,7 +182,9 @@ def terrakard_tour(page: Page) -> None:
     expect(result).to_be_visible()
     expect(page.get_by_role("table", name="Rounds played").get_by_role("row")).to_have_count(1 + 5)
     page.get_by_role("button", name="Watch the attack again").click()
-    expect(page.get_by_role("heading", name=re.compile(r"^Watch again: step 1 of \d+"))).to_be_visible()
+    expect(
+        page.get_by_role("heading", name=re.compile(r"^Watch again: step 1 of \d+"))
+    ).to_be_visible()
     page.get_by_role("button", name="Go to the end").click()
     last_step = page.get_by_role("list", name=re.compile(r"^Step \d+"))
     expect(last_step.get_by_text(re.compile("The attack is over"))).to_be_visible()
@@ -220,7 +224,9 @@ def chronovore_tour(page: Page, url: str) -> None:
     core.click()
     opened = page.get_by_role("list", name="Cards in the pack").first
     expect(opened.get_by_role("listitem")).to_have_count(5)
-    expect(opened.get_by_role("listitem").first).to_have_text(re.compile(r": \w+, (Plain|Golden|Diamond)"))
+    expect(opened.get_by_role("listitem").first).to_have_text(
+        re.compile(r": \w+, (Plain|Golden|Diamond)")
+    )
     page.get_by_role("button", name="Open all 29").click()
     expect(page.get_by_text("Opened 29 packs; the last one first.")).to_be_visible(timeout=120_000)
     page.get_by_role("button", name="Open a Golden Core Set Pack").click()
@@ -236,7 +242,9 @@ def chronovore_tour(page: Page, url: str) -> None:
     expect(page.get_by_text("✓ Cards: 30 of 30")).to_be_visible()
     expect(page.get_by_text("This list is legal.")).to_be_visible()
     page.get_by_role("button", name="Save deck").click()
-    expect(page.get_by_role("heading", name="Chronovore deck: Night shift", level=1)).to_be_visible()
+    expect(
+        page.get_by_role("heading", name="Chronovore deck: Night shift", level=1)
+    ).to_be_visible()
     expect(page.get_by_text("✓ Legal: it can be played.")).to_be_visible()
 
     nav.get_by_role("link", name="Match").click()
@@ -262,7 +270,9 @@ def chronovore_tour(page: Page, url: str) -> None:
         "Pair 1:"
     )
     expect(page.get_by_text(re.compile(r"^Round 2 of 5\.|^The match is over"))).to_be_visible()
-    expect(page.get_by_role("group", name="Your hero")).to_contain_text(re.compile(r"Health \d+ of 30"))
+    expect(page.get_by_role("group", name="Your hero")).to_contain_text(
+        re.compile(r"Health \d+ of 30")
+    )
 
 
 JOURNEYS: dict[str, Callable[[Page], None]] = {
