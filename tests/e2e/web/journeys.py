@@ -204,7 +204,7 @@ def chronovore_tour(page: Page, url: str) -> None:
     page.get_by_label("Class").select_option("medic")
     medic = page.get_by_text(re.compile(r"^\d+ of \d+ cards\.$"))
     expect(medic).not_to_have_text(re.compile(r"^(\d+) of \1 cards\.$"))
-    page.get_by_role("link", name="sign in").click()
+    page.get_by_role("link", name="sign in", exact=True).click()
     sign_in(page, f"web-{uuid.uuid4().hex[:8]}")
 
     page.get_by_role("navigation", name="Games").get_by_role("link", name="Chronovore").click()
@@ -215,12 +215,12 @@ def chronovore_tour(page: Page, url: str) -> None:
         nav.get_by_role("link", name="Wallet").click()
         expect(page.get_by_role("heading", name="Chronovore wallet", level=1)).to_be_visible()
         nav.get_by_role("link", name="Packs").click()
-        expect(page.get_by_role("heading", name="Core Set Pack")).to_be_visible()
+        expect(page.get_by_role("heading", name="Core Set Pack", exact=True)).to_be_visible()
         if core.is_visible():
             break
     expect(page.get_by_text("You have 30 unopened.")).to_be_visible()
     odds = page.get_by_role("group", name="Odds of a Core Set Pack")
-    expect(odds.get_by_role("row", name=re.compile(r"^Golden 99/2000"))).to_be_visible()
+    expect(odds.get_by_role("row", name=re.compile(r"^Golden 99\/2000 \(4\.95%\)"))).to_be_visible()
     core.click()
     opened = page.get_by_role("list", name="Cards in the pack").first
     expect(opened.get_by_role("listitem")).to_have_count(5)

@@ -37,6 +37,12 @@ export function Balances({ game }: { game: EconomyGame }) {
   );
 }
 
+/** Rarities from the lowest up, as the pack kind lists them. */
+function byRarity(entries: [string, string][], order: string[]): [string, string][] {
+  const rank = (r: string) => (order.includes(r) ? order.indexOf(r) : order.length);
+  return [...entries].sort((a, b) => rank(a[0]) - rank(b[0]));
+}
+
 export function OddsTable({ odds }: { odds: Odds }) {
   const finishes = Object.entries(odds.finishOdds ?? {});
   return (
@@ -46,7 +52,7 @@ export function OddsTable({ odds }: { odds: Odds }) {
         <table key={group.label}>
           <caption>{group.label}: rarity</caption>
           <tbody>
-            {Object.entries(group.odds).map(([rarity, chance]) => (
+            {byRarity(Object.entries(group.odds), odds.rarities ?? []).map(([rarity, chance]) => (
               <tr key={rarity}><th scope="row">{title(rarity)}</th><td>{fractionText(chance)}</td></tr>
             ))}
           </tbody>

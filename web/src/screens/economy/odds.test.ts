@@ -8,6 +8,7 @@ describe("pack odds in words", () => {
     expect(fractionText("19/20")).toBe("19/20 (95%)");
     expect(fractionText("1/2000")).toBe("1/2000 (0.050%)");
     expect(fractionText("1")).toBe("1 (100%)");
+    expect(fractionText("99/2000")).toBe("99/2000 (4.95%)");
   });
 
   it("shows identical slots once and different slots one by one", () => {

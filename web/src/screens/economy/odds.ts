@@ -4,7 +4,7 @@ export function fractionText(fraction: string): string {
   const [top, bottom] = fraction.split("/").map(Number);
   const value = bottom ? (top ?? 0) / bottom : (top ?? 0);
   const percent = value * 100;
-  const shown = percent >= 1 ? percent.toFixed(1).replace(/\.0$/, "") : percent.toPrecision(2);
+  const shown = percent >= 1 ? String(Number(percent.toPrecision(3))) : percent.toPrecision(2);
   return `${fraction} (${shown}%)`;
 }
 
