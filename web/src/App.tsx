@@ -4,20 +4,30 @@ import { useEffect, useState } from "preact/hooks";
 import { signOutOfAuth0 } from "./auth/auth0";
 import { isAuthor, onSession, type Session, session, setSession } from "./auth/session";
 import { config } from "./config";
-import { href, type Route, useRoute } from "./lib/router";
+import { type Game, gameOf, href, type Route, useRoute } from "./lib/router";
 import { Attempt } from "./screens/attempt/Attempt";
 import { ContentEditor } from "./screens/author/ContentEditor";
 import { ContentList } from "./screens/author/ContentList";
 import { Battle } from "./screens/battle/Battle";
+import { CvCollection, CvDeckEditor, CvDecks } from "./screens/chronovore/Decks";
+import { Library } from "./screens/chronovore/Library";
+import { Match } from "./screens/chronovore/Match";
 import { Collection } from "./screens/collection/Collection";
 import { DeckBuilder } from "./screens/decks/DeckBuilder";
 import { Decks } from "./screens/decks/Decks";
 import { Events } from "./screens/events/Events";
 import { Fairness } from "./screens/fairness/Fairness";
 import { Home } from "./screens/home/Home";
+import { Packs, Wallet } from "./screens/economy/Packs";
 import { Profile } from "./screens/profile/Profile";
 import { SignIn } from "./screens/signin/SignIn";
 import { Starter } from "./screens/starter/Starter";
+import { Arena } from "./screens/terrakard/Arena";
+import { Attack } from "./screens/terrakard/Attack";
+import { Reports, ReportView } from "./screens/terrakard/Reports";
+import { TkDeckEditor, TkDecks } from "./screens/terrakard/TkDecks";
+import { TkHome } from "./screens/terrakard/TkHome";
+import { TkPlanEditor, TkPlans } from "./screens/terrakard/TkPlans";
 import { startChannel, stopChannel, useStreamMode } from "./stream/live";
 import { Screen } from "./ui/components";
 
@@ -53,12 +63,100 @@ function screenFor(route: Route, current: Session | null) {
       return <ContentList />;
     case "content":
       return <ContentEditor key={route.id ?? "new"} id={route.id} />;
+    case "tk_home":
+      return <TkHome />;
+    case "tk_decks":
+      return <TkDecks />;
+    case "tk_deck":
+      return <TkDeckEditor key={route.id ?? "new"} id={route.id} />;
+    case "tk_plans":
+      return <TkPlans />;
+    case "tk_plan":
+      return <TkPlanEditor key={route.id ?? "new"} id={route.id} />;
+    case "tk_arena":
+      return <Arena />;
+    case "tk_attack":
+      return <Attack key={route.id} id={route.id} />;
+    case "tk_reports":
+      return <Reports />;
+    case "tk_report":
+      return <ReportView key={route.id} id={route.id} />;
+    case "tk_packs":
+      return <Packs key="terrakard" game="terrakard" />;
+    case "cv_library":
+      return <Library />;
+    case "cv_collection":
+      return <CvCollection />;
+    case "cv_decks":
+      return <CvDecks />;
+    case "cv_deck":
+      return <CvDeckEditor key={route.id ?? "new"} id={route.id} />;
+    case "cv_match":
+      return <Match />;
+    case "cv_packs":
+      return <Packs key="chronovore" game="chronovore" />;
+    case "cv_wallet":
+      return <Wallet game="chronovore" />;
     case "not_found":
       return (
         <Screen title="Not found">
           <p>There is no page at {route.path}. <a href="#/">Go home</a>.</p>
         </Screen>
       );
+  }
+}
+
+const GAMES: [Game, string, Route][] = [
+  ["quest", "Quest", { name: "home" }],
+  ["terrakard", "TerraKard", { name: "tk_home" }],
+  ["chronovore", "Chronovore", { name: "cv_library" }],
+];
+
+/** The three games: the one you are in is marked (in words for screen readers too). */
+function GameSwitcher({ current }: { current: Game | null }) {
+  return (
+    <nav aria-label="Games" class="games">
+      <ul>
+        {GAMES.map(([game, label, target]) => (
+          <li key={game}>
+            <a href={href(target)} aria-current={current === game ? "true" : undefined}>{label}</a>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}
+
+type NavLink = [string, Route, Route["name"][]?];
+
+/** The current game's screens (Quest's for the pages that belong to no game). */
+function gameLinks(game: Game): NavLink[] {
+  switch (game) {
+    case "quest":
+      return [
+        ["Events", { name: "events" }, ["attempt"]],
+        ["Cards", { name: "collection" }],
+        ["Decks", { name: "decks" }, ["deck"]],
+        ["Battle", { name: "battle" }],
+      ];
+    case "terrakard":
+      return [
+        ["Collection", { name: "tk_home" }],
+        ["Attack decks", { name: "tk_decks" }, ["tk_deck"]],
+        ["Defense plans", { name: "tk_plans" }, ["tk_plan"]],
+        ["Arena", { name: "tk_arena" }, ["tk_attack"]],
+        ["Reports", { name: "tk_reports" }, ["tk_report"]],
+        ["Packs", { name: "tk_packs" }],
+      ];
+    case "chronovore":
+      return [
+        ["Library", { name: "cv_library" }],
+        ["Cards", { name: "cv_collection" }],
+        ["Decks", { name: "cv_decks" }, ["cv_deck"]],
+        ["Match", { name: "cv_match" }],
+        ["Packs", { name: "cv_packs" }],
+        ["Wallet", { name: "cv_wallet" }],
+      ];
   }
 }
 
@@ -87,10 +185,22 @@ export function App() {
     return (
       <>
         <a class="skip" href="#main">Skip to content</a>
-        <header><p class="brand">Deckyard</p></header>
+        <header>
+          <p class="brand">Deckyard</p>
+          <GameSwitcher current={gameOf(route)} />
+        </header>
         <main id="main">
           {expired && <p role="alert">Your sign-in expired. Sign in again.</p>}
-          <SignIn />
+          {route.name === "cv_library" ? (
+            <>
+              <Library />
+              <p class="callout">
+                To build decks, open packs and play, <a href="#/">sign in</a>.
+              </p>
+            </>
+          ) : (
+            <SignIn />
+          )}
         </main>
       </>
     );
@@ -100,12 +210,14 @@ export function App() {
       <a class="skip" href="#main">Skip to content</a>
       <header>
         <p class="brand"><a href="#/">Deckyard</a></p>
+        <GameSwitcher current={gameOf(route)} />
         <nav aria-label="Main">
           <ul>
-            <li><a href={href({ name: "events" })} aria-current={route.name === "events" ? "page" : undefined}>Events</a></li>
-            <li><a href={href({ name: "collection" })} aria-current={route.name === "collection" ? "page" : undefined}>Cards</a></li>
-            <li><a href={href({ name: "decks" })} aria-current={route.name === "decks" || route.name === "deck" ? "page" : undefined}>Decks</a></li>
-            <li><a href={href({ name: "battle" })} aria-current={route.name === "battle" ? "page" : undefined}>Battle</a></li>
+            {gameLinks(gameOf(route) ?? "quest").map(([label, target, also]) => (
+              <li key={label}>
+                <a href={href(target)} aria-current={route.name === target.name || also?.includes(route.name) ? "page" : undefined}>{label}</a>
+              </li>
+            ))}
             {isAuthor(current) && <li><a href={href({ name: "author" })} aria-current={route.name === "author" || route.name === "content" ? "page" : undefined}>Authoring</a></li>}
             <li><a href={href({ name: "fairness" })} aria-current={route.name === "fairness" ? "page" : undefined}>Fairness</a></li>
             <li><a href={href({ name: "profile" })} aria-current={route.name === "profile" ? "page" : undefined}>Profile</a></li>

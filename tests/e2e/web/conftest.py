@@ -24,6 +24,7 @@ from typing import Any
 import pytest
 import requests
 
+from deckyard.api_client import ApiClient
 from services.authoring.orm import plumbing
 from services.authoring.seed import seed
 from shared.clock import SystemClock
@@ -117,6 +118,12 @@ def web_platform(start_service, settings, client_server):
         }
     )
     return origin + "/"
+
+
+@pytest.fixture
+def web_api(web_platform, client_server, settings) -> ApiClient:
+    """The API the page calls, for what a test prepares outside the browser."""
+    return ApiClient(client_server[1]["apiOrigin"], settings)
 
 
 def run_journey(journey: str, url: str) -> None:

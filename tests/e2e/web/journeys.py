@@ -115,7 +115,173 @@ def quest_tour(page: Page) -> None:
     expect(page.get_by_text(re.compile("Action log \\(\\d+\\)"))).to_be_visible()
 
 
-JOURNEYS: dict[str, Callable[[Page], None]] = {"first_visit": first_visit, "quest_tour": quest_tour}
+def add_until(page: Page, cards: str, count: int) -> None:
+    """Click the first enabled Add button of a card list ``count`` times."""
+    for _ in range(count):
+        page.get_by_role("list", name=cards).get_by_role(
+            "button", name=re.compile("^Add "), disabled=False
+        ).first.click()
+
+
+def terrakard_tour(page: Page) -> None:
+    """The starting collection, an attack deck within the budget, an active defense plan,
+    the arena, and a whole attack: reconnaissance, five rounds, the stars, the replay."""
+    sign_in(page, f"web-{uuid.uuid4().hex[:8]}")
+    page.get_by_role("navigation", name="Games").get_by_role("link", name="TerraKard").click()
+    expect(page.get_by_role("heading", name="TerraKard", level=1)).to_be_visible()
+    page.get_by_role("button", name="Claim your starting collection").click()
+    expect(page.get_by_text(re.compile("an attack deck may cost up to 12"))).to_be_visible()
+    expect(page.get_by_role("table", name="Your TerraKard cards").get_by_role("row")).to_have_count(
+        1 + 10
+    )
+
+    nav = page.get_by_role("navigation", name="Main")
+    nav.get_by_role("link", name="Attack decks").click()
+    page.get_by_role("link", name="New attack deck").click()
+    page.get_by_label("Deck name").fill("Raid")
+    add_until(page, "Your cards", 7)
+    expect(page.get_by_text("7 of 8 cards: add 1.")).to_be_visible()
+    add_until(page, "Your cards", 1)
+    expect(page.get_by_text("Ready to save: every rule holds.")).to_be_visible()
+    page.get_by_role("button", name="Save deck").click()
+    expect(page.get_by_role("heading", name="Attack deck: Raid", level=1)).to_be_visible()
+
+    nav.get_by_role("link", name="Defense plans").click()
+    expect(page.get_by_text("No plan yet.")).to_be_visible()
+    page.get_by_role("link", name="New defense plan").click()
+    page.get_by_label("Plan name").fill("Wall")
+    for n in range(1, 6):
+        page.get_by_label(f"Round {n} card").select_option(index=n)
+    page.get_by_label("Reserve card").select_option(index=6)
+    page.get_by_role("radio", name=re.compile("^The defense is below 50%")).check()
+    page.get_by_role("radio", name=re.compile("^Cautious")).check()
+    expect(page.get_by_text("Ready to save: every rule holds.")).to_be_visible()
+    page.get_by_role("button", name="Save plan").click()
+    expect(page.get_by_role("heading", name="Defense plan: Wall", level=1)).to_be_visible()
+    expect(page.get_by_text(re.compile("This plan is active"))).to_be_visible()
+
+    nav.get_by_role("link", name="Arena").click()
+    targets = page.get_by_role("list", name=re.compile("^Targets"))
+    attack = targets.get_by_role("button", name=re.compile("^Attack Keeper-")).first
+    expect(attack).to_be_visible()
+    attack.click()
+    expect(
+        page.get_by_role("heading", name=re.compile("^Attack on Keeper-"), level=1)
+    ).to_be_visible()
+    expect(page.get_by_role("heading", name="Reconnaissance")).to_be_visible()
+    expect(page.get_by_text(re.compile(r"Reconnaissance time left: ?0:\d\d"))).to_be_visible()
+    page.get_by_role("button", name="Begin the attack").click()
+    result = page.get_by_role("heading", name=re.compile("^Result:"))
+    for _ in range(5):
+        expect(page.get_by_text(re.compile(r"choose a card\.$")).or_(result)).to_be_visible()
+        if result.is_visible():
+            break
+        expect(page.get_by_text(re.compile(r"Round time left: ?0:\d\d"))).to_be_visible()
+        page.get_by_role("button", name=re.compile("^Play "), disabled=False).first.click()
+        expect(page.get_by_role("heading", name="What just happened")).to_be_visible()
+    expect(result).to_be_visible()
+    expect(page.get_by_role("table", name="Rounds played").get_by_role("row")).to_have_count(1 + 5)
+    page.get_by_role("button", name="Watch the attack again").click()
+    expect(
+        page.get_by_role("heading", name=re.compile(r"^Watch again: step 1 of \d+"))
+    ).to_be_visible()
+    page.get_by_role("button", name="Go to the end").click()
+    last_step = page.get_by_role("list", name=re.compile(r"^Step \d+"))
+    expect(last_step.get_by_text(re.compile("The attack is over"))).to_be_visible()
+
+    nav.get_by_role("link", name="Reports").click()
+    expect(page.get_by_text("No one has attacked you yet.")).to_be_visible()
+    nav.get_by_role("link", name="Packs").click()
+    expect(page.get_by_role("heading", name="TerraKard packs", level=1)).to_be_visible()
+
+
+def chronovore_tour(page: Page, url: str) -> None:
+    """The library signed out; signed in: the starting packs opened (odds first), a legal
+    deck of 30, and a match against the computer with a card locked in by keyboard."""
+    page.goto(url + "#/chronovore")
+    expect(page.get_by_role("heading", name="Chronovore library", level=1)).to_be_visible()
+    expect(page.get_by_text(re.compile(r"^(\d+) of \1 cards\.$"))).to_be_visible()
+    page.get_by_label("Class").select_option("medic")
+    medic = page.get_by_text(re.compile(r"^\d+ of \d+ cards\.$"))
+    expect(medic).not_to_have_text(re.compile(r"^(\d+) of \1 cards\.$"))
+    page.get_by_role("link", name="sign in", exact=True).click()
+    sign_in(page, f"web-{uuid.uuid4().hex[:8]}")
+
+    page.get_by_role("navigation", name="Games").get_by_role("link", name="Chronovore").click()
+    nav = page.get_by_role("navigation", name="Main")
+    expect(nav.get_by_role("link", name="Packs")).to_be_visible()
+    core = page.get_by_role("button", name="Open a Core Set Pack")
+    for _ in range(30):  # the starting packs are granted when cards welcomes the player
+        nav.get_by_role("link", name="Wallet").click()
+        expect(page.get_by_role("heading", name="Chronovore wallet", level=1)).to_be_visible()
+        nav.get_by_role("link", name="Packs").click()
+        expect(page.get_by_role("heading", name="Core Set Pack", exact=True)).to_be_visible()
+        if core.is_visible():
+            break
+    expect(page.get_by_text("You have 30 unopened.")).to_be_visible()
+    odds = page.get_by_role("group", name="Odds of a Core Set Pack")
+    expect(odds.get_by_role("row", name=re.compile(r"^Golden 99\/2000 \(4\.95%\)"))).to_be_visible()
+    core.click()
+    opened = page.get_by_role("list", name="Cards in the pack").first
+    expect(opened.get_by_role("listitem")).to_have_count(5)
+    expect(opened.get_by_role("listitem").first).to_have_text(
+        re.compile(r": \w+, (Plain|Golden|Diamond)")
+    )
+    page.get_by_role("button", name="Open all 29").click()
+    expect(page.get_by_text("Opened 29 packs; the last one first.")).to_be_visible(timeout=120_000)
+    page.get_by_role("button", name="Open a Golden Core Set Pack").click()
+    expect(page.get_by_role("list", name="Cards in the pack").first).to_contain_text("Golden")
+
+    nav.get_by_role("link", name="Decks").click()
+    page.get_by_role("link", name="New Chronovore deck").click()
+    page.get_by_label("Deck name").fill("Night shift")
+    page.get_by_role("radio", name=re.compile("^Medic")).check()
+    add_until(page, "Your Medic and Neutral cards", 29)
+    expect(page.get_by_text("✗ Cards: 29 of 30")).to_be_visible()
+    add_until(page, "Your Medic and Neutral cards", 1)
+    expect(page.get_by_text("✓ Cards: 30 of 30")).to_be_visible()
+    expect(page.get_by_text("This list is legal.")).to_be_visible()
+    page.get_by_role("button", name="Save deck").click()
+    expect(
+        page.get_by_role("heading", name="Chronovore deck: Night shift", level=1)
+    ).to_be_visible()
+    expect(page.get_by_text("✓ Legal: it can be played.")).to_be_visible()
+
+    nav.get_by_role("link", name="Match").click()
+    page.get_by_role("button", name="Play the computer").click()
+    expect(page.get_by_role("heading", name="Chronovore match", level=1)).to_be_visible()
+    expect(page.get_by_text(re.compile(r"Choosing time left: ?[12]:\d\d"))).to_be_visible()
+    row = page.get_by_role("list", name="Your row")
+    hand = page.get_by_role("list", name=re.compile(r"^Your hand"))
+    hand.get_by_role("button").first.press("1")
+    placed = row.get_by_role("button", name=re.compile("^Slot 1: "))
+    expect(placed).to_be_focused()
+    placed.press("Backspace")
+    expect(row.get_by_role("button", name=re.compile("^Slot 1: "))).to_have_count(0)
+    hand.get_by_role("button").first.press("2")
+    expect(row.get_by_role("button", name=re.compile("^Slot 2: "))).to_be_visible()
+    page.get_by_role("button", name="Lock in").click()
+    expect(page.get_by_role("heading", name="Round 1 resolved")).to_be_visible()
+    show_all = page.get_by_role("button", name="Show every pair now")
+    if show_all.is_visible():
+        show_all.click()
+    expect(page.get_by_text("The heroes have passed every pair.")).to_be_visible()
+    expect(page.get_by_role("list", name="Pairs").get_by_role("listitem").first).to_contain_text(
+        "Pair 1:"
+    )
+    expect(page.get_by_text(re.compile(r"^Round 2 of 5\.|^The match is over"))).to_be_visible()
+    expect(page.get_by_role("group", name="Your hero")).to_contain_text(
+        re.compile(r"Health \d+ of 30")
+    )
+
+
+JOURNEYS: dict[str, Callable[[Page], None]] = {
+    "first_visit": first_visit,
+    "quest_tour": quest_tour,
+    "terrakard_tour": terrakard_tour,
+}
+# Journeys that start somewhere else than the page's front door.
+JOURNEYS_FROM_URL: dict[str, Callable[[Page, str], None]] = {"chronovore_tour": chronovore_tour}
 
 
 def run(journey: str, url: str) -> int:
@@ -132,8 +298,11 @@ def run(journey: str, url: str) -> int:
         console: list[str] = []
         page.on("console", lambda message: console.append(f"{message.type}: {message.text}"))
         try:
-            page.goto(url)
-            JOURNEYS[journey](page)
+            if journey in JOURNEYS_FROM_URL:
+                JOURNEYS_FROM_URL[journey](page, url)
+            else:
+                page.goto(url)
+                JOURNEYS[journey](page)
         except Exception:
             traceback.print_exc()
             print("--- the page's console ---", *console, sep="\n")
@@ -146,7 +315,7 @@ def run(journey: str, url: str) -> int:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("journey", choices=sorted(JOURNEYS))
+    parser.add_argument("journey", choices=sorted([*JOURNEYS, *JOURNEYS_FROM_URL]))
     parser.add_argument("url")
     args = parser.parse_args()
     sys.exit(run(args.journey, args.url))

@@ -1726,7 +1726,7 @@ export interface components {
             definition?: {
                 [key: string]: unknown;
             };
-            evolved?: boolean;
+            evolved?: boolean | null;
             game?: string;
             /** Format: uuid */
             id?: string;
@@ -1736,7 +1736,7 @@ export interface components {
             name?: string;
             /** @example Common */
             rarity?: string;
-            rewardEligible?: boolean;
+            rewardEligible?: boolean | null;
         };
         ClientSeedRequest: {
             /**
@@ -5125,6 +5125,20 @@ export interface operations {
                     "application/json": unknown;
                 };
             };
+            /** @description Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "malformed_json" | "malformed_request" | "unsupported_media_type";
+                        /** @enum {integer} */
+                        status?: 400;
+                    };
+                };
+            };
             /** @description Not found */
             404: {
                 headers: {
@@ -5136,6 +5150,20 @@ export interface operations {
                         code?: "route_not_found";
                         /** @enum {integer} */
                         status?: 404;
+                    };
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "payload_too_large";
+                        /** @enum {integer} */
+                        status?: 413;
                     };
                 };
             };

@@ -17,7 +17,36 @@ export type Route =
   | { name: "fairness" }
   | { name: "author" }
   | { name: "content"; id: string | null }
+  | { name: "tk_home" }
+  | { name: "tk_decks" }
+  | { name: "tk_deck"; id: string | null }
+  | { name: "tk_plans" }
+  | { name: "tk_plan"; id: string | null }
+  | { name: "tk_arena" }
+  | { name: "tk_attack"; id: string }
+  | { name: "tk_reports" }
+  | { name: "tk_report"; id: string }
+  | { name: "tk_packs" }
+  | { name: "cv_library" }
+  | { name: "cv_collection" }
+  | { name: "cv_decks" }
+  | { name: "cv_deck"; id: string | null }
+  | { name: "cv_match" }
+  | { name: "cv_packs" }
+  | { name: "cv_wallet" }
   | { name: "not_found"; path: string };
+
+/** The three games the shell switches between; every route belongs to one (or none). */
+export type Game = "quest" | "terrakard" | "chronovore";
+
+export function gameOf(route: Route): Game | null {
+  if (route.name.startsWith("tk_")) return "terrakard";
+  if (route.name.startsWith("cv_")) return "chronovore";
+  if (["home", "events", "attempt", "starter", "collection", "decks", "deck", "battle"].includes(route.name)) return "quest";
+  return null;
+}
+
+const orNew = (id: string | undefined): string | null => (id === "new" || id === undefined ? null : id);
 
 export function parseRoute(hash: string): Route {
   const path = hash.replace(/^#/, "") || "/";
@@ -32,6 +61,23 @@ export function parseRoute(hash: string): Route {
     if (b === "decks" && !c) return { name: "decks" };
     if (b === "decks" && c) return { name: "deck", id: c === "new" ? null : c };
     if (b === "battle") return { name: "battle" };
+  }
+  if (a === "terrakard") {
+    if (!b) return { name: "tk_home" };
+    if (b === "decks") return c ? { name: "tk_deck", id: orNew(c) } : { name: "tk_decks" };
+    if (b === "plans") return c ? { name: "tk_plan", id: orNew(c) } : { name: "tk_plans" };
+    if (b === "arena" && !c) return { name: "tk_arena" };
+    if (b === "attacks" && c) return { name: "tk_attack", id: c };
+    if (b === "reports") return c ? { name: "tk_report", id: c } : { name: "tk_reports" };
+    if (b === "packs" && !c) return { name: "tk_packs" };
+  }
+  if (a === "chronovore") {
+    if (!b || (b === "library" && !c)) return { name: "cv_library" };
+    if (b === "collection" && !c) return { name: "cv_collection" };
+    if (b === "decks") return c ? { name: "cv_deck", id: orNew(c) } : { name: "cv_decks" };
+    if (b === "match" && !c) return { name: "cv_match" };
+    if (b === "packs" && !c) return { name: "cv_packs" };
+    if (b === "wallet" && !c) return { name: "cv_wallet" };
   }
   if (a === "profile") return { name: "profile" };
   if (a === "fairness" && !b) return { name: "fairness" };
@@ -66,6 +112,40 @@ export function href(route: Route): string {
       return "#/author";
     case "content":
       return `#/author/${route.id ?? "new"}`;
+    case "tk_home":
+      return "#/terrakard";
+    case "tk_decks":
+      return "#/terrakard/decks";
+    case "tk_deck":
+      return `#/terrakard/decks/${route.id ?? "new"}`;
+    case "tk_plans":
+      return "#/terrakard/plans";
+    case "tk_plan":
+      return `#/terrakard/plans/${route.id ?? "new"}`;
+    case "tk_arena":
+      return "#/terrakard/arena";
+    case "tk_attack":
+      return `#/terrakard/attacks/${route.id}`;
+    case "tk_reports":
+      return "#/terrakard/reports";
+    case "tk_report":
+      return `#/terrakard/reports/${route.id}`;
+    case "tk_packs":
+      return "#/terrakard/packs";
+    case "cv_library":
+      return "#/chronovore/library";
+    case "cv_collection":
+      return "#/chronovore/collection";
+    case "cv_decks":
+      return "#/chronovore/decks";
+    case "cv_deck":
+      return `#/chronovore/decks/${route.id ?? "new"}`;
+    case "cv_match":
+      return "#/chronovore/match";
+    case "cv_packs":
+      return "#/chronovore/packs";
+    case "cv_wallet":
+      return "#/chronovore/wallet";
     case "not_found":
       return `#${route.path}`;
   }

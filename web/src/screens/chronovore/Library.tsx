@@ -1,0 +1,92 @@
+/**
+ * The Chronovore library: every Core Set card, public (no account needed). Filter by
+ * class, kind, rarity or name; a keyword's definition opens under it.
+ */
+import { useMemo, useState } from "preact/hooks";
+
+import { api, unwrap } from "../../api/client";
+import type { Answer } from "../../api/types";
+import { Loading, ProblemBox, Screen } from "../../ui/components";
+import { useResource } from "../../ui/resource";
+import { CLASS_NOTES, CLASSES, cardText, type CvCard, RARITIES, title } from "./describe";
+
+export type LibraryCard = Answer<"getChronovoreLibrary">[number];
+
+/** A library entry as a card face (its definition's numbers and rewards, and keywords). */
+export function faceOf(entry: LibraryCard): CvCard {
+  const d = (entry.definition ?? {}) as Partial<CvCard>;
+  return { ...d, name: entry.name ?? "", kind: entry.kind ?? "", rarity: entry.rarity ?? "", cardClass: d.cardClass ?? "neutral", rewards: d.rewards ?? [] };
+}
+
+export function useLibrary() {
+  return useResource(() => unwrap(api.GET("/chronovore/library")));
+}
+
+export function CardFace({ card, heading = "h3" }: { card: CvCard; heading?: "h2" | "h3" | "h4" }) {
+  const H = heading;
+  return (
+    <>
+      <H>{card.name}</H>
+      <p>
+        {title(card.cardClass)} · {title(card.rarity)} · {cardText(card)}
+      </p>
+      {(card.keywords ?? []).map((k) => (
+        <details key={k.keyword} class="keyword">
+          <summary><strong>{k.name}</strong></summary>
+          <p>{k.definition}</p>
+        </details>
+      ))}
+    </>
+  );
+}
+
+export function Library() {
+  const library = useLibrary();
+  const [cardClass, setCardClass] = useState("");
+  const [kind, setKind] = useState("");
+  const [rarity, setRarity] = useState("");
+  const [search, setSearch] = useState("");
+  const cards = useMemo(() => (library.data ?? []).map(faceOf), [library.data]);
+  const shown = cards.filter(
+    (c) =>
+      (!cardClass || c.cardClass === cardClass) &&
+      (!kind || c.kind === kind) &&
+      (!rarity || c.rarity === rarity) &&
+      (!search || c.name.toLocaleLowerCase().includes(search.toLocaleLowerCase())),
+  );
+  return (
+    <Screen title="Chronovore library">
+      <p class="note">Every Core Set card. Browsing needs no account; buying and opening packs and playing ask you to sign in.</p>
+      {library.loading && <Loading what="the library" />}
+      <ProblemBox problem={library.problem} />
+      <form class="filters" role="search" aria-label="Filter the library" onSubmit={(e) => e.preventDefault()}>
+        <label for="cv-filter-class">Class</label>
+        <select id="cv-filter-class" value={cardClass} onChange={(e) => setCardClass(e.currentTarget.value)}>
+          <option value="">Every class</option>
+          {[...CLASSES, "neutral"].map((c) => <option key={c} value={c}>{title(c)}: {CLASS_NOTES[c]}</option>)}
+        </select>
+        <label for="cv-filter-kind">Kind</label>
+        <select id="cv-filter-kind" value={kind} onChange={(e) => setKind(e.currentTarget.value)}>
+          <option value="">Monsters and events</option>
+          <option value="monster">Monsters</option>
+          <option value="event_card">Events</option>
+        </select>
+        <label for="cv-filter-rarity">Rarity</label>
+        <select id="cv-filter-rarity" value={rarity} onChange={(e) => setRarity(e.currentTarget.value)}>
+          <option value="">Every rarity</option>
+          {RARITIES.map((r) => <option key={r} value={r}>{title(r)}</option>)}
+        </select>
+        <label for="cv-filter-name">Name</label>
+        <input id="cv-filter-name" type="search" value={search} onInput={(e) => setSearch(e.currentTarget.value)} />
+      </form>
+      {library.data && <p role="status">{shown.length} of {cards.length} cards.</p>}
+      <ul class="events" aria-label="Library cards">
+        {shown.map((c) => (
+          <li key={c.name}>
+            <CardFace card={c} />
+          </li>
+        ))}
+      </ul>
+    </Screen>
+  );
+}

@@ -1,0 +1,80 @@
+import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/preact";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+
+const calls: { path: string; body: unknown }[] = [];
+const hero = { health: 30, armor: 0, coins: 0, strength: 1, attack: 1, weapon: null };
+const card = (name: string) => ({ name, kind: "event_card", cardClass: "neutral", rarity: "common", cost: 0, rewards: [{ type: "coins", amount: 1 }] });
+
+function view(slots: unknown[], hand: unknown[], legalActions: unknown[]) {
+  return {
+    id: "m1",
+    status: "active",
+    version: 3,
+    round: 1,
+    rounds: 5,
+    deadline: new Date(Date.now() + 120_000).toISOString(),
+    you: { hero, hand, slots, locked: false, deckCount: 23, discardCount: 0 },
+    opponent: { hero, handCount: 7, deckCount: 23, locked: true, slots: ["face_down", null, null, null] },
+    legalActions,
+  };
+}
+const first = { uid: 1, card: card("Spark") };
+const second = { uid: 2, card: card("Ember") };
+const start = view([null, null, null, null], [first, second], [
+  ...[0, 1, 2, 3].flatMap((slot) => [{ kind: "place", card: 1, slot }, { kind: "place", card: 2, slot }]),
+  { kind: "lock" },
+  { kind: "forfeit" },
+]);
+const placed = view([first, null, null, null], [second], [
+  { kind: "take_back", slot: 0 },
+  { kind: "move", slot: 0, to: 1 },
+  { kind: "place", card: 2, slot: 1 },
+  { kind: "lock" },
+]);
+
+vi.mock("../../api/client", () => ({
+  api: {
+    GET: vi.fn(async () => ({ data: start, response: new Response(null, { status: 200 }) })),
+    POST: vi.fn(async (path: string, init: { body: { action: { kind: string } } }) => {
+      calls.push({ path, body: init.body });
+      const next = init.body.action.kind === "place" ? placed : start;
+      return { data: { ...next, events: [] }, response: new Response(null, { status: 200 }) };
+    }),
+  },
+  idempotencyKey: () => "k",
+  unwrap: async <T,>(call: Promise<{ data?: T }>) => (await call).data as T,
+}));
+
+const { Match } = await import("./Match");
+
+describe("the lock-in row from the keyboard", () => {
+  beforeEach(() => {
+    calls.length = 0;
+  });
+  afterEach(cleanup);
+
+  it("places a focused card with 1–4 and takes it back with Backspace", async () => {
+    render(<Match />);
+    const spark = await screen.findByRole("button", { name: /^Spark\./ });
+    fireEvent.keyDown(spark, { key: "1" });
+    await waitFor(() => expect(calls).toHaveLength(1));
+    expect(calls[0]!.body).toMatchObject({ expectedVersion: 3, action: { kind: "place", card: 1, slot: 0 } });
+
+    const slotted = await screen.findByRole("button", { name: /^Slot 1: Spark/ });
+    await waitFor(() => expect(document.activeElement).toBe(slotted));
+    fireEvent.keyDown(slotted, { key: "Backspace" });
+    await waitFor(() => expect(calls).toHaveLength(2));
+    expect(calls[1]!.body).toMatchObject({ action: { kind: "take_back", slot: 0 } });
+  });
+
+  it("says a taken slot is taken instead of sending what the server would refuse", async () => {
+    render(<Match />);
+    const spark = await screen.findByRole("button", { name: /^Spark\./ });
+    fireEvent.keyDown(spark, { key: "1" });
+    const ember = await screen.findByRole("button", { name: /^Ember\./ });
+    await screen.findByRole("button", { name: /^Slot 1: Spark/ });
+    fireEvent.keyDown(ember, { key: "1" });
+    expect((await screen.findByRole("alert")).textContent).toBe("Slot 1 is taken: move that card or take it back first.");
+    expect(calls).toHaveLength(1);
+  });
+});
