@@ -29,7 +29,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from services.battle import host
+from services.battle import host, match_seeds
 from services.battle.games import chronovore
 from services.battle.games.chronovore import GAME, PVP_MODE, PVP_SEATS
 from services.battle.games.terrakard import pseudonym
@@ -120,6 +120,7 @@ def _create_match(
     match, initial, steps = host.start(
         hosted, pvp.new_id(), PVP_MODE, seats, brings, None, pvp.rng.seed_for_child(), now
     )
+    match = match_seeds.salted(match, pvp.rng)  # committed from the first view (fairness)
     if not uow.matches.add_if_no_active(match, initial):
         return None
     uow.matches.add_steps(match.id, steps)
