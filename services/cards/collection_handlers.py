@@ -68,7 +68,12 @@ def _existing_starter(uow: CardsUnitOfWork, grant: StarterGrant, asked: str) -> 
             f"the starter was already chosen ({grant.affinity}); it cannot be chosen again",
             {"affinity": grant.affinity},
         )
-    return starter_view(grant, uow.owned.granted_by("starter", grant.player_id))
+    return starter_view(grant, _starter_copies(uow, grant.player_id))
+
+
+def _starter_copies(uow: CardsUnitOfWork, player_id: uuid.UUID) -> list[dict[str, Any]]:
+    """The copies of the starter (Quest's: the only game with a starter grant)."""
+    return uow.owned.granted_by(STARTER_SOURCE, player_id, Game.QUEST)
 
 
 def _starter_rules(rules: CollectionRules) -> StarterRules:
@@ -121,14 +126,14 @@ def choose_starter(
             grant.granted_at,
         )
     )
-    return starter_view(grant, uow.owned.granted_by("starter", cmd.player_id)), True
+    return starter_view(grant, _starter_copies(uow, cmd.player_id)), True
 
 
 def get_starter(player_id: uuid.UUID, uow: CardsUnitOfWork) -> dict[str, Any]:
     grant = uow.starters.get(player_id)
     if grant is None:
         raise NotFound("starter_not_chosen", "you have not chosen a starter yet")
-    return starter_view(grant, uow.owned.granted_by("starter", player_id))
+    return starter_view(grant, _starter_copies(uow, player_id))
 
 
 # -- collection -------------------------------------------------------------------------

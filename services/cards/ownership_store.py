@@ -97,10 +97,17 @@ class SqlOwnedCards:
         ).all()
         return {row.id: dict(row._mapping) for row in rows}
 
-    def granted_by(self, source_type: str, source_id: uuid.UUID) -> list[dict[str, Any]]:
+    def granted_by(self, source_type: str, source_id: uuid.UUID, game: str) -> list[dict[str, Any]]:
+        """The copies of ``game`` one source granted (another game's grant may share the
+        source: TerraKard's starting collection is a ``starter`` grant keyed by the player
+        as well)."""
         rows = self._session.execute(
             _copies_query()
-            .where(owned_cards.c.source_type == source_type, owned_cards.c.source_id == source_id)
+            .where(
+                owned_cards.c.source_type == source_type,
+                owned_cards.c.source_id == source_id,
+                card_definitions.c.game == game,
+            )
             .order_by(owned_cards.c.acquired_at, card_definitions.c.kind, card_definitions.c.name)
         ).all()
         return [dict(row._mapping) for row in rows]

@@ -164,6 +164,10 @@ def test_two_players_paired_by_the_queue_play_a_whole_match_told_through_push(
         assert views["one"]["opponent"]["name"] == pseudonym(two)
         assert views["two"]["opponent"]["name"] == pseudonym(one)
         assert views["one"]["deadline"] == (T0 + CHOOSING).isoformat()
+        # The match's seed is committed to from the first view, and kept until the end.
+        commitment = views["one"]["fairness"]["commitment"]
+        assert commitment and views["two"]["fairness"]["commitment"] == commitment
+        assert views["one"]["fairness"]["seed"] is None
         players = {"one": one, "two": two}
         sockets = {"one": one_socket, "two": two_socket}
         answers: dict[str, list[Any]] = {"one": [], "two": []}
@@ -231,6 +235,10 @@ def test_two_players_paired_by_the_queue_play_a_whole_match_told_through_push(
             assert end["data"]["result"] == views[name]["result"]
         history = two.call("GET", f"/chronovore/matches/{match_id}/history").json()
         assert (history["mode"], history["opponent"]) == ("pvp", pseudonym(one))
+        revealed = view_of(one, match_id)["fairness"]
+        assert revealed["commitment"] == commitment and revealed["seed"] is not None
+        opened = f"{revealed['seed']}:{revealed['salt']}".encode()  # docs/fairness.md
+        assert hashlib.sha256(opened).hexdigest() == commitment
         assert one.call("GET", "/chronovore/queue").json()["status"] == "idle"
     finally:
         one_socket.socket.close()

@@ -102,6 +102,33 @@ def test_choosing_again_grants_nothing_more_and_says_so(cards, cards_engine):
     assert cards.get_starter(player_id=player) == first
 
 
+def test_the_starter_shows_quest_s_copies_only_when_another_game_s_grant_shares_its_source(
+    cards, cards_engine
+):
+    """TerraKard's starting collection is a ``starter`` grant keyed by the player too."""
+    player = str(uuid.uuid4())
+    terrakard_card = definition(game="terrakard", kind="card", attributes={})
+    with cards_engine.begin() as conn:
+        conn.execute(sa.insert(orm.card_definitions), [terrakard_card])
+        conn.execute(
+            sa.insert(orm.owned_cards),
+            [
+                {
+                    "id": uuid.uuid4(),
+                    "player_id": uuid.UUID(player),
+                    "definition_id": terrakard_card["id"],
+                    "source_type": "starter",
+                    "source_id": uuid.UUID(player),
+                    "acquired_at": NOW,
+                }
+            ],
+        )
+    chosen = cards.choose_starter(player_id=player, affinity="Wit")["starter"]
+    assert len(chosen["cards"]) == 5
+    assert str(terrakard_card["id"]) not in {c["definition_id"] for c in chosen["cards"]}
+    assert cards.get_starter(player_id=player) == chosen
+
+
 def test_concurrent_starter_choices_grant_once(cards, settings, cards_engine):
     player = str(uuid.uuid4())
 
