@@ -70,6 +70,13 @@ def method_label(method: str) -> str:
     return method if method in METHODS else "other"
 
 
+# Each label set's child, found once: ``labels()`` costs a lock and a lookup per call, on
+# every request. Bounded as the labels are (routes x methods x statuses).
+_TIMERS: dict[tuple[str, str], Any] = {}
+_COUNTS: dict[tuple[str, str, int], Any] = {}
+_RPC_TIMERS: dict[tuple[str, str, str], Any] = {}
+
+
 class RequestClock:
     """One request's measurement: in flight from ``start`` to ``done``."""
 
@@ -80,10 +87,25 @@ class RequestClock:
         HTTP_IN_FLIGHT.inc()
 
     def done(self, route: str, method: str, status: int) -> None:
+        elapsed = time.perf_counter() - self.started
         HTTP_IN_FLIGHT.dec()
-        label = method_label(method)
-        HTTP_DURATION.labels(route, label).observe(time.perf_counter() - self.started)
-        HTTP_REQUESTS.labels(route, label, str(status)).inc()
+        method = method_label(method)  # a client's own method would grow the caches
+        timer = _TIMERS.get((route, method))
+        if timer is None:
+            timer = _TIMERS[route, method] = HTTP_DURATION.labels(route, method)
+        timer.observe(elapsed)
+        count = _COUNTS.get((route, method, status))
+        if count is None:
+            count = _COUNTS[route, method, status] = HTTP_REQUESTS.labels(route, method, status)
+        count.inc()
+
+
+def observe_rpc(service: str, method: str, outcome: str, seconds: float) -> None:
+    timer = _RPC_TIMERS.get((service, method, outcome))
+    if timer is None:
+        timer = RPC_CLIENT_DURATION.labels(service, method, outcome)
+        _RPC_TIMERS[service, method, outcome] = timer
+    timer.observe(seconds)
 
 
 class GatewayState(Collector):

@@ -42,7 +42,7 @@ from aio_pika.abc import AbstractIncomingMessage
 from nameko.exceptions import deserialize
 
 from gateway.http import REQUEST_ID
-from gateway.metrics import RPC_CLIENT_DURATION
+from gateway.metrics import observe_rpc
 from shared.errors import ServiceUnavailable, outcome_of
 
 log = logging.getLogger(__name__)
@@ -121,9 +121,7 @@ class NamekoRpc:
             outcome = outcome_of(exc)
             raise
         finally:
-            RPC_CLIENT_DURATION.labels(service, method, outcome).observe(
-                time.perf_counter() - started
-            )
+            observe_rpc(service, method, outcome, time.perf_counter() - started)
 
     async def _call(
         self,

@@ -107,11 +107,22 @@ class ServiceGauges(DependencyProvider):  # type: ignore[misc]
         )
         self.service = str(self.container.service_name)
         self.failures = Throttled(log, f"{self.service} metrics", interval=max(30.0, self.interval))
+        self._thread: Any = None
 
     def start(self) -> None:
         providers = [d for d in self.container.dependencies if isinstance(d, DatabaseProvider)]
         if providers:  # none when a test replaced the database
-            self.container.spawn_managed_thread(lambda: self._run(providers[0]))
+            # Its own green thread, ended by stop() (a managed one would be killed with a
+            # warning at every stop); _run lets no exception out.
+            self._thread = eventlet.spawn(self._run, providers[0])
+
+    def stop(self) -> None:
+        thread, self._thread = self._thread, None
+        if thread is not None:
+            thread.kill()
+
+    def kill(self) -> None:
+        self.stop()
 
     def _run(self, provider: DatabaseProvider) -> None:
         while True:

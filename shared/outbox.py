@@ -115,6 +115,8 @@ class OutboxRelay:
         self._publisher = publisher
         self._batch_size = batch_size
         self._service = service
+        # While the broker is away every round's first publish fails: one line per 30 s.
+        self._publish_failures = Throttled(log, f"{service or 'outbox'} relay publish")
 
     def relay_once(self) -> int:
         """Publish one batch of pending events; return how many were published."""
@@ -159,9 +161,10 @@ class OutboxRelay:
                     continue
                 except Exception as exc:  # the broker is away: retry the rest later
                     OUTBOX_PUBLISH_FAILURES.labels(self._service).inc()
-                    log.warning("outbox publish of %s failed: %s", row.event_id, exc)
+                    self._publish_failures.failed(exc)
                     self._record_failure(conn, row.seq, str(exc))
                     break
+                self._publish_failures.succeeded()
                 conn.execute(
                     update(outbox)
                     .where(outbox.c.seq == row.seq)

@@ -20,6 +20,7 @@ from shared.db import Database, make_engine
 from shared.errors import NotFound
 from shared.logs import ExpectedRefusals, JsonFormatter, RequestIdFilter
 from shared.metrics import measure_outbox
+from shared.outbox import OutboxRelay
 from tests.helpers import collection_of, publish_event, wait_for
 from tests.integration.platform import test_reliable_events as reliable
 from tests.integration.platform.test_outbox_and_inbox import registered_event
@@ -136,4 +137,32 @@ def test_the_backlog_is_the_unpublished_rows_and_the_lag_the_oldest_ones_age(set
     finally:
         with engine.begin() as conn:
             conn.execute(sa.delete(outbox).where(outbox.c.event_id == row["event_id"]))
+        engine.dispose()
+
+
+class BrokerAway:
+    def publish(self, payload, **kwargs):
+        raise ConnectionRefusedError("broker unreachable")
+
+
+def test_a_broker_away_is_one_relay_line_not_one_per_round(settings, caplog):
+    engine = make_engine(settings.database_url_for("accounts"), pool_size=1)
+    database = Database(engine, accounts_orm.plumbing, now=SystemClock().now)
+    event = registered_event()
+    relay = OutboxRelay(engine, accounts_orm.plumbing, BrokerAway(), service="accounts")
+    failures = value("deckyard_outbox_publish_failures_total", service="accounts")
+    try:
+        with database.transaction() as uow:
+            uow.add_event(event)
+        with caplog.at_level(logging.INFO, logger="shared.outbox"):
+            for _ in range(20):  # twenty rounds in well under the 30 s interval
+                relay.relay_once()
+        assert [(r.levelname, r.getMessage()) for r in caplog.records] == [
+            ("ERROR", "accounts relay publish failed")
+        ]
+        assert value("deckyard_outbox_publish_failures_total", service="accounts") >= failures + 20
+    finally:
+        outbox = accounts_orm.plumbing.outbox
+        with engine.begin() as conn:
+            conn.execute(sa.delete(outbox).where(outbox.c.event_id == event.event_id))
         engine.dispose()

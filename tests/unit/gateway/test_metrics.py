@@ -164,3 +164,15 @@ def test_metrics_are_a_route_of_the_status_port_only():
     assert status == 200 and headers["content-type"].startswith("text/plain; version=0.0.4")
     assert b"deckyard_push_connections 0.0" in body  # this gateway's hub, attached
     assert b'deckyard_http_requests_total{method="GET",route="<no route>",status="404"}' in body
+
+
+def test_methods_a_client_makes_up_are_one_label_and_grow_nothing():
+    from gateway import metrics
+
+    call(measured(), "BREW0", "/things")
+    sizes = len(metrics._TIMERS), len(metrics._COUNTS)
+    before = requests_of("/things", "other", 405)
+    for n in range(1, 20):
+        assert call(measured(), f"BREW{n}", "/things")[0] == 405
+    assert requests_of("/things", "other", 405) == before + 19
+    assert (len(metrics._TIMERS), len(metrics._COUNTS)) == sizes
