@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
 from typing import Any
 
@@ -355,3 +356,17 @@ def test_targets_are_close_in_trophies_and_not_inactive_nor_under_attack(api, ca
     offered = {t["pseudonym"] for t in me.arena()["items"]}
     assert {near.pseudonym, busy.pseudonym, rival.pseudonym} <= offered
     assert idle.pseudonym not in offered
+
+
+def test_two_attackers_confirming_the_same_target_at_once_one_wins(api, catalogue, clock):
+    first, second, defender = ready(api, catalogue, clock, 3)
+    attackers = (first, second)
+    targets = [a.target_of(defender) for a in attackers]
+    assert targets[0] == targets[1] is not None
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        responses = list(pool.map(lambda a: a.attack(targets[0]), attackers))
+    assert sorted(r.status_code for r in responses) == [201, 409], [r.text for r in responses]
+    winner, loser = attackers if responses[0].status_code == 201 else attackers[::-1]
+    assert_problem(next(r for r in responses if r.status_code == 409), 409, "target_under_attack")
+    assert winner.profile()["tickets"] == ARENA.max_tickets - 1
+    assert loser.profile()["tickets"] == ARENA.max_tickets  # the refused one spent nothing
