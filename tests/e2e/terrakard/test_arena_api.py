@@ -17,10 +17,8 @@ import pytest
 
 from games.terrakard.arena import ARENA
 from games.terrakard.content import Category, category_multiplier
-from shared.config import SERVICE_NAMES
 from tests.e2e.accounts.test_me import assert_problem
-from tests.e2e.terrakard.support import next_clock
-from tests.e2e.terrakard.test_attack_api import UNLIMITED, Player, authors, catalogue, commons
+from tests.e2e.terrakard.test_attack_api import Player, authors, catalogue, commons
 from tests.helpers import wait_for
 
 pytestmark = pytest.mark.e2e
@@ -28,24 +26,6 @@ pytestmark = pytest.mark.e2e
 __all__ = ["authors", "catalogue"]
 
 AFTER_PROTECTION = ARENA.new_player_protection + timedelta(hours=1)
-
-
-@pytest.fixture
-def clock():
-    """The battle service's time: it moves only when the test moves it."""
-    return next_clock()
-
-
-@pytest.fixture
-def platform(start_service, start_gateway, settings, clock):
-    """As tests/e2e/conftest.py's, without rate limits, battle on ``clock``."""
-    gateway = start_gateway(settings, MAX_BODY_BYTES=settings.max_body_bytes, **UNLIMITED)
-    containers = {
-        name: start_service(name, replacements={"clock": clock} if name == "battle" else None)
-        for name in SERVICE_NAMES
-    }
-    containers["gateway"] = gateway.wait()
-    return containers
 
 
 class Arena(Player):

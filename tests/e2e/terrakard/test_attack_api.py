@@ -17,9 +17,7 @@ from games.terrakard.articles import article_from
 from games.terrakard.content import CYCLE
 from games.terrakard.drafts import card_body, question_body
 from gateway.casing import camelize
-from shared.config import SERVICE_NAMES
 from tests.e2e.quest.test_attempt_api import authors
-from tests.e2e.terrakard.support import next_clock
 from tests.helpers import wait_for
 from tests.random_refs import random_sub
 
@@ -28,29 +26,6 @@ pytestmark = pytest.mark.e2e
 __all__ = ["authors"]
 
 YEAR = 2026
-# The catalogue is published by two Authors in a few dozen changes: no rate limit here.
-UNLIMITED = {
-    "RATE_LIMIT_PLAYER_PER_MINUTE": 1_000_000,
-    "RATE_LIMIT_PLAYER_BURST": 1_000_000,
-}
-
-
-@pytest.fixture
-def clock():
-    """The battle service's time (tests/e2e/terrakard/support.py): moved by the test."""
-    return next_clock()
-
-
-@pytest.fixture
-def platform(start_service, start_gateway, settings, clock):
-    """As tests/e2e/conftest.py's, without rate limits, battle on ``clock``."""
-    gateway = start_gateway(settings, MAX_BODY_BYTES=settings.max_body_bytes, **UNLIMITED)
-    containers = {
-        name: start_service(name, replacements={"clock": clock} if name == "battle" else None)
-        for name in SERVICE_NAMES
-    }
-    containers["gateway"] = gateway.wait()
-    return containers
 
 
 def past_the_tutorial(player: Player, deck_id: str) -> None:
