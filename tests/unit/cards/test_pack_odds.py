@@ -181,6 +181,7 @@ def test_terrakard_packs_are_the_rulebook_s_and_only_the_rampart_pack_has_a_pric
         assert set(kind.rarities) == set(Rarity) and kind.needed_rarities() <= set(Rarity)
     assert kinds["rampart"].extra["price"] == {"currency": "rampart_tokens", "amount": 5}
     assert all("price" not in kinds[k].extra for k in ("gold", "silver", "bronze", "copper"))
+
     # Richer with the stars: more cards, and better odds of a Rare or more in a slot.
     def rare_or_better(kind):
         odds = card_rarity_odds(kind, 0)
