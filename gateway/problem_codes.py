@@ -165,7 +165,7 @@ TERRAKARD_REFUSALS: Codes = {
         "not_overdue",
     ),
     422: ("invalid_posture", "cannot_attack_yourself", "invalid_action"),
-    503: ("accounts_unavailable", "authoring_unavailable", "battle_unavailable"),
+    503: ("accounts_unavailable", "authoring_unavailable"),
 }
 # The ledger, packs and provably fair rolls (docs/economy.md, docs/fairness.md).
 ECONOMY_REFUSALS: Codes = {
@@ -284,7 +284,12 @@ BATTLE: Codes = {
         *OTHER_DECK_REFUSALS,
         *TERRAKARD_REFUSALS[422],
     ),
-    503: ("cards_unavailable", "cpu_deck_unavailable", *TERRAKARD_REFUSALS[503]),
+    503: (
+        "cards_unavailable",
+        "cpu_deck_unavailable",
+        "starter_cards_unavailable",  # TerraKard's tutorial: no training plan yet
+        *TERRAKARD_REFUSALS[503],
+    ),
 }
 
 

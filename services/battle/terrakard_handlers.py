@@ -150,6 +150,8 @@ def _check_attack(
             "target_recently_attacked",
             f"you attacked this player less than {tk.REPEAT_HOURS} hours ago",
         )
+    if rules_of.tickets_now(attacker.tickets, now).count < 1:
+        raise _no_ticket(attacker.tickets, now)
 
 
 def _no_ticket(held: rules_of.Tickets, now: datetime) -> Conflict:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
 from typing import Any
 
@@ -16,10 +17,8 @@ import pytest
 
 from games.terrakard.arena import ARENA
 from games.terrakard.content import Category, category_multiplier
-from shared.config import SERVICE_NAMES
 from tests.e2e.accounts.test_me import assert_problem
-from tests.e2e.terrakard.support import next_clock
-from tests.e2e.terrakard.test_attack_api import UNLIMITED, Player, authors, catalogue, commons
+from tests.e2e.terrakard.test_attack_api import Player, authors, catalogue, commons
 from tests.helpers import wait_for
 
 pytestmark = pytest.mark.e2e
@@ -27,24 +26,6 @@ pytestmark = pytest.mark.e2e
 __all__ = ["authors", "catalogue"]
 
 AFTER_PROTECTION = ARENA.new_player_protection + timedelta(hours=1)
-
-
-@pytest.fixture
-def clock():
-    """The battle service's time: it moves only when the test moves it."""
-    return next_clock()
-
-
-@pytest.fixture
-def platform(start_service, start_gateway, settings, clock):
-    """As tests/e2e/conftest.py's, without rate limits, battle on ``clock``."""
-    gateway = start_gateway(settings, MAX_BODY_BYTES=settings.max_body_bytes, **UNLIMITED)
-    containers = {
-        name: start_service(name, replacements={"clock": clock} if name == "battle" else None)
-        for name in SERVICE_NAMES
-    }
-    containers["gateway"] = gateway.wait()
-    return containers
 
 
 class Arena(Player):
@@ -355,3 +336,17 @@ def test_targets_are_close_in_trophies_and_not_inactive_nor_under_attack(api, ca
     offered = {t["pseudonym"] for t in me.arena()["items"]}
     assert {near.pseudonym, busy.pseudonym, rival.pseudonym} <= offered
     assert idle.pseudonym not in offered
+
+
+def test_two_attackers_confirming_the_same_target_at_once_one_wins(api, catalogue, clock):
+    first, second, defender = ready(api, catalogue, clock, 3)
+    attackers = (first, second)
+    targets = [a.target_of(defender) for a in attackers]
+    assert targets[0] == targets[1] is not None
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        responses = list(pool.map(lambda a: a.attack(targets[0]), attackers))
+    assert sorted(r.status_code for r in responses) == [201, 409], [r.text for r in responses]
+    winner, loser = attackers if responses[0].status_code == 201 else attackers[::-1]
+    assert_problem(next(r for r in responses if r.status_code == 409), 409, "target_under_attack")
+    assert winner.profile()["tickets"] == ARENA.max_tickets - 1
+    assert loser.profile()["tickets"] == ARENA.max_tickets  # the refused one spent nothing

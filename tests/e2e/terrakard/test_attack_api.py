@@ -18,9 +18,7 @@ from games.terrakard.articles import article_from
 from games.terrakard.content import CYCLE
 from games.terrakard.drafts import card_body, question_body
 from gateway.casing import camelize
-from shared.config import SERVICE_NAMES
 from tests.e2e.quest.test_attempt_api import authors
-from tests.e2e.terrakard.support import next_clock
 from tests.helpers import wait_for
 from tests.random_refs import random_sub
 
@@ -29,29 +27,6 @@ pytestmark = pytest.mark.e2e
 __all__ = ["authors"]
 
 YEAR = 2026
-# The catalogue is published by two Authors in a few dozen changes: no rate limit here.
-UNLIMITED = {
-    "RATE_LIMIT_PLAYER_PER_MINUTE": 1_000_000,
-    "RATE_LIMIT_PLAYER_BURST": 1_000_000,
-}
-
-
-@pytest.fixture
-def clock():
-    """The battle service's time (tests/e2e/terrakard/support.py): moved by the test."""
-    return next_clock()
-
-
-@pytest.fixture
-def platform(start_service, start_gateway, settings, clock):
-    """As tests/e2e/conftest.py's, without rate limits, battle on ``clock``."""
-    gateway = start_gateway(settings, MAX_BODY_BYTES=settings.max_body_bytes, **UNLIMITED)
-    containers = {
-        name: start_service(name, replacements={"clock": clock} if name == "battle" else None)
-        for name in SERVICE_NAMES
-    }
-    containers["gateway"] = gateway.wait()
-    return containers
 
 
 def past_the_tutorial(player: Player, deck_id: str) -> None:
@@ -89,6 +64,11 @@ def _article(index: int, views: int, languages: int) -> Any:
     )
 
 
+# Every card this fixture published in the session, each with its question: the starting
+# collection comes from every published card of the session, other tests' included.
+WITH_QUESTIONS: set[str] = set()
+
+
 @pytest.fixture
 def catalogue(api, authors):
     """Twelve Common cards (each with its knowledge question) and two Uncommon ones."""
@@ -101,6 +81,7 @@ def catalogue(api, authors):
         body = question_body(article, YEAR, card["lineageId"])
         assert body is not None
         _publish(authors, "knowledge_question", body)
+        WITH_QUESTIONS.add(card["body"]["name"])
     return names
 
 
@@ -237,9 +218,9 @@ def test_a_whole_attack_against_another_players_saved_plan(api, catalogue, clock
         assert again.json() == response.json()  # the same key: the first answer
         view = response.json()
     assert view["status"] == "finished"
-    # Round 1's planned card has a question when it is one of ours (the starting
+    # Round 1's planned card has a question when this fixture published it (the starting
     # collection comes from every published card of the session): then it was asked.
-    assert asked == (plan["rounds"][0]["name"] in catalogue)
+    assert asked == (plan["rounds"][0]["name"] in WITH_QUESTIONS)
     assert view["outcome"] in ("three_stars", "two_stars", "one_star", "defeat")
     history = attacker.ok("GET", f"/terrakard/attacks/{attack}/history")
     assert history["entries"][0]["action"] == {"kind": "begin"}

@@ -216,6 +216,34 @@ def test_the_arena_candidates_are_by_level_and_exclude_who_is_asked(cards):
         cards.terrakard_target(target_id=str(uuid.uuid4()))
 
 
+def test_the_arena_s_targets_are_named_by_their_target_ids_and_say_who_has_a_plan(cards):
+    with_plan, _ = started(cards)
+    without, _ = started(cards)
+    stranger = str(uuid.uuid4())  # no starting collection: left out
+    ids = commons(cards.terrakard_collection(player_id=with_plan, level=1))
+    cards.terrakard_save_plan(
+        player_id=with_plan, level=1, name="Wall", rounds=ids[:5], reserve=ids[5],
+        condition={"trigger": "low_hp"}, posture="balanced", activate=True,
+    )  # fmt: skip
+    found = {
+        f["player_id"]: f
+        for f in cards.terrakard_targets_of(player_ids=[with_plan, without, stranger])
+    }
+    assert set(found) == {with_plan, without}
+    assert found[with_plan]["has_plan"] and not found[without]["has_plan"]
+    for player, target in found.items():
+        assert cards.terrakard_target(target_id=target["target_id"])["player_id"] == player
+
+
+def test_the_training_plan_is_the_automatic_plan_of_the_starting_cards_no_one_owns(cards):
+    plan = cards.terrakard_training_plan()["plan"]
+    every = [*plan["rounds"], plan["reserve"]]
+    assert len(every) == 6 and len({c["name"] for c in every}) == 6
+    assert all(c["id"].startswith("training-") for c in every)
+    assert sum(c["cost"] for c in every) <= 9  # level 1's defense budget
+    assert plan["posture"] == "balanced" and plan["condition"]["trigger"] == "low_hp"
+
+
 def test_the_purge_forgets_plans_and_the_terrakard_player(cards, cards_engine):
     player, collection = started(cards)
     ids = commons(collection)
