@@ -164,7 +164,10 @@ def test_deleting_the_account_closes_its_sockets(api, starters):
     assert closed.value.rcvd is not None and closed.value.rcvd.code == 4003
     refused = connect(socket_url(api.base_url), open_timeout=WAIT_SECONDS)
     refused.send(json.dumps({"type": "auth", "token": player.token}))
-    assert json.loads(refused.recv(timeout=WAIT_SECONDS))["code"] == "account_deleted"
+    # Locked while the deletion runs, deleted once it has: refused either way (which one
+    # depends on how far the purge got, not on the socket).
+    code = json.loads(refused.recv(timeout=WAIT_SECONDS))["code"]
+    assert code in ("account_locked", "account_deleted")
     refused.close()
 
 
