@@ -77,9 +77,10 @@ lint: install
 typecheck: install
 	$(BIN)/mypy
 
-# The whole suite: lint, types, then unit, integration and e2e tests on the real stack.
+# The whole suite: lint, types, then unit, integration and e2e tests on the real stack,
+# in two pytest processes side by side (scripts/run-tests; TEST_SHARDS=1 for one).
 test: machine browser-machine lint typecheck web
-	REQUIRE_SERVICES=$${REQUIRE_SERVICES-1} $(BIN)/python -m pytest
+	REQUIRE_SERVICES=$${REQUIRE_SERVICES-1} PYTHON=$(BIN)/python bash scripts/run-tests
 
 # Only the tests that need nothing running.
 test-unit: install

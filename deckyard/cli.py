@@ -83,7 +83,7 @@ def _parser() -> argparse.ArgumentParser:
     terrakard_arguments(terrakard)
 
     verify = commands.add_parser(
-        "verify", help="verify an exported history of provably fair rolls (offline)"
+        "verify", help="verify an exported roll history or finished match history (offline)"
     )
     from deckyard.verify import add_arguments as verify_arguments
 

@@ -3,7 +3,8 @@
 ``Gateway`` combines the route mixins (``gateway/routes/``, one module per area and
 per game) with what they use: the token verifier, the rate limits, the player leases,
 the RPC client, the push hub. ``api_app`` serves the public routes and the push
-channel on ``GATEWAY_PORT``; ``status_app`` the internal routes on ``STATUS_PORT``.
+channel on ``GATEWAY_PORT``; ``status_app`` the internal routes on ``STATUS_PORT``
+(``/internal/status``, and ``/metrics``: gateway/metrics.py).
 
 """
 
@@ -18,6 +19,7 @@ from gateway.clientaddress import ClientAddresses
 from gateway.cors import CorsPolicy
 from gateway.devauth import DEV_ISSUER, dev_jwks
 from gateway.http import routes_of
+from gateway.metrics import GATEWAY_STATE, MetricsRoutes
 from gateway.players import PlayerLeases
 from gateway.push.hub import PushHub
 from gateway.push.routes import PushRoutes
@@ -27,7 +29,9 @@ from gateway.routes.accounts import AccountRoutes
 from gateway.routes.authoring import AuthoringRoutes
 from gateway.routes.catalogue import CatalogueRoutes
 from gateway.routes.chronovore.cards import ChronovoreCardRoutes
+from gateway.routes.chronovore.crafting import ChronovoreCraftingRoutes
 from gateway.routes.chronovore.matches import ChronovoreMatchRoutes
+from gateway.routes.chronovore.pvp import ChronovorePvpRoutes
 from gateway.routes.economy import EconomyRoutes
 from gateway.routes.fairness import FairnessRoutes
 from gateway.routes.platform import PlatformRoutes
@@ -65,6 +69,7 @@ def build_limits(settings: Settings) -> RateLimits:
 
 class Gateway(
     PlatformRoutes,
+    MetricsRoutes,
     AccountRoutes,
     CatalogueRoutes,
     AuthoringRoutes,
@@ -74,6 +79,8 @@ class Gateway(
     QuestBattleRoutes,
     ChronovoreCardRoutes,
     ChronovoreMatchRoutes,
+    ChronovoreCraftingRoutes,
+    ChronovorePvpRoutes,
     EconomyRoutes,
     FairnessRoutes,
     TerraKardCardRoutes,
@@ -89,6 +96,7 @@ class Gateway(
         self.services = NamekoRpc(settings.amqp_uri, settings.rpc_exchange, settings.rpc_timeout)
         self.hub = PushHub()
         self.stream = EventStream(settings.amqp_uri, self.hub, self.players.forget)
+        GATEWAY_STATE.attach(self.hub, self.broker_ready)  # read by GET /metrics
 
     def broker_ready(self) -> bool:
         """Readiness: this process's own broker link is open (no new connection per call)."""
@@ -120,6 +128,7 @@ class Gateway(
             sockets=self.socket_routes(),
             lifespan=self.running,
             files=self.web_file,
+            measured=True,
         )
 
     def status_app(self) -> GatewayApp:

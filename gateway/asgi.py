@@ -12,6 +12,8 @@ problem+json (gateway/problems.py). Starlette's ``Request``, ``Response`` and
   a new one; it goes to every RPC of the request (``nameko.request_id``) and back in
   the answer's ``X-Request-ID``.
 * **CORS** for ``CORS_ORIGINS`` (gateway/cors.py); the status port answers none.
+* **Metrics** (the API port's app only): every request counted and timed by its route's
+  template, method and status (gateway/metrics.py).
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ from starlette.websockets import WebSocket
 from gateway.casing import camelize
 from gateway.cors import CorsPolicy
 from gateway.http import BODY_STATE, REQUEST_ID, Route, path_values
+from gateway.metrics import NO_ROUTE, WEB_CLIENT, RequestClock
 from gateway.problems import (
     method_not_allowed,
     problem,
@@ -40,6 +43,7 @@ from gateway.problems import (
 from shared.errors import PayloadTooLarge
 
 _USABLE_REQUEST_ID = re.compile(r"[\x21-\x7e]{1,128}")
+_MATCHED = "deckyard.matched"  # the scope's key for the route ``_answer`` found
 
 Handler = Callable[..., Awaitable[Any]]
 SocketHandler = Callable[[WebSocket], Awaitable[None]]
@@ -82,6 +86,7 @@ class GatewayApp:
         sockets: dict[str, SocketHandler] | None = None,
         lifespan: Callable[[], Any] | None = None,
         files: Callable[[str], Response] | None = None,
+        measured: bool = False,
     ) -> None:
         self.routes = routes
         self.cors = cors
@@ -89,11 +94,15 @@ class GatewayApp:
         self.sockets = sockets or {}
         self.lifespan = lifespan  # an async context manager factory, run once per server
         self.files = files  # GET of a path no route has: a file of the web client, or 404
+        self.measured = measured  # count and time every request (gateway/metrics.py)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         kind = scope["type"]
         if kind == "http":
-            response = await self._answer(scope, receive)
+            if self.measured:
+                response = await self._measured_answer(scope, receive)
+            else:
+                response = await self._answer(scope, receive)
             await response(scope, receive, send)
         elif kind == "websocket":
             handler = self.sockets.get(scope["path"])
@@ -123,12 +132,32 @@ class GatewayApp:
         await manager.__aexit__(None, None, None)
         await send({"type": "lifespan.shutdown.complete"})
 
+    async def _measured_answer(self, scope: Scope, receive: Receive) -> Response:
+        clock = RequestClock()
+        status = 500
+        try:
+            response = await self._answer(scope, receive)
+            status = response.status_code
+            return response
+        finally:
+            clock.done(self._route_label(scope, status), scope["method"], status)
+
+    def _route_label(self, scope: Scope, status: int) -> str:
+        """The route's template (a bounded label), never the path a client sent."""
+        matched = scope.get(_MATCHED)  # what ``_answer`` found: the path is matched once
+        if matched is not None:
+            return str(next(iter(matched[0].values())).route.url)
+        if self.files is not None and scope["method"] in ("GET", "HEAD") and status != 404:
+            return WEB_CLIENT
+        return NO_ROUTE
+
     async def _answer(self, scope: Scope, receive: Receive) -> Response:
         request = Request(scope, receive)
         request_id = _request_id(request.headers.get("x-request-id"))
         REQUEST_ID.set(request_id)
         origin = request.headers.get("origin")
         matched = self.routes.match(scope["path"])
+        scope[_MATCHED] = matched
         if CorsPolicy.is_preflight(
             scope["method"], origin, request.headers.get("access-control-request-method")
         ):

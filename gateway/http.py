@@ -13,7 +13,6 @@ it synchronously: ``json_input(request)``.
 
 from __future__ import annotations
 
-import contextvars
 import json
 import re
 from collections.abc import Callable, Mapping
@@ -24,13 +23,10 @@ from marshmallow import Schema
 from starlette.requests import Request
 
 from shared.errors import BadRequest, InvalidInput
+from shared.logs import REQUEST_ID as REQUEST_ID  # the request's id, for its RPCs and logs
 
 DEFAULT_MAX_BODY_BYTES = 64 * 1024
 BODY_STATE = "deckyard_body"  # where the read body waits in ``request.state``
-# The request's id (X-Request-ID), for every RPC it makes (gateway/rpc.py) and its logs.
-REQUEST_ID: contextvars.ContextVar[str | None] = contextvars.ContextVar(
-    "deckyard_request_id", default=None
-)
 
 
 @dataclass(frozen=True)

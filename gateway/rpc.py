@@ -32,6 +32,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import time
 import uuid
 from collections.abc import Iterable
 from typing import Any
@@ -41,7 +42,8 @@ from aio_pika.abc import AbstractIncomingMessage
 from nameko.exceptions import deserialize
 
 from gateway.http import REQUEST_ID
-from shared.errors import ServiceUnavailable
+from gateway.metrics import RPC_CLIENT_DURATION
+from shared.errors import ServiceUnavailable, outcome_of
 
 log = logging.getLogger(__name__)
 
@@ -107,7 +109,30 @@ class NamekoRpc:
         timeout: float | None = None,
         **kwargs: Any,
     ) -> Any:
-        """``service.method(**kwargs)``: its result, or its error raised here."""
+        """``service.method(**kwargs)``: its result, or its error raised here; timed by
+        service, method and outcome (``deckyard_rpc_client_duration_seconds``)."""
+        started = time.perf_counter()
+        outcome = "cancelled"  # unless it ends otherwise: the request went away first
+        try:
+            result = await self._call(service, method, request_id, timeout, kwargs)
+            outcome = "ok"
+            return result
+        except Exception as exc:
+            outcome = outcome_of(exc)
+            raise
+        finally:
+            RPC_CLIENT_DURATION.labels(service, method, outcome).observe(
+                time.perf_counter() - started
+            )
+
+    async def _call(
+        self,
+        service: str,
+        method: str,
+        request_id: str | None,
+        timeout: float | None,
+        kwargs: dict[str, Any],
+    ) -> Any:
         deadline = self.timeout if timeout is None else timeout
         if self._exchange is None or not self.connected:
             raise BrokerUnavailable()

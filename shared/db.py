@@ -24,6 +24,8 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from shared.errors import ServiceUnavailable
 from shared.events import Event
+from shared.logs import REQUEST_ID
+from shared.metrics import INBOX_DUPLICATES
 from shared.plumbing_tables import PlumbingTables
 
 
@@ -95,7 +97,9 @@ class UnitOfWork:
     """One database transaction, with the events it causes.
 
     Events added with ``add_event`` are written to the outbox in the same
-    transaction as the state change, so they commit or vanish together.
+    transaction as the state change, so they commit or vanish together. An event
+    written while a request runs carries its id in its envelope (``request_id``;
+    consumers ignore the field, the relay publishes it as the message's context).
     """
 
     def __init__(self, session: Session, plumbing: PlumbingTables, now: Callable[[], datetime]):
@@ -105,12 +109,16 @@ class UnitOfWork:
         self.events_written = 0
 
     def add_event(self, event: Event) -> None:
+        payload = event.to_message()
+        request_id = REQUEST_ID.get()
+        if request_id:
+            payload["request_id"] = request_id
         self.session.execute(
             insert(self._plumbing.outbox).values(
                 event_id=event.event_id,
                 exchange=event.contract.exchange,
                 routing_key=event.contract.name,
-                payload=event.to_message(),
+                payload=payload,
                 created_at=event.occurred_at,
             )
         )
@@ -130,6 +138,8 @@ class UnitOfWork:
             .on_conflict_do_nothing(index_elements=["consumer", "message_id"])
             .returning(table.c.message_id)
         ).first()
+        if inserted is None:
+            INBOX_DUPLICATES.labels(consumer).inc()
         return inserted is not None
 
     def already_processed(self, message_id: uuid.UUID, consumer: str) -> bool:

@@ -37,7 +37,12 @@ class DatabaseProvider(DependencyProvider):  # type: ignore[misc]
     def setup(self) -> None:
         settings = settings_from_nameko_config(self.container.config)
         engine = make_engine(settings.database_url_for(self.container.service_name))
-        relay = OutboxRelay(engine, self.plumbing, nameko_publisher(settings.amqp_uri))
+        relay = OutboxRelay(
+            engine,
+            self.plumbing,
+            nameko_publisher(settings.amqp_uri),
+            service=self.container.service_name,
+        )
         self.relay_loop = RelayLoop(relay, poll_interval=self.relay_poll_interval)
         self.database = Database(
             engine,

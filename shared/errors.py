@@ -99,6 +99,18 @@ class ServiceUnavailable(DeckyardError):
     title = "Service unavailable"
 
 
+def outcome_of(exc: BaseException | None) -> str:
+    """What a call came to, as the ``outcome`` label of the metrics (shared/metrics.py,
+    gateway/metrics.py): ``ok``; ``refused`` (a refusal the caller caused: a 4xx
+    ``DeckyardError``); ``unavailable`` (a 5xx one: a timeout, the broker or a database
+    away); ``error`` (anything else: a bug)."""
+    if exc is None:
+        return "ok"
+    if isinstance(exc, DeckyardError):
+        return "refused" if exc.status < 500 else "unavailable"
+    return "error"
+
+
 @contextmanager
 def refusals_as(problem: type[DeckyardError], **by_code: type[DeckyardError]) -> Iterator[None]:
     """A game's ``Refusal`` (no HTTP, games/kit) as this service's problem: ``problem``,

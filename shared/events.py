@@ -249,7 +249,9 @@ class MatchUpdatedV1(EventSchema):
     match_id = fields.UUID(required=True)
     game = fields.String(required=True, validate=validate.Length(min=1, max=32))
     mode = fields.String(required=True, validate=validate.Length(min=1, max=16))
-    version = fields.Integer(required=True, strict=True, validate=validate.Range(min=1))
+    # 0: a match just started that a player did not start by their own request (a
+    # Chronovore pairing or an accepted invitation: both players are told).
+    version = fields.Integer(required=True, strict=True, validate=validate.Range(min=0))
     status = fields.String(required=True, validate=validate.Length(min=1, max=16))
     seats = fields.List(fields.Nested(MatchSeatV2), required=True, validate=validate.Length(min=1))
     to_act = fields.List(fields.String(validate=validate.Length(min=1, max=32)), required=True)
@@ -381,7 +383,7 @@ MATCH_FINISHED = EventContract(
     2,
     "battle",
     MatchFinishedV2,
-    consumers=("accounts.on_match_finished",),
+    consumers=("accounts.on_match_finished", "cards.on_match_finished"),
     gateway=True,
     older=(OlderVersion(1, MatchFinishedV1, _match_finished_from_v1),),
 )

@@ -8,11 +8,18 @@ process: one failing service must not take the others out of their Services.
 ``health`` over RPC (its database answers) is what the gateway's internal status
 endpoint asks of every service (``GET /internal/status`` on the gateway's status
 port, docs/deploy.md).
+
+``GET /metrics`` on the same port is the process's Prometheus metrics (shared/metrics.py):
+every worker timed (``WorkerMetrics``), and the gauges that need the database measured
+every ``METRICS_INTERVAL_SECONDS`` (``ServiceGauges``).
 """
 
 from __future__ import annotations
 
 import json
+import logging
+import time
+from collections.abc import Callable
 from typing import Any
 
 import eventlet
@@ -20,11 +27,27 @@ from nameko.extensions import DependencyProvider
 
 from shared.config import settings_from_nameko_config
 from shared.db import Database
+from shared.dependencies import DatabaseProvider
+from shared.logs import Throttled
+from shared.metrics import (
+    DATABASE_UP,
+    METRICS_CONTENT_TYPE,
+    METRICS_MEASURED_AT,
+    WorkerMetrics,
+    exposition,
+    measure_outbox,
+    measure_pool,
+)
 from shared.readiness import DEFAULT_TTL_SECONDS, BrokerLink, CachedCheck
 from shared.rpc import rpc
 from shared.web_server import http
 
+log = logging.getLogger(__name__)
+
 BROKER_CHECK_TIMEOUT_SECONDS = 2.0
+DEFAULT_METRICS_INTERVAL_SECONDS = 15.0  # ours: one typical scrape interval
+
+Measure = Callable[[str, Database], None]
 
 
 def health_report(service: str, database: Database) -> dict[str, Any]:
@@ -68,10 +91,54 @@ class BrokerReadiness(DependencyProvider):  # type: ignore[misc]
         return self.check
 
 
+class ServiceGauges(DependencyProvider):  # type: ignore[misc]
+    """Measures the gauges that need the service's database every
+    ``METRICS_INTERVAL_SECONDS``, in a green thread of the container: the connection
+    pool (always), the outbox (always), and the service's own ``measures``. A database
+    that is away sets ``deckyard_database_up`` to 0 and is logged once per interval."""
+
+    def __init__(self, *measures: Measure) -> None:
+        self.measures: tuple[Measure, ...] = (measure_pool, measure_outbox, *measures)
+
+    def setup(self) -> None:
+        config = self.container.config
+        self.interval = float(
+            config.get("METRICS_INTERVAL_SECONDS", DEFAULT_METRICS_INTERVAL_SECONDS)
+        )
+        self.service = str(self.container.service_name)
+        self.failures = Throttled(log, f"{self.service} metrics", interval=max(30.0, self.interval))
+
+    def start(self) -> None:
+        providers = [d for d in self.container.dependencies if isinstance(d, DatabaseProvider)]
+        if providers:  # none when a test replaced the database
+            self.container.spawn_managed_thread(lambda: self._run(providers[0]))
+
+    def _run(self, provider: DatabaseProvider) -> None:
+        while True:
+            if provider.database is not None:
+                self.measure(provider.database)
+            eventlet.sleep(self.interval)
+
+    def measure(self, database: Database) -> None:
+        try:
+            for measure in self.measures:
+                measure(self.service, database)
+        except Exception as exc:  # the database is away (or slow): say so, keep measuring
+            DATABASE_UP.labels(self.service).set(0)
+            self.failures.failed(exc)
+            return
+        DATABASE_UP.labels(self.service).set(1)
+        METRICS_MEASURED_AT.labels(self.service).set(time.time())
+        self.failures.succeeded()
+
+
 class HealthEndpoints:
     name: str
     db: Database
     broker_ready = BrokerReadiness()
+    worker_metrics = WorkerMetrics()
+    # A service that measures more declares its own: ServiceGauges(measure_matches).
+    service_gauges = ServiceGauges()
 
     @rpc
     def health(self) -> dict[str, Any]:
@@ -89,3 +156,8 @@ class HealthEndpoints:
         report["ok"] = report["ok"] and broker_ok
         status = 200 if report["ok"] else 503
         return status, {"Content-Type": "application/json"}, json.dumps(report)
+
+    @http("GET", "/metrics")
+    def http_metrics(self, request: Any) -> tuple[int, dict[str, str], str]:
+        # nameko's web entrypoint takes a str body only
+        return 200, {"Content-Type": METRICS_CONTENT_TYPE}, exposition().decode()

@@ -1,13 +1,22 @@
 """How every process logs: ``LOG_FORMAT`` (``text`` or ``json``) and ``LOG_LEVEL``.
 
 JSON lines are for the log collectors of a cluster (one object per line: time, level,
-logger, message, and the exception's traceback when there is one); text is for people
-at a terminal. ``Throttled`` keeps a failure that repeats every round (the outbox relay
-while the database is down) to one line per interval instead of thousands.
+logger, message, the request id when there is one, and the exception's traceback when
+there is one); text is for people at a terminal. ``Throttled`` keeps a failure that
+repeats every round (the outbox relay while the database is down) to one line per
+interval instead of thousands.
+
+``REQUEST_ID`` is the id of the request the code runs for: the gateway sets it from
+``X-Request-ID`` (gateway/asgi.py) and sends it with every RPC (``nameko.request_id``);
+a service's worker sets it from its call's context (shared/metrics.py, ``WorkerMetrics``),
+an event's from the ``request_id`` its envelope carries (the outbox writes it, the relay
+publishes it as the message's ``nameko.request_id``). Every log line written meanwhile
+carries it (``RequestIdFilter``), and so does every event written meanwhile.
 """
 
 from __future__ import annotations
 
+import contextvars
 import json
 import logging
 import time
@@ -18,7 +27,24 @@ from typing import Any
 from shared.errors import DeckyardError
 
 LOG_FORMATS = ("text", "json")
-TEXT_FORMAT = "%(asctime)s %(name)s %(levelname)s %(message)s"
+TEXT_FORMAT = "%(asctime)s %(name)s %(levelname)s %(message)s%(request_suffix)s"
+
+# One context per asyncio task (the gateway's requests) and per green thread (each
+# nameko worker): a value set there is seen by that request's code only.
+REQUEST_ID: contextvars.ContextVar[str | None] = contextvars.ContextVar(
+    "deckyard_request_id", default=None
+)
+
+
+class RequestIdFilter(logging.Filter):
+    """Puts the current request's id on every record (``record.request_id``, None
+    outside a request); the text format shows it as `` [request <id>]``."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        request_id = REQUEST_ID.get()
+        record.request_id = request_id
+        record.request_suffix = f" [request {request_id}]" if request_id else ""
+        return True
 
 
 class JsonFormatter(logging.Formatter):
@@ -29,6 +55,9 @@ class JsonFormatter(logging.Formatter):
             "logger": record.name,
             "message": record.getMessage(),
         }
+        request_id = getattr(record, "request_id", None)
+        if request_id:
+            entry["request_id"] = request_id
         if record.exc_info:
             entry["exception"] = self.formatException(record.exc_info)
         return json.dumps(entry, default=str)
@@ -57,6 +86,7 @@ def configure_logging(log_format: str = "text", level: str = "INFO") -> None:
         JsonFormatter() if log_format == "json" else logging.Formatter(TEXT_FORMAT)
     )
     handler.addFilter(ExpectedRefusals())
+    handler.addFilter(RequestIdFilter())
     root = logging.getLogger()
     root.handlers[:] = [handler]
     root.setLevel(level.upper())

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import logging
 import uuid
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any, Protocol
 
 from kombu.entity import Exchange, Queue
@@ -30,6 +30,7 @@ from sqlalchemy.orm import Session
 
 from shared.events import AWAITING_CONSUMERS, contract_for
 from shared.logs import Throttled
+from shared.metrics import OUTBOX_PUBLISH_FAILURES, OUTBOX_PUBLISHED, OUTBOX_RELAY_DELAY
 from shared.plumbing_tables import PlumbingTables
 from shared.push import PUSH_QUEUE, PUSH_QUEUE_ARGUMENTS
 
@@ -107,11 +108,13 @@ class OutboxRelay:
         plumbing: PlumbingTables,
         publisher: Publisher,
         batch_size: int = 100,
+        service: str = "",
     ) -> None:
         self._engine = engine
         self._outbox = plumbing.outbox
         self._publisher = publisher
         self._batch_size = batch_size
+        self._service = service
 
     def relay_once(self) -> int:
         """Publish one batch of pending events; return how many were published."""
@@ -125,6 +128,7 @@ class OutboxRelay:
                     outbox.c.exchange,
                     outbox.c.routing_key,
                     outbox.c.payload,
+                    outbox.c.created_at,
                 )
                 .where(
                     outbox.c.published_at.is_(None),
@@ -137,6 +141,8 @@ class OutboxRelay:
             ).all()
             for row in rows:
                 declare = declarations(row.exchange, row.routing_key)
+                # The request that caused the event is its consumers' context too.
+                request_id = row.payload.get("request_id")
                 try:
                     self._publisher.publish(
                         row.payload,
@@ -145,11 +151,14 @@ class OutboxRelay:
                         routing_key=row.routing_key,
                         mandatory=True,
                         message_id=str(row.event_id),
+                        headers={"nameko.request_id": request_id} if request_id else {},
                     )
                 except UndeliverableMessage:
+                    OUTBOX_PUBLISH_FAILURES.labels(self._service).inc()
                     self._record_failure(conn, row.seq, "no queue is bound for this event yet")
                     continue
                 except Exception as exc:  # the broker is away: retry the rest later
+                    OUTBOX_PUBLISH_FAILURES.labels(self._service).inc()
                     log.warning("outbox publish of %s failed: %s", row.event_id, exc)
                     self._record_failure(conn, row.seq, str(exc))
                     break
@@ -159,6 +168,9 @@ class OutboxRelay:
                     .values(published_at=func.now(), attempts=outbox.c.attempts + 1)
                 )
                 published += 1
+                OUTBOX_PUBLISHED.labels(self._service).inc()
+                delay = (datetime.now(UTC) - row.created_at).total_seconds()
+                OUTBOX_RELAY_DELAY.labels(self._service).observe(max(0.0, delay))
         return published
 
     def _record_failure(self, conn: Any, seq: int, error: str) -> None:

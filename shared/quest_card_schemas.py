@@ -39,6 +39,9 @@ class CollectionDefinitionSchema(Schema):
 
 class CollectionCopySchema(Schema):
     id = fields.UUID()
+    # Chronovore: "The collection lists each finish on its own" (plain, golden, diamond);
+    # a Quest copy is "standard".
+    finish = fields.String(metadata={"example": "golden"})
     acquired_at = fields.AwareDateTime()
     source = fields.Nested(CopySourceSchema)
 

@@ -33,6 +33,7 @@ from nameko.constants import AMQP_URI_CONFIG_KEY
 from nameko.events import EventHandler
 
 from shared.events import UnprocessableMessage
+from shared.metrics import EVENTS_PARKED, EVENTS_RETRIED
 
 __all__ = ["UnprocessableMessage", "reliable_event_handler"]
 
@@ -94,7 +95,8 @@ class ReliableEventHandler(EventHandler):  # type: ignore[misc]
             return
         attempts = int(message.headers.get(ATTEMPTS_HEADER, 0)) + 1
         hopeless = issubclass(exc_info[0], UnprocessableMessage)
-        if hopeless or attempts > len(self.delays):
+        parking = hopeless or attempts > len(self.delays)
+        if parking:
             target = dead_letter_queue(self.queue.name)
             log.error(
                 "parking a %s message in %s after %d attempt(s): %s",
@@ -132,6 +134,7 @@ class ReliableEventHandler(EventHandler):  # type: ignore[misc]
             log.exception("could not set the failed message aside; requeueing it")
             self.queue_consumer.requeue_message(message)
             return
+        (EVENTS_PARKED if parking else EVENTS_RETRIED).labels(self.queue.name).inc()
         self.queue_consumer.ack_message(message)
 
 

@@ -38,3 +38,24 @@ def publish_event(settings, event):
         routing_key=event.contract.name,
         mandatory=True,
     )
+
+
+def scrape(url):
+    """GET a /metrics endpoint -> {(sample name, frozenset of its labels): value}."""
+    import requests
+    from prometheus_client.parser import text_string_to_metric_families
+
+    response = requests.get(url, timeout=10)
+    assert response.status_code == 200, response.text[:300]
+    assert response.headers["content-type"].startswith("text/plain; version=0.0.4")
+    return {
+        (sample.name, frozenset(sample.labels.items())): sample.value
+        for family in text_string_to_metric_families(response.text)
+        for sample in family.samples
+    }
+
+
+def series(samples, name, **labels):
+    """The values of ``name`` whose labels include ``labels``."""
+    wanted = set(labels.items())
+    return [value for (n, have), value in samples.items() if n == name and wanted <= have]

@@ -15,6 +15,8 @@ from typing import Any
 from games.chronovore import decks
 from games.chronovore.cards import card_from_definition
 from games.chronovore.content import GAME, CardKind, Finish
+from games.chronovore.diamonds import DIAMOND_CAPS
+from games.chronovore.economy import CHRONOVORE_CRAFTING, CHRONOVORE_GOLD
 from games.kit.collection import CardPool, CollectionRules
 from games.kit.fair import Draws
 
@@ -50,4 +52,7 @@ CHRONOVORE_COLLECTION = CollectionRules(
     default_finish=Finish.PLAIN.value,
     work_in_progress=decks.WORK_IN_PROGRESS,
     starting_packs=STARTING_PACKS,
+    finish_caps=DIAMOND_CAPS,
+    crafting=CHRONOVORE_CRAFTING,
+    match_rewards=CHRONOVORE_GOLD,
 )

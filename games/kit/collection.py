@@ -13,10 +13,11 @@ from __future__ import annotations
 import uuid
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from datetime import timedelta
+from typing import Any, Protocol
 
-from games.kit.chance import RandomSource
 from games.kit.fair import Draws
+from games.kit.packs import PackCard, PackKind
 from games.kit.refusal import Refusal
 
 # Every game's copies may be standard; games with more finishes name them (Chronovore).
@@ -112,8 +113,74 @@ class StarterRules:
     pool: Callable[[str], CardPool]  # the definitions the choice draws from
     lineage_kind: str
     lineage_names: tuple[str, ...]
-    # (pool definitions, fixed definitions, rng) -> the definitions granted, or a Refusal
-    choose: Callable[[Sequence[Any], Sequence[Any], RandomSource], list[Any]]
+    # (pool definitions, fixed definitions, the player's fair draws) -> the definitions
+    # granted, or a Refusal; every draw is recorded and verifiable (games/kit/fair.py)
+    choose: Callable[[Sequence[Any], Sequence[Any], Draws], list[Any]]
+
+
+class FinishCaps(Protocol):
+    """A finish a player holds only so many copies of per card (Chronovore's Diamond,
+    games/chronovore/diamonds.py). Definitions in pools carry their ``lineage_id`` (the
+    card); ``held`` counts the player's copies of that finish per card."""
+
+    @property
+    def finish(self) -> str: ...
+
+    @property
+    def pack_room(self) -> int:
+        """A pack of only this finish is sold while the player has room for this many."""
+
+    def cap(self, rarity: str) -> int: ...
+
+    def room(self, pool: Mapping[str, Sequence[Any]], held: Mapping[Any, int]) -> int: ...
+
+    def settle(
+        self,
+        kind: PackKind,
+        cards: Sequence[PackCard],
+        pool: Mapping[str, Sequence[Any]],
+        held: Mapping[Any, int],
+        owed: int,
+        draws: Draws,
+    ) -> tuple[list[PackCard], int]:
+        """An opening's drawn cards after the caps, and the upgrades owed after it."""
+
+
+class CraftingRules(Protocol):
+    """Shredding copies into a currency and crafting copies from it (Chronovore's Card
+    Fragments, games/chronovore/economy.py). A method refuses (``Refusal``) a finish that
+    can be neither shredded nor crafted."""
+
+    @property
+    def currency(self) -> str: ...
+
+    @property
+    def rarities(self) -> tuple[str, ...]:
+        """Lowest first: the rows of the public price table."""
+
+    @property
+    def weakened_refund(self) -> timedelta:
+        """How long after a card is weakened shredding it pays its crafting cost."""
+
+    def copy_limit(self, rarity: str) -> int: ...
+
+    def craft_cost(self, rarity: str, finish: str) -> int: ...
+
+    def shred_value(self, rarity: str, finish: str, weakened: bool) -> int: ...
+
+
+class MatchRewards(Protocol):
+    """A currency earned by finishing a match (Chronovore's Gold), per seat."""
+
+    @property
+    def currency(self) -> str: ...
+
+    def completed(self, result: str | None) -> bool:
+        """A game the seat played to its end (counted for the day), not one it left."""
+
+    def award(self, result: str | None, against_player: bool, games_today: int) -> int:
+        """``games_today``: completed games against players this UTC day, this one
+        included (only asked about for a completed game against a player)."""
 
 
 @dataclass(frozen=True)
@@ -139,3 +206,7 @@ class CollectionRules:
     # Packs every new account starts with, as (pack kind, how many): granted once when
     # the player registers (Chronovore: 30 Core Set packs and 1 Golden Core Set pack).
     starting_packs: tuple[tuple[str, int], ...] = ()
+    # A capped finish, settled after each pack opening (Chronovore: Diamond caps).
+    finish_caps: FinishCaps | None = None
+    crafting: CraftingRules | None = None  # Chronovore: Card Fragments
+    match_rewards: MatchRewards | None = None  # Chronovore: Gold for a finished match

@@ -25,7 +25,11 @@ import hmac
 import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any, Protocol, TypeVar
+
+from games.kit.protocol import CpuPolicy, Engine
+from games.kit.refusal import Refusal
 
 T = TypeVar("T")
 
@@ -276,3 +280,129 @@ def verify_history(records: Sequence[Mapping[str, Any]]) -> list[Verdict]:
         else:
             seen[key] = position
     return verdicts
+
+
+# -- match seeds: committed at the start, revealed at the end ---------------------------
+
+SALT_BYTES = 32  # a match seed's salt: 256 random bits, so the commitment cannot be searched
+
+
+def match_commitment(seed: int, salt: str) -> str:
+    """The commitment a match shows from its first answer: SHA-256 of the ASCII text
+    ``"{seed}:{salt}"`` (the seed in decimal, the salt as 64 lowercase hex digits), in hex."""
+    return hashlib.sha256(f"{seed}:{salt}".encode()).hexdigest()
+
+
+class MatchRules(Protocol):
+    """What replaying one game's exported match needs: its engine, its CPU policy (the
+    CPU's logged actions must be the ones it takes) and how its exported setup loads."""
+
+    @property
+    def engine(self) -> Engine[Any, Any, Any]: ...
+
+    @property
+    def cpu(self) -> CpuPolicy[Any, Any] | None: ...
+
+    def load_setup(self, setup: Mapping[str, Any]) -> tuple[Any, Mapping[str, Any]]:
+        """The settings and what each seat brought, in seat order."""
+        ...
+
+
+@dataclass(frozen=True)
+class MatchVerdict:
+    """One exported match checked: ``ok`` (its seed matches the commitment and, where the
+    game offers it, the replay gives the logged match), ``pending`` (not over: the seed is
+    still secret) or ``failed``; ``replayed`` says whether it was replayed."""
+
+    match_id: str
+    status: str
+    problems: tuple[str, ...] = ()
+    replayed: bool = False
+
+
+def verify_match(document: Mapping[str, Any], games: Mapping[str, MatchRules]) -> MatchVerdict:
+    """Check an exported match history (docs/fairness.md, "Match seeds"): the revealed seed
+    and salt against the commitment, then the match replayed from its seed, setup and
+    action log with the game's pure engine."""
+    match_id = str(document.get("match_id"))
+    seed_part = document.get("fairness")
+    if not isinstance(seed_part, Mapping) or not seed_part.get("commitment"):
+        return MatchVerdict(match_id, "failed", (f"match {match_id}: no seed commitment",))
+    if seed_part.get("seed") is None or seed_part.get("salt") is None:
+        return MatchVerdict(match_id, "pending")
+    try:
+        seed = int(str(seed_part["seed"]))
+    except ValueError:
+        return MatchVerdict(match_id, "failed", (f"match {match_id}: the seed is not an integer",))
+    actual = match_commitment(seed, str(seed_part["salt"]))
+    if actual != seed_part["commitment"]:
+        problem = (
+            f"match {match_id}: the revealed seed and salt give the commitment {actual}, "
+            f"not {seed_part['commitment']} shown from the first move: the seed was altered"
+        )
+        return MatchVerdict(match_id, "failed", (problem,))
+    replay = document.get("replay")
+    if replay is None:  # a game whose setup stays secret (docs/fairness.md)
+        return MatchVerdict(match_id, "ok")
+    problems = _replay_problems(match_id, seed, replay, games)
+    return MatchVerdict(match_id, "failed" if problems else "ok", tuple(problems), True)
+
+
+def _replay_problems(
+    match_id: str, seed: int, replay: Mapping[str, Any], games: Mapping[str, MatchRules]
+) -> list[str]:
+    where = f"match {match_id}"
+    rules = games.get(str(replay.get("game")))
+    if rules is None:
+        return [f"{where}: no verifier knows the game {replay.get('game')!r}"]
+    engine = rules.engine
+    try:
+        settings, brings = rules.load_setup(replay["setup"])
+        started = datetime.fromisoformat(str(replay["started_at"]))
+        cpu_seats = {str(s["seat"]) for s in replay["seats"] if s["kind"] == "cpu"}
+        state = engine.new_match(settings, brings, seed, started)
+        log = list(replay["log"])
+    except (KeyError, TypeError, ValueError, Refusal) as exc:
+        return [f"{where}: the setup cannot be read ({exc})"]
+    for entry in log:
+        try:
+            state, problem = _replayed_entry(rules, state, entry, cpu_seats)
+        except (KeyError, TypeError, ValueError) as exc:
+            return [f"{where}, log entry {entry!r}: malformed ({exc})"]
+        if problem:
+            return [f"{where}, {problem}"]
+    results = engine.results(state)
+    logged = replay.get("results")
+    if results != logged:
+        return [
+            f"{where}: replaying the seed and the log gives the results {results}, but the "
+            f"record says {logged}: the outcome or the log was altered"
+        ]
+    return []
+
+
+def _replayed_entry(
+    rules: MatchRules, state: Any, entry: Mapping[str, Any], cpu_seats: set[str]
+) -> tuple[Any, str | None]:
+    engine = rules.engine
+    seq, seat = int(entry["seq"]), str(entry["seat"])
+    where = f"log entry {seq} ({seat})"
+    action = engine.action_from_json(entry["action"])
+    logged = engine.action_to_json(action)
+    if seat in cpu_seats and rules.cpu is not None:
+        allowed = [engine.action_to_json(a) for s, a in engine.timeouts(state) if s == seat]
+        chosen = rules.cpu(state, seat)
+        if chosen is not None:
+            allowed.append(engine.action_to_json(chosen))
+        if logged not in allowed:
+            return state, (
+                f"{where}: the CPU's logged action {logged} is not the one its policy takes "
+                f"here ({allowed}): the log was altered"
+            )
+    try:
+        state, _ = engine.apply(state, seat, action, datetime.fromisoformat(str(entry["at"])))
+    except Refusal as refusal:
+        return state, f"{where}: the rules refuse {logged}: {refusal.message}"
+    if engine.version(state) != seq:
+        return state, f"{where}: it makes version {engine.version(state)}, not {seq}"
+    return state, None

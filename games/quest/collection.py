@@ -54,6 +54,12 @@ def _definition_id(definition: Any) -> str:
     return str(definition["id"])
 
 
+def _choose_starter(
+    creatures: Sequence[Any], power_cards: Sequence[Any], draws: Draws
+) -> list[Any]:
+    return starter.choose_starter_cards(creatures, power_cards, draws, _definition_id)
+
+
 def _starter_pool(affinity: str) -> CardPool:
     return CardPool(
         kinds=frozenset({CardKind.CREATURE}),
@@ -81,7 +87,7 @@ def quest_collection(canonical: CanonicalCards = QUEST_CANONICAL) -> CollectionR
             pool=_starter_pool,
             lineage_kind=CardKind.POWER_CARD,
             lineage_names=canonical.starter_power_cards,
-            choose=starter.choose_starter_cards,
+            choose=_choose_starter,
         ),
     )
 

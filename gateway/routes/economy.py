@@ -33,6 +33,7 @@ from gateway.routes.economy_schemas import (
     OpeningSchema,
     PackGrantSchema,
     PackOddsSchema,
+    PackSaleSchema,
     WalletSchema,
 )
 from shared.errors import InvalidInput
@@ -172,6 +173,38 @@ class EconomyRoutes(Caller):
         return await self.services.call(
             "cards",
             "open_pack",
+            player_id=player_id,
+            pack_id=str(pack_id),
+            idempotency_key=key,
+            game=game,
+        )
+
+    @api(
+        "POST",
+        "/<economy:game>/packs/<uuid:pack_id>/sell",
+        RouteDoc(
+            "Sell one of your unopened packs back for its full price, when its kind allows "
+            "(Chronovore's Diamond pack; Idempotency-Key required: a retry returns the "
+            "same sale)",
+            PackSaleSchema,
+            auth="player",
+            errors=(404, 409, 422),
+            headers=(IDEMPOTENCY_HEADER,),
+            tags=TAGS,
+            codes=ECONOMY,
+            operation_id="sellPack",
+        ),
+    )
+    async def sell_pack(self, request: Request, game: str, pack_id: Any) -> Any:
+        """``POST /chronovore/packs/<id>/sell`` with ``Idempotency-Key: s1`` -> ``{"packId":
+        "...", "kind": "diamond", "refund": {"amount": 2000, "balanceAfter": 2000, ...}}``;
+        an opened or sold pack is 409 ``pack_already_opened``, a kind that is not sold
+        back 422 ``pack_not_sellable``"""
+        player_id = await self._player_id(request)
+        key = client_key(request)
+        return await self.services.call(
+            "cards",
+            "sell_pack",
             player_id=player_id,
             pack_id=str(pack_id),
             idempotency_key=key,

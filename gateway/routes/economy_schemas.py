@@ -118,6 +118,9 @@ class PackOddsSchema(CamelSchema):
         metadata={"description": "Present when the kind can be bought in the shop"},
     )
     daily_group = fields.String(allow_none=True)
+    sell_back = fields.Boolean(
+        metadata={"description": "Present and true when an unopened pack sells back for its price"}
+    )
 
 
 class PackCountSchema(CamelSchema):
@@ -192,3 +195,12 @@ class PackGrantSchema(CamelSchema):
     )
     granted_at = fields.AwareDateTime()
     replayed = fields.Boolean()
+
+
+class PackSaleSchema(CamelSchema):
+    pack_id = fields.UUID()
+    game = fields.String()
+    kind = fields.String(metadata={"example": "diamond"})
+    sold_at = fields.AwareDateTime()
+    refund = fields.Nested(LedgerEntrySchema, metadata={"description": "The full price, back"})
+    replayed = fields.Boolean(metadata={"description": "True for a retry with the same key"})

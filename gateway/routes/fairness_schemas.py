@@ -47,8 +47,12 @@ class DrawSchema(CamelSchema):
 
 
 class RollSourceSchema(CamelSchema):
-    type = fields.String(metadata={"example": "pack", "description": "reward | pack"})
-    id = fields.String(metadata={"description": "The attempt or the pack"})
+    type = fields.String(
+        metadata={"example": "pack", "description": "reward | pack | starter | terrain"}
+    )
+    id = fields.String(
+        metadata={"description": "The attempt, the pack, the player (starter) or the attack"}
+    )
 
 
 class RollSchema(CamelSchema):
@@ -77,4 +81,62 @@ class ExportQuery(CamelSchema):
         load_default=None,
         validate=validate.Length(min=1, max=20),
         metadata={"description": "Continue a long history from the previous export's next"},
+    )
+
+
+# -- match seeds (docs/fairness.md, "Match seeds") ------------------------------------------
+
+
+class MatchSeedSchema(CamelSchema):
+    """A match's seed, committed from the first answer and revealed once it is over."""
+
+    commitment = fields.String(
+        allow_none=True,
+        metadata={
+            "description": 'SHA-256 of "{seed}:{salt}" (64 hex digits), from the first '
+            "answer on; null for a match started before commitments"
+        },
+    )
+    seed = fields.String(
+        allow_none=True,
+        metadata={"description": "The match seed in decimal; null until the match is over"},
+    )
+    salt = fields.String(
+        allow_none=True, metadata={"description": "64 hex digits; null until the match is over"}
+    )
+
+
+class MatchSeatSchema(CamelSchema):
+    seat = fields.String(metadata={"example": "cpu"})
+    kind = fields.String(metadata={"description": "player | cpu | plan"})
+
+
+class MatchLogEntrySchema(CamelSchema):
+    seq = fields.Integer(metadata={"description": "The match version this action produced"})
+    seat = fields.String()
+    action = fields.Dict(metadata={"description": "The action as logged (the engine's JSON)"})
+    at = fields.AwareDateTime()
+
+
+class MatchReplaySchema(CamelSchema):
+    """What `deckyard verify` replays a finished match from (docs/fairness.md)."""
+
+    game = fields.String(metadata={"example": "quest"})
+    mode = fields.String(metadata={"example": "cpu"})
+    started_at = fields.AwareDateTime()
+    seats = fields.List(fields.Nested(MatchSeatSchema))
+    setup = fields.Dict(metadata={"description": "The settings and each seat's deck as brought"})
+    log = fields.List(fields.Nested(MatchLogEntrySchema))
+    results = fields.Dict(metadata={"description": "Each seat's result"})
+
+
+def match_seed() -> fields.Nested:
+    return fields.Nested(MatchSeedSchema)
+
+
+def match_replay() -> fields.Nested:
+    return fields.Nested(
+        MatchReplaySchema,
+        allow_none=True,
+        metadata={"description": "Once the match is over (not for TerraKard attacks)"},
     )

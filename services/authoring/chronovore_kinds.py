@@ -31,6 +31,10 @@ class ChronovoreCardBody(CardNameBody):
     rarity = fields.String(required=True, validate=validate.OneOf(list(Rarity)))
     flavor = text_field(LONG_TEXT, load_default="")
     rewards = fields.List(fields.Dict(), load_default=list)
+    # A replacement that weakens the card it replaces (rulebook, "Shredding and
+    # crafting"): for 7 days after it is published, shredding a Plain or Golden copy of
+    # the card returns its full crafting cost (the cards service reads the mark).
+    weakening = fields.Boolean(load_default=False)
 
 
 class MonsterBody(ChronovoreCardBody):

@@ -123,6 +123,7 @@ def create(
     replaces: Content | None = None,
 ) -> tuple[Content, AuditEntry]:
     loaded = kinds.load_body(kind, game, body)
+    _require_weakening_replaces(loaded, replaces.id if replaces else None)
     if replaces is not None:
         if replaces.kind != kind or replaces.game != game:
             raise InvalidInput("invalid_replacement", "a replacement must be of the same kind")
@@ -145,6 +146,15 @@ def create(
     return content, AuditEntry(content.id, 1, actor, now, "create", None, State.DRAFT)
 
 
+def _require_weakening_replaces(body: dict[str, Any], replaces: uuid.UUID | None) -> None:
+    """A card marked as a weakening (Chronovore: "For 7 days after a card is weakened") is
+    a new version of a published card: only a replacement can carry the mark."""
+    if body.get("weakening") and replaces is None:
+        raise InvalidInput(
+            "invalid_replacement", "only a replacement of a published card can be a weakening"
+        )
+
+
 def _check_version(content: Content, expected_version: int) -> None:
     if expected_version != content.version:
         raise Conflict(
@@ -161,6 +171,7 @@ def edit(
     if content.state is not State.DRAFT:
         raise Conflict("not_a_draft", f"only drafts can be edited; this is {content.state}")
     loaded = kinds.load_body(content.kind, content.game, body)
+    _require_weakening_replaces(loaded, content.replaces)
     edited = replace(content, body=loaded, version=content.version + 1, updated_at=now)
     entry = AuditEntry(content.id, edited.version, actor, now, "edit", State.DRAFT, State.DRAFT)
     return edited, entry

@@ -16,7 +16,7 @@ from typing import Any
 
 from games.kit.refusal import Refusal
 from games.quest.cpu import CPU_DECK, CpuDeckNames
-from services.battle import host
+from services.battle import host, match_seeds
 from services.battle.games import chronovore, hosted, quest
 from services.battle.host import Match, Status, Step
 from services.battle.repository import BattleUnitOfWork
@@ -76,6 +76,8 @@ def _commit(
     uow.matches.add_steps(match.id, steps, idempotency_key, kept)
     if match.status is Status.ACTIVE and after.status is Status.FINISHED:
         uow.events.add_event(host.finished_event(after))
+        if hosted_game.on_finished is not None:
+            hosted_game.on_finished(uow, after, now)
     if seat is None or sum(s.kind is host.SeatKind.PLAYER for s in after.seats) > 1:
         # Someone is told who did not ask: a timeout or the sweeper changed the match, or
         # another player did. A player's own request against the CPU is its own answer.
@@ -184,6 +186,7 @@ def _start(
     match, initial, steps = host.start(
         hosted_game, new_id(), mode, seats, brings, None, rng.seed_for_child(), now
     )
+    match = match_seeds.salted(match, rng)
     seated = [s for s in seats if s.kind is host.SeatKind.PLAYER]
     with unit_of_work() as uow:
         for player_id in match.players:  # an account may have been deleted meanwhile
@@ -273,7 +276,11 @@ def history(
     game: str = quest.GAME,
 ) -> dict[str, Any]:
     match, seat = _current(uow, player_id, match_id, game, clock.now())
-    return hosted(match.game).views.history(match, seat, uow.matches.steps(match.id))
+    steps = uow.matches.steps(match.id)
+    found = hosted(match.game).views.history(match, seat, steps)
+    over = match.status is Status.FINISHED
+    initial = uow.matches.initial_state(match.id) if over else None
+    return {**found, "replay": match_seeds.replay_view(match, initial, steps)}
 
 
 SWEEP_LIMIT = 50  # ours: matches resolved per sweep (per transaction)

@@ -79,6 +79,9 @@ class HostedGame:
     # What a client sent of a logged action (for idempotency keys): TerraKard logs an
     # answer with the server's mark, which the client never sends.
     client_part: Callable[[Mapping[str, Any]], dict[str, Any]] = dict
+    # What else a match's end changes, in the transaction that finishes it (TerraKard's
+    # arena): called with the unit of work, the finished match and the time.
+    on_finished: Callable[[Any, Match, datetime], None] | None = None
 
 
 @dataclass(frozen=True)
@@ -107,6 +110,9 @@ class Match:
     updated_at: datetime
     finished_at: datetime | None = None
     one_active: bool = False  # its player seats count against the one-active rule
+    # The seed's salt (64 hex digits), secret until the match ends: the views show
+    # SHA-256("{seed}:{salt}") from the start (services/battle/match_seeds.py).
+    seed_salt: str | None = None
 
     def seat_of(self, player_id: uuid.UUID) -> Seat | None:
         """The seat ``player_id`` plays in (a plan's owner does not play it)."""

@@ -5,6 +5,7 @@ from sqlalchemy import (
     Boolean,
     CheckConstraint,
     Column,
+    Date,
     DateTime,
     ForeignKey,
     Index,
@@ -50,6 +51,10 @@ matches = Table(
     Column("state", JSONB, nullable=False),
     Column("initial_state", JSONB, nullable=False),
     Column("seed", BigInteger, nullable=False),
+    # The seed's salt (64 hex digits, migration 0005): secret until the match is over;
+    # the views show SHA-256("{seed}:{salt}") from the start. Null for a match started
+    # before it (or by the previous release during a rolling update): no commitment.
+    Column("seed_salt", String(64), nullable=True),
     Column("version", Integer, nullable=False),  # the engine's state version
     Column("outcome", String(16), nullable=True),  # legacy: the player seat's result
     # When the seat to act runs out of time (null when no clock runs and once finished):
@@ -141,3 +146,134 @@ match_actions = Table(
 purged_players = purged_players_table(metadata)
 
 plumbing = PlumbingTables(metadata)
+
+# -- matches against another player (docs/chronovore.md, "Against another player") ----------
+
+# The matchmaking queue: a player waiting for an opponent of ``game``, with the legal deck
+# they joined with, snapshotted (``deck``: the cards service's ``deck_for_match`` cards), so
+# that pairing needs no call outside the database. One entry per player.
+pvp_queue = Table(
+    "pvp_queue",
+    metadata,
+    Column("player_id", Uuid, primary_key=True),
+    Column("game", String(32), nullable=False),
+    Column("deck_id", Uuid, nullable=False),
+    Column("deck_version", Integer, nullable=False),
+    Column("deck", JSONB, nullable=False),
+    Column("joined_at", DateTime(timezone=True), nullable=False),
+    # Pairing takes the oldest entries first, in this order, under row locks.
+    Index("ix_pvp_queue_game_joined", "game", "joined_at", "player_id"),
+)
+
+# A direct invitation: from one player (with the deck snapshot they invited with) to
+# another, pending until accepted, declined, cancelled or expired. At most one pending
+# invitation from a player to another per game (a unique partial index: race-proof).
+pvp_invitations = Table(
+    "pvp_invitations",
+    metadata,
+    Column("id", Uuid, primary_key=True),
+    Column("game", String(32), nullable=False),
+    Column("from_player_id", Uuid, nullable=False),
+    Column("to_player_id", Uuid, nullable=False),
+    Column("deck_id", Uuid, nullable=False),
+    Column("deck_version", Integer, nullable=False),
+    Column("deck", JSONB, nullable=False),
+    Column("status", String(16), nullable=False),
+    Column("match_id", Uuid, nullable=True),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("expires_at", DateTime(timezone=True), nullable=False),
+    Column("updated_at", DateTime(timezone=True), nullable=False),
+    CheckConstraint(
+        "status IN ('pending', 'accepted', 'declined', 'cancelled', 'expired')",
+        name="ck_pvp_invitations_status",
+    ),
+    CheckConstraint(
+        "(status = 'accepted') = (match_id IS NOT NULL)", name="ck_pvp_invitations_match"
+    ),
+    CheckConstraint("from_player_id <> to_player_id", name="ck_pvp_invitations_not_self"),
+    Index(
+        "uq_pvp_invitations_pending",
+        "from_player_id",
+        "to_player_id",
+        "game",
+        unique=True,
+        postgresql_where=text("status = 'pending'"),
+    ),
+    Index("ix_pvp_invitations_from", "from_player_id"),
+    Index("ix_pvp_invitations_to", "to_player_id"),
+    Index("ix_pvp_invitations_expiry", "expires_at", postgresql_where=text("status = 'pending'")),
+)
+
+# The pseudonyms players are invited by (derived from the player id: accounts keeps no
+# names), written when a player first uses the queue or the invitations; a lookup key.
+pvp_pseudonyms = Table(
+    "pvp_pseudonyms",
+    metadata,
+    Column("player_id", Uuid, primary_key=True),
+    Column("pseudonym", String(32), nullable=False),
+    Index("ix_pvp_pseudonyms_pseudonym", "pseudonym"),
+)
+
+# -- TerraKard's arena (docs/terrakard.md, "The arena (ours)") -----------------------------
+# One row per player who came to the arena: attack tickets (``tickets`` as of
+# ``tickets_since``; they refill with time, games/terrakard/arena.py), the shield, the
+# trophies and the experience (``level`` follows from it, kept for the target query),
+# when the tutorial ended, when the player was last seen.
+terrakard_arena = Table(
+    "terrakard_arena",
+    metadata,
+    Column("player_id", Uuid, primary_key=True),
+    Column("started_at", DateTime(timezone=True), nullable=False),
+    Column("tickets", SmallInteger, nullable=False),
+    Column("tickets_since", DateTime(timezone=True), nullable=False),
+    Column("shield_until", DateTime(timezone=True), nullable=True),
+    Column("trophies", Integer, nullable=False),
+    Column("experience", Integer, nullable=False),
+    Column("level", Integer, nullable=False),
+    Column("tutorial_done_at", DateTime(timezone=True), nullable=True),
+    Column("seen_at", DateTime(timezone=True), nullable=False),
+    CheckConstraint("tickets >= 0", name="ck_terrakard_arena_tickets"),
+    CheckConstraint("trophies >= 0", name="ck_terrakard_arena_trophies"),
+    CheckConstraint("experience >= 0", name="ck_terrakard_arena_experience"),
+    Index(
+        "ix_terrakard_arena_targets",
+        "level",
+        "trophies",
+        postgresql_where=text("tutorial_done_at IS NOT NULL"),
+    ),
+)
+
+# What an attack's end earned in cards (a victory pack, rampart tokens), written with the
+# end and delivered to cards afterwards under ``idempotency_key`` (retried until
+# ``delivered_at``): the cards service grants once per key.
+terrakard_rewards = Table(
+    "terrakard_rewards",
+    metadata,
+    Column("match_id", Uuid, nullable=False),
+    Column("player_id", Uuid, nullable=False),
+    Column("kind", String(16), nullable=False),  # 'pack' or 'currency'
+    Column("item", String(32), nullable=False),  # the pack kind or the currency
+    Column("amount", Integer, nullable=False),
+    Column("idempotency_key", String(100), nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("delivered_at", DateTime(timezone=True), nullable=True),
+    PrimaryKeyConstraint("match_id", "player_id", "kind", name="pk_terrakard_rewards"),
+    CheckConstraint("kind IN ('pack', 'currency')", name="ck_terrakard_rewards_kind"),
+    CheckConstraint("amount > 0", name="ck_terrakard_rewards_amount"),
+    Index("ix_terrakard_rewards_player", "player_id", "kind", "created_at"),
+    Index(
+        "ix_terrakard_rewards_pending", "created_at", postgresql_where=text("delivered_at IS NULL")
+    ),
+)
+
+# Daily objectives' progress, per UTC day (a new day starts from nothing).
+terrakard_objectives = Table(
+    "terrakard_objectives",
+    metadata,
+    Column("player_id", Uuid, nullable=False),
+    Column("day", Date, nullable=False),
+    Column("objective", String(32), nullable=False),
+    Column("progress", Integer, nullable=False),
+    Column("done_at", DateTime(timezone=True), nullable=True),
+    PrimaryKeyConstraint("player_id", "day", "objective", name="pk_terrakard_objectives"),
+)

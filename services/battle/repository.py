@@ -17,6 +17,7 @@ from services.battle.games import ENGINES, hosted
 from services.battle.host import Match, Seat, SeatKind, Status, Step
 from services.battle.orm import match_actions, match_seats, matches
 from services.battle.purge import player_gate
+from services.battle.terrakard_store import SqlArena
 from shared.db import Database
 from shared.events import Event
 from shared.player_gate import PlayerGate
@@ -70,6 +71,7 @@ def _match(row: Any, seat_rows: Sequence[Any]) -> Match:
         updated_at=row.updated_at,
         finished_at=row.finished_at,
         one_active=row.mode in hosted(row.game).one_active,
+        seed_salt=row.seed_salt,
     )
 
 
@@ -167,6 +169,7 @@ class SqlMatches:
                 mode=match.mode,
                 initial_state=ENGINES[match.game].to_json(initial),
                 seed=match.seed,
+                seed_salt=match.seed_salt,
                 created_at=match.created_at,
                 **_changes(match),
             )
@@ -291,6 +294,13 @@ class SqlMatches:
         ).first()
         return KeyedStep(_step(row), row.response) if row else None
 
+    def initial_state(self, match_id: uuid.UUID) -> Any:
+        """The engine's state before the match's first action (for its replay)."""
+        row = self._session.execute(
+            select(matches.c.game, matches.c.initial_state).where(matches.c.id == match_id)
+        ).one()
+        return ENGINES[row.game].from_json(row.initial_state)
+
     def steps(self, match_id: uuid.UUID) -> list[Step]:
         rows = self._session.execute(
             select(match_actions)
@@ -367,6 +377,7 @@ class Matches(Protocol):
     ) -> None: ...
     def keyed_step(self, match_id: uuid.UUID, key: str) -> KeyedStep | None: ...
     def steps(self, match_id: uuid.UUID) -> list[Step]: ...
+    def initial_state(self, match_id: uuid.UUID) -> Any: ...
     def overdue(self, now: datetime, limit: int) -> list[Match]: ...
     def opponents_since(
         self, player_id: uuid.UUID, game: str, mode: str, since: datetime
@@ -383,9 +394,13 @@ class BattleUnitOfWork:
     matches: Matches
     events: EventSink
     players: PlayerGate  # passed first by every write for a player
+    # TerraKard's arena (tickets, shields, trophies...): its attacks' ends change it in
+    # the transaction that finishes them (services/battle/terrakard_arena.py).
+    arena: SqlArena | None = None
 
 
 @contextmanager
 def unit_of_work(db: Database) -> Iterator[BattleUnitOfWork]:
     with db.transaction() as tx:
-        yield BattleUnitOfWork(SqlMatches(tx.session), tx, player_gate(tx.session))
+        session = tx.session
+        yield BattleUnitOfWork(SqlMatches(session), tx, player_gate(session), SqlArena(session))

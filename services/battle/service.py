@@ -8,10 +8,13 @@ from typing import Any
 
 from nameko.timer import timer
 
-from services.battle import handlers, orm, purge
+from services.battle import handlers, orm, purge, pvp
 from services.battle import terrakard_handlers as terrakard
 from services.battle.dependencies import CardsRpc, CpuDeckProvider, ServicesRpc
 from services.battle.games.terrakard import GAME as TERRAKARD_GAME
+from services.battle.metrics import measure_matches
+from services.battle.pvp_schemas import AcceptSchema, InvitationRefSchema, InviteSchema
+from services.battle.pvp_store import pvp_unit_of_work
 from services.battle.repository import BattleUnitOfWork, unit_of_work
 from services.battle.schemas import (
     ActSchema,
@@ -25,7 +28,7 @@ from services.battle.schemas import (
 from shared.consumers import consume
 from shared.dependencies import ClockProvider, DatabaseProvider, RandomProvider
 from shared.events import ACCOUNT_DELETION_REQUESTED
-from shared.health import HealthEndpoints
+from shared.health import HealthEndpoints, ServiceGauges
 from shared.reliable_events import reliable_event_handler
 from shared.rpc import rpc
 from shared.schemas import load
@@ -42,6 +45,7 @@ class BattleService(HealthEndpoints):
     cards = CardsRpc()
     cpu_deck = CpuDeckProvider()
     services = ServicesRpc()
+    service_gauges = ServiceGauges(measure_matches)  # + matches by game and status
 
     def _uow(self) -> AbstractContextManager[BattleUnitOfWork]:
         return unit_of_work(self.db)
@@ -53,7 +57,9 @@ class BattleService(HealthEndpoints):
             ACCOUNT_DELETION_REQUESTED,
             message,
             self.db.transaction,
-            lambda event, tx: purge.purge_personal_data(event, tx, self.clock),
+            lambda event, tx: purge.purge_personal_data(
+                event, tx, self.clock, end_shared=pvp.end_matches_of
+            ),
         )
 
     @rpc
@@ -124,12 +130,32 @@ class BattleService(HealthEndpoints):
         )
 
     @rpc
+    def terrakard_start_tutorial(self, player_id: str, deck_id: str) -> dict[str, Any]:
+        """The tutorial: a first attack against the training plan -> the attack."""
+        args = load(StartMatchSchema(), {"player_id": player_id, "deck_id": deck_id})
+        return terrakard.start_tutorial(
+            args["player_id"], args["deck_id"], self.services, partial(unit_of_work, self.db),
+            self.clock, self.random,
+        )  # fmt: skip
+
+    @rpc
+    def terrakard_profile(self, player_id: str) -> dict[str, Any]:
+        """Tickets, protection, shield, trophies, experience, level, objectives."""
+        args = load(PlayerSchema(), {"player_id": player_id})
+        return terrakard.profile(args["player_id"], partial(unit_of_work, self.db), self.clock)
+
+    @rpc
+    def terrakard_level(self, player_id: str) -> dict[str, Any]:
+        """``{"experience": 35, "level": 1}``: the level sets the deck and plan budgets."""
+        args = load(PlayerSchema(), {"player_id": player_id})
+        return terrakard.level(args["player_id"], partial(unit_of_work, self.db))
+
+    @rpc
     def terrakard_attack(self, player_id: str, match_id: str) -> dict[str, Any]:
         args = load(MatchRefSchema(), {"player_id": player_id, "match_id": match_id})
-        with self._uow() as uow:
-            return handlers.get_match(
-                args["player_id"], args["match_id"], uow, self.clock, TERRAKARD_GAME
-            )
+        return terrakard.read_attack(
+            args["player_id"], args["match_id"], partial(unit_of_work, self.db), self.clock
+        )
 
     @rpc
     def terrakard_act(self, **payload: Any) -> dict[str, Any]:
@@ -141,10 +167,10 @@ class BattleService(HealthEndpoints):
     @rpc
     def terrakard_history(self, player_id: str, match_id: str) -> dict[str, Any]:
         args = load(MatchRefSchema(), {"player_id": player_id, "match_id": match_id})
-        with self._uow() as uow:
-            return handlers.history(
-                args["player_id"], args["match_id"], uow, self.clock, TERRAKARD_GAME
-            )
+        return terrakard.read_attack(
+            args["player_id"], args["match_id"], partial(unit_of_work, self.db), self.clock,
+            history=True,
+        )  # fmt: skip
 
     @rpc
     def terrakard_arena(self, player_id: str) -> dict[str, Any]:
@@ -165,7 +191,62 @@ class BattleService(HealthEndpoints):
             args["player_id"], args["match_id"], partial(unit_of_work, self.db)
         )
 
+    # -- Chronovore against another player (docs/chronovore.md) -------------------------------
+
+    def _pvp(self) -> pvp.Pvp:
+        return pvp.Pvp(partial(pvp_unit_of_work, self.db), self.cards, self.clock, self.random)
+
+    @rpc
+    def pvp_join_queue(self, player_id: str, deck_id: str) -> dict[str, Any]:
+        """Wait for an opponent with a legal Chronovore deck -> ``{"status": "queued" |
+        "matched", "matchId", ...}``"""
+        args = load(StartMatchSchema(), {"player_id": player_id, "deck_id": deck_id})
+        return pvp.join_queue(self._pvp(), args["player_id"], args["deck_id"])
+
+    @rpc
+    def pvp_leave_queue(self, player_id: str) -> None:
+        pvp.leave_queue(self._pvp(), load(PlayerSchema(), {"player_id": player_id})["player_id"])
+
+    @rpc
+    def pvp_queue(self, player_id: str) -> dict[str, Any]:
+        args = load(PlayerSchema(), {"player_id": player_id})
+        return pvp.queue_status(self._pvp(), args["player_id"])
+
+    @rpc
+    def pvp_invite(self, **payload: Any) -> dict[str, Any]:
+        """``player_id, to`` (a pseudonym), ``deck_id`` -> the invitation"""
+        args = load(InviteSchema(), payload)
+        return pvp.invite(self._pvp(), args["player_id"], args["to"], args["deck_id"])
+
+    @rpc
+    def pvp_invitations(self, player_id: str) -> dict[str, Any]:
+        args = load(PlayerSchema(), {"player_id": player_id})
+        return pvp.invitations(self._pvp(), args["player_id"])
+
+    @rpc
+    def pvp_accept(self, **payload: Any) -> dict[str, Any]:
+        """``player_id, invitation_id, deck_id`` -> the new match as the accepter sees it"""
+        args = load(AcceptSchema(), payload)
+        return pvp.accept(self._pvp(), args["player_id"], args["invitation_id"], args["deck_id"])
+
+    @rpc
+    def pvp_decline(self, **payload: Any) -> dict[str, Any]:
+        args = load(InvitationRefSchema(), payload)
+        return pvp.decline(self._pvp(), args["player_id"], args["invitation_id"])
+
+    @rpc
+    def pvp_cancel(self, **payload: Any) -> dict[str, Any]:
+        args = load(InvitationRefSchema(), payload)
+        return pvp.cancel(self._pvp(), args["player_id"], args["invitation_id"])
+
     @timer(interval=SWEEP_INTERVAL_SECONDS)
     def expire_overdue_turns(self) -> None:
+        """Time out turns nobody played; expire invitations, pair players left waiting."""
         with self._uow() as uow:
             handlers.expire_overdue(uow, self.clock)
+        pvp.sweep(self._pvp())
+
+    @timer(interval=SWEEP_INTERVAL_SECONDS)
+    def deliver_terrakard_rewards(self) -> None:
+        """What TerraKard attacks' ends earned in cards, until cards has it."""
+        terrakard.deliver_rewards(self.services, partial(unit_of_work, self.db), self.clock)

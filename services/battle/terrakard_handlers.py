@@ -1,25 +1,34 @@
-"""TerraKard's use cases in battle: start an attack, act in it (an answer marked with
-the key authoring gives battle alone), the arena, and the defender's reports. Reading
-an attack, its history and the sweeper are the generic ones (handlers.py).
+"""TerraKard's use cases in battle: the tutorial, start an attack (a ticket spent, the
+target's protection checked), act in it (an answer marked with the key authoring gives
+battle alone), the arena's targets, the player's arena profile, the defender's reports,
+and the delivery of rewards to cards. Reading an attack, its history and the sweeper
+are the generic ones (handlers.py); an attack's end changes the arena through
+terrakard_arena.py (docs/terrakard.md, "The arena (ours)").
 """
 
 from __future__ import annotations
 
+import logging
 import uuid
 from collections.abc import Callable
-from dataclasses import dataclass
-from datetime import timedelta
+from dataclasses import dataclass, replace
+from datetime import datetime, timedelta
 from typing import Any
 
+from games.terrakard import arena as rules_of
 from games.terrakard.actions import ActionKind, marked
-from services.battle import handlers, host
+from games.terrakard.config import LEVEL_POINTS
+from services.battle import handlers, host, match_seeds
 from services.battle.games import hosted
 from services.battle.games import terrakard as tk
 from services.battle.handlers import UnitOfWorkFactory
 from services.battle.host import Match
+from services.battle.terrakard_store import ArenaPlayer, Reward, SqlArena, day_start, utc_day
 from shared.clock import Clock
-from shared.errors import Conflict, NotFound
+from shared.errors import Conflict, DeckyardError, Forbidden, InvalidInput, NotFound
 from shared.randomness import RandomSource
+
+log = logging.getLogger(__name__)
 
 ARENA_SIZE = 10  # ours: targets offered at once
 REPORTS_LIMIT = 50
@@ -33,6 +42,33 @@ class StartAttack:
     questions: bool = True
 
 
+def _arena(uow: Any) -> SqlArena:
+    store: SqlArena | None = uow.arena
+    assert store is not None, "battle's unit of work brings the arena"
+    return store
+
+
+def _visit(uow: Any, player_id: uuid.UUID, now: datetime) -> ArenaPlayer:
+    """The player's arena row, made at the first visit (tickets, protection from now)."""
+    store = _arena(uow)
+    store.ensure(player_id, now)
+    store.seen(player_id, now)
+    found = store.get(player_id)
+    assert found is not None
+    return found
+
+
+def _profile(player: ArenaPlayer) -> tk.Profile:
+    return tk.Profile(player.player_id, player.level, player.trophies)
+
+
+def _admit_all(uow: Any, player_ids: Any) -> None:
+    """Every player's gate, in id order (two starts between the same players, crossed,
+    never wait on each other)."""
+    for player_id in sorted({p for p in player_ids if p is not None}):
+        uow.players.admit(player_id)
+
+
 def start_attack(
     cmd: StartAttack,
     services: tk.Services,
@@ -41,37 +77,125 @@ def start_attack(
     rng: RandomSource,
     new_id: Callable[[], uuid.UUID] = uuid.uuid4,
 ) -> dict[str, Any]:
-    """Confirm a target: the plan snapshotted, the defense reserved for this attack (one
-    live attack per defender and per attacker: the seats' unique index decides a race)."""
+    """Confirm a target: one ticket spent, the attacker's shield lifted, the plan
+    snapshotted, the defense reserved for this attack, in one transaction (one live
+    attack per defender and per attacker: the seats' unique index decides a race; the
+    defender's arena row, locked, orders two confirmations)."""
     now = clock.now()
     since = now - timedelta(hours=tk.REPEAT_HOURS)
     found = services.cards.call("terrakard_target", target_id=str(cmd.target_id))
     defender_id = uuid.UUID(str(found["player_id"]))
     with unit_of_work() as uow:
-        if uow.matches.active_id(cmd.player_id, tk.GAME, tk.ATTACK_MODE) is not None:
-            raise _busy_attacker(uow, cmd.player_id)
-        if defender_id in uow.matches.opponents_since(
-            cmd.player_id, tk.GAME, tk.ATTACK_MODE, since
-        ):
-            raise Conflict(
-                "target_recently_attacked",
-                f"you attacked this player less than {tk.REPEAT_HOURS} hours ago",
-            )
+        _admit_all(uow, [cmd.player_id])
+        attacker = _visit(uow, cmd.player_id, now)
+        defender = _arena(uow).get(defender_id)
+        _check_attack(uow, cmd.player_id, defender_id, attacker, defender, since, now)
+    assert defender is not None
     # Outside any transaction: three services answer.
     seats, brings = tk.attack_setup(
-        services, cmd.player_id, cmd.deck_id, defender_id, cmd.questions
+        services, _profile(attacker), cmd.deck_id, _profile(defender), cmd.questions
     )
     game = hosted(tk.GAME)
+    match_id = new_id()
+    settings = tk.terrain_rolled(services, cmd.player_id, match_id)
     match, initial, steps = host.start(
-        game, new_id(), tk.ATTACK_MODE, seats, brings, None, rng.seed_for_child(), now
+        game, match_id, tk.ATTACK_MODE, seats, brings, settings, rng.seed_for_child(), now
     )
+    match = match_seeds.salted(match, rng)
     with unit_of_work() as uow:
-        for player_id in match.players:
-            uow.players.admit(player_id)
+        _admit_all(uow, match.players)
+        rows = _arena(uow).lock([cmd.player_id, defender_id])
+        attacker, defender = rows[cmd.player_id], rows.get(defender_id)
+        _check_attack(uow, cmd.player_id, defender_id, attacker, defender, since, now)
+        tickets = rules_of.spend_ticket(attacker.tickets, now)
+        if tickets is None:
+            raise _no_ticket(attacker.tickets, now)
+        # Rulebook: "Attacking lifts your shield".
+        _arena(uow).save(replace(attacker, tickets=tickets, shield_until=None, seen_at=now))
         if not uow.matches.add_if_no_active(match, initial):
             if uow.matches.active_id(cmd.player_id, tk.GAME, tk.ATTACK_MODE) is not None:
                 raise _busy_attacker(uow, cmd.player_id)
             raise Conflict("target_under_attack", "this defense is being attacked; try another")
+        uow.matches.add_steps(match.id, steps)
+    return game.views.match(match, seats[0])
+
+
+def _check_attack(
+    uow: Any,
+    attacker_id: uuid.UUID,
+    defender_id: uuid.UUID,
+    attacker: ArenaPlayer,
+    defender: ArenaPlayer | None,
+    since: datetime,
+    now: datetime,
+) -> None:
+    """The target rules at the confirmation (rulebook, "Targets and level")."""
+    if attacker_id == defender_id:
+        raise InvalidInput("cannot_attack_yourself", "you cannot attack your own defense")
+    if attacker.tutorial_done_at is None:
+        raise Conflict("tutorial_not_finished", "finish the tutorial before you attack")
+    if uow.matches.active_id(attacker_id, tk.GAME, tk.ATTACK_MODE) is not None:
+        raise _busy_attacker(uow, attacker_id)
+    if defender is None or defender.tutorial_done_at is None:
+        raise Conflict("target_not_allowed", "this player has not finished the tutorial")
+    until = rules_of.protected_until(defender.started_at, defender.shield_until)
+    if until > now:
+        raise Conflict(
+            "target_protected",
+            "this player is protected (new player, or a shield after a heavy defeat)",
+            {"until": until.isoformat()},
+        )
+    if defender_id in uow.matches.opponents_since(attacker_id, tk.GAME, tk.ATTACK_MODE, since):
+        raise Conflict(
+            "target_recently_attacked",
+            f"you attacked this player less than {tk.REPEAT_HOURS} hours ago",
+        )
+
+
+def _no_ticket(held: rules_of.Tickets, now: datetime) -> Conflict:
+    current = rules_of.tickets_now(held, now)
+    next_at = rules_of.next_ticket_at(current)
+    return Conflict(
+        "no_ticket",
+        "you have no attack ticket left; tickets refill over time",
+        {"next_ticket_at": None if next_at is None else next_at.isoformat()},
+    )
+
+
+def start_tutorial(
+    player_id: uuid.UUID,
+    deck_id: uuid.UUID,
+    services: tk.Services,
+    unit_of_work: UnitOfWorkFactory,
+    clock: Clock,
+    rng: RandomSource,
+    new_id: Callable[[], uuid.UUID] = uuid.uuid4,
+) -> dict[str, Any]:
+    """Ours: the tutorial, a first attack against the training plan; no ticket. Once it
+    ends (whatever the result) the player may attack and be attacked."""
+    now = clock.now()
+    with unit_of_work() as uow:
+        _admit_all(uow, [player_id])
+        player = _visit(uow, player_id, now)
+    if player.tutorial_done_at is not None:
+        raise Conflict("tutorial_finished", "you have already finished the tutorial")
+    seats, brings = tk.tutorial_setup(services, _profile(player), deck_id)
+    game = hosted(tk.GAME)
+    match_id = new_id()
+    # The tutorial's terrain and seed are as fair and as verifiable as any attack's.
+    settings = tk.terrain_rolled(services, player_id, match_id)
+    match, initial, steps = host.start(
+        game, match_id, tk.TUTORIAL_MODE, seats, brings, settings, rng.seed_for_child(), now
+    )
+    match = match_seeds.salted(match, rng)
+    with unit_of_work() as uow:
+        _admit_all(uow, [player_id])
+        if not uow.matches.add_if_no_active(match, initial):
+            raise Conflict(
+                "active_match_exists",
+                "your tutorial is under way",
+                {"match_id": str(uow.matches.active_id(player_id, tk.GAME, tk.TUTORIAL_MODE))},
+            )
         uow.matches.add_steps(match.id, steps)
     return tk.attack_view(match)
 
@@ -116,42 +240,176 @@ def act(
         cmd.player_id, cmd.match_id, cmd.expected_version, unmarked, cmd.idempotency_key, tk.GAME
     )
     with unit_of_work() as uow:
-        return handlers.act(plain, uow, clock, mark)
+        _admit_players_of(uow, cmd.match_id)
+        answer = handlers.act(plain, uow, clock, mark)
+    if answer.get("status") == "finished":
+        try:  # at once if cards answers; otherwise the sweep delivers them
+            deliver_rewards(services, unit_of_work, clock, cmd.match_id)
+        except Exception:  # the action is committed: its answer stands
+            log.exception("rewards of %s left to the sweep", cmd.match_id)
+    return answer
+
+
+def _admit_players_of(uow: Any, match_id: uuid.UUID) -> None:
+    """The gates of every player of the match before its row (the gate first, then
+    rows): its end writes the defender's arena row too."""
+    match = uow.matches.get(match_id)
+    if match is not None and match.game == tk.GAME:
+        _admit_all(uow, match.players)
+
+
+def read_attack(
+    player_id: uuid.UUID, match_id: uuid.UUID, unit_of_work: UnitOfWorkFactory, clock: Clock,
+    history: bool = False,
+) -> dict[str, Any]:  # fmt: skip
+    """An attack as of now (time may end it: then the arena changes with it)."""
+    with unit_of_work() as uow:
+        _admit_players_of(uow, match_id)
+        if history:
+            return handlers.history(player_id, match_id, uow, clock, tk.GAME)
+        return handlers.get_match(player_id, match_id, uow, clock, tk.GAME)
 
 
 def arena(
     player_id: uuid.UUID, services: tk.Services, unit_of_work: UnitOfWorkFactory, clock: Clock
 ) -> dict[str, Any]:
-    """Ours: TerraKard players whose level is within ``LEVEL_GAP`` of yours, not you, not
-    attacked by you in the last ``REPEAT_HOURS`` hours; the closest levels first, then
-    players with a saved plan, then the most recently seen."""
-    level = tk.level_of(services, player_id)
-    since = clock.now() - timedelta(hours=tk.REPEAT_HOURS)
+    """Ours: up to ``ARENA_SIZE`` players who finished the tutorial, whose level is
+    within ``LEVEL_GAP`` of yours, not protected, seen in the last days, not defending a
+    live attack, not you, not attacked by you in the last ``REPEAT_HOURS`` hours; the
+    closest in trophies first."""
+    now = clock.now()
+    since = now - timedelta(hours=tk.REPEAT_HOURS)
     with unit_of_work() as uow:
+        _admit_all(uow, [player_id])
+        me = _visit(uow, player_id, now)
         recent = uow.matches.opponents_since(player_id, tk.GAME, tk.ATTACK_MODE, since)
-    found = services.cards.call(
-        "terrakard_defenders",
-        low=max(1, level - tk.LEVEL_GAP),
-        high=level + tk.LEVEL_GAP,
-        exclude=[str(player_id), *(str(r) for r in recent)],
-        limit=ARENA_SIZE * 5,
-    )
-    ranked = sorted(
-        enumerate(found), key=lambda p: (abs(p[1]["level"] - level), not p[1]["has_plan"], p[0])
-    )
+        found = _arena(uow).targets(
+            max(1, me.level - tk.LEVEL_GAP), me.level + tk.LEVEL_GAP, me.trophies,
+            [player_id, *recent], now, ARENA_SIZE,
+        )  # fmt: skip
+    targets = {
+        str(t["player_id"]): t
+        for t in services.cards.call(
+            "terrakard_targets_of", player_ids=[str(f.player_id) for f in found]
+        )
+    }
     return {
-        "level": level,
+        "level": me.level,
+        "trophies": me.trophies,
         "items": [
             {
-                "target_id": str(f["target_id"]),
-                "pseudonym": tk.pseudonym(uuid.UUID(str(f["player_id"]))),
-                "level": f["level"],
-                "trophies": tk.TROPHIES,
-                "automatic": not f["has_plan"],
+                "target_id": str(targets[str(f.player_id)]["target_id"]),
+                "pseudonym": tk.pseudonym(f.player_id),
+                "level": f.level,
+                "trophies": f.trophies,
+                "automatic": not targets[str(f.player_id)]["has_plan"],
             }
-            for _, f in ranked[:ARENA_SIZE]
+            for f in found
+            if str(f.player_id) in targets
         ],
     }
+
+
+def profile(
+    player_id: uuid.UUID, unit_of_work: UnitOfWorkFactory, clock: Clock,
+    rules: rules_of.ArenaRules = rules_of.ARENA,
+) -> dict[str, Any]:  # fmt: skip
+    """The player's arena: tickets (and when the next one comes), protection and
+    shield, trophies, experience and level, the tutorial, today's objectives and
+    victory packs."""
+    now = clock.now()
+    with unit_of_work() as uow:
+        _admit_all(uow, [player_id])
+        me = _visit(uow, player_id, now)
+        progress = _arena(uow).objectives(player_id, utc_day(now))
+        packs = _arena(uow).packs_since(player_id, day_start(now))
+    tickets = rules_of.tickets_now(me.tickets, now, rules)
+    next_at = rules_of.next_ticket_at(tickets, rules)
+    protected = me.started_at + rules.new_player_protection
+    shield = me.shield_until if me.shield_until is not None and me.shield_until > now else None
+    return {
+        "tickets": tickets.count,
+        "max_tickets": rules.max_tickets,
+        "next_ticket_at": None if next_at is None else next_at.isoformat(),
+        "protected_until": protected.isoformat() if protected > now else None,
+        "shield_until": None if shield is None else shield.isoformat(),
+        "trophies": me.trophies,
+        "experience": me.experience,
+        "level": me.level,
+        "next_level_at": next_level(me.experience),
+        "tutorial_finished": me.tutorial_done_at is not None,
+        "victory_packs_today": packs,
+        "victory_packs_per_day": rules.victory_packs_per_day,
+        "objectives": [
+            {
+                "key": o.key,
+                "description": o.description,
+                "progress": min(o.count, progress.get(o.key, (0, False))[0]),
+                "goal": o.count,
+                "done": progress.get(o.key, (0, False))[1],
+                "experience": o.experience,
+            }
+            for o in rules.objectives
+        ],
+        "day": utc_day(now).isoformat(),
+    }
+
+
+def next_level(experience: int) -> int | None:
+    """The experience the next level needs, or None past the last threshold."""
+    return next((t for t in LEVEL_POINTS if t > experience), None)
+
+
+def level(player_id: uuid.UUID, unit_of_work: UnitOfWorkFactory) -> dict[str, Any]:
+    """The TerraKard level (from TerraKard experience; 1 before any)."""
+    with unit_of_work() as uow:
+        found = _arena(uow).get(player_id)
+    experience = 0 if found is None else found.experience
+    return {"experience": experience, "level": rules_of.level_of(experience)}
+
+
+REWARDS_PER_DELIVERY = 20  # ours: rewards delivered per sweep (per transaction)
+
+
+def deliver_rewards(
+    services: tk.Services,
+    unit_of_work: UnitOfWorkFactory,
+    clock: Clock,
+    match_id: uuid.UUID | None = None,
+) -> int:
+    """Grant in cards what attacks' ends earned (a victory pack, rampart tokens), each
+    under its own idempotency key, and mark it delivered; a failure leaves it for the
+    next sweep. A purged player's (``account_locked``) is dropped. Returns how many."""
+    done = 0
+    with unit_of_work() as uow:
+        store = _arena(uow)
+        for reward in store.pending(REWARDS_PER_DELIVERY, match_id):
+            try:
+                _grant(services, reward)
+            except Forbidden:
+                log.info("reward of %s for a purged player dropped", reward.match_id)
+            except DeckyardError as error:
+                log.warning("reward of %s not delivered yet: %s", reward.match_id, error)
+                continue
+            store.delivered(reward, clock.now())
+            done += 1
+    return done
+
+
+def _grant(services: tk.Services, reward: Reward) -> None:
+    player = str(reward.player_id)
+    if reward.kind == "pack":
+        services.cards.call(
+            "grant_packs", player_id=player, game=tk.GAME, kind=reward.item,
+            quantity=reward.amount, source_type="attack", source_id=str(reward.match_id),
+            idempotency_key=reward.idempotency_key,
+        )  # fmt: skip
+    else:
+        services.cards.call(
+            "grant", player_id=player, game=tk.GAME, currency=reward.item,
+            amount=reward.amount, reason="successful defense",
+            idempotency_key=reward.idempotency_key,
+        )  # fmt: skip
 
 
 def defense_reports(player_id: uuid.UUID, unit_of_work: UnitOfWorkFactory) -> dict[str, Any]:

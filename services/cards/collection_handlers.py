@@ -16,6 +16,7 @@ from typing import Any
 
 from games.kit.collection import CollectionRules, StarterRules, require_legal
 from services.cards.deck_store import Deck
+from services.cards.fairness_handlers import PlayerDraws
 from services.cards.games import CARD_GAMES, CardGames, new_copies
 from services.cards.ownership_store import StarterGrant
 from services.cards.repository import CardsUnitOfWork
@@ -28,6 +29,7 @@ from shared.randomness import RandomSource
 # The games' rules (games/) refuse without HTTP: here a broken rule is invalid
 # input, and a starter set not all published is the service's passing unavailability.
 _refusals = refusals_as(InvalidInput, starter_cards_unavailable=ServiceUnavailable)
+STARTER_SOURCE = "starter"  # a starter grant's copies and fair roll (keyed by the player)
 
 
 @dataclass(frozen=True)
@@ -95,23 +97,27 @@ def choose_starter(
     existing = uow.starters.get(cmd.player_id)
     if existing is not None:
         return _existing_starter(uow, existing, affinity), False
-    cards = starter.choose(
-        uow.definitions.pool_by_name(cmd.game, starter.pool(affinity)),
-        uow.definitions.active_in_lineages(cmd.game, starter.lineage_kind, starter.lineage_names),
-        rng,
-    )
     grant = StarterGrant(cmd.player_id, affinity, clock.now())
     if not uow.starters.add_if_new(grant):
         # A concurrent choice committed first (the insert waited for it).
         winner = uow.starters.get(cmd.player_id)
         assert winner is not None, "the conflicting insert has committed"
         return _existing_starter(uow, winner, affinity), False
+    # Drawn once the grant is this call's (a refusal below rolls both back): a provably
+    # fair roll of the player's seeds, stored with the grant, so a retry takes no nonce.
+    draws = PlayerDraws(cmd.player_id, f"{cmd.game}.starter", uow.fairness, rng, clock)
+    cards = starter.choose(
+        uow.definitions.pool_by_name(cmd.game, starter.pool(affinity)),
+        uow.definitions.active_in_lineages(cmd.game, starter.lineage_kind, starter.lineage_names),
+        draws,
+    )
+    draws.record(STARTER_SOURCE, cmd.player_id)
     uow.owned.add_all(
         new_copies(
             rules,
             cmd.player_id,
             [card["id"] for card in cards],
-            ("starter", cmd.player_id),
+            (STARTER_SOURCE, cmd.player_id),
             grant.granted_at,
         )
     )

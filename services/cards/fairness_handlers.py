@@ -17,11 +17,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from games.kit.fair import SEED_BYTES, Roller, check_client_seed, seed_hash
+from games.kit.fair import SEED_BYTES, Roller, check_client_seed, check_purpose, seed_hash
 from services.cards.fairness_store import Seed, SqlFairness
 from services.cards.pages import DEFAULT_PAGE, after, page
 from shared.clock import Clock
-from shared.errors import InvalidInput
+from shared.errors import Conflict, InvalidInput
 from shared.player_gate import PlayerGate
 from shared.randomness import RandomSource
 
@@ -209,6 +209,44 @@ def rotate(
             "revealed_at": revealed.revealed_at,
         },
         "active": state_view(new),
+    }
+
+
+def fair_choice(
+    player_id: uuid.UUID,
+    purpose: str,
+    key: str,
+    source: tuple[str, str],
+    options: Sequence[str],
+    uow: Any,
+    rng: RandomSource,
+    clock: Clock,
+) -> dict[str, Any]:
+    """A uniform choice among ``options`` from the player's seeds, for another service
+    (battle: a TerraKard attack's terrain, keyed by the attack), stored before it is
+    answered. Asked again for the same source, it answers the stored roll and takes no
+    nonce; a source already rolled for another player or purpose is refused."""
+    try:
+        check_purpose(purpose)
+    except ValueError as exc:
+        raise InvalidInput("invalid_purpose", str(exc)) from None
+    uow.players.admit(player_id)
+    stored = uow.fairness.roll_of(*source)
+    if stored is None:
+        draws = PlayerDraws(player_id, purpose, uow.fairness, rng, clock)
+        draws.choice(key, list(options))
+        draws.record(*source)
+        stored = uow.fairness.roll_of(*source)
+    elif stored["player_id"] != player_id or stored["purpose"] != purpose:
+        raise Conflict("roll_source_taken", "this source was rolled for another purpose")
+    return {
+        "outcome": stored["draws"][0]["outcome"],
+        "roll": {
+            "server_seed_hash": stored["server_seed_hash"],
+            "client_seed": stored["client_seed"],
+            "nonce": stored["nonce"],
+            "purpose": stored["purpose"],
+        },
     }
 
 

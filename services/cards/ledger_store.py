@@ -112,6 +112,21 @@ class SqlLedger:
         ).first()
         return row is not None
 
+    def bump(self, player_id: uuid.UUID, game: str, counter: str, day: date) -> int:
+        """Add 1 to a day's counter (no limit); its new value (1 for the day's first)."""
+        table = daily_counters
+        statement = insert(table).values(
+            player_id=player_id, game=game, counter=counter, day=day, amount=1
+        )
+        return int(
+            self._session.execute(
+                statement.on_conflict_do_update(
+                    index_elements=["player_id", "game", "counter", "day"],
+                    set_={"amount": table.c.amount + 1},
+                ).returning(table.c.amount)
+            ).scalar_one()
+        )
+
     def used(self, player_id: uuid.UUID, game: str, counter: str, day: date) -> int:
         table = daily_counters
         found = self._session.execute(

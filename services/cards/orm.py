@@ -2,6 +2,7 @@
 
 from sqlalchemy import (
     BigInteger,
+    Boolean,
     CheckConstraint,
     Column,
     Date,
@@ -255,6 +256,10 @@ packs = Table(
     Column("kind", String(40), nullable=False),
     Column("granted_at", DateTime(timezone=True), nullable=False),
     Column("opened_at", DateTime(timezone=True), nullable=True),
+    # Sold back unopened (a kind whose data allows it: Chronovore's Diamond pack), with
+    # the ledger entry that paid the price back; a sold pack is neither unopened nor opened.
+    Column("sold_at", DateTime(timezone=True), nullable=True),
+    Column("sale_entry_id", Uuid, nullable=True),
     Index("ix_packs_player_game", "player_id", "game"),
 )
 
@@ -271,6 +276,43 @@ pack_openings = Table(
     Column("cards", JSONB, nullable=False),
     Column("opened_at", DateTime(timezone=True), nullable=False),
     UniqueConstraint("player_id", "idempotency_key", name="uq_pack_openings_key"),
+)
+
+# One shred or craft (Chronovore's Card Fragments): the copy it removed or added, the
+# fragments and their ledger entry, under the player's key: a retry finds this row and
+# gets the same answer, even though a shredded copy no longer exists.
+crafting_entries = Table(
+    "crafting_entries",
+    metadata,
+    Column("id", Uuid, primary_key=True),
+    Column("player_id", Uuid, nullable=False),
+    Column("game", String(20), nullable=False),
+    Column("action", String(8), nullable=False),  # shred | craft
+    Column("owned_card_id", Uuid, nullable=False),  # no foreign key: a shredded copy is gone
+    Column("definition_id", Uuid, ForeignKey("card_definitions.id"), nullable=False),
+    Column("finish", String(20), nullable=False),
+    Column("rarity", String(20), nullable=False),
+    Column("fragments", Integer, nullable=False),
+    Column("weakened", Boolean, nullable=False),
+    Column("ledger_entry_id", Uuid, nullable=False),
+    Column("idempotency_key", String(100), nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    UniqueConstraint("player_id", "idempotency_key", name="uq_crafting_entries_key"),
+    CheckConstraint("action IN ('shred', 'craft')", name="ck_crafting_entries_action"),
+    Index("ix_crafting_entries_player", "player_id"),
+)
+
+# Upgrades a player is owed after a capped finish overflowed (Chronovore: an extra
+# Diamond became Golden, "and the next Golden card from that set upgrades to Diamond").
+finish_upgrades_owed = Table(
+    "finish_upgrades_owed",
+    metadata,
+    Column("player_id", Uuid, nullable=False),
+    Column("game", String(20), nullable=False),
+    Column("finish", String(20), nullable=False),
+    Column("amount", Integer, nullable=False),
+    PrimaryKeyConstraint("player_id", "game", "finish"),
+    CheckConstraint("amount >= 0", name="ck_finish_upgrades_owed_never_negative"),
 )
 
 # -- provably fair rolls (docs/fairness.md) ---------------------------------------------

@@ -13,13 +13,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from games.kit.collection import CardPool
-from games.kit.packs import PackKind, public_odds
+from games.kit.collection import CardPool, FinishCaps
+from games.kit.packs import PackCard, PackKind, public_odds
 from games.kit.packs import open_pack as draw_pack
 from services.cards.economy import Economy
 from services.cards.fairness_handlers import PlayerDraws
 from services.cards.games import new_copies
 from services.cards.ledger_handlers import (
+    GRANT,
     SPEND,
     LedgerChange,
     apply_change,
@@ -32,6 +33,7 @@ from shared.errors import Conflict, InvalidInput, NotFound, ServiceUnavailable
 from shared.randomness import RandomSource
 
 PACK_SOURCE = "pack"
+SALE_KEY_PREFIX = "packsale:"  # the ledger key of a pack sold back, kept apart from others
 
 
 @dataclass(frozen=True)
@@ -44,6 +46,14 @@ class GrantPacks:
     source_id: str
     idempotency_key: str
     pay: bool = False  # bought: the kind's price times the quantity, spent together
+
+
+@dataclass(frozen=True)
+class SellPack:
+    player_id: uuid.UUID
+    pack_id: uuid.UUID
+    idempotency_key: str
+    game: str | None = None  # as OpenPack's
 
 
 @dataclass(frozen=True)
@@ -110,6 +120,7 @@ def grant_packs(
     now = clock.now()
     payment = None
     if cmd.pay:
+        _require_capped_room(cmd, kind, uow, economy)
         change = _payment(cmd, kind)
         rules = economy.currency(change.game, change.currency)
         payment, _ = apply_change(change, SPEND, uow.ledger, rules, now)
@@ -128,6 +139,36 @@ def grant_packs(
     }
     uow.packs.add_grant(grant, sorted(uuid.uuid4() for _ in range(cmd.quantity)))
     return _grant_view(grant, uow.packs.of_grant(grant["id"]), payment, False)
+
+
+def _capped_only(kind: PackKind, finish: str) -> bool:
+    return set(kind.finish_weights) == {finish}
+
+
+def _require_capped_room(
+    cmd: GrantPacks, kind: PackKind, uow: CardsUnitOfWork, economy: Economy
+) -> None:
+    """A pack made only of a capped finish (Chronovore's Diamond pack) is sold while the
+    player has room for ``pack_room`` more copies of that finish, counting what the
+    unopened ones (and the earlier packs of this purchase) already promise."""
+    rules = economy.games.rules(cmd.game)
+    caps = rules.finish_caps
+    if caps is None or not _capped_only(kind, caps.finish):
+        return
+    pool = uow.definitions.pool(cmd.game, CardPool(kind.card_kinds or rules.card_kinds))
+    held = uow.crafting.held_of_finish(cmd.player_id, cmd.game, caps.finish)
+    capped_kinds = [k.kind for k in economy.packs_of(cmd.game) if _capped_only(k, caps.finish)]
+    promised = uow.packs.unopened_count(cmd.player_id, cmd.game, capped_kinds) * kind.cards
+    room = caps.room(pool, held) - promised
+    needed = caps.pack_room + kind.cards * (cmd.quantity - 1)
+    if room < needed:
+        raise Conflict(
+            "pack_room_too_small",
+            f"a {kind.name} is sold while you have room for {caps.pack_room} more "
+            f"{caps.finish} copies under the deck limits (unopened ones count): room for "
+            f"{max(room, 0)}, {needed} needed",
+            {"room": max(room, 0), "needed": needed},
+        )
 
 
 def _within_daily_pack_limit(
@@ -193,6 +234,74 @@ def _stored_receipt(uow: CardsUnitOfWork, pack_id: uuid.UUID) -> dict[str, Any] 
     return {k: roll[k] for k in ("server_seed_hash", "client_seed", "nonce", "purpose")}
 
 
+def _settle_caps(
+    player_id: uuid.UUID,
+    game: str,
+    kind: PackKind,
+    drawn: list[PackCard],
+    pool: Mapping[str, Any],
+    caps: FinishCaps,
+    uow: CardsUnitOfWork,
+    draws: PlayerDraws,
+) -> list[PackCard]:
+    """The game's caps on a finish (games/chronovore/diamonds.py), with the upgrades it
+    owes the player kept for later packs."""
+    held = uow.crafting.held_of_finish(player_id, game, caps.finish)
+    owed = uow.crafting.owed(player_id, game, caps.finish)
+    settled, still_owed = caps.settle(kind, drawn, pool, held, owed, draws)
+    if still_owed != owed:
+        uow.crafting.set_owed(player_id, game, caps.finish, still_owed)
+    return settled
+
+
+def sell_pack(
+    cmd: SellPack, uow: CardsUnitOfWork, economy: Economy, clock: Clock
+) -> dict[str, Any]:
+    """Sell an unopened pack back for its full price, when its kind says so (Chronovore's
+    Diamond pack: "An unopened Diamond pack can be sold back for its full Gold price").
+    Of an opening and a sale of one pack, exactly one happens."""
+    uow.players.admit(cmd.player_id)
+    ledger_key = SALE_KEY_PREFIX + cmd.idempotency_key
+    earlier = uow.ledger.entry_by_key(cmd.player_id, ledger_key)
+    if earlier is not None:
+        sold = uow.packs.sold_by(earlier["id"])
+        if sold is None or sold["id"] != cmd.pack_id:
+            raise InvalidInput("idempotency_key_reused", "this idempotency key sold another pack")
+        if cmd.game not in (None, sold["game"]):
+            raise NotFound("pack_not_found", "no such pack in your inventory")
+        return _sale_view(sold, earlier, True)
+    pack = uow.packs.get(cmd.player_id, cmd.pack_id)
+    if pack is None or cmd.game not in (None, pack["game"]):
+        raise NotFound("pack_not_found", "no such pack in your inventory")
+    kind = economy.pack(pack["game"], pack["kind"])
+    price = kind.extra.get("price")
+    if not kind.extra.get("sell_back") or not isinstance(price, Mapping):
+        raise InvalidInput("pack_not_sellable", f"a {kind.name} cannot be sold back")
+    if pack["opened_at"] is not None or pack["sold_at"] is not None:
+        raise Conflict("pack_already_opened", "this pack has already been opened or sold")
+    now = clock.now()
+    change = LedgerChange(cmd.player_id, pack["game"], str(price["currency"]),
+                          int(price["amount"]), f"sell {kind.kind} pack", ledger_key)  # fmt: skip
+    rules = economy.currency(change.game, change.currency)
+    refund, _ = apply_change(change, GRANT, uow.ledger, rules, now)
+    if not uow.packs.sell(cmd.pack_id, now, refund["id"]):
+        raise Conflict("pack_already_opened", "this pack has already been opened or sold")
+    return _sale_view({**pack, "sold_at": now}, refund, False)
+
+
+def _sale_view(
+    pack: Mapping[str, Any], refund: Mapping[str, Any], replayed: bool
+) -> dict[str, Any]:
+    return {
+        "pack_id": pack["id"],
+        "game": pack["game"],
+        "kind": pack["kind"],
+        "sold_at": pack["sold_at"],
+        "refund": entry_view(dict(refund), replayed),
+        "replayed": replayed,
+    }
+
+
 def open_pack(
     cmd: OpenPack, uow: CardsUnitOfWork, economy: Economy, rng: RandomSource, clock: Clock
 ) -> dict[str, Any]:
@@ -223,6 +332,9 @@ def open_pack(
         raise Conflict("pack_already_opened", "this pack has already been opened")
     draws = PlayerDraws(cmd.player_id, kind.purpose, uow.fairness, rng, clock)
     drawn = draw_pack(kind, pool, draws, label=lambda definition: str(definition["id"]))
+    if rules.finish_caps is not None:
+        drawn = _settle_caps(cmd.player_id, pack["game"], kind, drawn, pool, rules.finish_caps,
+                             uow, draws)  # fmt: skip
     copies = [
         new_copies(
             rules,

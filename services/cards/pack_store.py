@@ -59,32 +59,51 @@ class SqlPacks:
         """Mark an unopened pack opened; False if it was already (one opening wins)."""
         claimed = self._session.execute(
             update(packs)
-            .where(packs.c.id == pack_id, packs.c.opened_at.is_(None))
+            .where(packs.c.id == pack_id, packs.c.opened_at.is_(None), packs.c.sold_at.is_(None))
             .values(opened_at=at)
             .returning(packs.c.id)
         ).first()
         return claimed is not None
 
+    def sell(self, pack_id: uuid.UUID, at: datetime, entry_id: uuid.UUID) -> bool:
+        """Mark an unopened pack sold back; False if it was opened or sold already."""
+        sold = self._session.execute(
+            update(packs)
+            .where(packs.c.id == pack_id, packs.c.opened_at.is_(None), packs.c.sold_at.is_(None))
+            .values(sold_at=at, sale_entry_id=entry_id)
+            .returning(packs.c.id)
+        ).first()
+        return sold is not None
+
+    def sold_by(self, entry_id: uuid.UUID) -> dict[str, Any] | None:
+        row = self._session.execute(select(packs).where(packs.c.sale_entry_id == entry_id)).first()
+        return dict(row._mapping) if row else None
+
     def unopened(self, player_id: uuid.UUID, game: str) -> list[dict[str, Any]]:
         rows = self._session.execute(
             select(packs)
             .where(
-                packs.c.player_id == player_id, packs.c.game == game, packs.c.opened_at.is_(None)
+                packs.c.player_id == player_id,
+                packs.c.game == game,
+                packs.c.opened_at.is_(None),
+                packs.c.sold_at.is_(None),
             )
             .order_by(packs.c.granted_at, packs.c.id)
         ).all()
         return [dict(row._mapping) for row in rows]
 
-    def unopened_count(self, player_id: uuid.UUID, game: str) -> int:
-        return int(
-            self._session.execute(
-                select(func.count()).where(
-                    packs.c.player_id == player_id,
-                    packs.c.game == game,
-                    packs.c.opened_at.is_(None),
-                )
-            ).scalar_one()
+    def unopened_count(
+        self, player_id: uuid.UUID, game: str, kinds: Sequence[str] | None = None
+    ) -> int:
+        query = select(func.count()).where(
+            packs.c.player_id == player_id,
+            packs.c.game == game,
+            packs.c.opened_at.is_(None),
+            packs.c.sold_at.is_(None),
         )
+        if kinds is not None:
+            query = query.where(packs.c.kind.in_(list(kinds)))
+        return int(self._session.execute(query).scalar_one())
 
     def opening_by_key(self, player_id: uuid.UUID, key: str) -> dict[str, Any] | None:
         row = self._session.execute(

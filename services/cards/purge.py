@@ -4,9 +4,9 @@ Everything here keyed by the player is personal: the collection, every owned cop
 (rewards, packs and the starter set, whose ``source_id`` is the player), saved decks
 and their cards, the starter choice and the reward rolls; TerraKard's plans and player
 row (starting collection, active plan, level); the economy's balances, ledger
-entries and daily counters; unopened packs, their grants and openings; the provably
-fair seeds and rolls. Card definitions are not the player's and stay. Idempotent: a
-second request finds nothing and answers again.
+entries and daily counters; unopened packs, their grants and openings; shreds and
+crafts, upgrades owed; the provably fair seeds and rolls. Card definitions are not the
+player's and stay. Idempotent: a second request finds nothing and answers again.
 """
 
 from __future__ import annotations
@@ -19,12 +19,14 @@ from sqlalchemy.orm import Session
 
 from services.cards.orm import (
     collections,
+    crafting_entries,
     currency_balances,
     daily_counters,
     deck_cards,
     decks,
     fair_rolls,
     fair_seeds,
+    finish_upgrades_owed,
     ledger_entries,
     owned_cards,
     pack_grants,
@@ -83,6 +85,8 @@ def purge_player(session: Session, player_id: uuid.UUID, now: datetime) -> None:
         ledger_entries,
         currency_balances,
         daily_counters,
+        crafting_entries,
+        finish_upgrades_owed,
     ):
         session.execute(delete(table).where(table.c.player_id == player_id))
     forget_player_events(session, plumbing.outbox, player_id)

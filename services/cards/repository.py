@@ -14,6 +14,7 @@ from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.orm import Session
 
 from games.kit.collection import CardPool
+from services.cards.crafting_store import SqlCrafting
 from services.cards.deck_store import SqlDecks
 from services.cards.fairness_store import SqlFairness
 from services.cards.ledger_store import SqlLedger
@@ -80,6 +81,7 @@ class CardsUnitOfWork:
     ledger: SqlLedger  # currencies
     packs: SqlPacks  # unopened packs and openings
     terrakard: SqlTerraKard  # TerraKard's plans and players
+    crafting: SqlCrafting  # shreds, crafts, capped finishes
 
 
 class SqlCollectionRepository:
@@ -199,6 +201,7 @@ class SqlDefinitionRepository:
             self._in_pool(game, pool)
             .with_only_columns(
                 definitions.id,
+                definitions.lineage_id,
                 definitions.name,
                 definitions.kind,
                 definitions.rarity,
@@ -266,4 +269,5 @@ def unit_of_work(db: Database) -> Iterator[CardsUnitOfWork]:
             ledger=SqlLedger(tx.session),
             packs=SqlPacks(tx.session),
             terrakard=SqlTerraKard(tx.session),
+            crafting=SqlCrafting(tx.session),
         )

@@ -149,9 +149,41 @@ class OpenPackSchema(PlayerIdSchema):
     game = fields.String(load_default=None, validate=validate.OneOf(list(Game)))
 
 
+class SellPackSchema(OpenPackSchema):
+    pass
+
+
+class ShredSchema(PlayerGameSchema):
+    copy_id = fields.UUID(required=True)
+    idempotency_key = fields.String(required=True, validate=IDEMPOTENCY_KEY)
+
+
+class CraftSchema(PlayerGameSchema):
+    definition_id = fields.UUID(required=True)
+    finish = fields.String(required=True, validate=validate.Length(min=1, max=20))
+    idempotency_key = fields.String(required=True, validate=IDEMPOTENCY_KEY)
+
+
 class ClientSeedSchema(PlayerIdSchema):
     client_seed = fields.String(required=True, validate=validate.Length(min=1, max=64))
 
 
 class RollHistorySchema(PlayerIdSchema, PageSchema):
     pass
+
+
+MAX_CHOICE_OPTIONS = 100  # ours: a fair choice another service asks for (a terrain)
+
+
+class FairChoiceSchema(PlayerIdSchema):
+    """Another service's fair roll for a player: one uniform choice among ``options``."""
+
+    purpose = fields.String(required=True, validate=validate.Length(min=1, max=80))
+    key = fields.String(required=True, validate=validate.Length(min=1, max=40))
+    source_type = fields.String(required=True, validate=validate.Length(min=1, max=30))
+    source_id = fields.String(required=True, validate=validate.Length(min=1, max=100))
+    options = fields.List(
+        fields.String(validate=validate.Length(min=1, max=80)),
+        required=True,
+        validate=validate.Length(min=1, max=MAX_CHOICE_OPTIONS),
+    )

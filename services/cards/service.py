@@ -6,9 +6,11 @@ from contextlib import AbstractContextManager
 from typing import Any
 
 from services.cards import collection_handlers as collection
+from services.cards import crafting_handlers as crafting
 from services.cards import fairness_handlers as fairness
 from services.cards import handlers, orm, purge, reward_handlers
 from services.cards import ledger_handlers as ledger
+from services.cards import match_reward_handlers as match_rewards
 from services.cards import pack_handlers as packs
 from services.cards import terrakard_handlers as terrakard
 from services.cards.dependencies import EconomyProvider
@@ -17,11 +19,13 @@ from services.cards.repository import CardsUnitOfWork, unit_of_work
 from services.cards.schemas import (
     ClientSeedSchema,
     CollectionSchema,
+    CraftSchema,
     CreateDeckSchema,
     DeckRefSchema,
     DefinitionSchema,
     DeleteDeckSchema,
     EditDeckSchema,
+    FairChoiceSchema,
     GameListSchema,
     GameSchema,
     GrantPacksSchema,
@@ -34,12 +38,15 @@ from services.cards.schemas import (
     PlayerGameSchema,
     PlayerIdSchema,
     RollHistorySchema,
+    SellPackSchema,
+    ShredSchema,
     StarterChoiceSchema,
 )
 from services.cards.terrakard_schemas import (
     ActivatePlanSchema,
     DeckForAttackSchema,
     DefendersSchema,
+    PlayerIdsSchema,
     PlayerLevelSchema,
     RefVersionSchema,
     SaveDeckSchema,
@@ -58,6 +65,7 @@ from shared.events import (
     ATTEMPT_COMPLETED,
     CONTENT_PUBLISHED,
     CONTENT_RETIRED,
+    MATCH_FINISHED,
     PLAYER_REGISTERED,
 )
 from shared.health import HealthEndpoints
@@ -112,6 +120,16 @@ class CardsService(HealthEndpoints):
             message,
             self._uow,
             lambda event, uow: reward_handlers.grant_reward(event, uow, self.random, self.clock),
+        )
+
+    @reliable_event_handler(MATCH_FINISHED.source, MATCH_FINISHED.name)
+    def on_match_finished(self, message: dict[str, Any]) -> None:
+        """A finished match's currency for each seated player (Chronovore's Gold), once."""
+        consume(
+            MATCH_FINISHED,
+            message,
+            self._uow,
+            lambda event, uow: match_rewards.award_match(event, uow, self.economy, self.clock),
         )
 
     @reliable_event_handler(ACCOUNT_DELETION_REQUESTED.source, ACCOUNT_DELETION_REQUESTED.name)
@@ -306,6 +324,36 @@ class CardsService(HealthEndpoints):
             opening = packs.open_pack(cmd, uow, self.economy, self.random, self.clock)
         return dict(jsonable(opening))
 
+    @rpc
+    def sell_pack(self, **payload: Any) -> dict[str, Any]:
+        """``pack_id, idempotency_key, game?`` -> the sale and its refund (the kind's full
+        price; only kinds whose data allow it: Chronovore's Diamond pack)."""
+        cmd = packs.SellPack(**load(SellPackSchema(), payload))
+        with self._uow() as uow:
+            return dict(jsonable(packs.sell_pack(cmd, uow, self.economy, self.clock)))
+
+    # -- shredding and crafting (Chronovore's Card Fragments) -----------------------------
+
+    @rpc
+    def crafting_prices(self, game: str) -> dict[str, Any]:
+        """What a shred gives and a craft costs, per rarity and finish (public)."""
+        args = load(GameSchema(), {"game": game})
+        return dict(jsonable(crafting.crafting_prices(args["game"], self.economy)))
+
+    @rpc
+    def shred_copy(self, **payload: Any) -> dict[str, Any]:
+        """``game, copy_id, idempotency_key`` -> the shred (its fragments' ledger entry)."""
+        cmd = crafting.Shred(**load(ShredSchema(), payload))
+        with self._uow() as uow:
+            return dict(jsonable(crafting.shred(cmd, uow, self.economy, self.clock)))
+
+    @rpc
+    def craft_copy(self, **payload: Any) -> dict[str, Any]:
+        """``game, definition_id, finish, idempotency_key`` -> the craft and the new copy."""
+        cmd = crafting.Craft(**load(CraftSchema(), payload))
+        with self._uow() as uow:
+            return dict(jsonable(crafting.craft(cmd, uow, self.economy, self.clock)))
+
     # -- provably fair rolls (docs/fairness.md) ------------------------------------------
 
     @rpc
@@ -341,6 +389,26 @@ class CardsService(HealthEndpoints):
                 args["player_id"], uow.fairness, uow.players, self.random, self.clock
             )
         return dict(jsonable(rotated))
+
+    @rpc
+    def fair_choice(self, **payload: Any) -> dict[str, Any]:
+        """``player_id, purpose, key, source_type, source_id, options`` -> ``{"outcome",
+        "roll": {server_seed_hash, client_seed, nonce, purpose}}``: a fair roll of the
+        player's seeds for another service (a TerraKard terrain), stored first; asked
+        again for the same source, the stored one."""
+        args = load(FairChoiceSchema(), payload)
+        with self._uow() as uow:
+            chosen = fairness.fair_choice(
+                args["player_id"],
+                args["purpose"],
+                args["key"],
+                (args["source_type"], args["source_id"]),
+                args["options"],
+                uow,
+                self.random,
+                self.clock,
+            )
+        return dict(jsonable(chosen))
 
     @rpc
     def roll_history(self, **payload: Any) -> dict[str, Any]:
@@ -458,3 +526,17 @@ class CardsService(HealthEndpoints):
         args = load(TargetSchema(), {"target_id": target_id})
         with self._uow() as uow:
             return dict(jsonable(terrakard.target(args["target_id"], uow)))
+
+    @rpc
+    def terrakard_targets_of(self, player_ids: list[str]) -> list[dict[str, Any]]:
+        """For battle's arena: the arena ids of the players it chose, and whether a saved
+        plan defends each."""
+        args = load(PlayerIdsSchema(), {"player_ids": player_ids})
+        with self._uow() as uow:
+            return list(jsonable(terrakard.targets_of(args["player_ids"], uow)))
+
+    @rpc
+    def terrakard_training_plan(self) -> dict[str, Any]:
+        """For battle's tutorial: the training plan (no one's copies)."""
+        with self._uow() as uow:
+            return dict(jsonable(terrakard.training_plan(uow)))

@@ -18,7 +18,7 @@ from typing import Any
 from games.kit.collection import Problem, require_legal
 from games.terrakard import config
 from games.terrakard.automatic import automatic_plan
-from games.terrakard.collection import card_of, clean_name, starting_cards
+from games.terrakard.collection import LOWEST_LEVEL, card_of, clean_name, starting_cards
 from games.terrakard.content import GAME, Card
 from games.terrakard.plans import (
     DefensePlan,
@@ -433,3 +433,36 @@ def target(target_id: uuid.UUID, uow: CardsUnitOfWork) -> dict[str, Any]:
     if found is None:
         raise NotFound("target_not_found", "there is no such target")
     return {"player_id": found.player_id, "target_id": found.target_id}
+
+
+def targets_of(player_ids: Sequence[uuid.UUID], uow: CardsUnitOfWork) -> list[dict[str, Any]]:
+    """The arena ids of the given players (battle chose them), and whether a saved plan
+    defends them (else the automatic plan). Players without a starting collection are
+    left out."""
+    found = uow.terrakard.players_by_ids(player_ids)
+    return [
+        {
+            "player_id": p.player_id,
+            "target_id": p.target_id,
+            "has_plan": p.active_plan_id is not None,
+        }
+        for p in found
+    ]
+
+
+TRAINING = "training"
+
+
+@_refusals
+def training_plan(uow: CardsUnitOfWork) -> dict[str, Any]:
+    """Ours: the tutorial's training plan, the automatic plan (at level 1) of the
+    starting collection as published now; its cards are no one's copies (ids
+    ``training-<definition id>``)."""
+    chosen = starting_cards(uow.definitions.active(GAME))
+    cards = [
+        card_of(f"{TRAINING}-{d['id']}", d["name"], d["rarity"], d["attributes"]) for d in chosen
+    ]
+    plan = automatic_plan(cards, LOWEST_LEVEL)
+    if plan is None:  # unreachable with the starting collection's numbers (config.py)
+        raise ServiceUnavailable("starter_cards_unavailable", "no training plan can be made yet")
+    return {"plan": plan.to_dict()}

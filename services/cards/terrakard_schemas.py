@@ -59,3 +59,7 @@ class DefendersSchema(Schema):
 
 class TargetSchema(Schema):
     target_id = fields.UUID(required=True)
+
+
+class PlayerIdsSchema(Schema):
+    player_ids = fields.List(fields.UUID(), required=True, validate=validate.Length(max=200))

@@ -75,6 +75,12 @@ class SqlTerraKard:
         ).first()
         return None if row is None else _player(row)
 
+    def players_by_ids(self, player_ids: Sequence[uuid.UUID]) -> list[TerraKardPlayer]:
+        rows = self._session.execute(
+            select(terrakard_players).where(terrakard_players.c.player_id.in_(list(player_ids)))
+        ).all()
+        return [_player(r) for r in rows]
+
     def start_if_new(self, player_id: uuid.UUID, level: int, now: datetime) -> bool:
         """The player's row, once (a concurrent start waits, then finds it)."""
         inserted = self._session.execute(

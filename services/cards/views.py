@@ -98,6 +98,7 @@ def collection_view(
         group["copies"].append(
             {
                 "id": copy["id"],
+                "finish": copy["finish"],
                 "acquired_at": copy["acquired_at"],
                 "source": {"type": copy["source_type"], "id": copy["source_id"]},
             }

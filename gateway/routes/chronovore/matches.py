@@ -135,7 +135,8 @@ class ChronovoreMatchRoutes(Caller):
         "POST",
         "/chronovore/matches/<uuid:match_id>/leave",
         RouteDoc(
-            "Leave the match: the computer wins, you receive no Gold",
+            "Leave the match: your opponent (the computer or another player) wins, and you "
+            "receive no Gold",
             MatchResultSchema,
             LeaveChronovoreMatchRequest,
             auth="player",

@@ -3,6 +3,7 @@
 from marshmallow import fields, validate
 
 from gateway.casing import CamelSchema
+from gateway.routes.fairness_schemas import match_replay, match_seed
 from gateway.routes.quest.battles_schemas import MAX_IDEMPOTENCY_KEY
 
 ACTION_KINDS = ("place", "move", "take_back", "lock", "forfeit")
@@ -67,7 +68,7 @@ class MatchViewSchema(CamelSchema):
     resolves (its locked row shows "face_down" slots)."""
 
     id = fields.UUID()
-    mode = fields.String(metadata={"example": "cpu"})
+    mode = fields.String(metadata={"example": "cpu", "description": "cpu | pvp"})
     deck_id = fields.UUID()
     seat = fields.String(metadata={"example": "player"})
     status = fields.String(metadata={"example": "active", "description": "active | finished"})
@@ -91,8 +92,9 @@ class MatchViewSchema(CamelSchema):
     )
     opponent = fields.Dict(
         metadata={
-            "description": "kind (cpu), hero, handCount, deckCount, locked, slots "
-            '("face_down" or null once locked)'
+            "description": "kind (cpu or player), name (another player's pseudonym, "
+            "Deleted player once deleted; null for the CPU), hero, handCount, deckCount, "
+            'locked, slots ("face_down" or null once locked)'
         }
     )
     revealed = fields.List(
@@ -106,6 +108,7 @@ class MatchViewSchema(CamelSchema):
     created_at = fields.AwareDateTime()
     updated_at = fields.AwareDateTime()
     finished_at = fields.AwareDateTime(allow_none=True)
+    fairness = match_seed()
 
 
 class MatchResultSchema(MatchViewSchema):
@@ -130,7 +133,14 @@ class MatchHistoryEntrySchema(CamelSchema):
 
 class MatchHistorySchema(CamelSchema):
     match_id = fields.UUID()
+    mode = fields.String(metadata={"description": "cpu | pvp"})
+    opponent = fields.String(
+        allow_none=True,
+        metadata={"description": "Another player's pseudonym (or Deleted player); null: the CPU"},
+    )
     status = fields.String()
     result = fields.String(allow_none=True)
     version = fields.Integer()
     entries = fields.List(fields.Nested(MatchHistoryEntrySchema))
+    fairness = match_seed()
+    replay = match_replay()

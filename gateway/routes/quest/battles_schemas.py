@@ -5,6 +5,7 @@ from __future__ import annotations
 from marshmallow import fields, validate
 
 from gateway.casing import CamelSchema
+from gateway.routes.fairness_schemas import match_replay, match_seed
 
 ACTION_KINDS = ("use_move", "play_power_card", "swap", "select_creature", "timeout", "forfeit")
 MAX_IDEMPOTENCY_KEY = 100
@@ -102,6 +103,7 @@ class BattleViewSchema(CamelSchema):
     created_at = fields.AwareDateTime()
     updated_at = fields.AwareDateTime()
     finished_at = fields.AwareDateTime(allow_none=True)
+    fairness = match_seed()
 
 
 class BattleResultSchema(BattleViewSchema):
@@ -125,3 +127,5 @@ class BattleHistorySchema(CamelSchema):
     outcome = fields.String(allow_none=True)
     version = fields.Integer()
     entries = fields.List(fields.Nested(BattleHistoryEntrySchema))
+    fairness = match_seed()
+    replay = match_replay()

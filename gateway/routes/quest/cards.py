@@ -141,7 +141,11 @@ class QuestCardRoutes(Caller):
     async def get_deck(self, request: Request, deck_id: Any) -> Any:
         """``GET /quest/decks/<id>`` -> the deck, with ``createdAt`` and ``updatedAt``"""
         return await self.services.call(
-            "cards", "get_deck", player_id=await self._player_id(request), deck_id=str(deck_id)
+            "cards",
+            "get_deck",
+            player_id=await self._player_id(request),
+            deck_id=str(deck_id),
+            game="quest",  # a Chronovore deck's id is not found here
         )
 
     @api(
@@ -167,6 +171,7 @@ class QuestCardRoutes(Caller):
             "edit_deck",
             player_id=player_id,
             deck_id=str(deck_id),
+            game="quest",
             expected_version=args["expected_version"],
             name=args["name"],
             cards=[str(card) for card in cards] if cards is not None else None,
@@ -194,6 +199,7 @@ class QuestCardRoutes(Caller):
             "delete_deck",
             player_id=player_id,
             deck_id=str(deck_id),
+            game="quest",
             expected_version=args["expected_version"],
         )
         return no_content()

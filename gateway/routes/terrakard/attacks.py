@@ -25,7 +25,9 @@ from gateway.routes.terrakard.schemas import (
     AttackSchema,
     DefenseReportSchema,
     DefenseReportsSchema,
+    ProfileSchema,
     StartAttackRequest,
+    StartTutorialRequest,
 )
 
 TAGS = ("terrakard",)
@@ -35,13 +37,48 @@ WRITE_ERRORS = (400, 404, 409, 413, 422, 503)
 class TerraKardAttackRoutes(Caller):
     @api(
         "GET",
+        "/terrakard/profile",
+        RouteDoc("Your arena: tickets, protection and shield, trophies, experience and "
+                 "level, the tutorial, today's objectives", ProfileSchema, auth="player",
+                 errors=(503,), tags=TAGS, codes=BATTLE),
+    )  # fmt: skip
+    async def get_terrakard_profile(self, request: Request) -> Any:
+        """-> ``{"tickets": 4, "maxTickets": 5, "nextTicketAt": "...", "protectedUntil":
+        null, "shieldUntil": null, "trophies": 30, "experience": 60, "level": 2,
+        "tutorialFinished": true, "objectives": [{"key": "attack_three_times", "progress":
+        1, "goal": 3, "done": false, "experience": 20, ...}], ...}``"""
+        player_id = await self._player_id(request)
+        return await self.services.call("battle", "terrakard_profile", player_id=player_id)
+
+    @api(
+        "POST",
+        "/terrakard/tutorial",
+        RouteDoc("The tutorial: a first attack, against the training plan (no ticket); "
+                 "once it ends you may attack and be attacked", AttackSchema,
+                 StartTutorialRequest, auth="player", status=201, errors=WRITE_ERRORS,
+                 tags=TAGS, codes=BATTLE),
+    )  # fmt: skip
+    async def start_terrakard_tutorial(self, request: Request) -> tuple[int, Any]:
+        """``{"deckId": "..."}`` -> 201 the attack (``mode`` ``tutorial``, defender
+        ``Training plan``), played with the attack routes"""
+        player_id = await self._player_id(request)
+        args = load(StartTutorialRequest(), json_input(request))
+        started = await self.services.call(
+            "battle", "terrakard_start_tutorial", player_id=player_id,
+            deck_id=str(args["deck_id"]),
+        )  # fmt: skip
+        return 201, started
+
+    @api(
+        "GET",
         "/terrakard/arena",
-        RouteDoc("Players you may attack, close to your level", ArenaSchema, auth="player",
+        RouteDoc("Players you may attack: close to your level and, first, to your trophies",
+                 ArenaSchema, auth="player",
                  errors=(503,), tags=TAGS, codes=BATTLE),
     )  # fmt: skip
     async def get_terrakard_arena(self, request: Request) -> Any:
-        """-> ``{"level": 1, "items": [{"targetId": "...", "pseudonym": "Keeper-3fa2c1",
-        "level": 1, "trophies": 0, "automatic": false}]}``"""
+        """-> ``{"level": 1, "trophies": 20, "items": [{"targetId": "...", "pseudonym":
+        "Keeper-3fa2c1", "level": 1, "trophies": 10, "automatic": false}]}``"""
         player_id = await self._player_id(request)
         return await self.services.call("battle", "terrakard_arena", player_id=player_id)
 
@@ -49,7 +86,8 @@ class TerraKardAttackRoutes(Caller):
         "POST",
         "/terrakard/attacks",
         RouteDoc("Attack a target with one of your decks: its plan is snapshotted and "
-                 "reserved for you (409 target_under_attack if another attacker was first)",
+                 "reserved for you, one ticket spent (409 target_under_attack if another "
+                 "attacker was first, no_ticket, target_protected, tutorial_not_finished)",
                  AttackSchema, StartAttackRequest, auth="player", status=201,
                  errors=WRITE_ERRORS, tags=TAGS, codes=BATTLE),
     )  # fmt: skip

@@ -1,8 +1,8 @@
 """TerraKard's collection, attack decks and defense plans (docs/terrakard.md, "Hosting").
 
-The level that sets the budgets is read from accounts (``level``) for every request
-and passed to cards: a level-up counts at once. The player id always comes from the
-verified token.
+The level that sets the budgets is read from battle's arena (``terrakard_level``: from
+TerraKard experience) for every request and passed to cards: a level-up counts at once.
+The player id always comes from the verified token.
 """
 
 from __future__ import annotations
@@ -46,7 +46,7 @@ def _plan_args(args: dict[str, Any]) -> dict[str, Any]:
 
 class TerraKardCardRoutes(Caller):
     async def _level(self, player_id: str) -> int:
-        found = await self.services.call("accounts", "level", player_id=player_id, game=GAME)
+        found = await self.services.call("battle", "terrakard_level", player_id=player_id)
         return int(found["level"])
 
     async def _player_level(self, request: Request) -> tuple[str, int]:

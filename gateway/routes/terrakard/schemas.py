@@ -8,6 +8,7 @@ from typing import Any
 from marshmallow import fields, validate
 
 from gateway.casing import CamelSchema
+from gateway.routes.fairness_schemas import match_replay, match_seed
 from gateway.routes.quest.battles_schemas import MAX_IDEMPOTENCY_KEY
 
 MAX_NAME = 100  # the service trims and allows 40
@@ -146,7 +147,46 @@ class TargetSchema(CamelSchema):
 
 class ArenaSchema(CamelSchema):
     level = fields.Integer(metadata={"description": "Your level"})
+    trophies = fields.Integer(metadata={"description": "Your trophies"})
     items = fields.List(fields.Nested(TargetSchema))
+
+
+class StartTutorialRequest(CamelSchema):
+    deck_id = fields.UUID(required=True, metadata={"description": "One of your attack decks"})
+
+
+class ObjectiveSchema(CamelSchema):
+    key = fields.String(metadata={"example": "attack_three_times"})
+    description = fields.String()
+    progress = fields.Integer()
+    goal = fields.Integer()
+    done = fields.Boolean()
+    experience = fields.Integer(metadata={"description": "Earned when done"})
+
+
+class ProfileSchema(CamelSchema):
+    tickets = fields.Integer(metadata={"description": "Attack tickets now"})
+    max_tickets = fields.Integer()
+    next_ticket_at = fields.AwareDateTime(
+        allow_none=True, metadata={"description": "When the next ticket comes (null: full)"}
+    )
+    protected_until = fields.AwareDateTime(
+        allow_none=True, metadata={"description": "New-player protection"}
+    )
+    shield_until = fields.AwareDateTime(
+        allow_none=True, metadata={"description": "Shield after a heavy defeat in defense"}
+    )
+    trophies = fields.Integer()
+    experience = fields.Integer()
+    level = fields.Integer()
+    next_level_at = fields.Integer(
+        allow_none=True, metadata={"description": "The experience the next level needs"}
+    )
+    tutorial_finished = fields.Boolean()
+    victory_packs_today = fields.Integer()
+    victory_packs_per_day = fields.Integer()
+    objectives = fields.List(fields.Nested(ObjectiveSchema))
+    day = fields.Date(metadata={"description": "Today (UTC): objectives reset at midnight"})
 
 
 class StartAttackRequest(CamelSchema):
@@ -185,6 +225,7 @@ class AttackSchema(CamelSchema):
     defender = fields.String(metadata={"description": "The defender's pseudonym"})
     created_at = fields.AwareDateTime()
     finished_at = fields.AwareDateTime(allow_none=True)
+    fairness = match_seed()
 
 
 class AttackResultSchema(AttackSchema):
@@ -215,6 +256,8 @@ class AttackHistorySchema(CamelSchema):
     outcome = fields.String(allow_none=True)
     version = fields.Integer()
     entries = fields.List(fields.Dict())
+    fairness = match_seed()
+    replay = match_replay()
 
 
 class DefenseReportSchema(CamelSchema):

@@ -23,6 +23,7 @@ from games.chronovore.actions import ActionKind
 from games.chronovore.content import CardKind
 from games.chronovore.decks import card_problems
 from games.kit.refusal import Refusal
+from services.battle.games.terrakard import pseudonym
 from services.battle.host import HostedGame, Match, Seat, SeatKind, Status, Step
 from shared.errors import InvalidInput, ServiceUnavailable
 
@@ -30,6 +31,8 @@ GAME = CHRONOVORE.game
 CPU_MODE = "cpu"
 PLAYER_SEAT = "player"
 CPU_SEAT = "cpu"
+PVP_MODE = "pvp"  # against another player (services/battle/pvp.py)
+PVP_SEATS = ("first", "second")  # ours: the queue's earlier player, the inviter, is first
 
 # -- the CPU's deck -----------------------------------------------------------------------
 
@@ -167,6 +170,7 @@ def match_view(match: Match, seat: Seat) -> dict[str, Any]:
     opponent = next(s for s in match.seats if s.name != seat.name)
     view = CHRONOVORE.view(match.state, seat.name)
     view["opponent"]["kind"] = str(opponent.kind)
+    view["opponent"]["name"] = opponent_name(match, seat)
     return {
         **view,
         "id": str(match.id),
@@ -201,10 +205,19 @@ def _seen_action(action: Mapping[str, Any], own: bool) -> dict[str, Any]:
     return {k: v for k, v in action.items() if k != "card"}
 
 
+def opponent_name(match: Match, seat: Seat) -> str | None:
+    """Another player's pseudonym ("Deleted player" once their account is deleted); None
+    for the computer."""
+    opponent = next(s for s in match.seats if s.name != seat.name)
+    return pseudonym(opponent.player_id) if opponent.kind is SeatKind.PLAYER else None
+
+
 def history_view(match: Match, seat: Seat, steps: Sequence[Step]) -> dict[str, Any]:
     """The action log as ``seat`` may see it."""
     return {
         "match_id": str(match.id),
+        "mode": match.mode,
+        "opponent": opponent_name(match, seat),
         "status": str(match.status),
         "result": _seat(match, seat).result,
         "version": match.version,
@@ -235,5 +248,8 @@ class ChronovoreViews:
 
 
 # Ours (the rulebook is silent; as Quest's): one active match against the computer per
-# player, so a CPU match is resumed, not started again.
-HOSTED = HostedGame(CHRONOVORE, ChronovoreViews(), CHRONOVORE_CPU, one_active=frozenset({CPU_MODE}))
+# player, so a CPU match is resumed, not started again; and one active match against
+# another player, beside it (docs/chronovore.md, "Against another player").
+HOSTED = HostedGame(
+    CHRONOVORE, ChronovoreViews(), CHRONOVORE_CPU, one_active=frozenset({CPU_MODE, PVP_MODE})
+)

@@ -41,7 +41,9 @@ _BAD_CARD = (KeyError, TypeError, ValueError, Refusal)
 class CardsCatalogue(Protocol):
     """The cards service, as far as a match start needs it."""
 
-    def deck_for_match(self, player_id: str, deck_id: str) -> dict[str, Any]: ...
+    def deck_for_match(
+        self, player_id: str, deck_id: str, game: str | None = None
+    ) -> dict[str, Any]: ...
 
     def active_definitions_named(
         self, game: str, kind: str, names: list[str]
@@ -62,7 +64,7 @@ def cpu_match_setup(
     """The seats of a CPU match and the decks they bring: the player's saved deck as
     cards snapshots it (refusing an illegal or foreign one) and the configured CPU deck,
     each card the active version of its lineage."""
-    deck = cards.deck_for_match(player_id=str(player_id), deck_id=str(deck_id))
+    deck = cards.deck_for_match(player_id=str(player_id), deck_id=str(deck_id), game=GAME)
     player = player_deck(deck["cards"])
     cpu = cpu_deck(
         cpu_names,

@@ -15,15 +15,18 @@ from __future__ import annotations
 import hashlib
 import uuid
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Protocol
 
 from games.terrakard.actions import ActionKind
 from games.terrakard.content import Card
+from games.terrakard.engine import Settings
 from games.terrakard.game import TERRAKARD
 from games.terrakard.plans import DefensePlan
 from games.terrakard.report import defense_report
 from games.terrakard.state import ATTACKER, DEFENDER, AttackerSide, AttackState, DefenseSide, Phase
+from services.battle import terrakard_arena as arena_effects
 from services.battle.host import HostedGame, Match, Seat, SeatKind, Step
 from shared.errors import Conflict, InvalidInput
 
@@ -33,7 +36,8 @@ ATTACK_MODE = "attack"
 LEVEL_GAP = 2
 # Ours: the same attacker may attack the same defender once in this many hours.
 REPEAT_HOURS = 12
-TROPHIES = 0  # ours: trophies are not built yet; every reconnaissance shows 0
+TUTORIAL_MODE = arena_effects.TUTORIAL_MODE
+TRAINING_PLAN = "Training plan"  # ours: the tutorial's defense, as the attacker sees it
 
 
 class Client(Protocol):
@@ -54,37 +58,88 @@ def pseudonym(player_id: uuid.UUID | None) -> str:
     return "Keeper-" + hashlib.sha256(str(player_id).encode()).hexdigest()[:6]
 
 
-def level_of(services: Services, player_id: uuid.UUID) -> int:
-    return int(services.accounts.call("level", player_id=str(player_id), game=GAME)["level"])
-
-
 def _with_questions(
     cards: Sequence[Mapping[str, Any]], lineages: Mapping[str, str], faces: Mapping[str, Any]
 ) -> list[dict[str, Any]]:
     return [{**card, "question": faces.get(lineages.get(str(card["id"]), ""))} for card in cards]
 
 
+TERRAIN_PURPOSE = "terrakard.terrain"
+TERRAIN_SOURCE = "attack"
+
+
+def terrain_rolled(services: Services, attacker_id: uuid.UUID, match_id: uuid.UUID) -> Settings:
+    """The attack's terrain, a provably fair roll of the attacker's own seeds
+    (docs/fairness.md): cards draws it uniformly among this season's terrains (by name,
+    in the list's order) and stores it, keyed by the attack, before it is shown; the
+    engine then draws from that one terrain."""
+    terrains = Settings().terrains
+    found = services.cards.call(
+        "fair_choice",
+        player_id=str(attacker_id),
+        purpose=TERRAIN_PURPOSE,
+        key="terrain",
+        source_type=TERRAIN_SOURCE,
+        source_id=str(match_id),
+        options=[t.name for t in terrains],
+    )
+    return Settings(terrains=(next(t for t in terrains if t.name == found["outcome"]),))
+
+
+@dataclass(frozen=True)
+class Profile:
+    """What an attack's start needs of a player's arena row."""
+
+    player_id: uuid.UUID
+    level: int
+    trophies: int
+
+
+def attacker_deck(
+    services: Services, attacker: Profile, deck_id: uuid.UUID, questions: bool
+) -> tuple[Seat, AttackerSide]:
+    """The attacker's seat and its deck snapshot at their level."""
+    deck = services.cards.call(
+        "terrakard_deck_for_attack",
+        player_id=str(attacker.player_id),
+        deck_id=str(deck_id),
+        level=attacker.level,
+    )
+    side = AttackerSide(tuple(Card.from_dict({**c, "question": None}) for c in deck["cards"]),
+                        questions)  # fmt: skip
+    seat = Seat(ATTACKER, SeatKind.PLAYER, attacker.player_id,
+                uuid.UUID(str(deck["deck_id"])), int(deck["version"]))  # fmt: skip
+    return seat, side
+
+
+def tutorial_setup(
+    services: Services, attacker: Profile, deck_id: uuid.UUID
+) -> tuple[list[Seat], dict[str, Any]]:
+    """Ours: the tutorial, a first attack against the training plan (cards'), which is
+    no one's: its seat has no player; no question is asked."""
+    seat, side = attacker_deck(services, attacker, deck_id, False)
+    plan = services.cards.call("terrakard_training_plan")["plan"]
+    defender = DefenseSide(DefensePlan.from_dict(plan), TRAINING_PLAN, 1, 0, automatic=True)
+    seats = [seat, Seat(DEFENDER, SeatKind.PLAN, None, None, None)]
+    return seats, {ATTACKER: side, DEFENDER: defender}
+
+
 def attack_setup(
     services: Services,
-    attacker_id: uuid.UUID,
+    attacker: Profile,
     deck_id: uuid.UUID,
-    defender_id: uuid.UUID,
+    defender_profile: Profile,
     questions: bool,
 ) -> tuple[list[Seat], dict[str, Any]]:
     """The seats of an attack and their snapshots: the attacker's deck at their level,
     the defender's plan (or automatic plan) with its cards' question faces."""
+    attacker_id, defender_id = attacker.player_id, defender_profile.player_id
+    defender_level = defender_profile.level
     if attacker_id == defender_id:
         raise InvalidInput("cannot_attack_yourself", "you cannot attack your own defense")
-    attacker_level = level_of(services, attacker_id)
-    defender_level = level_of(services, defender_id)
-    if abs(attacker_level - defender_level) > LEVEL_GAP:
+    if abs(attacker.level - defender_level) > LEVEL_GAP:
         raise Conflict("target_not_allowed", "this player's level is not close to yours")
-    deck = services.cards.call(
-        "terrakard_deck_for_attack",
-        player_id=str(attacker_id),
-        deck_id=str(deck_id),
-        level=attacker_level,
-    )
+    attacker_seat, attacker_side = attacker_deck(services, attacker, deck_id, questions)
     defense = services.cards.call(
         "terrakard_defense_for_attack", player_id=str(defender_id), level=defender_level
     )
@@ -95,23 +150,20 @@ def attack_setup(
     plan = dict(defense["plan"])
     plan["rounds"] = _with_questions(plan["rounds"], lineages, faces)
     plan["reserve"] = _with_questions([plan["reserve"]], lineages, faces)[0]
-    attacker = AttackerSide(tuple(Card.from_dict({**c, "question": None}) for c in deck["cards"]),
-                            questions)  # fmt: skip
     defender = DefenseSide(
         DefensePlan.from_dict(plan),
         pseudonym(defender_id),
         defender_level,
-        TROPHIES,
+        defender_profile.trophies,
         automatic=bool(defense["automatic"]),
     )
     plan_id = defense["plan_id"]
     seats = [
-        Seat(ATTACKER, SeatKind.PLAYER, attacker_id, uuid.UUID(str(deck["deck_id"])),
-             int(deck["version"])),
+        attacker_seat,
         Seat(DEFENDER, SeatKind.PLAN, defender_id,
              None if plan_id is None else uuid.UUID(str(plan_id)), defense["version"]),
     ]  # fmt: skip
-    return seats, {ATTACKER: attacker, DEFENDER: defender}
+    return seats, {ATTACKER: attacker_side, DEFENDER: defender}
 
 
 def pending_question(state: AttackState) -> str | None:
@@ -168,12 +220,18 @@ def attack_view(match: Match) -> dict[str, Any]:
         "id": str(match.id),
         "mode": match.mode,
         "deck_id": None if seat.ref_id is None else str(seat.ref_id),
-        "defender": pseudonym(_defender(match).player_id),
+        "defender": _defender_name(match),
         "status": str(match.status),
         "outcome": seat.result,
         "created_at": _time(match.created_at),
         "finished_at": _time(match.finished_at),
     }
+
+
+def _defender_name(match: Match) -> str:
+    if match.mode == TUTORIAL_MODE:
+        return TRAINING_PLAN
+    return pseudonym(_defender(match).player_id)
 
 
 def _defender_copies(match: Match) -> frozenset[str]:
@@ -251,7 +309,8 @@ class TerraKardViews:
 
 # Ours: one live attack per attacker, and (the plan seat's rule) one per defender:
 # "the defense is reserved for your attack".
+# A finished attack (or tutorial) changes the arena in the same transaction.
 HOSTED = HostedGame(
-    TERRAKARD, TerraKardViews(), None, one_active=frozenset({ATTACK_MODE}),
-    client_part=client_part,
+    TERRAKARD, TerraKardViews(), None, one_active=frozenset({ATTACK_MODE, TUTORIAL_MODE}),
+    client_part=client_part, on_finished=arena_effects.on_finished,
 )  # fmt: skip

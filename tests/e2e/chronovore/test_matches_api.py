@@ -135,6 +135,19 @@ def test_deck_lists_are_saved_either_way_and_only_a_legal_one_starts_a_match(api
     assert gone.status_code == 204
 
 
+def test_a_chronovore_deck_is_not_found_through_quest_s_routes(api, rpc, core_set):
+    player, deck = player_with_deck(api, rpc, core_set)
+    path = f"/quest/decks/{deck['id']}"
+    assert_problem(player.call("GET", path), 404, "deck_not_found")
+    renamed = player.call("PUT", path, json={"expectedVersion": 1, "name": "Quest now"})
+    assert_problem(renamed, 404, "deck_not_found")
+    assert_problem(player.call("DELETE", f"{path}?expectedVersion=1"), 404, "deck_not_found")
+    battle = player.call("POST", "/quest/battles", json={"deckId": deck["id"]})
+    assert_problem(battle, 404, "deck_not_found")
+    unchanged = player.call("GET", f"/chronovore/decks/{deck['id']}").json()
+    assert unchanged["name"] == deck["name"] and unchanged["version"] == 1
+
+
 def test_a_whole_match_against_the_computer_through_the_api(api, rpc, core_set, settings, platform):
     stop_sweeper(platform["battle"])  # this test decides when time passes
     player, deck = player_with_deck(api, rpc, core_set)

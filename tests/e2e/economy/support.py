@@ -65,15 +65,19 @@ def grant_packs(rpc: Any, player_id: str, quantity: int = 1, kind: str = "core")
     return list(grant["packs"])
 
 
-def grant_gold(rpc: Any, player_id: str, amount: int) -> None:
+def grant_gold(rpc: Any, player_id: str, amount: int, currency: str = "gold") -> None:
     rpc.cards.grant(
         player_id=player_id,
         game=GAME,
-        currency="gold",
+        currency=currency,
         amount=amount,
         reason="test reward",
         idempotency_key=f"test:{uuid.uuid4().hex}",
     )
+
+
+def grant_fragments(rpc: Any, player_id: str, amount: int) -> None:
+    grant_gold(rpc, player_id, amount, currency="fragments")
 
 
 def key() -> str:

@@ -52,7 +52,9 @@ def test_the_odds_are_public_and_only_games_with_an_economy_have_them(api):
     assert core["price"] == {"currency": "gold", "amount": 10}
     assert core["finishOdds"] == {"plain": "19/20", "golden": "99/2000", "diamond": "1/2000"}
     assert set(core["slotRarityOdds"][0]) == RARITIES and core["floor"] == "uncommon"
-    assert api.get("/terrakard/packs/odds").json() == []
+    terrakard = {kind["kind"]: kind for kind in api.get("/terrakard/packs/odds").json()}
+    assert set(terrakard) == {"gold", "silver", "bronze", "copper", "rampart"}
+    assert terrakard["rampart"]["price"] == {"currency": "rampart_tokens", "amount": 5}
     assert_problem(api.get("/quest/packs/odds"), 404, "route_not_found")
     assert_problem(api.get(f"/{GAME}/packs"), 401, "missing_token")
 

@@ -32,12 +32,13 @@ import json
 import re
 import uuid
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
 import sqlalchemy as sa
 
+from games.terrakard.arena import ARENA
 from games.terrakard.collection import TERRAKARD_COLLECTION
 from games.terrakard.content import CYCLE
 from gateway.app import Gateway
@@ -82,11 +83,15 @@ NO_ATTEMPT = "404 attempt_not_found"
 NO_MATCH = "404 match_not_found"
 NO_PACK = "404 pack_not_found"
 NO_GOLD = "409 insufficient_funds"  # the caller's own wallet: nobody else's is ever spent
+NO_FRAGMENTS = NO_GOLD  # the caller's own Card Fragments (the owner holds some)
+NO_COPY = "404 copy_not_found"
 NOT_OWNED = "422 deck_copy_not_owned"  # the owner's copies in a body: as unknown ids
 OPEN = (200, 200, 200, 200, 200)  # a public route: everyone, tokens ignored
 TK_NOT_OWNED = "422 card_not_owned"  # the owner's TerraKard copies in a body
 NO_PLAN = "404 plan_not_found"
 NO_REPORT = "404 report_not_found"
+NOT_QUEUED = "404 not_queued"
+NO_INVITATION = "404 invitation_not_found"
 
 # Path parameters are filled from the world: <uuid:deck_id> is the owner's spare deck
 # (read, renamed, deleted), <uuid:match_id> the owner's battle, <uuid:attempt_id> the
@@ -178,6 +183,25 @@ MATRIX: list[tuple[str, str, str | None, tuple[int | str, ...]]] = [
                (ANON,       200,       NO_MATCH,       NO_MATCH,       LOCKED)),
     ("POST",   "/chronovore/matches/<uuid:match_id>/leave", "chronovore_leave",
                (ANON,       200,       NO_MATCH,       NO_MATCH,       LOCKED)),
+    # Chronovore against a player: the owner waits in the queue and stops waiting;
+    # everyone reads their invitations (so that other can be invited by pseudonym); the
+    # owner invites other, who cannot accept with the owner's deck and declines.
+    ("GET",    "/chronovore/queue",                    None,
+               (ANON,       200,       200,            200,            LOCKED)),
+    ("POST",   "/chronovore/queue",                    "chronovore_queue",
+               (ANON,       200,       NO_DECK,        NO_DECK,        LOCKED)),
+    ("DELETE", "/chronovore/queue",                    None,
+               (ANON,       204,       NOT_QUEUED,     NOT_QUEUED,     LOCKED)),
+    ("GET",    "/chronovore/invitations",              None,
+               (ANON,       200,       200,            200,            LOCKED)),
+    ("POST",   "/chronovore/invitations",              "chronovore_invite",
+               (ANON, 201, "422 cannot_invite_yourself", NO_DECK,      LOCKED)),
+    ("POST",   "/chronovore/invitations/<uuid:invitation_id>/accept", "chronovore_accept",
+               (ANON,   NO_INVITATION, NO_DECK,        NO_INVITATION,  LOCKED)),
+    ("POST",   "/chronovore/invitations/<uuid:invitation_id>/decline", None,
+               (ANON,   NO_INVITATION, 200,            NO_INVITATION,  LOCKED)),
+    ("DELETE", "/chronovore/invitations/<uuid:invitation_id>", None,
+               (ANON, "409 invitation_not_pending", NO_INVITATION, NO_INVITATION, LOCKED)),
     # The economy of a game (the owner holds a pack and 100 Gold) and fairness.
     ("GET",    "/<economy:game>/packs/odds",           None,        OPEN),
     ("GET",    "/<economy:game>/wallet",               None,
@@ -190,6 +214,16 @@ MATRIX: list[tuple[str, str, str | None, tuple[int | str, ...]]] = [
                (ANON,       200,       NO_PACK,        NO_PACK,        LOCKED)),
     ("POST",   "/<economy:game>/shop/packs",           "buy",
                (ANON,       201,       NO_GOLD,        NO_GOLD,        LOCKED)),
+    # The owner's unopened Diamond pack, sold back.
+    ("POST",   "/<economy:game>/packs/<uuid:pack_id>/sell", None,
+               (ANON,       200,       NO_PACK,        NO_PACK,        LOCKED)),
+    # Chronovore's Card Fragments: the public prices; the owner shreds a copy that is in
+    # no deck and crafts a card it holds none of.
+    ("GET",    "/chronovore/crafting",                 None,        OPEN),
+    ("POST",   "/chronovore/collection/<uuid:copy_id>/shred", None,
+               (ANON,       200,       NO_COPY,        NO_COPY,        LOCKED)),
+    ("POST",   "/chronovore/craft",                    "craft",
+               (ANON,       201,       NO_FRAGMENTS,   NO_FRAGMENTS,   LOCKED)),
     ("GET",    "/me/fairness",                         None,
                (ANON,       200,       200,            200,            LOCKED)),
     ("PUT",    "/me/fairness/client-seed",             "client_seed",
@@ -222,6 +256,11 @@ MATRIX: list[tuple[str, str, str | None, tuple[int | str, ...]]] = [
                (ANON,       200,       NO_PLAN,        NO_PLAN,        LOCKED)),
     ("GET",    "/terrakard/arena",                     None,
                (ANON,       200,       200,            200,            LOCKED)),
+    ("GET",    "/terrakard/profile",                   None,
+               (ANON,       200,       200,            200,            LOCKED)),
+    # Owner and other have finished the tutorial; the author may not use the owner's deck.
+    ("POST",   "/terrakard/tutorial",                  "tk_tutorial",
+               (ANON, "409 tutorial_finished", "409 tutorial_finished", NO_DECK, LOCKED)),
     ("GET",    "/terrakard/attacks/<uuid:attack_id>",  None,
                (ANON,       200,       NO_MATCH,       NO_MATCH,       LOCKED)),
     ("GET",    "/terrakard/attacks/<uuid:attack_id>/history", None,
@@ -233,9 +272,10 @@ MATRIX: list[tuple[str, str, str | None, tuple[int | str, ...]]] = [
     # other's plan defended the owner's attack: its report is other's, nobody else's.
     ("GET",    "/terrakard/defense-reports/<uuid:attack_id>", None,
                (ANON,       NO_REPORT, 200,            NO_REPORT,      LOCKED)),
+    # The author has not finished the tutorial: refused before any deck is read.
     ("POST",   "/terrakard/attacks",                   "tk_attack",
                (ANON, "409 target_recently_attacked", "422 cannot_attack_yourself",
-                      NO_DECK,        LOCKED)),
+                      "409 tutorial_not_finished", LOCKED)),
     ("DELETE", "/terrakard/decks/<uuid:attack_deck_id>", None,
                (ANON,       204,       NO_DECK,        NO_DECK,        LOCKED)),
     ("DELETE", "/terrakard/plans/<uuid:plan_id>",      None,
@@ -276,6 +316,9 @@ QUERIES = {
 HEADERS = {
     "/<economy:game>/packs/<uuid:pack_id>/open": {"Idempotency-Key": "matrix-open"},
     "/<economy:game>/shop/packs": {"Idempotency-Key": "matrix-buy"},
+    "/<economy:game>/packs/<uuid:pack_id>/sell": {"Idempotency-Key": "matrix-sell"},
+    "/chronovore/collection/<uuid:copy_id>/shred": {"Idempotency-Key": "matrix-shred"},
+    "/chronovore/craft": {"Idempotency-Key": "matrix-craft"},
 }
 
 # -- callers and their objects --------------------------------------------------------------
@@ -335,7 +378,11 @@ class World:
     chronovore_copies: list[str]  # the owner's Chronovore cards, from its starting packs
     chronovore_deck: str  # the owner's legal Chronovore deck
     chronovore_spare: str  # the owner's work in progress that the deck rows change
+    diamond_pack: str  # the owner's unopened Diamond pack, for the sell row
+    loose_copy: str  # the owner's Plain or Golden Chronovore copy in no deck (shredded)
+    craftable: str  # a Core Set card the owner holds no copy of (crafted)
     chronovore_match: str | None = None  # started by its row
+    chronovore_invitation: str | None = None  # the owner's to other, sent by its row
 
     @property
     def owner(self) -> Caller:
@@ -399,11 +446,18 @@ BODIES = {
         "action": {"kind": "lock"},
     },
     "chronovore_leave": lambda w: {"expectedVersion": chronovore_version(w)},
+    "chronovore_queue": lambda w: {"deckId": w.chronovore_deck},
+    "chronovore_invite": lambda w: {
+        "to": "Keeper-" + hashlib.sha256(w.callers["other"].player_id.encode()).hexdigest()[:6],
+        "deckId": w.chronovore_deck,
+    },
+    "chronovore_accept": lambda w: {"deckId": w.chronovore_deck},
     "content": lambda w: {"kind": "question", "game": "quest", "body": question_body()},
     "edit": lambda w: {"expectedVersion": 1, "body": question_body()},
     "submit": lambda w: {"to": "in_review", "expectedVersion": 2},
     "confirm": lambda w: {"confirm": CONFIRMATION_PHRASE},
     "buy": lambda w: {"kind": "core"},
+    "craft": lambda w: {"definitionId": w.craftable, "finish": "plain"},
     "client_seed": lambda w: {"clientSeed": "matrix-seed"},
     "tk_deck": lambda w: {"name": "Another", "cards": w.terrakard["copies"][:8]},
     "tk_plan": lambda w: tk_plan(w, "Another"),
@@ -414,6 +468,7 @@ BODIES = {
         ],
         "action": {"kind": "give_up"},
     },
+    "tk_tutorial": lambda w: {"deckId": w.terrakard["deck"]},
     "tk_attack": lambda w: {"deckId": w.terrakard["deck"], "targetId": w.terrakard["target"]},
 }
 
@@ -446,12 +501,31 @@ def auth0():
         yield standin
 
 
+class ShiftedClock:
+    """The system's time moved forward by ``shift`` (battle's: TerraKard's world is set
+    up past the new players' protection)."""
+
+    def __init__(self) -> None:
+        self.shift = timedelta(0)
+
+    def now(self) -> datetime:
+        return datetime.now(UTC) + self.shift
+
+
 @pytest.fixture
-def platform(start_service, settings, auth0):
-    """As tests/e2e/conftest.py's, with accounts on the Auth0 stand-in and no rate limits."""
+def battle_clock():
+    return ShiftedClock()
+
+
+@pytest.fixture
+def platform(start_service, settings, auth0, battle_clock):
+    """As tests/e2e/conftest.py's, with accounts on the Auth0 stand-in, no rate limits,
+    and battle on ``battle_clock``."""
     containers = {
         name: start_service(
-            name, settings_override=auth0.settings(settings) if name == "accounts" else None
+            name,
+            settings_override=auth0.settings(settings) if name == "accounts" else None,
+            replacements={"clock": battle_clock} if name == "battle" else None,
         )
         for name in SERVICE_NAMES
     }
@@ -462,7 +536,7 @@ def platform(start_service, settings, auth0):
 
 
 @pytest.fixture
-def world(api, rpc, starters, core_set, event_id, terrakard_catalogue) -> World:
+def world(api, rpc, starters, core_set, event_id, terrakard_catalogue, battle_clock) -> World:
     callers = {
         "anonymous": Caller(api, "anonymous"),
         "owner": Caller(api, "owner"),
@@ -505,15 +579,20 @@ def world(api, rpc, starters, core_set, event_id, terrakard_catalogue) -> World:
     owner.ids.update([*chronovore_copies, chronovore_deck["id"], work["id"]])
     assert chronovore_player is owner
     [pack] = economy.grant_packs(rpc, owner.player_id)
+    [diamond_pack] = economy.grant_packs(rpc, owner.player_id, kind="diamond")
     economy.grant_gold(rpc, owner.player_id, 100)
-    owner.ids.add(pack)
+    economy.grant_fragments(rpc, owner.player_id, 100)
+    owner.ids.update([pack, diamond_pack])
+    loose_copy, craftable = chronovore_spares(owner, core_set, chronovore_copies)
+    owner.ids.add(loose_copy)
 
     callers["other"].own_kit(event_id)
     author.own_kit(event_id)
+    # TerraKard before the owner's attempt: the attempt's deadline runs from its start.
+    terrakard = terrakard_kit(owner, callers["other"], terrakard_catalogue, battle_clock)
     attempt = owner.ok("POST", f"/quest/events/{event_id}/attempt", attempt_api.claim())
     owner.ids.add(attempt["id"])
     owner.ids.update(o["id"] for q in attempt["questions"] for o in q["options"])
-    terrakard = terrakard_kit(owner, callers["other"], terrakard_catalogue)
 
     return World(
         callers=callers,
@@ -532,7 +611,29 @@ def world(api, rpc, starters, core_set, event_id, terrakard_catalogue) -> World:
         chronovore_copies=chronovore_copies,
         chronovore_deck=chronovore_deck["id"],
         chronovore_spare=work["id"],
+        diamond_pack=diamond_pack,
+        loose_copy=loose_copy,
+        craftable=craftable,
     )
+
+
+def chronovore_spares(owner: Caller, core_set, in_deck: list[str]) -> tuple[str, str]:
+    """A copy of the owner's in no deck and not Diamond (the shred row's), and a Core Set
+    Common the owner holds no copy of (the craft row's)."""
+    collection = owner.ok("GET", "/chronovore/collection")
+    held = {group["definition"]["id"] for group in collection["definitions"]}
+    loose = next(
+        copy["id"]
+        for group in collection["definitions"]
+        for copy in group["copies"]
+        if copy["id"] not in in_deck and copy["finish"] != "diamond"
+    )
+    craftable = next(
+        card_id
+        for card_id, card in sorted(core_set.items())
+        if card["rarity"] == "common" and card_id not in held
+    )
+    return loose, craftable
 
 
 @pytest.fixture
@@ -575,12 +676,28 @@ def insert_terrakard_cards(settings):
     return rows
 
 
-def terrakard_kit(owner: Caller, other: Caller, catalogue: Any) -> dict[str, Any]:
-    """The owner's TerraKard deck, active plan and an attack on other's automatic plan."""
-    other.ok("POST", "/terrakard/collection/start")
+def past_the_tutorial(player: Caller, deck_id: str) -> None:
+    """The TerraKard tutorial (against the training plan), given up at once."""
+    started = player.ok("POST", "/terrakard/tutorial", {"deckId": deck_id})
+    body = {"expectedVersion": started["version"], "action": {"kind": "give_up"}}
+    player.ok("POST", f"/terrakard/attacks/{started['id']}/actions", body)
+
+
+def terrakard_kit(
+    owner: Caller, other: Caller, catalogue: Any, battle_clock: ShiftedClock
+) -> dict[str, Any]:
+    """The owner's TerraKard deck, active plan and an attack on other's automatic plan,
+    both past the tutorial and the new players' protection."""
+    theirs = other.ok("POST", "/terrakard/collection/start")["cards"]
+    commons = [c["id"] for c in theirs if c["rarity"] == "Common"][:8]
+    past_the_tutorial(
+        other, other.ok("POST", "/terrakard/decks", {"name": "A", "cards": commons})["id"]
+    )
     collection = owner.ok("POST", "/terrakard/collection/start")
     copies = [c["id"] for c in collection["cards"] if c["rarity"] == "Common"]
     deck = owner.ok("POST", "/terrakard/decks", {"name": "Attack", "cards": copies[:8]})
+    past_the_tutorial(owner, deck["id"])
+    battle_clock.shift += ARENA.new_player_protection + timedelta(hours=1)
     plan = {
         "name": "Wall",
         "rounds": copies[:5],
@@ -615,13 +732,15 @@ def concrete_path(method: str, rule: str, world: World) -> str:
         "match_id": world.match,
         "content_id": world.content,
         "game": "chronovore",
-        "pack_id": world.pack,
+        "pack_id": world.diamond_pack if rule.endswith("/sell") else world.pack,
+        "copy_id": world.loose_copy,
         "attack_deck_id": world.terrakard["deck"],
         "plan_id": world.terrakard["plan"],
         "attack_id": world.terrakard["attack"],
     }
     if rule.startswith("/chronovore/"):
         values.update(deck_id=world.chronovore_spare, match_id=str(world.chronovore_match))
+        values["invitation_id"] = str(world.chronovore_invitation)
     path = _PARAMETER.sub(lambda m: values[m.group(1)], rule)
     return path + QUERIES.get((method, rule), QUERIES.get(rule, ""))
 
@@ -707,6 +826,10 @@ def run_row(world: World, method: str, rule: str, body_name: str | None, cells) 
         world.callers[first].ids.add(made["id"])
     if (method, rule) == ("POST", "/chronovore/matches"):
         world.chronovore_match = made["id"]
+    if (method, rule) == ("POST", "/chronovore/invitations"):
+        # Shared by both players (other reads it among its invitations): no one's own.
+        world.chronovore_invitation = made["id"]
+        world.callers[first].ids.discard(made["id"])
 
 
 # -- the tests -------------------------------------------------------------------------------

@@ -31,7 +31,16 @@ What is secret, and when it stops being secret (``leaks`` checks exactly this):
   cards (the rulebook's CPU deck), so they are checked by position, not by name;
 - the opponent: only ``OPPONENT_KEYS`` (counts, the active Creature, played cards);
 - the random state: never - no ``seed``/``random``/``counter``/``rng`` key or quoted
-  word, never the seed's value;
+  word outside the match's ``fairness`` part, never the seed's value;
+- the match seed and its salt (issue 22): a match answer's ``fairness`` is exactly
+  ``{commitment, seed, salt}``, the commitment SHA-256 of the stored seed and salt from
+  the first answer on; the seed and salt only in an answer whose match is finished
+  (and the ``replay`` part, which reveals the CPU's deck, only then); never anywhere
+  else, and never in a push message;
+- server seeds (provably fair rolls): no answer or push message ever holds a server
+  seed that is still active (any player's, read from the cards database after each
+  answer); the player also reads their fairness state and rolls and rotates (the
+  revealed seed is then due);
 - other players: never - none of the rival's ids (player, attempt, options, deck,
   copies, match).
 
@@ -41,6 +50,7 @@ an ordering question's options are not shown in their correct order every time.
 
 from __future__ import annotations
 
+import hashlib
 import itertools
 import json
 import re
@@ -57,8 +67,10 @@ from hypothesis import strategies as st
 
 from games.quest.cpu import CPU_DECK
 from services.battle.orm import matches
+from services.cards.orm import fair_seeds
 from shared.config import SERVICE_NAMES
 from tests.e2e.platform.test_authorization_matrix import UNLIMITED, Caller
+from tests.e2e.platform.test_push import open_stream
 from tests.e2e.quest import test_attempt_api as attempt_api
 from tests.e2e.quest import test_cards_api as cards_api
 from tests.e2e.quest.test_battle_api import ChosenSeed
@@ -152,6 +164,7 @@ class MatchTruth:
     hidden_cpu_words: set[str]  # names, definition ids and moves of unrevealed CPU Creatures
     revealed_cpu_creatures: set[int]
     played_cpu_power_cards: list[int]
+    salt: str | None = None  # the seed's salt (secret, as the seed, until the match ends)
 
 
 @dataclass
@@ -159,12 +172,54 @@ class Truth:
     attempt: AttemptTruth = field(default_factory=AttemptTruth)
     matches: dict[str, MatchTruth] = field(default_factory=dict)
     foreign: set[str] = field(default_factory=set)  # the rival's identifiers
+    active_server_seeds: set[str] = field(default_factory=set)  # every player's, now
+
+
+FAIRNESS_KEYS = {"commitment", "seed", "salt"}
+PUSH_LOOK_SECONDS = 1.0  # how long to wait for one more push message at an example's end
+DUE_PARTS = ("fairness", "replay")  # checked by fairness_leaks, not as random state
+
+
+def _finished(body: Any) -> bool:
+    return isinstance(body, dict) and body.get("status") == "finished"
+
+
+def fairness_leaks(body: Any, text: str, truth: Truth) -> list[str]:
+    """The match seed, its salt and server seeds: each only where and when it is due."""
+    found = [f"an active server seed {s[:8]}..." for s in truth.active_server_seeds if s in text]
+    own = match_id_of(body)
+    for match_id, match in truth.matches.items():
+        due = match_id == own and _finished(body)
+        if match.salt is not None and match.salt in text and not due:
+            found.append(f"the salt of match {match_id} before it is due")
+    match = truth.matches.get(own or "")
+    if not isinstance(body, dict) or match is None:
+        return found
+    fair = body.get("fairness")
+    if fair is not None:
+        if set(fair) != FAIRNESS_KEYS:
+            return [*found, f"fairness keys {sorted(fair)}"]
+        expected = hashlib.sha256(f"{match.seed}:{match.salt}".encode()).hexdigest()
+        if fair["commitment"] != expected:
+            found.append("a commitment that is not SHA-256 of the stored seed and salt")
+        shown = (fair["seed"], fair["salt"])
+        if shown != ((str(match.seed), match.salt) if _finished(body) else (None, None)):
+            found.append(f"fairness seed/salt {shown} for a match {body.get('status')}")
+    if body.get("replay") is not None and not _finished(body):
+        found.append("a replay of a match still running")
+    return found
 
 
 def leaks(body: Any, text: str, truth: Truth) -> list[str]:
     """Every secret in one response body (``body`` parsed, ``text`` as sent); [] if none."""
-    found: list[str] = []
+    found = fairness_leaks(body, text, truth)
     attempt = truth.attempt
+    # What is due in a match's fairness and replay parts is checked above; the rest
+    # of the answer is checked as before, without them.
+    whole_text = text
+    if isinstance(body, dict) and any(part in body for part in DUE_PARTS):
+        body = {k: v for k, v in body.items() if k not in DUE_PARTS}
+        text = json.dumps(body)
     found += [f"random state key {key!r} at {path}" for path, key, _ in keys_of(body)
               if key in RANDOM_STATE_KEYS]  # fmt: skip
     found += [f"random state word {w}" for w in RANDOM_STATE_WORDS if w in text.lower()]
@@ -199,7 +254,7 @@ def leaks(body: Any, text: str, truth: Truth) -> list[str]:
                 found.append(f"answer-key option id {value} at {where}")
             placed[value] = placed.get(value, 0) + 1
     for key_id in key_ids:  # ...and nowhere inside another string
-        if text.count(key_id) != placed.get(key_id, 0):
+        if whole_text.count(key_id) != placed.get(key_id, 0):
             found.append(f"answer-key option id {key_id} inside some text")
     for explanation, ordering in attempt.explanations.values():  # (the result is checked above)
         if explanation in text and not (completed and ordering):
@@ -270,7 +325,9 @@ def cpu_card_words(catalogue: list[dict[str, Any]]) -> dict[str, set[str]]:
 def match_truth(engine, match_id: str, cpu_words: dict[str, set[str]]) -> MatchTruth:
     with engine.connect() as conn:
         row = conn.execute(
-            sa.select(matches.c.state, matches.c.seed).where(matches.c.id == uuid.UUID(match_id))
+            sa.select(matches.c.state, matches.c.seed, matches.c.seed_salt).where(
+                matches.c.id == uuid.UUID(match_id)
+            )
         ).one()
     cpu = row.state["sides"]["cpu"]
     revealed = {i for i, c in enumerate(cpu["creatures"]) if i == cpu["active"] or c["hp"] == 0}
@@ -278,7 +335,16 @@ def match_truth(engine, match_id: str, cpu_words: dict[str, set[str]]) -> MatchT
     for i, creature in enumerate(cpu["creatures"]):
         if i not in revealed:
             hidden |= cpu_words[creature["name"]] | {creature["definition_id"]}
-    return MatchTruth(row.seed, hidden, revealed, list(cpu["discarded"]))
+    return MatchTruth(row.seed, hidden, revealed, list(cpu["discarded"]), row.seed_salt)
+
+
+def active_server_seeds(cards_engine) -> set[str]:
+    """Every server seed still secret (any player's): none may be in any answer."""
+    with cards_engine.connect() as conn:
+        rows = conn.execute(
+            sa.select(fair_seeds.c.server_seed).where(fair_seeds.c.revealed_at.is_(None))
+        )
+        return {row.server_seed for row in rows}
 
 
 # -- the platform, the event, the rival ---------------------------------------------------
@@ -388,6 +454,7 @@ OPERATIONS = [
     "read_match", "read_active", "read_history",
     "read_me", "read_collection", "read_decks", "read_progression", "read_starter",
     "read_events",
+    "read_fairness", "read_rolls", "rotate_seed",
 ]  # fmt: skip
 
 
@@ -401,16 +468,17 @@ E2E_EXAMPLES = hypothesis_settings(
 class Session:
     """One example's player, what they have, and every response checked as it arrives."""
 
-    def __init__(self, api, event, engine, cpu_words, rival_ids, data) -> None:
+    def __init__(self, api, event, engines, cpu_words, rival_ids, data) -> None:
         self.player, self.deck = with_deck(api)
         self.event = event
-        self.engine = engine
+        self.engine, self.cards_engine = engines
         self.cpu_words = cpu_words
         self.data = data
         self.truth = Truth(foreign=rival_ids)
         self.attempt: dict[str, Any] | None = None
         self.match: dict[str, Any] | None = None
         self.attempts_seen: list[dict[str, Any]] = []
+        self.pushes = 0
 
     def send(self, method: str, path: str, body: Any = None, statuses=(200,)) -> Any:
         response = self.player.call(method, path, body)
@@ -427,6 +495,7 @@ class Session:
         match_id = match_id_of(parsed)
         if match_id is not None:  # what the server holds now (revealed only grows)
             self.truth.matches[match_id] = match_truth(self.engine, match_id, self.cpu_words)
+        self.truth.active_server_seeds = active_server_seeds(self.cards_engine)
         found = leaks(parsed, response.text, self.truth)
         assert not found, (method, path, found, response.text)
         return parsed
@@ -536,6 +605,32 @@ class Session:
         spot = attempt_api.SPOT
         self.send("GET", f"/quest/events?lat={spot['lat']}&lon={spot['lon']}")
 
+    def read_fairness(self) -> None:
+        self.send("GET", "/me/fairness")
+
+    def read_rolls(self) -> None:
+        self.send("GET", "/me/fairness/rolls")
+
+    def rotate_seed(self) -> None:
+        self.send("POST", "/me/fairness/rotate")
+
+    def pushed(self, socket) -> None:
+        """Every push message that reached the player's stream: no server seed still
+        active, no match's seed or salt (none is ever due in a push)."""
+        self.truth.active_server_seeds = active_server_seeds(self.cards_engine)
+        secrets = set(self.truth.active_server_seeds)
+        for match in self.truth.matches.values():
+            secrets |= {match.salt or "", *([str(match.seed)] if match.seed >= 10**5 else [])}
+        secrets.discard("")
+        while True:
+            try:
+                message = socket.recv(timeout=PUSH_LOOK_SECONDS)
+            except TimeoutError:
+                return
+            found = [s[:8] for s in secrets if s in message]
+            assert not found, ("a push message holds a secret", found, message)
+            self.pushes += 1
+
 
 def test_no_player_visible_response_holds_a_secret(
     api, starters, event, rival, settings, chosen_seed
@@ -546,7 +641,9 @@ def test_no_player_visible_response_holds_a_secret(
     own_words = json.dumps(with_deck(api)[1])  # a Grit starter deck: nothing of the CPU's
     assert not [w for ws in cpu_words.values() for w in ws if w in own_words]
     engine = sa.create_engine(settings.database_url_for("battle"))
+    cards_engine = sa.create_engine(settings.database_url_for("cards"))
     attempts_seen: list[dict[str, Any]] = []
+    pushes: list[int] = []
 
     @E2E_EXAMPLES
     @given(
@@ -556,17 +653,25 @@ def test_no_player_visible_response_holds_a_secret(
     )
     def a_player_plays(data, opening, steps):
         chosen_seed.seed = data.draw(st.integers(10**6, 2**62), label="battle seed")
-        session = Session(api, event, engine, cpu_words, rival, data)
-        for operation in [*opening, *steps]:
-            getattr(session, operation)()
-        session.read_attempt()
-        session.read_history()
+        session = Session(api, event, (engine, cards_engine), cpu_words, rival, data)
+        socket, _ = open_stream(api.base_url, session.player.token)
+        try:
+            for operation in [*opening, *steps]:
+                getattr(session, operation)()
+            session.read_attempt()
+            session.read_history()
+            session.pushed(socket)
+        finally:
+            socket.close()
         attempts_seen.extend(session.attempts_seen)
+        pushes.append(session.pushes)
 
     try:
         a_player_plays()
     finally:
         engine.dispose()
+        cards_engine.dispose()
+    assert sum(pushes) > 0  # the push channel was watched, and it carried messages
 
     # Across players: the correct option is not always in one place, and an ordering
     # question's options are not always shown in their correct order.

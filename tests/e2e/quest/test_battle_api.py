@@ -8,6 +8,8 @@ service's clock is a ``FixedClock`` at ``T0``: time moves only when a test moves
 so deadlines are reached exactly and never slept through.
 """
 
+import io
+import secrets
 import uuid
 from datetime import UTC, datetime, timedelta
 
@@ -16,6 +18,7 @@ from eventlet.event import Event
 from nameko.testing.utils import get_extension
 from nameko.timer import Timer
 
+from deckyard.verify import verify_file
 from games.quest import Action, MatchState, Phase, Side, new_match, view
 from games.quest.cpu import CPU_DECK
 from gateway.casing import camelize, snakeize
@@ -45,6 +48,10 @@ class ChosenSeed:
 
     def seed_for_child(self) -> int:
         return self.seed
+
+    def token_bytes(self, n: int) -> bytes:
+        """A match seed's salt: random, as in production (only the seed is chosen)."""
+        return secrets.token_bytes(n)
 
 
 @pytest.fixture
@@ -212,14 +219,19 @@ def choose(view):
     return legal[0]
 
 
-def test_a_player_battles_the_cpu_to_the_end_and_a_victory_scores_25(api, starters, chosen_seed):
+def test_a_player_battles_the_cpu_to_the_end_and_a_victory_scores_25(
+    api, starters, chosen_seed, tmp_path
+):
     player, deck = with_deck(api, "Grit")
     chosen_seed.seed, simulated = winning_seed(api, deck)
     started = player.call("POST", "/quest/battles", json={"deckId": deck["id"]})
     assert started.status_code == 201, started.text
     view = started.json()
     assert (view["status"], view["phase"], view["mode"]) == ("active", "initial_selection", "cpu")
-    assert "seed" not in started.text and '"random"' not in started.text
+    # The seed is committed from this first answer, never shown while the match runs.
+    commitment = view["fairness"]["commitment"]
+    assert len(commitment) == 64 and view["fairness"]["seed"] is None
+    assert '"random"' not in started.text
     again = player.call("POST", "/quest/battles", json={"deckId": deck["id"]})
     assert assert_problem(again, 409, "active_match_exists")["matchId"] == view["id"]
     assert player.call("GET", "/quest/battles/active").json()["id"] == view["id"]
@@ -248,6 +260,14 @@ def test_a_player_battles_the_cpu_to_the_end_and_a_victory_scores_25(api, starte
     entries = history.json()["entries"]
     assert [e["seq"] for e in entries] == list(range(1, view["version"] + 1))
     assert entries[0]["side"] == "cpu"  # the CPU selected first, at the start
+    # Over: the seed is revealed, and the history as downloaded replays offline.
+    revealed = history.json()["fairness"]
+    assert revealed["commitment"] == commitment and revealed["seed"] == str(chosen_seed.seed)
+    exported = tmp_path / "match.json"
+    exported.write_text(history.text, encoding="utf-8")
+    report = io.StringIO()
+    assert verify_file(exported, report) == 0, report.getvalue()
+    assert "verified" in report.getvalue()
     intruder = Player(api)
     for method, suffix in (("GET", ""), ("GET", "/history")):
         assert_problem(intruder.call(method, path + suffix), 404, "match_not_found")

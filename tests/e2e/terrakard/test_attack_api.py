@@ -13,12 +13,14 @@ from typing import Any
 
 import pytest
 
+from games.kit.fair import match_commitment
 from games.terrakard.articles import article_from
 from games.terrakard.content import CYCLE
 from games.terrakard.drafts import card_body, question_body
 from gateway.casing import camelize
 from shared.config import SERVICE_NAMES
 from tests.e2e.quest.test_attempt_api import authors
+from tests.e2e.terrakard.support import next_clock
 from tests.helpers import wait_for
 from tests.random_refs import random_sub
 
@@ -35,12 +37,29 @@ UNLIMITED = {
 
 
 @pytest.fixture
-def platform(start_service, start_gateway, settings):
-    """As tests/e2e/conftest.py's, without rate limits."""
+def clock():
+    """The battle service's time (tests/e2e/terrakard/support.py): moved by the test."""
+    return next_clock()
+
+
+@pytest.fixture
+def platform(start_service, start_gateway, settings, clock):
+    """As tests/e2e/conftest.py's, without rate limits, battle on ``clock``."""
     gateway = start_gateway(settings, MAX_BODY_BYTES=settings.max_body_bytes, **UNLIMITED)
-    containers = {name: start_service(name) for name in SERVICE_NAMES}
+    containers = {
+        name: start_service(name, replacements={"clock": clock} if name == "battle" else None)
+        for name in SERVICE_NAMES
+    }
     containers["gateway"] = gateway.wait()
     return containers
+
+
+def past_the_tutorial(player: Player, deck_id: str) -> None:
+    """The tutorial (a first attack against the training plan), given up at once."""
+    started = player.ok("POST", "/terrakard/tutorial", {"deckId": deck_id})
+    body = {"expectedVersion": started["version"], "action": {"kind": "give_up"}}
+    ended = player.ok("POST", f"/terrakard/attacks/{started['id']}/actions", body)
+    assert ended["status"] == "finished"
 
 
 def _publish(authors, kind: str, body: dict[str, Any]) -> dict[str, Any]:
@@ -136,7 +155,7 @@ def _keys(value: Any) -> set[str]:
     return set()
 
 
-def test_a_whole_attack_against_another_players_saved_plan(api, catalogue):
+def test_a_whole_attack_against_another_players_saved_plan(api, catalogue, clock):
     defender, attacker = Player(api, "defender"), Player(api, "attacker")
     defense_cards = commons(defender.start(catalogue))
     plan = defender.ok(
@@ -158,6 +177,11 @@ def test_a_whole_attack_against_another_players_saved_plan(api, catalogue):
         "POST", "/terrakard/decks", {"name": "First", "cards": [c["id"] for c in deck_cards]}
     )
     assert deck["legal"] and deck["cost"] == 8
+    own = [c["id"] for c in defense_cards[:8]]
+    past_the_tutorial(defender, defender.ok("POST", "/terrakard/decks",
+                                            {"name": "D", "cards": own})["id"])  # fmt: skip
+    past_the_tutorial(attacker, deck["id"])
+    clock.advance(days=3)  # past the new players' protection
 
     arena = attacker.ok("GET", "/terrakard/arena")
     me = defender.ok("GET", "/me")["id"]
@@ -178,6 +202,14 @@ def test_a_whole_attack_against_another_players_saved_plan(api, catalogue):
     hidden = defender_copies(plan)
     assert_nothing_secret(response.text, hidden)
     assert len(view["reconnaissance"]["categories"] or [None] * 5) == 5
+    # The terrain is a fair roll of the attacker's own seeds, stored before it was shown
+    # (issue 22); the attack's seed is committed from this first answer, not shown.
+    rolls = attacker.ok("GET", "/me/fairness/rolls")["items"]
+    [roll] = [r for r in rolls if r["purpose"] == "terrakard.terrain"]
+    assert roll["source"] == {"type": "attack", "id": attack}
+    assert roll["draws"][0]["outcome"] == view["reconnaissance"]["terrain"]["name"]
+    commitment = view["fairness"]["commitment"]
+    assert len(commitment) == 64 and view["fairness"]["seed"] is None
 
     asked = False
     for _ in range(30):
@@ -212,6 +244,9 @@ def test_a_whole_attack_against_another_players_saved_plan(api, catalogue):
     history = attacker.ok("GET", f"/terrakard/attacks/{attack}/history")
     assert history["entries"][0]["action"] == {"kind": "begin"}
     assert "correct" not in json.dumps(history)
+    revealed = history["fairness"]  # over: the seed and salt match the commitment
+    assert revealed["commitment"] == commitment and history["replay"] is None
+    assert match_commitment(int(revealed["seed"]), revealed["salt"]) == commitment
 
     reports = wait_for(
         lambda: [

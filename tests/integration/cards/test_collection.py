@@ -8,6 +8,7 @@ import pytest
 import sqlalchemy as sa
 from nameko.standalone.rpc import ClusterRpcProxy
 
+from games.kit.fair import verify_history
 from services.cards import orm
 from shared.errors import Conflict, InvalidInput, NotFound
 from tests.integration.cards.test_rewards import definition
@@ -122,6 +123,34 @@ def test_concurrent_starter_choices_grant_once(cards, settings, cards_engine):
         else:
             assert result == "starter_already_chosen"
     assert copies_of(cards_engine, player) == 5
+
+
+def test_a_starter_drawn_from_more_than_three_is_a_fair_roll_a_retry_never_redraws(
+    cards, starter_set
+):
+    """Four Wit starters: three drawn without replacement from the player's fairness
+    seeds (issue 22), stored with the grant, verifiable after rotation; the retry shows
+    the stored cards and takes no nonce. Exactly three Grit: nothing to draw, no roll."""
+    player = str(uuid.uuid4())
+    chosen = cards.choose_starter(player_id=player, affinity="Wit")["starter"]
+    assert cards.fairness(player_id=player)["nonce"] == 1
+    assert cards.choose_starter(player_id=player, affinity="Wit")["created"] is False
+    assert cards.fairness(player_id=player)["nonce"] == 1  # the retry took no nonce
+    [roll] = cards.roll_history(player_id=player)["items"]
+    assert roll["purpose"] == "quest.starter" and roll["nonce"] == 0
+    assert roll["source"] == {"type": "starter", "id": player}
+    assert [d["key"] for d in roll["draws"]] == ["creature.0", "creature.1", "creature.2"]
+    assert [len(d["options"]) for d in roll["draws"]] == [4, 3, 2]
+    drawn = {d["outcome"] for d in roll["draws"]}
+    assert drawn == {c["definition_id"] for c in chosen["cards"] if c["kind"] == "creature"}
+    assert roll["server_seed"] is None  # secret until rotated
+    cards.rotate_seed(player_id=player)
+    [revealed] = cards.roll_history(player_id=player)["items"]
+    assert [v.status for v in verify_history([revealed])] == ["ok"]
+
+    other = str(uuid.uuid4())
+    cards.choose_starter(player_id=other, affinity="Grit")
+    assert cards.roll_history(player_id=other)["items"] == []
 
 
 @pytest.mark.parametrize(

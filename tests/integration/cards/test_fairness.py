@@ -18,7 +18,7 @@ from services.cards.repository import unit_of_work
 from services.cards.reward_handlers import grant_reward
 from shared.clock import FixedClock
 from shared.db import Database, make_engine
-from shared.errors import InvalidInput
+from shared.errors import Conflict, InvalidInput
 from shared.randomness import SeededRandomSource
 from tests.integration.cards.economy_support import GAME, NOW, key
 from tests.integration.cards.test_rewards import completed, definition
@@ -119,6 +119,7 @@ def test_every_roll_recomputes_after_rotation_and_tampering_is_named(
     draw = tampered[1]["draws"][0]
     draw["outcome"] = next(o for o in draw["options"] if o != draw["outcome"])
     tampered[2]["server_seed"] = "00" * 32
+    tampered[3]["nonce"] = 2  # a nonce moved onto another roll's
     path.write_text(json.dumps(tampered))
     report = tmp_path / "report.txt"
     with report.open("w") as out:
@@ -126,7 +127,8 @@ def test_every_roll_recomputes_after_rotation_and_tampering_is_named(
     lines = report.read_text().splitlines()
     assert any("roll nonce 3" in line and "draw 0" in line for line in lines)
     assert any("roll nonce 2" in line and "server seed does not match" in line for line in lines)
-    assert lines[-1].startswith("5 rolls: 2 verified, 2 failed, 1 pending")
+    assert any("roll nonce 2" in line and "already used" in line for line in lines)
+    assert lines[-1].startswith("5 rolls: 1 verified, 3 failed, 1 pending")
 
 
 def test_no_answer_ever_carries_the_active_server_seed(
@@ -153,3 +155,36 @@ def test_a_client_seed_outside_its_alphabet_is_refused(economy_cards):
     with pytest.raises(InvalidInput) as refused:
         economy_cards.set_client_seed(player_id=str(uuid.uuid4()), client_seed="a:b")
     assert refused.value.code == "invalid_client_seed"
+
+
+def test_a_fair_choice_for_another_service_is_stored_once_per_source(economy_cards):
+    """Battle's terrain roll (cards ``fair_choice``): stored before it is answered; the
+    same source again answers the stored roll and takes no nonce; another player's or
+    another purpose's roll under that source is refused."""
+    who, source = str(uuid.uuid4()), str(uuid.uuid4())
+    ask = {
+        "purpose": "terrakard.terrain",
+        "key": "terrain",
+        "source_type": "attack",
+        "source_id": source,
+        "options": ["Fog", "CERN laboratory", "Grand Stadium"],
+    }
+    first = economy_cards.fair_choice(player_id=who, **ask)
+    assert first["outcome"] in ask["options"] and first["roll"]["nonce"] == 0
+    assert economy_cards.fair_choice(player_id=who, **ask) == first
+    assert economy_cards.fairness(player_id=who)["nonce"] == 1  # the repeat took none
+    [roll] = economy_cards.roll_history(player_id=who)["items"]
+    assert roll["source"] == {"type": "attack", "id": source}
+    assert roll["draws"] == [
+        {"key": "terrain", "options": ask["options"], "weights": [1, 1, 1],
+         "outcome": first["outcome"]}
+    ]  # fmt: skip
+    with pytest.raises(Conflict) as refused:
+        economy_cards.fair_choice(player_id=str(uuid.uuid4()), **ask)
+    assert refused.value.code == "roll_source_taken"
+    with pytest.raises(InvalidInput) as refused_purpose:
+        economy_cards.fair_choice(player_id=who, **{**ask, "purpose": "Bad:Purpose"})
+    assert refused_purpose.value.code == "invalid_purpose"
+    economy_cards.rotate_seed(player_id=who)
+    [revealed] = economy_cards.roll_history(player_id=who)["items"]
+    assert [v.status for v in verify_history([revealed])] == ["ok"]

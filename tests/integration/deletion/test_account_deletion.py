@@ -358,6 +358,8 @@ def player_everywhere(rpc, settings, engines, battle_catalogue, sub):
     # battle: a CPU match and its history; accounts: the match's entry
     forfeited_cpu_match(rpc, engines, battle_catalogue, player_id)
     wait_for(lambda: len(rpc.accounts.progression(player_id=str(player_id))["entries"]) == 2)
+    # battle: the TerraKard arena's row (tickets, trophies, ...)
+    assert rpc.battle.terrakard_profile(player_id=str(player_id))["tickets"] > 0
     # authoring: authored content and its audit entries
     content = authored_question(rpc, sub)
     return player_id, content["id"]

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import uuid
+from dataclasses import replace
+from datetime import UTC, datetime
+
 import pytest
 
-from services.authoring import kinds
+from services.authoring import domain, kinds
 from shared.content import Game
 from shared.errors import InvalidInput
 
@@ -34,6 +38,7 @@ def test_a_monster_is_loaded_with_its_rewards_in_canonical_form():
         "attack": 3,
         "health": 6,
         "initiative": False,
+        "weakening": False,
     }
     assert kinds.is_card(CV, "monster") and kinds.card_name("monster", loaded, CV) == "bog wight"
 
@@ -87,3 +92,21 @@ def test_quests_event_kind_is_not_chronovores():
     with pytest.raises(InvalidInput) as refused:
         kinds.load_body("event", CV, {})
     assert refused.value.code == "unknown_kind"
+
+
+def test_only_a_replacement_of_a_published_card_is_marked_as_a_weakening():
+    now = datetime(2026, 12, 1, tzinfo=UTC)
+    with pytest.raises(InvalidInput) as refused:
+        domain.create(uuid.uuid4(), "a", "monster", CV, monster(weakening=True), now)
+    assert refused.value.code == "invalid_replacement"
+    founding, _ = domain.create(uuid.uuid4(), "a", "monster", CV, monster(), now)
+    with pytest.raises(InvalidInput):
+        domain.edit(founding, "a", 1, monster(weakening=True), now)
+    published = replace(founding, state=domain.State.PUBLISHED)
+    weaker, _ = domain.create(
+        uuid.uuid4(), "a", "monster", CV, monster(attack=2, weakening=True), now, published
+    )
+    assert weaker.body["weakening"] is True and weaker.lineage_id == founding.lineage_id
+    edited, _ = domain.edit(weaker, "a", 1, monster(attack=1, weakening=True), now)
+    assert edited.body["weakening"] is True
+    assert kinds.public_view("monster", CV, edited.body)["weakening"] is True  # cards reads it

@@ -49,9 +49,13 @@ class FakeCards:
         self.definitions = seed_definitions()
         self.names = names
         self.calls: list[str] = []
+        self.deck_games: list[str | None] = []
 
-    def deck_for_match(self, player_id: str, deck_id: str) -> dict[str, Any]:
+    def deck_for_match(
+        self, player_id: str, deck_id: str, game: str | None = None
+    ) -> dict[str, Any]:
         self.calls.append("deck_for_match")
+        self.deck_games.append(game)
         cards = [
             {
                 "copy_id": str(uuid.uuid4()),
@@ -131,6 +135,9 @@ class FakeMatches:
 
     def steps(self, match_id):
         return [row["step"] for row in self.log[match_id]]
+
+    def initial_state(self, match_id):
+        return self.initial[match_id]
 
     def overdue(self, now, limit):
         due = [

@@ -288,5 +288,5 @@ def test_one_active_cpu_match_per_player_and_another_games_routes_do_not_find_it
 def test_chronovore_is_in_the_registry_with_its_cpu_and_one_active_mode():
     hosted = GAMES[GAME]
     assert hosted is chronovore.HOSTED and hosted.cpu is not None
-    assert hosted.one_active == frozenset({"cpu"})
+    assert hosted.one_active == frozenset({"cpu", "pvp"})  # one of each at a time (ours)
     assert Settings().slots + 1 <= host.MAX_CPU_STEPS  # a whole row, then the lock

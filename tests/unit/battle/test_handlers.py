@@ -83,6 +83,12 @@ def test_a_second_start_is_refused_with_the_active_id_before_asking_cards():
     assert cards.calls == []
 
 
+def test_a_quest_match_asks_cards_for_a_quest_deck_so_another_game_s_deck_is_not_found():
+    cards = FakeCards()
+    started(cards=cards)
+    assert cards.deck_games == ["quest"]
+
+
 def test_a_stale_version_is_refused_and_changes_nothing():
     store, clock, view = started()
     before = snapshot(store)

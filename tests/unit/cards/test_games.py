@@ -161,6 +161,7 @@ def uow() -> CardsUnitOfWork:
         ledger=None,  # type: ignore[arg-type]
         packs=None,  # type: ignore[arg-type]
         terrakard=None,  # type: ignore[arg-type]
+        crafting=None,  # type: ignore[arg-type]
     )
 
 

@@ -32,8 +32,9 @@ def assert_fits(observed: Counter, expected: dict) -> None:
 
 
 def openings(kind, count=OPENINGS):
+    pool = {rarity: [f"{rarity}-card"] for rarity in kind.rarities}
     for nonce in range(count):
-        yield open_pack(kind, POOL, Roller(SEED, "tests", nonce, kind.purpose))
+        yield open_pack(kind, pool, Roller(SEED, "tests", nonce, kind.purpose))
 
 
 def test_the_core_set_climb_is_the_rulebook_s_as_exact_weights():
@@ -147,3 +148,69 @@ def test_chronovore_pack_rarities_are_the_rarities_its_definitions_carry():
         assert kind.needed_rarities() <= set(Rarity), kind.kind
         assert set(kind.rarities) == set(Rarity), kind.kind
         assert set(kind.finish_weights) <= set(Finish), kind.kind
+
+
+# TerraKard's kinds have their own, stricter test below (100,000 openings, slot by slot).
+POOLED_KINDS = sorted(
+    (k for k in ECONOMY.packs.values() if k not in ECONOMY.packs_of("terrakard")),
+    key=lambda k: k.purpose,
+)
+
+
+@pytest.mark.parametrize("kind", POOLED_KINDS, ids=lambda k: k.purpose)
+def test_every_pack_kind_s_card_rarities_follow_its_public_odds_over_100000_cards(kind):
+    """Each published pack kind of every game (issue 22: >= 100,000 derived rolls per
+    table): its cards' rarities, pooled over the slots, against the exact odds."""
+    count = -(-OPENINGS // kind.cards)  # openings enough for 100,000 cards
+    rarities = Counter(card.rarity for cards in openings(kind, count) for card in cards)
+    assert sum(rarities.values()) >= OPENINGS
+    expected = {
+        rarity: sum(card_rarity_odds(kind, slot).get(rarity, 0) for slot in range(kind.cards))
+        / kind.cards
+        for rarity in kind.rarities
+    }
+    assert_fits(rarities, expected)
+
+
+# -- TerraKard (docs/terrakard.md, "Rewards and packs (ours)") ---------------------------
+
+TERRAKARD_KINDS = ("gold", "silver", "bronze", "copper", "rampart")
+TERRAKARD_POOL = {r: [f"{r}-card"] for r in ECONOMY.pack("terrakard", "gold").rarities}
+
+
+@pytest.mark.parametrize("kind_name", TERRAKARD_KINDS)
+def test_terrakard_pack_rarities_follow_the_public_odds_over_100000_openings(kind_name):
+    kind = ECONOMY.pack("terrakard", kind_name)
+    per_slot = [Counter() for _ in range(kind.cards)]
+    for nonce in range(OPENINGS):
+        cards = open_pack(kind, TERRAKARD_POOL, Roller(SEED, "tests", nonce, kind.purpose))
+        assert len(cards) == kind.cards
+        if kind.floor is not None:
+            floor = kind.rarities.index(kind.floor)
+            assert any(kind.rarities.index(c.rarity) >= floor for c in cards)
+        for slot, card in enumerate(cards):
+            per_slot[slot][card.rarity] += 1
+            assert card.finish == "standard"
+    for slot in (0, kind.cards - 1):
+        assert_fits(per_slot[slot], card_rarity_odds(kind, slot))
+
+
+def test_terrakard_packs_are_the_rulebook_s_and_only_the_rampart_pack_has_a_price():
+    from games.terrakard.content import Rarity
+
+    kinds = {k.kind: k for k in ECONOMY.packs_of("terrakard")}
+    assert set(kinds) == set(TERRAKARD_KINDS)
+    for kind in kinds.values():
+        assert set(kind.rarities) == set(Rarity) and kind.needed_rarities() <= set(Rarity)
+    assert kinds["rampart"].extra["price"] == {"currency": "rampart_tokens", "amount": 5}
+    assert all("price" not in kinds[k].extra for k in ("gold", "silver", "bronze", "copper"))
+
+    # Richer with the stars: more cards, and better odds of a Rare or more in a slot.
+    def rare_or_better(kind):
+        odds = card_rarity_odds(kind, 0)
+        return sum(p for r, p in odds.items() if r not in ("Common", "Uncommon"))
+
+    ladder = [kinds[k] for k in ("gold", "silver", "bronze", "copper")]
+    assert [k.cards for k in ladder] == sorted((k.cards for k in ladder), reverse=True)
+    chances = [rare_or_better(k) for k in ladder]
+    assert chances == sorted(chances, reverse=True)

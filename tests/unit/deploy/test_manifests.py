@@ -25,6 +25,10 @@ SERVICES = ("accounts", "authoring", "challenge", "cards", "battle")
 APP_IMAGE = "deckyard"
 APP_UID = 10001
 STATUS_PORT = 8090  # the gateway's internal status port
+# Prometheus' namespace, the only one that may reach the metrics ports (monitoring.yaml).
+MONITORING_PEER = {
+    "namespaceSelector": {"matchLabels": {"kubernetes.io/metadata.name": "monitoring"}}
+}
 # Environment variables that must only ever come from a Secret.
 SECRET_ENV = {
     "DATABASE_URL",
@@ -318,13 +322,16 @@ def test_the_gateway_status_port_is_configured_and_in_no_service():
         for port in service["spec"]["ports"]:
             assert port.get("targetPort") not in (STATUS_PORT, status["name"]), _label(service)
             assert port["port"] != STATUS_PORT, _label(service)
-    # Nothing may reach it through the network either: only the API port is allowed in.
+    # Nothing may reach it through the network but Prometheus, from its own namespace
+    # (GET /metrics, docs/operations.md): the ingress controller reaches the API port only.
     pod = _pod_labels(DEPLOYMENTS["gateway"])
     for policy in _of_kind("NetworkPolicy").values():
         if _selects(policy["spec"]["podSelector"], pod):
             for rule in policy["spec"].get("ingress", []):
-                assert STATUS_PORT not in {p["port"] for p in rule.get("ports", [])}
-                assert status["name"] not in {p["port"] for p in rule.get("ports", [])}
+                ports = {p["port"] for p in rule.get("ports", [])}
+                assert status["name"] not in ports
+                if STATUS_PORT in ports:
+                    assert rule["from"] == [MONITORING_PEER], policy["metadata"]["name"]
 
 
 def test_only_the_gateway_is_exposed_outside_the_cluster():
@@ -486,9 +493,33 @@ def test_only_the_gateway_takes_traffic_from_the_ingress_controller():
     takers = []
     for policy in _of_kind("NetworkPolicy").values():
         for rule in policy["spec"].get("ingress", []):
-            if any("namespaceSelector" in peer for peer in rule.get("from", [])):
+            if rule.get("from") == [MONITORING_PEER]:  # Prometheus: the metrics ports only
+                assert {p["port"] for p in rule["ports"]} == {8080, STATUS_PORT}
+            elif any("namespaceSelector" in peer for peer in rule.get("from", [])):
                 takers.append(policy["spec"]["podSelector"])
     assert takers == [{"matchLabels": {"app.kubernetes.io/name": "gateway"}}]
+
+
+def test_every_deckyard_pod_asks_to_be_scraped_on_its_metrics_port():
+    for name, deployment in DEPLOYMENTS.items():
+        if name not in (*SERVICES, "gateway"):
+            continue
+        annotations = deployment["spec"]["template"]["metadata"]["annotations"]
+        port = STATUS_PORT if name == "gateway" else 8080
+        assert annotations == {
+            "prometheus.io/scrape": "true",
+            "prometheus.io/port": str(port),
+            "prometheus.io/path": "/metrics",
+        }
+        pod = _pod_labels(deployment)
+        assert any(
+            _selects(policy["spec"]["podSelector"], pod)
+            and any(
+                rule.get("from") == [MONITORING_PEER] and port in {p["port"] for p in rule["ports"]}
+                for rule in policy["spec"].get("ingress", [])
+            )
+            for policy in _of_kind("NetworkPolicy").values()
+        ), name
 
 
 # --- Dockerfile -----------------------------------------------------------------------

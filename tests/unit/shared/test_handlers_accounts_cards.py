@@ -125,6 +125,7 @@ def cards_uow() -> CardsUnitOfWork:
         ledger=None,  # type: ignore[arg-type]
         packs=None,  # type: ignore[arg-type]
         terrakard=None,  # type: ignore[arg-type]
+        crafting=None,  # type: ignore[arg-type]
     )
 
 

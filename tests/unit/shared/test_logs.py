@@ -116,3 +116,36 @@ def test_the_log_settings_are_read_and_checked():
     assert (load_settings({}).log_format, load_settings({}).log_level) == ("text", "INFO")
     with pytest.raises(ConfigError, match="LOG_FORMAT"):
         load_settings({"LOG_FORMAT": "xml"})
+
+
+def test_a_line_written_for_a_request_carries_its_id():
+    from shared.logs import REQUEST_ID, RequestIdFilter
+
+    record = record_of(KeyError("a bug"))
+    token = REQUEST_ID.set("req-42")
+    try:
+        assert RequestIdFilter().filter(record)
+    finally:
+        REQUEST_ID.reset(token)
+    assert json.loads(JsonFormatter().format(record))["request_id"] == "req-42"
+    assert record.request_suffix == " [request req-42]"
+
+    outside = record_of(KeyError("a bug"))
+    assert RequestIdFilter().filter(outside)
+    assert "request_id" not in json.loads(JsonFormatter().format(outside))
+    assert outside.request_suffix == ""
+
+
+def test_configure_logging_puts_the_request_id_on_text_lines(capsys, root_level):
+    from shared.logs import REQUEST_ID
+
+    configure_logging("text", "INFO")
+    token = REQUEST_ID.set("req-7")
+    try:
+        logging.getLogger("deckyard").info("answered")
+    finally:
+        REQUEST_ID.reset(token)
+    logging.getLogger("deckyard").info("alone")
+    first, second = capsys.readouterr().err.strip().splitlines()[-2:]
+    assert first.endswith("deckyard INFO answered [request req-7]")
+    assert second.endswith("deckyard INFO alone")

@@ -129,6 +129,63 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/chronovore/collection/{copy_id}/shred": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Shred one of your Plain or Golden copies for Card Fragments (Idempotency-Key required); a copy in a saved deck is refused
+         * @description Requires the player role.
+         */
+        post: operations["shredCopy"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/chronovore/craft": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Craft a Plain or Golden copy of a card with Card Fragments, up to its copy limit (201; 200 for a retry with the same Idempotency-Key)
+         * @description Requires the player role.
+         */
+        post: operations["craftCopy"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/chronovore/crafting": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** What shredding gives and crafting costs in Card Fragments, per rarity and finish (public) */
+        get: operations["getChronovoreCraftingPrices"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/chronovore/decks": {
         parameters: {
             query?: never;
@@ -176,6 +233,90 @@ export interface paths {
          * @description Requires the player role.
          */
         delete: operations["deleteChronovoreDeck"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/chronovore/invitations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your pseudonym and your newest invitations, sent and received
+         * @description Requires the player role.
+         */
+        get: operations["listChronovoreInvitations"];
+        put?: never;
+        /**
+         * Invite a player by pseudonym with one of your legal decks (it expires after 10 minutes)
+         * @description Requires the player role.
+         */
+        post: operations["createChronovoreInvitation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/chronovore/invitations/{invitation_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Cancel an invitation you sent
+         * @description Requires the player role.
+         */
+        delete: operations["cancelChronovoreInvitation"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/chronovore/invitations/{invitation_id}/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Accept an invitation with one of your legal decks: the match starts
+         * @description Requires the player role.
+         */
+        post: operations["acceptChronovoreInvitation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/chronovore/invitations/{invitation_id}/decline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Decline an invitation sent to you
+         * @description Requires the player role.
+         */
+        post: operations["declineChronovoreInvitation"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -308,11 +449,39 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Leave the match: the computer wins, you receive no Gold
+         * Leave the match: your opponent (the computer or another player) wins, and you receive no Gold
          * @description Requires the player role.
          */
         post: operations["leaveChronovoreMatch"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/chronovore/queue": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Whether you wait in the queue, and your active match against a player
+         * @description Requires the player role.
+         */
+        get: operations["getChronovoreQueue"];
+        put?: never;
+        /**
+         * Wait for an opponent with one of your legal decks (again: the deck changes, your place stays); paired at once when someone is waiting (409 while you have an active match against a player)
+         * @description Requires the player role.
+         */
+        post: operations["joinChronovoreQueue"];
+        /**
+         * Stop waiting (404 when you are not in the queue)
+         * @description Requires the player role.
+         */
+        delete: operations["leaveChronovoreQueue"];
         options?: never;
         head?: never;
         patch?: never;
@@ -922,7 +1091,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Players you may attack, close to your level
+         * Players you may attack: close to your level and, first, to your trophies
          * @description Requires the player role.
          */
         get: operations["getTerrakardArena"];
@@ -944,7 +1113,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Attack a target with one of your decks: its plan is snapshotted and reserved for you (409 target_under_attack if another attacker was first)
+         * Attack a target with one of your decks: its plan is snapshotted and reserved for you, one ticket spent (409 target_under_attack if another attacker was first, no_ticket, target_protected, tutorial_not_finished)
          * @description Requires the player role.
          */
         post: operations["startTerrakardAttack"];
@@ -1210,6 +1379,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/terrakard/profile": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your arena: tickets, protection and shield, trophies, experience and level, the tutorial, today's objectives
+         * @description Requires the player role.
+         */
+        get: operations["getTerrakardProfile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/terrakard/tutorial": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The tutorial: a first attack, against the training plan (no ticket); once it ends you may attack and be attacked
+         * @description Requires the player role.
+         */
+        post: operations["startTerrakardTutorial"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/{game}/packs": {
         parameters: {
             query?: never;
@@ -1261,6 +1470,26 @@ export interface paths {
          * @description Requires the player role.
          */
         post: operations["openPack"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/{game}/packs/{pack_id}/sell": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sell one of your unopened packs back for its full price, when its kind allows (Chronovore's Diamond pack; Idempotency-Key required: a retry returns the same sale)
+         * @description Requires the player role.
+         */
+        post: operations["sellPack"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1331,6 +1560,13 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        AcceptInvitationRequest: {
+            /**
+             * Format: uuid
+             * @description One of your legal decks
+             */
+            deckId: string;
+        };
         AnswerRequest: {
             /** @description An option id (multiple choice) */
             choice?: string;
@@ -1341,6 +1577,8 @@ export interface components {
             items?: components["schemas"]["Target"][];
             /** @description Your level */
             level?: number;
+            /** @description Your trophies */
+            trophies?: number;
         };
         Attack: {
             attackerHp?: number;
@@ -1354,6 +1592,7 @@ export interface components {
             /** @description The defender's pseudonym */
             defender?: string;
             defenseHp?: number;
+            fairness?: components["schemas"]["MatchSeed"];
             /** Format: date-time */
             finishedAt?: string | null;
             /** Format: uuid */
@@ -1414,9 +1653,12 @@ export interface components {
             entries?: {
                 [key: string]: unknown;
             }[];
+            fairness?: components["schemas"]["MatchSeed"];
             /** Format: uuid */
             matchId?: string;
             outcome?: string | null;
+            /** @description Once the match is over (not for TerraKard attacks) */
+            replay?: components["schemas"]["MatchReplay"] | null;
             status?: string;
             version?: number;
         };
@@ -1436,6 +1678,7 @@ export interface components {
             events?: {
                 [key: string]: unknown;
             }[];
+            fairness?: components["schemas"]["MatchSeed"];
             /** Format: date-time */
             finishedAt?: string | null;
             /** Format: uuid */
@@ -1535,9 +1778,12 @@ export interface components {
         };
         BattleHistory: {
             entries?: components["schemas"]["BattleHistoryEntry"][];
+            fairness?: components["schemas"]["MatchSeed"];
             /** Format: uuid */
             matchId?: string;
             outcome?: string | null;
+            /** @description Once the match is over (not for TerraKard attacks) */
+            replay?: components["schemas"]["MatchReplay"] | null;
             status?: string;
             version?: number;
         };
@@ -1570,6 +1816,7 @@ export interface components {
             events?: {
                 [key: string]: unknown;
             }[];
+            fairness?: components["schemas"]["MatchSeed"];
             finishReason?: string | null;
             /** Format: date-time */
             finishedAt?: string | null;
@@ -1634,6 +1881,7 @@ export interface components {
             deadline?: string | null;
             /** Format: uuid */
             deckId?: string;
+            fairness?: components["schemas"]["MatchSeed"];
             finishReason?: string | null;
             /** Format: date-time */
             finishedAt?: string | null;
@@ -1763,6 +2011,8 @@ export interface components {
         CollectionCopy: {
             /** Format: date-time */
             acquiredAt?: string;
+            /** @example golden */
+            finish?: string;
             /** Format: uuid */
             id?: string;
             source?: components["schemas"]["CopySource"];
@@ -1829,6 +2079,83 @@ export interface components {
              * @example reward
              */
             type?: string;
+        };
+        CraftRequest: {
+            /**
+             * Format: uuid
+             * @description The card's current version (the library's id)
+             */
+            definitionId: string;
+            /**
+             * @description plain or golden
+             * @example plain
+             */
+            finish: string;
+        };
+        CraftingEntry: {
+            /** @description shred | craft */
+            action?: string;
+            /**
+             * Format: uuid
+             * @description The copy shredded (gone) or crafted
+             */
+            copyId?: string;
+            /** Format: date-time */
+            createdAt?: string;
+            /** Format: uuid */
+            definitionId?: string;
+            /** @description The fragments' entry */
+            entry?: components["schemas"]["LedgerEntry"];
+            finish?: string;
+            /** @description Card Fragments given or spent */
+            fragments?: number;
+            game?: string;
+            /** Format: uuid */
+            id?: string;
+            name?: string;
+            rarity?: string;
+            /** @description True for a retry with the same key */
+            replayed?: boolean;
+            /** @description A shred within 7 days of the card's weakening */
+            weakened?: boolean;
+        };
+        CraftingPrice: {
+            /**
+             * @description Crafting stops at this many copies of a card
+             * @example 2
+             */
+            copyLimit?: number;
+            /**
+             * @description Card Fragments a craft costs
+             * @example 80
+             */
+            craft?: number;
+            /**
+             * @description plain | golden
+             * @example plain
+             */
+            finish?: string;
+            /** @example rare */
+            rarity?: string;
+            /**
+             * @description Card Fragments a shred gives
+             * @example 16
+             */
+            shred?: number;
+            /**
+             * @description A shred within 7 days of a weakening
+             * @example 80
+             */
+            shredWeakened?: number;
+        };
+        CraftingPrices: {
+            /** @example fragments */
+            currency?: string;
+            game?: string;
+            /** @description Per rarity and finish; Diamond copies are neither */
+            prices?: components["schemas"]["CraftingPrice"][];
+            /** @example 7 */
+            weakenedDays?: number;
         };
         CreateChronovoreDeckRequest: {
             /** @description Your owned copy ids; saved either way, legal with exactly 30 of one class plus Neutral within the copy limits (see legal and problems) */
@@ -2070,6 +2397,63 @@ export interface components {
             /** @description Oldest first */
             packs?: components["schemas"]["UnopenedPack"][];
         };
+        Invitation: {
+            /** Format: date-time */
+            createdAt?: string;
+            /**
+             * Format: uuid
+             * @description Your deck, on an invitation you sent
+             */
+            deckId?: string | null;
+            /**
+             * Format: date-time
+             * @description 10 minutes after it was sent
+             */
+            expiresAt?: string;
+            /** @description The inviter's pseudonym */
+            from?: string;
+            /** Format: uuid */
+            id?: string;
+            /**
+             * Format: uuid
+             * @description Once accepted
+             */
+            matchId?: string | null;
+            /** @description True when you sent it */
+            sent?: boolean;
+            /** @description pending | accepted | declined | cancelled | expired */
+            status?: string;
+            /** @description The invited player's pseudonym */
+            to?: string;
+        };
+        Invitations: {
+            /** @description Your 20 newest invitations, sent and received */
+            items?: components["schemas"]["Invitation"][];
+            /**
+             * @description Your pseudonym: others invite you by it
+             * @example Keeper-3fa2c1
+             */
+            you?: string;
+        };
+        InviteRequest: {
+            /**
+             * Format: uuid
+             * @description One of your legal decks
+             */
+            deckId: string;
+            /**
+             * @description The player's pseudonym
+             * @example Keeper-3fa2c1
+             */
+            to: string;
+        };
+        JoinQueueRequest: {
+            /**
+             * Format: uuid
+             * @description One of your legal Chronovore decks
+             */
+            deckId: string;
+        };
         LeaveChronovoreMatchRequest: {
             /** @description The match version your view shows (stale: 409) */
             expectedVersion: number;
@@ -2157,8 +2541,15 @@ export interface components {
         };
         MatchHistory: {
             entries?: components["schemas"]["MatchHistoryEntry"][];
+            fairness?: components["schemas"]["MatchSeed"];
             /** Format: uuid */
             matchId?: string;
+            /** @description cpu | pvp */
+            mode?: string;
+            /** @description Another player's pseudonym (or Deleted player); null: the CPU */
+            opponent?: string | null;
+            /** @description Once the match is over (not for TerraKard attacks) */
+            replay?: components["schemas"]["MatchReplay"] | null;
             result?: string | null;
             status?: string;
             version?: number;
@@ -2178,6 +2569,35 @@ export interface components {
             /** @description The match version this action produced */
             seq?: number;
         };
+        MatchLogEntry: {
+            /** @description The action as logged (the engine's JSON) */
+            action?: {
+                [key: string]: unknown;
+            };
+            /** Format: date-time */
+            at?: string;
+            seat?: string;
+            /** @description The match version this action produced */
+            seq?: number;
+        };
+        MatchReplay: {
+            /** @example quest */
+            game?: string;
+            log?: components["schemas"]["MatchLogEntry"][];
+            /** @example cpu */
+            mode?: string;
+            /** @description Each seat's result */
+            results?: {
+                [key: string]: unknown;
+            };
+            seats?: components["schemas"]["MatchSeat"][];
+            /** @description The settings and each seat's deck as brought */
+            setup?: {
+                [key: string]: unknown;
+            };
+            /** Format: date-time */
+            startedAt?: string;
+        };
         MatchResult: {
             /** Format: date-time */
             createdAt?: string;
@@ -2192,6 +2612,7 @@ export interface components {
             events?: {
                 [key: string]: unknown;
             }[];
+            fairness?: components["schemas"]["MatchSeed"];
             /** @description hero_fell | duel | left */
             finishReason?: string | null;
             /** Format: date-time */
@@ -2213,9 +2634,12 @@ export interface components {
             legalActions?: {
                 [key: string]: unknown;
             }[];
-            /** @example cpu */
+            /**
+             * @description cpu | pvp
+             * @example cpu
+             */
             mode?: string;
-            /** @description kind (cpu), hero, handCount, deckCount, locked, slots ("face_down" or null once locked) */
+            /** @description kind (cpu or player), name (another player's pseudonym, Deleted player once deleted; null for the CPU), hero, handCount, deckCount, locked, slots ("face_down" or null once locked) */
             opponent?: {
                 [key: string]: unknown;
             };
@@ -2251,6 +2675,20 @@ export interface components {
                 [key: string]: unknown;
             };
         };
+        MatchSeat: {
+            /** @description player | cpu | plan */
+            kind?: string;
+            /** @example cpu */
+            seat?: string;
+        };
+        MatchSeed: {
+            /** @description SHA-256 of "{seed}:{salt}" (64 hex digits), from the first answer on; null for a match started before commitments */
+            commitment?: string | null;
+            /** @description 64 hex digits; null until the match is over */
+            salt?: string | null;
+            /** @description The match seed in decimal; null until the match is over */
+            seed?: string | null;
+        };
         MatchView: {
             /** Format: date-time */
             createdAt?: string;
@@ -2261,6 +2699,7 @@ export interface components {
             deadline?: string | null;
             /** Format: uuid */
             deckId?: string;
+            fairness?: components["schemas"]["MatchSeed"];
             /** @description hero_fell | duel | left */
             finishReason?: string | null;
             /** Format: date-time */
@@ -2282,9 +2721,12 @@ export interface components {
             legalActions?: {
                 [key: string]: unknown;
             }[];
-            /** @example cpu */
+            /**
+             * @description cpu | pvp
+             * @example cpu
+             */
             mode?: string;
-            /** @description kind (cpu), hero, handCount, deckCount, locked, slots ("face_down" or null once locked) */
+            /** @description kind (cpu or player), name (another player's pseudonym, Deleted player once deleted; null for the CPU), hero, handCount, deckCount, locked, slots ("face_down" or null once locked) */
             opponent?: {
                 [key: string]: unknown;
             };
@@ -2355,6 +2797,16 @@ export interface components {
             radiusM?: number;
             /** Format: date-time */
             startsAt?: string;
+        };
+        Objective: {
+            description?: string;
+            done?: boolean;
+            /** @description Earned when done */
+            experience?: number;
+            goal?: number;
+            /** @example attack_three_times */
+            key?: string;
+            progress?: number;
         };
         OpenedCard: {
             /** Format: uuid */
@@ -2451,6 +2903,8 @@ export interface components {
             rarityWeights?: {
                 [key: string]: number;
             };
+            /** @description Present and true when an unopened pack sells back for its price */
+            sellBack?: boolean;
             /** @description Per slot, each rarity's exact probability as a fraction */
             slotRarityOdds?: {
                 [key: string]: string;
@@ -2461,6 +2915,19 @@ export interface components {
             amount?: number;
             /** @example gold */
             currency?: string;
+        };
+        PackSale: {
+            game?: string;
+            /** @example diamond */
+            kind?: string;
+            /** Format: uuid */
+            packId?: string;
+            /** @description The full price, back */
+            refund?: components["schemas"]["LedgerEntry"];
+            /** @description True for a retry with the same key */
+            replayed?: boolean;
+            /** Format: date-time */
+            soldAt?: string;
         };
         Plan: {
             active?: boolean;
@@ -2526,6 +2993,40 @@ export interface components {
             code?: string;
             message?: string;
         };
+        Profile: {
+            /**
+             * Format: date
+             * @description Today (UTC): objectives reset at midnight
+             */
+            day?: string;
+            experience?: number;
+            level?: number;
+            maxTickets?: number;
+            /** @description The experience the next level needs */
+            nextLevelAt?: number | null;
+            /**
+             * Format: date-time
+             * @description When the next ticket comes (null: full)
+             */
+            nextTicketAt?: string | null;
+            objectives?: components["schemas"]["Objective"][];
+            /**
+             * Format: date-time
+             * @description New-player protection
+             */
+            protectedUntil?: string | null;
+            /**
+             * Format: date-time
+             * @description Shield after a heavy defeat in defense
+             */
+            shieldUntil?: string | null;
+            /** @description Attack tickets now */
+            tickets?: number;
+            trophies?: number;
+            tutorialFinished?: boolean;
+            victoryPacksPerDay?: number;
+            victoryPacksToday?: number;
+        };
         Progression: {
             entries?: components["schemas"]["ProgressionEntry"][];
             /** Format: uuid */
@@ -2545,6 +3046,27 @@ export interface components {
             sourceId?: string;
             /** @example attempt */
             sourceType?: string;
+        };
+        Queue: {
+            /**
+             * Format: uuid
+             * @description The deck you wait with
+             */
+            deckId?: string | null;
+            /** Format: date-time */
+            joinedAt?: string | null;
+            /**
+             * Format: uuid
+             * @description Your active match against a player
+             */
+            matchId?: string | null;
+            /**
+             * @description idle | queued | matched
+             * @example queued
+             */
+            status?: string;
+            /** @description Players waiting now, you included */
+            waiting?: number;
         };
         Ready: {
             /** @example ok */
@@ -2594,10 +3116,10 @@ export interface components {
             serverSeedHash?: string;
         };
         RollSource: {
-            /** @description The attempt or the pack */
+            /** @description The attempt, the pack, the player (starter) or the attack */
             id?: string;
             /**
-             * @description reward | pack
+             * @description reward | pack | starter | terrain
              * @example pack
              */
             type?: string;
@@ -2637,6 +3159,13 @@ export interface components {
             /**
              * Format: uuid
              * @description One of your legal Chronovore decks
+             */
+            deckId: string;
+        };
+        StartTutorialRequest: {
+            /**
+             * Format: uuid
+             * @description One of your attack decks
              */
             deckId: string;
         };
@@ -3495,7 +4024,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "cannot_attack_yourself" | "card_not_owned" | "deck_class_mixed" | "deck_composition" | "deck_copy_limit" | "deck_copy_not_owned" | "deck_copy_repeated" | "deck_cost_exceeded" | "deck_list_too_long" | "deck_mythic_limit" | "deck_name_blank" | "deck_name_invalid" | "deck_name_too_long" | "deck_size" | "duplicate_card" | "duplicate_copy" | "idempotency_key_reused" | "invalid_action" | "invalid_body" | "invalid_client_seed" | "invalid_cursor" | "invalid_posture" | "invalid_reserve_condition" | "invalid_text" | "nothing_to_change" | "over_budget" | "pack_not_for_sale" | "plan_size" | "starter_affinity_not_offered" | "unknown_affinity" | "unknown_card_kind" | "unknown_currency" | "unknown_game" | "unknown_rarity" | "validation_failed";
+                        code?: "cannot_attack_yourself" | "card_not_owned" | "deck_class_mixed" | "deck_composition" | "deck_copy_limit" | "deck_copy_not_owned" | "deck_copy_repeated" | "deck_cost_exceeded" | "deck_list_too_long" | "deck_mythic_limit" | "deck_name_blank" | "deck_name_invalid" | "deck_name_too_long" | "deck_size" | "duplicate_card" | "duplicate_copy" | "finish_not_craftable" | "idempotency_key_reused" | "invalid_action" | "invalid_body" | "invalid_client_seed" | "invalid_cursor" | "invalid_posture" | "invalid_purpose" | "invalid_reserve_condition" | "invalid_text" | "nothing_to_change" | "over_budget" | "pack_not_for_sale" | "pack_not_sellable" | "plan_size" | "starter_affinity_not_offered" | "unknown_affinity" | "unknown_card_kind" | "unknown_currency" | "unknown_game" | "unknown_rarity" | "validation_failed";
                         /** @enum {integer} */
                         status?: 422;
                     };
@@ -3571,10 +4100,356 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
+                        code?: "accounts_unavailable" | "authoring_unavailable" | "battle_unavailable" | "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
                         /** @enum {integer} */
                         status?: 503;
                     };
+                };
+            };
+            /** @description Unexpected error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                        /** @enum {integer} */
+                        status?: 500;
+                    };
+                };
+            };
+        };
+    };
+    shredCopy: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Your key for this change (1-64 printable ASCII characters): the same key again returns the first answer and changes nothing; another change under it is 422 idempotency_key_reused */
+                "Idempotency-Key": string;
+            };
+            path: {
+                copy_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CraftingEntry"];
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_audience" | "invalid_issuer" | "invalid_token" | "missing_token" | "token_expired" | "token_not_yet_valid" | "unknown_signing_key";
+                        /** @enum {integer} */
+                        status?: 401;
+                    };
+                };
+            };
+            /** @description Not allowed (role, ownership or a locked account) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "account_locked";
+                        /** @enum {integer} */
+                        status?: 403;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "copy_not_found" | "crafting_not_offered" | "definition_not_found" | "pack_not_found" | "route_not_found" | "unknown_pack_kind";
+                        /** @enum {integer} */
+                        status?: 404;
+                    };
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "balance_limit_reached" | "card_not_craftable" | "copy_in_deck" | "craft_copy_limit" | "daily_limit_reached" | "insufficient_funds" | "pack_already_opened" | "pack_room_too_small" | "roll_source_taken";
+                        /** @enum {integer} */
+                        status?: 409;
+                    };
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "finish_not_craftable" | "idempotency_key_required" | "idempotency_key_reused" | "invalid_body" | "invalid_client_seed" | "invalid_cursor" | "invalid_idempotency_key" | "invalid_purpose" | "invalid_text" | "pack_not_for_sale" | "pack_not_sellable" | "unknown_currency" | "unknown_game" | "validation_failed";
+                        /** @enum {integer} */
+                        status?: 422;
+                    };
+                };
+            };
+            /** @description Too many changes: wait for Retry-After seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                        /** @enum {integer} */
+                        status?: 429;
+                    };
+                };
+            };
+            /** @description A service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable";
+                        /** @enum {integer} */
+                        status?: 503;
+                    };
+                };
+            };
+            /** @description Unexpected error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                        /** @enum {integer} */
+                        status?: 500;
+                    };
+                };
+            };
+        };
+    };
+    craftCopy: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Your key for this change (1-64 printable ASCII characters): the same key again returns the first answer and changes nothing; another change under it is 422 idempotency_key_reused */
+                "Idempotency-Key": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CraftRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CraftingEntry"];
+                };
+            };
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CraftingEntry"];
+                };
+            };
+            /** @description Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "malformed_json" | "malformed_request" | "unsupported_media_type";
+                        /** @enum {integer} */
+                        status?: 400;
+                    };
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_audience" | "invalid_issuer" | "invalid_token" | "missing_token" | "token_expired" | "token_not_yet_valid" | "unknown_signing_key";
+                        /** @enum {integer} */
+                        status?: 401;
+                    };
+                };
+            };
+            /** @description Not allowed (role, ownership or a locked account) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "account_locked";
+                        /** @enum {integer} */
+                        status?: 403;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "copy_not_found" | "crafting_not_offered" | "definition_not_found" | "pack_not_found" | "route_not_found" | "unknown_pack_kind";
+                        /** @enum {integer} */
+                        status?: 404;
+                    };
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "balance_limit_reached" | "card_not_craftable" | "copy_in_deck" | "craft_copy_limit" | "daily_limit_reached" | "insufficient_funds" | "pack_already_opened" | "pack_room_too_small" | "roll_source_taken";
+                        /** @enum {integer} */
+                        status?: 409;
+                    };
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "payload_too_large";
+                        /** @enum {integer} */
+                        status?: 413;
+                    };
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "finish_not_craftable" | "idempotency_key_required" | "idempotency_key_reused" | "invalid_body" | "invalid_client_seed" | "invalid_cursor" | "invalid_idempotency_key" | "invalid_purpose" | "invalid_text" | "pack_not_for_sale" | "pack_not_sellable" | "unknown_currency" | "unknown_game" | "validation_failed";
+                        /** @enum {integer} */
+                        status?: 422;
+                    };
+                };
+            };
+            /** @description Too many changes: wait for Retry-After seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                        /** @enum {integer} */
+                        status?: 429;
+                    };
+                };
+            };
+            /** @description A service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable";
+                        /** @enum {integer} */
+                        status?: 503;
+                    };
+                };
+            };
+            /** @description Unexpected error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                        /** @enum {integer} */
+                        status?: 500;
+                    };
+                };
+            };
+        };
+    };
+    getChronovoreCraftingPrices: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CraftingPrices"];
                 };
             };
             /** @description Unexpected error */
@@ -3647,7 +4522,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
+                        code?: "accounts_unavailable" | "authoring_unavailable" | "battle_unavailable" | "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
                         /** @enum {integer} */
                         status?: 503;
                     };
@@ -3741,7 +4616,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "collection_not_found" | "deck_not_found" | "no_defense" | "no_starter" | "pack_not_found" | "plan_not_found" | "report_not_found" | "route_not_found" | "starter_not_chosen" | "target_not_found" | "unknown_pack_kind";
+                        code?: "collection_not_found" | "copy_not_found" | "crafting_not_offered" | "deck_not_found" | "definition_not_found" | "no_defense" | "no_starter" | "pack_not_found" | "plan_not_found" | "report_not_found" | "route_not_found" | "starter_not_chosen" | "target_not_found" | "unknown_pack_kind";
                         /** @enum {integer} */
                         status?: 404;
                     };
@@ -3755,7 +4630,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "answer_not_marked" | "attack_finished" | "balance_limit_reached" | "card_already_played" | "daily_limit_reached" | "deck_limit_reached" | "insufficient_funds" | "not_overdue" | "not_your_seat" | "pack_already_opened" | "plan_limit_reached" | "stale_version" | "starter_already_chosen" | "target_not_allowed" | "target_recently_attacked" | "target_under_attack" | "terrakard_not_started" | "unknown_card" | "unknown_choice" | "wrong_phase";
+                        code?: "answer_not_marked" | "attack_finished" | "balance_limit_reached" | "card_already_played" | "card_not_craftable" | "copy_in_deck" | "craft_copy_limit" | "daily_limit_reached" | "deck_limit_reached" | "insufficient_funds" | "no_ticket" | "not_overdue" | "not_your_seat" | "pack_already_opened" | "pack_room_too_small" | "plan_limit_reached" | "roll_source_taken" | "stale_version" | "starter_already_chosen" | "target_not_allowed" | "target_protected" | "target_recently_attacked" | "target_under_attack" | "terrakard_not_started" | "tutorial_finished" | "tutorial_not_finished" | "unknown_card" | "unknown_choice" | "wrong_phase";
                         /** @enum {integer} */
                         status?: 409;
                     };
@@ -3783,7 +4658,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "cannot_attack_yourself" | "card_not_owned" | "deck_class_mixed" | "deck_composition" | "deck_copy_limit" | "deck_copy_not_owned" | "deck_copy_repeated" | "deck_cost_exceeded" | "deck_list_too_long" | "deck_mythic_limit" | "deck_name_blank" | "deck_name_invalid" | "deck_name_too_long" | "deck_size" | "duplicate_card" | "duplicate_copy" | "idempotency_key_reused" | "invalid_action" | "invalid_body" | "invalid_client_seed" | "invalid_cursor" | "invalid_posture" | "invalid_reserve_condition" | "invalid_text" | "nothing_to_change" | "over_budget" | "pack_not_for_sale" | "plan_size" | "starter_affinity_not_offered" | "unknown_affinity" | "unknown_card_kind" | "unknown_currency" | "unknown_game" | "unknown_rarity" | "validation_failed";
+                        code?: "cannot_attack_yourself" | "card_not_owned" | "deck_class_mixed" | "deck_composition" | "deck_copy_limit" | "deck_copy_not_owned" | "deck_copy_repeated" | "deck_cost_exceeded" | "deck_list_too_long" | "deck_mythic_limit" | "deck_name_blank" | "deck_name_invalid" | "deck_name_too_long" | "deck_size" | "duplicate_card" | "duplicate_copy" | "finish_not_craftable" | "idempotency_key_reused" | "invalid_action" | "invalid_body" | "invalid_client_seed" | "invalid_cursor" | "invalid_posture" | "invalid_purpose" | "invalid_reserve_condition" | "invalid_text" | "nothing_to_change" | "over_budget" | "pack_not_for_sale" | "pack_not_sellable" | "plan_size" | "starter_affinity_not_offered" | "unknown_affinity" | "unknown_card_kind" | "unknown_currency" | "unknown_game" | "unknown_rarity" | "validation_failed";
                         /** @enum {integer} */
                         status?: 422;
                     };
@@ -3811,7 +4686,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
+                        code?: "accounts_unavailable" | "authoring_unavailable" | "battle_unavailable" | "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
                         /** @enum {integer} */
                         status?: 503;
                     };
@@ -3889,7 +4764,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "collection_not_found" | "deck_not_found" | "no_defense" | "no_starter" | "pack_not_found" | "plan_not_found" | "report_not_found" | "route_not_found" | "starter_not_chosen" | "target_not_found" | "unknown_pack_kind";
+                        code?: "collection_not_found" | "copy_not_found" | "crafting_not_offered" | "deck_not_found" | "definition_not_found" | "no_defense" | "no_starter" | "pack_not_found" | "plan_not_found" | "report_not_found" | "route_not_found" | "starter_not_chosen" | "target_not_found" | "unknown_pack_kind";
                         /** @enum {integer} */
                         status?: 404;
                     };
@@ -3903,7 +4778,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
+                        code?: "accounts_unavailable" | "authoring_unavailable" | "battle_unavailable" | "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
                         /** @enum {integer} */
                         status?: 503;
                     };
@@ -3999,7 +4874,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "collection_not_found" | "deck_not_found" | "no_defense" | "no_starter" | "pack_not_found" | "plan_not_found" | "report_not_found" | "route_not_found" | "starter_not_chosen" | "target_not_found" | "unknown_pack_kind";
+                        code?: "collection_not_found" | "copy_not_found" | "crafting_not_offered" | "deck_not_found" | "definition_not_found" | "no_defense" | "no_starter" | "pack_not_found" | "plan_not_found" | "report_not_found" | "route_not_found" | "starter_not_chosen" | "target_not_found" | "unknown_pack_kind";
                         /** @enum {integer} */
                         status?: 404;
                     };
@@ -4013,7 +4888,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "answer_not_marked" | "attack_finished" | "balance_limit_reached" | "card_already_played" | "daily_limit_reached" | "deck_limit_reached" | "insufficient_funds" | "not_overdue" | "not_your_seat" | "pack_already_opened" | "plan_limit_reached" | "stale_version" | "starter_already_chosen" | "target_not_allowed" | "target_recently_attacked" | "target_under_attack" | "terrakard_not_started" | "unknown_card" | "unknown_choice" | "wrong_phase";
+                        code?: "answer_not_marked" | "attack_finished" | "balance_limit_reached" | "card_already_played" | "card_not_craftable" | "copy_in_deck" | "craft_copy_limit" | "daily_limit_reached" | "deck_limit_reached" | "insufficient_funds" | "no_ticket" | "not_overdue" | "not_your_seat" | "pack_already_opened" | "pack_room_too_small" | "plan_limit_reached" | "roll_source_taken" | "stale_version" | "starter_already_chosen" | "target_not_allowed" | "target_protected" | "target_recently_attacked" | "target_under_attack" | "terrakard_not_started" | "tutorial_finished" | "tutorial_not_finished" | "unknown_card" | "unknown_choice" | "wrong_phase";
                         /** @enum {integer} */
                         status?: 409;
                     };
@@ -4041,7 +4916,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "cannot_attack_yourself" | "card_not_owned" | "deck_class_mixed" | "deck_composition" | "deck_copy_limit" | "deck_copy_not_owned" | "deck_copy_repeated" | "deck_cost_exceeded" | "deck_list_too_long" | "deck_mythic_limit" | "deck_name_blank" | "deck_name_invalid" | "deck_name_too_long" | "deck_size" | "duplicate_card" | "duplicate_copy" | "idempotency_key_reused" | "invalid_action" | "invalid_body" | "invalid_client_seed" | "invalid_cursor" | "invalid_posture" | "invalid_reserve_condition" | "invalid_text" | "nothing_to_change" | "over_budget" | "pack_not_for_sale" | "plan_size" | "starter_affinity_not_offered" | "unknown_affinity" | "unknown_card_kind" | "unknown_currency" | "unknown_game" | "unknown_rarity" | "validation_failed";
+                        code?: "cannot_attack_yourself" | "card_not_owned" | "deck_class_mixed" | "deck_composition" | "deck_copy_limit" | "deck_copy_not_owned" | "deck_copy_repeated" | "deck_cost_exceeded" | "deck_list_too_long" | "deck_mythic_limit" | "deck_name_blank" | "deck_name_invalid" | "deck_name_too_long" | "deck_size" | "duplicate_card" | "duplicate_copy" | "finish_not_craftable" | "idempotency_key_reused" | "invalid_action" | "invalid_body" | "invalid_client_seed" | "invalid_cursor" | "invalid_posture" | "invalid_purpose" | "invalid_reserve_condition" | "invalid_text" | "nothing_to_change" | "over_budget" | "pack_not_for_sale" | "pack_not_sellable" | "plan_size" | "starter_affinity_not_offered" | "unknown_affinity" | "unknown_card_kind" | "unknown_currency" | "unknown_game" | "unknown_rarity" | "validation_failed";
                         /** @enum {integer} */
                         status?: 422;
                     };
@@ -4069,7 +4944,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
+                        code?: "accounts_unavailable" | "authoring_unavailable" | "battle_unavailable" | "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
                         /** @enum {integer} */
                         status?: 503;
                     };
@@ -4147,7 +5022,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "collection_not_found" | "deck_not_found" | "no_defense" | "no_starter" | "pack_not_found" | "plan_not_found" | "report_not_found" | "route_not_found" | "starter_not_chosen" | "target_not_found" | "unknown_pack_kind";
+                        code?: "collection_not_found" | "copy_not_found" | "crafting_not_offered" | "deck_not_found" | "definition_not_found" | "no_defense" | "no_starter" | "pack_not_found" | "plan_not_found" | "report_not_found" | "route_not_found" | "starter_not_chosen" | "target_not_found" | "unknown_pack_kind";
                         /** @enum {integer} */
                         status?: 404;
                     };
@@ -4161,7 +5036,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "answer_not_marked" | "attack_finished" | "balance_limit_reached" | "card_already_played" | "daily_limit_reached" | "deck_limit_reached" | "insufficient_funds" | "not_overdue" | "not_your_seat" | "pack_already_opened" | "plan_limit_reached" | "stale_version" | "starter_already_chosen" | "target_not_allowed" | "target_recently_attacked" | "target_under_attack" | "terrakard_not_started" | "unknown_card" | "unknown_choice" | "wrong_phase";
+                        code?: "answer_not_marked" | "attack_finished" | "balance_limit_reached" | "card_already_played" | "card_not_craftable" | "copy_in_deck" | "craft_copy_limit" | "daily_limit_reached" | "deck_limit_reached" | "insufficient_funds" | "no_ticket" | "not_overdue" | "not_your_seat" | "pack_already_opened" | "pack_room_too_small" | "plan_limit_reached" | "roll_source_taken" | "stale_version" | "starter_already_chosen" | "target_not_allowed" | "target_protected" | "target_recently_attacked" | "target_under_attack" | "terrakard_not_started" | "tutorial_finished" | "tutorial_not_finished" | "unknown_card" | "unknown_choice" | "wrong_phase";
                         /** @enum {integer} */
                         status?: 409;
                     };
@@ -4175,7 +5050,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "cannot_attack_yourself" | "card_not_owned" | "deck_class_mixed" | "deck_composition" | "deck_copy_limit" | "deck_copy_not_owned" | "deck_copy_repeated" | "deck_cost_exceeded" | "deck_list_too_long" | "deck_mythic_limit" | "deck_name_blank" | "deck_name_invalid" | "deck_name_too_long" | "deck_size" | "duplicate_card" | "duplicate_copy" | "idempotency_key_reused" | "invalid_action" | "invalid_body" | "invalid_client_seed" | "invalid_cursor" | "invalid_posture" | "invalid_reserve_condition" | "invalid_text" | "nothing_to_change" | "over_budget" | "pack_not_for_sale" | "plan_size" | "starter_affinity_not_offered" | "unknown_affinity" | "unknown_card_kind" | "unknown_currency" | "unknown_game" | "unknown_rarity" | "validation_failed";
+                        code?: "cannot_attack_yourself" | "card_not_owned" | "deck_class_mixed" | "deck_composition" | "deck_copy_limit" | "deck_copy_not_owned" | "deck_copy_repeated" | "deck_cost_exceeded" | "deck_list_too_long" | "deck_mythic_limit" | "deck_name_blank" | "deck_name_invalid" | "deck_name_too_long" | "deck_size" | "duplicate_card" | "duplicate_copy" | "finish_not_craftable" | "idempotency_key_reused" | "invalid_action" | "invalid_body" | "invalid_client_seed" | "invalid_cursor" | "invalid_posture" | "invalid_purpose" | "invalid_reserve_condition" | "invalid_text" | "nothing_to_change" | "over_budget" | "pack_not_for_sale" | "pack_not_sellable" | "plan_size" | "starter_affinity_not_offered" | "unknown_affinity" | "unknown_card_kind" | "unknown_currency" | "unknown_game" | "unknown_rarity" | "validation_failed";
                         /** @enum {integer} */
                         status?: 422;
                     };
@@ -4203,7 +5078,653 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
+                        code?: "accounts_unavailable" | "authoring_unavailable" | "battle_unavailable" | "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
+                        /** @enum {integer} */
+                        status?: 503;
+                    };
+                };
+            };
+            /** @description Unexpected error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                        /** @enum {integer} */
+                        status?: 500;
+                    };
+                };
+            };
+        };
+    };
+    listChronovoreInvitations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Invitations"];
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_audience" | "invalid_issuer" | "invalid_token" | "missing_token" | "token_expired" | "token_not_yet_valid" | "unknown_signing_key";
+                        /** @enum {integer} */
+                        status?: 401;
+                    };
+                };
+            };
+            /** @description Not allowed (role, ownership or a locked account) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "account_locked";
+                        /** @enum {integer} */
+                        status?: 403;
+                    };
+                };
+            };
+            /** @description A service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "accounts_unavailable" | "authoring_unavailable" | "battle_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable";
+                        /** @enum {integer} */
+                        status?: 503;
+                    };
+                };
+            };
+            /** @description Unexpected error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                        /** @enum {integer} */
+                        status?: 500;
+                    };
+                };
+            };
+        };
+    };
+    createChronovoreInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InviteRequest"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Invitation"];
+                };
+            };
+            /** @description Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "malformed_json" | "malformed_request" | "unsupported_media_type";
+                        /** @enum {integer} */
+                        status?: 400;
+                    };
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_audience" | "invalid_issuer" | "invalid_token" | "missing_token" | "token_expired" | "token_not_yet_valid" | "unknown_signing_key";
+                        /** @enum {integer} */
+                        status?: 401;
+                    };
+                };
+            };
+            /** @description Not allowed (role, ownership or a locked account) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "account_locked";
+                        /** @enum {integer} */
+                        status?: 403;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "collection_not_found" | "deck_not_found" | "invitation_not_found" | "match_not_found" | "no_active_match" | "no_defense" | "not_queued" | "plan_not_found" | "player_not_found" | "report_not_found" | "route_not_found" | "target_not_found";
+                        /** @enum {integer} */
+                        status?: 404;
+                    };
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "active_match_exists" | "already_locked" | "answer_not_marked" | "attack_finished" | "card_already_played" | "card_not_in_hand" | "choosing_time_over" | "condition_unmet" | "creature_already_active" | "creature_defeated" | "invalid_action" | "invitation_exists" | "invitation_limit_reached" | "invitation_not_pending" | "match_finished" | "no_active_creature" | "no_ticket" | "not_a_seat" | "not_enough_power" | "not_overdue" | "not_your_seat" | "not_your_turn" | "nothing_to_select" | "opponent_busy" | "plan_limit_reached" | "power_card_discarded" | "pseudonym_ambiguous" | "same_slot" | "slot_empty" | "slot_taken" | "stale_version" | "stunned" | "target_not_allowed" | "target_protected" | "target_recently_attacked" | "target_under_attack" | "terrakard_not_started" | "tutorial_finished" | "tutorial_not_finished" | "unknown_card" | "unknown_choice" | "unknown_creature" | "unknown_move" | "unknown_power_card" | "unknown_slot" | "wrong_phase";
+                        /** @enum {integer} */
+                        status?: 409;
+                    };
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "payload_too_large";
+                        /** @enum {integer} */
+                        status?: 413;
+                    };
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "cannot_attack_yourself" | "cannot_invite_yourself" | "card_not_owned" | "condition_unmet" | "creature_already_active" | "creature_defeated" | "deck_class_mixed" | "deck_composition" | "deck_copy_limit" | "deck_copy_not_owned" | "deck_copy_repeated" | "deck_cost_exceeded" | "deck_list_too_long" | "deck_mythic_limit" | "deck_name_blank" | "deck_name_invalid" | "deck_name_too_long" | "deck_not_playable" | "deck_size" | "duplicate_card" | "duplicate_copy" | "idempotency_key_mismatch" | "idempotency_key_reused" | "invalid_action" | "invalid_body" | "invalid_idempotency_key" | "invalid_posture" | "invalid_reserve_condition" | "invalid_text" | "match_finished" | "no_active_creature" | "not_enough_power" | "not_your_turn" | "nothing_to_select" | "over_budget" | "plan_size" | "power_card_discarded" | "starter_affinity_not_offered" | "stunned" | "unknown_affinity" | "unknown_card_kind" | "unknown_creature" | "unknown_game" | "unknown_move" | "unknown_power_card" | "unknown_rarity" | "validation_failed" | "wrong_phase";
+                        /** @enum {integer} */
+                        status?: 422;
+                    };
+                };
+            };
+            /** @description Too many changes: wait for Retry-After seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                        /** @enum {integer} */
+                        status?: 429;
+                    };
+                };
+            };
+            /** @description A service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "accounts_unavailable" | "authoring_unavailable" | "battle_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable";
+                        /** @enum {integer} */
+                        status?: 503;
+                    };
+                };
+            };
+            /** @description Unexpected error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                        /** @enum {integer} */
+                        status?: 500;
+                    };
+                };
+            };
+        };
+    };
+    cancelChronovoreInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                invitation_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Invitation"];
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_audience" | "invalid_issuer" | "invalid_token" | "missing_token" | "token_expired" | "token_not_yet_valid" | "unknown_signing_key";
+                        /** @enum {integer} */
+                        status?: 401;
+                    };
+                };
+            };
+            /** @description Not allowed (role, ownership or a locked account) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "account_locked";
+                        /** @enum {integer} */
+                        status?: 403;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "collection_not_found" | "deck_not_found" | "invitation_not_found" | "match_not_found" | "no_active_match" | "no_defense" | "not_queued" | "plan_not_found" | "player_not_found" | "report_not_found" | "route_not_found" | "target_not_found";
+                        /** @enum {integer} */
+                        status?: 404;
+                    };
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "active_match_exists" | "already_locked" | "answer_not_marked" | "attack_finished" | "card_already_played" | "card_not_in_hand" | "choosing_time_over" | "condition_unmet" | "creature_already_active" | "creature_defeated" | "invalid_action" | "invitation_exists" | "invitation_limit_reached" | "invitation_not_pending" | "match_finished" | "no_active_creature" | "no_ticket" | "not_a_seat" | "not_enough_power" | "not_overdue" | "not_your_seat" | "not_your_turn" | "nothing_to_select" | "opponent_busy" | "plan_limit_reached" | "power_card_discarded" | "pseudonym_ambiguous" | "same_slot" | "slot_empty" | "slot_taken" | "stale_version" | "stunned" | "target_not_allowed" | "target_protected" | "target_recently_attacked" | "target_under_attack" | "terrakard_not_started" | "tutorial_finished" | "tutorial_not_finished" | "unknown_card" | "unknown_choice" | "unknown_creature" | "unknown_move" | "unknown_power_card" | "unknown_slot" | "wrong_phase";
+                        /** @enum {integer} */
+                        status?: 409;
+                    };
+                };
+            };
+            /** @description Too many changes: wait for Retry-After seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                        /** @enum {integer} */
+                        status?: 429;
+                    };
+                };
+            };
+            /** @description A service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "accounts_unavailable" | "authoring_unavailable" | "battle_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable";
+                        /** @enum {integer} */
+                        status?: 503;
+                    };
+                };
+            };
+            /** @description Unexpected error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                        /** @enum {integer} */
+                        status?: 500;
+                    };
+                };
+            };
+        };
+    };
+    acceptChronovoreInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                invitation_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AcceptInvitationRequest"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MatchView"];
+                };
+            };
+            /** @description Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "malformed_json" | "malformed_request" | "unsupported_media_type";
+                        /** @enum {integer} */
+                        status?: 400;
+                    };
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_audience" | "invalid_issuer" | "invalid_token" | "missing_token" | "token_expired" | "token_not_yet_valid" | "unknown_signing_key";
+                        /** @enum {integer} */
+                        status?: 401;
+                    };
+                };
+            };
+            /** @description Not allowed (role, ownership or a locked account) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "account_locked";
+                        /** @enum {integer} */
+                        status?: 403;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "collection_not_found" | "deck_not_found" | "invitation_not_found" | "match_not_found" | "no_active_match" | "no_defense" | "not_queued" | "plan_not_found" | "player_not_found" | "report_not_found" | "route_not_found" | "target_not_found";
+                        /** @enum {integer} */
+                        status?: 404;
+                    };
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "active_match_exists" | "already_locked" | "answer_not_marked" | "attack_finished" | "card_already_played" | "card_not_in_hand" | "choosing_time_over" | "condition_unmet" | "creature_already_active" | "creature_defeated" | "invalid_action" | "invitation_exists" | "invitation_limit_reached" | "invitation_not_pending" | "match_finished" | "no_active_creature" | "no_ticket" | "not_a_seat" | "not_enough_power" | "not_overdue" | "not_your_seat" | "not_your_turn" | "nothing_to_select" | "opponent_busy" | "plan_limit_reached" | "power_card_discarded" | "pseudonym_ambiguous" | "same_slot" | "slot_empty" | "slot_taken" | "stale_version" | "stunned" | "target_not_allowed" | "target_protected" | "target_recently_attacked" | "target_under_attack" | "terrakard_not_started" | "tutorial_finished" | "tutorial_not_finished" | "unknown_card" | "unknown_choice" | "unknown_creature" | "unknown_move" | "unknown_power_card" | "unknown_slot" | "wrong_phase";
+                        /** @enum {integer} */
+                        status?: 409;
+                    };
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "payload_too_large";
+                        /** @enum {integer} */
+                        status?: 413;
+                    };
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "cannot_attack_yourself" | "cannot_invite_yourself" | "card_not_owned" | "condition_unmet" | "creature_already_active" | "creature_defeated" | "deck_class_mixed" | "deck_composition" | "deck_copy_limit" | "deck_copy_not_owned" | "deck_copy_repeated" | "deck_cost_exceeded" | "deck_list_too_long" | "deck_mythic_limit" | "deck_name_blank" | "deck_name_invalid" | "deck_name_too_long" | "deck_not_playable" | "deck_size" | "duplicate_card" | "duplicate_copy" | "idempotency_key_mismatch" | "idempotency_key_reused" | "invalid_action" | "invalid_body" | "invalid_idempotency_key" | "invalid_posture" | "invalid_reserve_condition" | "invalid_text" | "match_finished" | "no_active_creature" | "not_enough_power" | "not_your_turn" | "nothing_to_select" | "over_budget" | "plan_size" | "power_card_discarded" | "starter_affinity_not_offered" | "stunned" | "unknown_affinity" | "unknown_card_kind" | "unknown_creature" | "unknown_game" | "unknown_move" | "unknown_power_card" | "unknown_rarity" | "validation_failed" | "wrong_phase";
+                        /** @enum {integer} */
+                        status?: 422;
+                    };
+                };
+            };
+            /** @description Too many changes: wait for Retry-After seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                        /** @enum {integer} */
+                        status?: 429;
+                    };
+                };
+            };
+            /** @description A service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "accounts_unavailable" | "authoring_unavailable" | "battle_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable";
+                        /** @enum {integer} */
+                        status?: 503;
+                    };
+                };
+            };
+            /** @description Unexpected error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                        /** @enum {integer} */
+                        status?: 500;
+                    };
+                };
+            };
+        };
+    };
+    declineChronovoreInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                invitation_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Invitation"];
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_audience" | "invalid_issuer" | "invalid_token" | "missing_token" | "token_expired" | "token_not_yet_valid" | "unknown_signing_key";
+                        /** @enum {integer} */
+                        status?: 401;
+                    };
+                };
+            };
+            /** @description Not allowed (role, ownership or a locked account) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "account_locked";
+                        /** @enum {integer} */
+                        status?: 403;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "collection_not_found" | "deck_not_found" | "invitation_not_found" | "match_not_found" | "no_active_match" | "no_defense" | "not_queued" | "plan_not_found" | "player_not_found" | "report_not_found" | "route_not_found" | "target_not_found";
+                        /** @enum {integer} */
+                        status?: 404;
+                    };
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "active_match_exists" | "already_locked" | "answer_not_marked" | "attack_finished" | "card_already_played" | "card_not_in_hand" | "choosing_time_over" | "condition_unmet" | "creature_already_active" | "creature_defeated" | "invalid_action" | "invitation_exists" | "invitation_limit_reached" | "invitation_not_pending" | "match_finished" | "no_active_creature" | "no_ticket" | "not_a_seat" | "not_enough_power" | "not_overdue" | "not_your_seat" | "not_your_turn" | "nothing_to_select" | "opponent_busy" | "plan_limit_reached" | "power_card_discarded" | "pseudonym_ambiguous" | "same_slot" | "slot_empty" | "slot_taken" | "stale_version" | "stunned" | "target_not_allowed" | "target_protected" | "target_recently_attacked" | "target_under_attack" | "terrakard_not_started" | "tutorial_finished" | "tutorial_not_finished" | "unknown_card" | "unknown_choice" | "unknown_creature" | "unknown_move" | "unknown_power_card" | "unknown_slot" | "wrong_phase";
+                        /** @enum {integer} */
+                        status?: 409;
+                    };
+                };
+            };
+            /** @description Too many changes: wait for Retry-After seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                        /** @enum {integer} */
+                        status?: 429;
+                    };
+                };
+            };
+            /** @description A service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "accounts_unavailable" | "authoring_unavailable" | "battle_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable";
                         /** @enum {integer} */
                         status?: 503;
                     };
@@ -4331,7 +5852,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "collection_not_found" | "deck_not_found" | "match_not_found" | "no_active_match" | "no_defense" | "plan_not_found" | "report_not_found" | "route_not_found" | "target_not_found";
+                        code?: "collection_not_found" | "deck_not_found" | "invitation_not_found" | "match_not_found" | "no_active_match" | "no_defense" | "not_queued" | "plan_not_found" | "player_not_found" | "report_not_found" | "route_not_found" | "target_not_found";
                         /** @enum {integer} */
                         status?: 404;
                     };
@@ -4345,7 +5866,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "active_match_exists" | "already_locked" | "answer_not_marked" | "attack_finished" | "card_already_played" | "card_not_in_hand" | "choosing_time_over" | "condition_unmet" | "creature_already_active" | "creature_defeated" | "invalid_action" | "match_finished" | "no_active_creature" | "not_a_seat" | "not_enough_power" | "not_overdue" | "not_your_seat" | "not_your_turn" | "nothing_to_select" | "plan_limit_reached" | "power_card_discarded" | "same_slot" | "slot_empty" | "slot_taken" | "stale_version" | "stunned" | "target_not_allowed" | "target_recently_attacked" | "target_under_attack" | "terrakard_not_started" | "unknown_card" | "unknown_choice" | "unknown_creature" | "unknown_move" | "unknown_power_card" | "unknown_slot" | "wrong_phase";
+                        code?: "active_match_exists" | "already_locked" | "answer_not_marked" | "attack_finished" | "card_already_played" | "card_not_in_hand" | "choosing_time_over" | "condition_unmet" | "creature_already_active" | "creature_defeated" | "invalid_action" | "invitation_exists" | "invitation_limit_reached" | "invitation_not_pending" | "match_finished" | "no_active_creature" | "no_ticket" | "not_a_seat" | "not_enough_power" | "not_overdue" | "not_your_seat" | "not_your_turn" | "nothing_to_select" | "opponent_busy" | "plan_limit_reached" | "power_card_discarded" | "pseudonym_ambiguous" | "same_slot" | "slot_empty" | "slot_taken" | "stale_version" | "stunned" | "target_not_allowed" | "target_protected" | "target_recently_attacked" | "target_under_attack" | "terrakard_not_started" | "tutorial_finished" | "tutorial_not_finished" | "unknown_card" | "unknown_choice" | "unknown_creature" | "unknown_move" | "unknown_power_card" | "unknown_slot" | "wrong_phase";
                         /** @enum {integer} */
                         status?: 409;
                     };
@@ -4373,7 +5894,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "cannot_attack_yourself" | "card_not_owned" | "condition_unmet" | "creature_already_active" | "creature_defeated" | "deck_class_mixed" | "deck_composition" | "deck_copy_limit" | "deck_copy_not_owned" | "deck_copy_repeated" | "deck_cost_exceeded" | "deck_list_too_long" | "deck_mythic_limit" | "deck_name_blank" | "deck_name_invalid" | "deck_name_too_long" | "deck_not_playable" | "deck_size" | "duplicate_card" | "duplicate_copy" | "idempotency_key_mismatch" | "idempotency_key_reused" | "invalid_action" | "invalid_body" | "invalid_idempotency_key" | "invalid_posture" | "invalid_reserve_condition" | "invalid_text" | "match_finished" | "no_active_creature" | "not_enough_power" | "not_your_turn" | "nothing_to_select" | "over_budget" | "plan_size" | "power_card_discarded" | "starter_affinity_not_offered" | "stunned" | "unknown_affinity" | "unknown_card_kind" | "unknown_creature" | "unknown_game" | "unknown_move" | "unknown_power_card" | "unknown_rarity" | "validation_failed" | "wrong_phase";
+                        code?: "cannot_attack_yourself" | "cannot_invite_yourself" | "card_not_owned" | "condition_unmet" | "creature_already_active" | "creature_defeated" | "deck_class_mixed" | "deck_composition" | "deck_copy_limit" | "deck_copy_not_owned" | "deck_copy_repeated" | "deck_cost_exceeded" | "deck_list_too_long" | "deck_mythic_limit" | "deck_name_blank" | "deck_name_invalid" | "deck_name_too_long" | "deck_not_playable" | "deck_size" | "duplicate_card" | "duplicate_copy" | "idempotency_key_mismatch" | "idempotency_key_reused" | "invalid_action" | "invalid_body" | "invalid_idempotency_key" | "invalid_posture" | "invalid_reserve_condition" | "invalid_text" | "match_finished" | "no_active_creature" | "not_enough_power" | "not_your_turn" | "nothing_to_select" | "over_budget" | "plan_size" | "power_card_discarded" | "starter_affinity_not_offered" | "stunned" | "unknown_affinity" | "unknown_card_kind" | "unknown_creature" | "unknown_game" | "unknown_move" | "unknown_power_card" | "unknown_rarity" | "validation_failed" | "wrong_phase";
                         /** @enum {integer} */
                         status?: 422;
                     };
@@ -4401,7 +5922,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable";
+                        code?: "accounts_unavailable" | "authoring_unavailable" | "battle_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable";
                         /** @enum {integer} */
                         status?: 503;
                     };
@@ -4477,7 +5998,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "collection_not_found" | "deck_not_found" | "match_not_found" | "no_active_match" | "no_defense" | "plan_not_found" | "report_not_found" | "route_not_found" | "target_not_found";
+                        code?: "collection_not_found" | "deck_not_found" | "invitation_not_found" | "match_not_found" | "no_active_match" | "no_defense" | "not_queued" | "plan_not_found" | "player_not_found" | "report_not_found" | "route_not_found" | "target_not_found";
                         /** @enum {integer} */
                         status?: 404;
                     };
@@ -4491,7 +6012,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable";
+                        code?: "accounts_unavailable" | "authoring_unavailable" | "battle_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable";
                         /** @enum {integer} */
                         status?: 503;
                     };
@@ -4569,7 +6090,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "collection_not_found" | "deck_not_found" | "match_not_found" | "no_active_match" | "no_defense" | "plan_not_found" | "report_not_found" | "route_not_found" | "target_not_found";
+                        code?: "collection_not_found" | "deck_not_found" | "invitation_not_found" | "match_not_found" | "no_active_match" | "no_defense" | "not_queued" | "plan_not_found" | "player_not_found" | "report_not_found" | "route_not_found" | "target_not_found";
                         /** @enum {integer} */
                         status?: 404;
                     };
@@ -4583,7 +6104,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable";
+                        code?: "accounts_unavailable" | "authoring_unavailable" | "battle_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable";
                         /** @enum {integer} */
                         status?: 503;
                     };
@@ -4682,7 +6203,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "collection_not_found" | "deck_not_found" | "match_not_found" | "no_active_match" | "no_defense" | "plan_not_found" | "report_not_found" | "route_not_found" | "target_not_found";
+                        code?: "collection_not_found" | "deck_not_found" | "invitation_not_found" | "match_not_found" | "no_active_match" | "no_defense" | "not_queued" | "plan_not_found" | "player_not_found" | "report_not_found" | "route_not_found" | "target_not_found";
                         /** @enum {integer} */
                         status?: 404;
                     };
@@ -4696,7 +6217,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "active_match_exists" | "already_locked" | "answer_not_marked" | "attack_finished" | "card_already_played" | "card_not_in_hand" | "choosing_time_over" | "condition_unmet" | "creature_already_active" | "creature_defeated" | "invalid_action" | "match_finished" | "no_active_creature" | "not_a_seat" | "not_enough_power" | "not_overdue" | "not_your_seat" | "not_your_turn" | "nothing_to_select" | "plan_limit_reached" | "power_card_discarded" | "same_slot" | "slot_empty" | "slot_taken" | "stale_version" | "stunned" | "target_not_allowed" | "target_recently_attacked" | "target_under_attack" | "terrakard_not_started" | "unknown_card" | "unknown_choice" | "unknown_creature" | "unknown_move" | "unknown_power_card" | "unknown_slot" | "wrong_phase";
+                        code?: "active_match_exists" | "already_locked" | "answer_not_marked" | "attack_finished" | "card_already_played" | "card_not_in_hand" | "choosing_time_over" | "condition_unmet" | "creature_already_active" | "creature_defeated" | "invalid_action" | "invitation_exists" | "invitation_limit_reached" | "invitation_not_pending" | "match_finished" | "no_active_creature" | "no_ticket" | "not_a_seat" | "not_enough_power" | "not_overdue" | "not_your_seat" | "not_your_turn" | "nothing_to_select" | "opponent_busy" | "plan_limit_reached" | "power_card_discarded" | "pseudonym_ambiguous" | "same_slot" | "slot_empty" | "slot_taken" | "stale_version" | "stunned" | "target_not_allowed" | "target_protected" | "target_recently_attacked" | "target_under_attack" | "terrakard_not_started" | "tutorial_finished" | "tutorial_not_finished" | "unknown_card" | "unknown_choice" | "unknown_creature" | "unknown_move" | "unknown_power_card" | "unknown_slot" | "wrong_phase";
                         /** @enum {integer} */
                         status?: 409;
                     };
@@ -4724,7 +6245,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "cannot_attack_yourself" | "card_not_owned" | "condition_unmet" | "creature_already_active" | "creature_defeated" | "deck_class_mixed" | "deck_composition" | "deck_copy_limit" | "deck_copy_not_owned" | "deck_copy_repeated" | "deck_cost_exceeded" | "deck_list_too_long" | "deck_mythic_limit" | "deck_name_blank" | "deck_name_invalid" | "deck_name_too_long" | "deck_not_playable" | "deck_size" | "duplicate_card" | "duplicate_copy" | "idempotency_key_mismatch" | "idempotency_key_reused" | "invalid_action" | "invalid_body" | "invalid_idempotency_key" | "invalid_posture" | "invalid_reserve_condition" | "invalid_text" | "match_finished" | "no_active_creature" | "not_enough_power" | "not_your_turn" | "nothing_to_select" | "over_budget" | "plan_size" | "power_card_discarded" | "starter_affinity_not_offered" | "stunned" | "unknown_affinity" | "unknown_card_kind" | "unknown_creature" | "unknown_game" | "unknown_move" | "unknown_power_card" | "unknown_rarity" | "validation_failed" | "wrong_phase";
+                        code?: "cannot_attack_yourself" | "cannot_invite_yourself" | "card_not_owned" | "condition_unmet" | "creature_already_active" | "creature_defeated" | "deck_class_mixed" | "deck_composition" | "deck_copy_limit" | "deck_copy_not_owned" | "deck_copy_repeated" | "deck_cost_exceeded" | "deck_list_too_long" | "deck_mythic_limit" | "deck_name_blank" | "deck_name_invalid" | "deck_name_too_long" | "deck_not_playable" | "deck_size" | "duplicate_card" | "duplicate_copy" | "idempotency_key_mismatch" | "idempotency_key_reused" | "invalid_action" | "invalid_body" | "invalid_idempotency_key" | "invalid_posture" | "invalid_reserve_condition" | "invalid_text" | "match_finished" | "no_active_creature" | "not_enough_power" | "not_your_turn" | "nothing_to_select" | "over_budget" | "plan_size" | "power_card_discarded" | "starter_affinity_not_offered" | "stunned" | "unknown_affinity" | "unknown_card_kind" | "unknown_creature" | "unknown_game" | "unknown_move" | "unknown_power_card" | "unknown_rarity" | "validation_failed" | "wrong_phase";
                         /** @enum {integer} */
                         status?: 422;
                     };
@@ -4752,7 +6273,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable";
+                        code?: "accounts_unavailable" | "authoring_unavailable" | "battle_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable";
                         /** @enum {integer} */
                         status?: 503;
                     };
@@ -4830,7 +6351,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "collection_not_found" | "deck_not_found" | "match_not_found" | "no_active_match" | "no_defense" | "plan_not_found" | "report_not_found" | "route_not_found" | "target_not_found";
+                        code?: "collection_not_found" | "deck_not_found" | "invitation_not_found" | "match_not_found" | "no_active_match" | "no_defense" | "not_queued" | "plan_not_found" | "player_not_found" | "report_not_found" | "route_not_found" | "target_not_found";
                         /** @enum {integer} */
                         status?: 404;
                     };
@@ -4844,7 +6365,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable";
+                        code?: "accounts_unavailable" | "authoring_unavailable" | "battle_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable";
                         /** @enum {integer} */
                         status?: 503;
                     };
@@ -4943,7 +6464,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "collection_not_found" | "deck_not_found" | "match_not_found" | "no_active_match" | "no_defense" | "plan_not_found" | "report_not_found" | "route_not_found" | "target_not_found";
+                        code?: "collection_not_found" | "deck_not_found" | "invitation_not_found" | "match_not_found" | "no_active_match" | "no_defense" | "not_queued" | "plan_not_found" | "player_not_found" | "report_not_found" | "route_not_found" | "target_not_found";
                         /** @enum {integer} */
                         status?: 404;
                     };
@@ -4957,7 +6478,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "active_match_exists" | "already_locked" | "answer_not_marked" | "attack_finished" | "card_already_played" | "card_not_in_hand" | "choosing_time_over" | "condition_unmet" | "creature_already_active" | "creature_defeated" | "invalid_action" | "match_finished" | "no_active_creature" | "not_a_seat" | "not_enough_power" | "not_overdue" | "not_your_seat" | "not_your_turn" | "nothing_to_select" | "plan_limit_reached" | "power_card_discarded" | "same_slot" | "slot_empty" | "slot_taken" | "stale_version" | "stunned" | "target_not_allowed" | "target_recently_attacked" | "target_under_attack" | "terrakard_not_started" | "unknown_card" | "unknown_choice" | "unknown_creature" | "unknown_move" | "unknown_power_card" | "unknown_slot" | "wrong_phase";
+                        code?: "active_match_exists" | "already_locked" | "answer_not_marked" | "attack_finished" | "card_already_played" | "card_not_in_hand" | "choosing_time_over" | "condition_unmet" | "creature_already_active" | "creature_defeated" | "invalid_action" | "invitation_exists" | "invitation_limit_reached" | "invitation_not_pending" | "match_finished" | "no_active_creature" | "no_ticket" | "not_a_seat" | "not_enough_power" | "not_overdue" | "not_your_seat" | "not_your_turn" | "nothing_to_select" | "opponent_busy" | "plan_limit_reached" | "power_card_discarded" | "pseudonym_ambiguous" | "same_slot" | "slot_empty" | "slot_taken" | "stale_version" | "stunned" | "target_not_allowed" | "target_protected" | "target_recently_attacked" | "target_under_attack" | "terrakard_not_started" | "tutorial_finished" | "tutorial_not_finished" | "unknown_card" | "unknown_choice" | "unknown_creature" | "unknown_move" | "unknown_power_card" | "unknown_slot" | "wrong_phase";
                         /** @enum {integer} */
                         status?: 409;
                     };
@@ -4985,7 +6506,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "cannot_attack_yourself" | "card_not_owned" | "condition_unmet" | "creature_already_active" | "creature_defeated" | "deck_class_mixed" | "deck_composition" | "deck_copy_limit" | "deck_copy_not_owned" | "deck_copy_repeated" | "deck_cost_exceeded" | "deck_list_too_long" | "deck_mythic_limit" | "deck_name_blank" | "deck_name_invalid" | "deck_name_too_long" | "deck_not_playable" | "deck_size" | "duplicate_card" | "duplicate_copy" | "idempotency_key_mismatch" | "idempotency_key_reused" | "invalid_action" | "invalid_body" | "invalid_idempotency_key" | "invalid_posture" | "invalid_reserve_condition" | "invalid_text" | "match_finished" | "no_active_creature" | "not_enough_power" | "not_your_turn" | "nothing_to_select" | "over_budget" | "plan_size" | "power_card_discarded" | "starter_affinity_not_offered" | "stunned" | "unknown_affinity" | "unknown_card_kind" | "unknown_creature" | "unknown_game" | "unknown_move" | "unknown_power_card" | "unknown_rarity" | "validation_failed" | "wrong_phase";
+                        code?: "cannot_attack_yourself" | "cannot_invite_yourself" | "card_not_owned" | "condition_unmet" | "creature_already_active" | "creature_defeated" | "deck_class_mixed" | "deck_composition" | "deck_copy_limit" | "deck_copy_not_owned" | "deck_copy_repeated" | "deck_cost_exceeded" | "deck_list_too_long" | "deck_mythic_limit" | "deck_name_blank" | "deck_name_invalid" | "deck_name_too_long" | "deck_not_playable" | "deck_size" | "duplicate_card" | "duplicate_copy" | "idempotency_key_mismatch" | "idempotency_key_reused" | "invalid_action" | "invalid_body" | "invalid_idempotency_key" | "invalid_posture" | "invalid_reserve_condition" | "invalid_text" | "match_finished" | "no_active_creature" | "not_enough_power" | "not_your_turn" | "nothing_to_select" | "over_budget" | "plan_size" | "power_card_discarded" | "starter_affinity_not_offered" | "stunned" | "unknown_affinity" | "unknown_card_kind" | "unknown_creature" | "unknown_game" | "unknown_move" | "unknown_power_card" | "unknown_rarity" | "validation_failed" | "wrong_phase";
                         /** @enum {integer} */
                         status?: 422;
                     };
@@ -5013,7 +6534,349 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable";
+                        code?: "accounts_unavailable" | "authoring_unavailable" | "battle_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable";
+                        /** @enum {integer} */
+                        status?: 503;
+                    };
+                };
+            };
+            /** @description Unexpected error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                        /** @enum {integer} */
+                        status?: 500;
+                    };
+                };
+            };
+        };
+    };
+    getChronovoreQueue: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Queue"];
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_audience" | "invalid_issuer" | "invalid_token" | "missing_token" | "token_expired" | "token_not_yet_valid" | "unknown_signing_key";
+                        /** @enum {integer} */
+                        status?: 401;
+                    };
+                };
+            };
+            /** @description Not allowed (role, ownership or a locked account) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "account_locked";
+                        /** @enum {integer} */
+                        status?: 403;
+                    };
+                };
+            };
+            /** @description A service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "accounts_unavailable" | "authoring_unavailable" | "battle_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable";
+                        /** @enum {integer} */
+                        status?: 503;
+                    };
+                };
+            };
+            /** @description Unexpected error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                        /** @enum {integer} */
+                        status?: 500;
+                    };
+                };
+            };
+        };
+    };
+    joinChronovoreQueue: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["JoinQueueRequest"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Queue"];
+                };
+            };
+            /** @description Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "malformed_json" | "malformed_request" | "unsupported_media_type";
+                        /** @enum {integer} */
+                        status?: 400;
+                    };
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_audience" | "invalid_issuer" | "invalid_token" | "missing_token" | "token_expired" | "token_not_yet_valid" | "unknown_signing_key";
+                        /** @enum {integer} */
+                        status?: 401;
+                    };
+                };
+            };
+            /** @description Not allowed (role, ownership or a locked account) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "account_locked";
+                        /** @enum {integer} */
+                        status?: 403;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "collection_not_found" | "deck_not_found" | "invitation_not_found" | "match_not_found" | "no_active_match" | "no_defense" | "not_queued" | "plan_not_found" | "player_not_found" | "report_not_found" | "route_not_found" | "target_not_found";
+                        /** @enum {integer} */
+                        status?: 404;
+                    };
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "active_match_exists" | "already_locked" | "answer_not_marked" | "attack_finished" | "card_already_played" | "card_not_in_hand" | "choosing_time_over" | "condition_unmet" | "creature_already_active" | "creature_defeated" | "invalid_action" | "invitation_exists" | "invitation_limit_reached" | "invitation_not_pending" | "match_finished" | "no_active_creature" | "no_ticket" | "not_a_seat" | "not_enough_power" | "not_overdue" | "not_your_seat" | "not_your_turn" | "nothing_to_select" | "opponent_busy" | "plan_limit_reached" | "power_card_discarded" | "pseudonym_ambiguous" | "same_slot" | "slot_empty" | "slot_taken" | "stale_version" | "stunned" | "target_not_allowed" | "target_protected" | "target_recently_attacked" | "target_under_attack" | "terrakard_not_started" | "tutorial_finished" | "tutorial_not_finished" | "unknown_card" | "unknown_choice" | "unknown_creature" | "unknown_move" | "unknown_power_card" | "unknown_slot" | "wrong_phase";
+                        /** @enum {integer} */
+                        status?: 409;
+                    };
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "payload_too_large";
+                        /** @enum {integer} */
+                        status?: 413;
+                    };
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "cannot_attack_yourself" | "cannot_invite_yourself" | "card_not_owned" | "condition_unmet" | "creature_already_active" | "creature_defeated" | "deck_class_mixed" | "deck_composition" | "deck_copy_limit" | "deck_copy_not_owned" | "deck_copy_repeated" | "deck_cost_exceeded" | "deck_list_too_long" | "deck_mythic_limit" | "deck_name_blank" | "deck_name_invalid" | "deck_name_too_long" | "deck_not_playable" | "deck_size" | "duplicate_card" | "duplicate_copy" | "idempotency_key_mismatch" | "idempotency_key_reused" | "invalid_action" | "invalid_body" | "invalid_idempotency_key" | "invalid_posture" | "invalid_reserve_condition" | "invalid_text" | "match_finished" | "no_active_creature" | "not_enough_power" | "not_your_turn" | "nothing_to_select" | "over_budget" | "plan_size" | "power_card_discarded" | "starter_affinity_not_offered" | "stunned" | "unknown_affinity" | "unknown_card_kind" | "unknown_creature" | "unknown_game" | "unknown_move" | "unknown_power_card" | "unknown_rarity" | "validation_failed" | "wrong_phase";
+                        /** @enum {integer} */
+                        status?: 422;
+                    };
+                };
+            };
+            /** @description Too many changes: wait for Retry-After seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                        /** @enum {integer} */
+                        status?: 429;
+                    };
+                };
+            };
+            /** @description A service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "accounts_unavailable" | "authoring_unavailable" | "battle_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable";
+                        /** @enum {integer} */
+                        status?: 503;
+                    };
+                };
+            };
+            /** @description Unexpected error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                        /** @enum {integer} */
+                        status?: 500;
+                    };
+                };
+            };
+        };
+    };
+    leaveChronovoreQueue: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_audience" | "invalid_issuer" | "invalid_token" | "missing_token" | "token_expired" | "token_not_yet_valid" | "unknown_signing_key";
+                        /** @enum {integer} */
+                        status?: 401;
+                    };
+                };
+            };
+            /** @description Not allowed (role, ownership or a locked account) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "account_locked";
+                        /** @enum {integer} */
+                        status?: 403;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "collection_not_found" | "deck_not_found" | "invitation_not_found" | "match_not_found" | "no_active_match" | "no_defense" | "not_queued" | "plan_not_found" | "player_not_found" | "report_not_found" | "route_not_found" | "target_not_found";
+                        /** @enum {integer} */
+                        status?: 404;
+                    };
+                };
+            };
+            /** @description Too many changes: wait for Retry-After seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                        /** @enum {integer} */
+                        status?: 429;
+                    };
+                };
+            };
+            /** @description A service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "accounts_unavailable" | "authoring_unavailable" | "battle_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable";
                         /** @enum {integer} */
                         status?: 503;
                     };
@@ -5737,7 +7600,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "pack_not_found" | "route_not_found" | "unknown_pack_kind";
+                        code?: "copy_not_found" | "crafting_not_offered" | "definition_not_found" | "pack_not_found" | "route_not_found" | "unknown_pack_kind";
                         /** @enum {integer} */
                         status?: 404;
                     };
@@ -5751,7 +7614,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "balance_limit_reached" | "daily_limit_reached" | "insufficient_funds" | "pack_already_opened";
+                        code?: "balance_limit_reached" | "card_not_craftable" | "copy_in_deck" | "craft_copy_limit" | "daily_limit_reached" | "insufficient_funds" | "pack_already_opened" | "pack_room_too_small" | "roll_source_taken";
                         /** @enum {integer} */
                         status?: 409;
                     };
@@ -5779,7 +7642,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "idempotency_key_required" | "idempotency_key_reused" | "invalid_body" | "invalid_client_seed" | "invalid_cursor" | "invalid_idempotency_key" | "invalid_text" | "pack_not_for_sale" | "unknown_currency" | "unknown_game" | "validation_failed";
+                        code?: "finish_not_craftable" | "idempotency_key_required" | "idempotency_key_reused" | "invalid_body" | "invalid_client_seed" | "invalid_cursor" | "invalid_idempotency_key" | "invalid_purpose" | "invalid_text" | "pack_not_for_sale" | "pack_not_sellable" | "unknown_currency" | "unknown_game" | "validation_failed";
                         /** @enum {integer} */
                         status?: 422;
                     };
@@ -5886,7 +7749,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "idempotency_key_required" | "idempotency_key_reused" | "invalid_body" | "invalid_client_seed" | "invalid_cursor" | "invalid_idempotency_key" | "invalid_text" | "pack_not_for_sale" | "unknown_currency" | "unknown_game" | "validation_failed";
+                        code?: "finish_not_craftable" | "idempotency_key_required" | "idempotency_key_reused" | "invalid_body" | "invalid_client_seed" | "invalid_cursor" | "invalid_idempotency_key" | "invalid_purpose" | "invalid_text" | "pack_not_for_sale" | "pack_not_sellable" | "unknown_currency" | "unknown_game" | "validation_failed";
                         /** @enum {integer} */
                         status?: 422;
                     };
@@ -5981,7 +7844,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "idempotency_key_required" | "idempotency_key_reused" | "invalid_body" | "invalid_client_seed" | "invalid_cursor" | "invalid_idempotency_key" | "invalid_text" | "pack_not_for_sale" | "unknown_currency" | "unknown_game" | "validation_failed";
+                        code?: "finish_not_craftable" | "idempotency_key_required" | "idempotency_key_reused" | "invalid_body" | "invalid_client_seed" | "invalid_cursor" | "invalid_idempotency_key" | "invalid_purpose" | "invalid_text" | "pack_not_for_sale" | "pack_not_sellable" | "unknown_currency" | "unknown_game" | "validation_failed";
                         /** @enum {integer} */
                         status?: 422;
                     };
@@ -6564,7 +8427,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "collection_not_found" | "deck_not_found" | "match_not_found" | "no_active_match" | "no_defense" | "plan_not_found" | "report_not_found" | "route_not_found" | "target_not_found";
+                        code?: "collection_not_found" | "deck_not_found" | "invitation_not_found" | "match_not_found" | "no_active_match" | "no_defense" | "not_queued" | "plan_not_found" | "player_not_found" | "report_not_found" | "route_not_found" | "target_not_found";
                         /** @enum {integer} */
                         status?: 404;
                     };
@@ -6578,7 +8441,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "active_match_exists" | "already_locked" | "answer_not_marked" | "attack_finished" | "card_already_played" | "card_not_in_hand" | "choosing_time_over" | "condition_unmet" | "creature_already_active" | "creature_defeated" | "invalid_action" | "match_finished" | "no_active_creature" | "not_a_seat" | "not_enough_power" | "not_overdue" | "not_your_seat" | "not_your_turn" | "nothing_to_select" | "plan_limit_reached" | "power_card_discarded" | "same_slot" | "slot_empty" | "slot_taken" | "stale_version" | "stunned" | "target_not_allowed" | "target_recently_attacked" | "target_under_attack" | "terrakard_not_started" | "unknown_card" | "unknown_choice" | "unknown_creature" | "unknown_move" | "unknown_power_card" | "unknown_slot" | "wrong_phase";
+                        code?: "active_match_exists" | "already_locked" | "answer_not_marked" | "attack_finished" | "card_already_played" | "card_not_in_hand" | "choosing_time_over" | "condition_unmet" | "creature_already_active" | "creature_defeated" | "invalid_action" | "invitation_exists" | "invitation_limit_reached" | "invitation_not_pending" | "match_finished" | "no_active_creature" | "no_ticket" | "not_a_seat" | "not_enough_power" | "not_overdue" | "not_your_seat" | "not_your_turn" | "nothing_to_select" | "opponent_busy" | "plan_limit_reached" | "power_card_discarded" | "pseudonym_ambiguous" | "same_slot" | "slot_empty" | "slot_taken" | "stale_version" | "stunned" | "target_not_allowed" | "target_protected" | "target_recently_attacked" | "target_under_attack" | "terrakard_not_started" | "tutorial_finished" | "tutorial_not_finished" | "unknown_card" | "unknown_choice" | "unknown_creature" | "unknown_move" | "unknown_power_card" | "unknown_slot" | "wrong_phase";
                         /** @enum {integer} */
                         status?: 409;
                     };
@@ -6606,7 +8469,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "cannot_attack_yourself" | "card_not_owned" | "condition_unmet" | "creature_already_active" | "creature_defeated" | "deck_class_mixed" | "deck_composition" | "deck_copy_limit" | "deck_copy_not_owned" | "deck_copy_repeated" | "deck_cost_exceeded" | "deck_list_too_long" | "deck_mythic_limit" | "deck_name_blank" | "deck_name_invalid" | "deck_name_too_long" | "deck_not_playable" | "deck_size" | "duplicate_card" | "duplicate_copy" | "idempotency_key_mismatch" | "idempotency_key_reused" | "invalid_action" | "invalid_body" | "invalid_idempotency_key" | "invalid_posture" | "invalid_reserve_condition" | "invalid_text" | "match_finished" | "no_active_creature" | "not_enough_power" | "not_your_turn" | "nothing_to_select" | "over_budget" | "plan_size" | "power_card_discarded" | "starter_affinity_not_offered" | "stunned" | "unknown_affinity" | "unknown_card_kind" | "unknown_creature" | "unknown_game" | "unknown_move" | "unknown_power_card" | "unknown_rarity" | "validation_failed" | "wrong_phase";
+                        code?: "cannot_attack_yourself" | "cannot_invite_yourself" | "card_not_owned" | "condition_unmet" | "creature_already_active" | "creature_defeated" | "deck_class_mixed" | "deck_composition" | "deck_copy_limit" | "deck_copy_not_owned" | "deck_copy_repeated" | "deck_cost_exceeded" | "deck_list_too_long" | "deck_mythic_limit" | "deck_name_blank" | "deck_name_invalid" | "deck_name_too_long" | "deck_not_playable" | "deck_size" | "duplicate_card" | "duplicate_copy" | "idempotency_key_mismatch" | "idempotency_key_reused" | "invalid_action" | "invalid_body" | "invalid_idempotency_key" | "invalid_posture" | "invalid_reserve_condition" | "invalid_text" | "match_finished" | "no_active_creature" | "not_enough_power" | "not_your_turn" | "nothing_to_select" | "over_budget" | "plan_size" | "power_card_discarded" | "starter_affinity_not_offered" | "stunned" | "unknown_affinity" | "unknown_card_kind" | "unknown_creature" | "unknown_game" | "unknown_move" | "unknown_power_card" | "unknown_rarity" | "validation_failed" | "wrong_phase";
                         /** @enum {integer} */
                         status?: 422;
                     };
@@ -6634,7 +8497,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable";
+                        code?: "accounts_unavailable" | "authoring_unavailable" | "battle_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable";
                         /** @enum {integer} */
                         status?: 503;
                     };
@@ -6710,7 +8573,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "collection_not_found" | "deck_not_found" | "match_not_found" | "no_active_match" | "no_defense" | "plan_not_found" | "report_not_found" | "route_not_found" | "target_not_found";
+                        code?: "collection_not_found" | "deck_not_found" | "invitation_not_found" | "match_not_found" | "no_active_match" | "no_defense" | "not_queued" | "plan_not_found" | "player_not_found" | "report_not_found" | "route_not_found" | "target_not_found";
                         /** @enum {integer} */
                         status?: 404;
                     };
@@ -6724,7 +8587,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable";
+                        code?: "accounts_unavailable" | "authoring_unavailable" | "battle_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable";
                         /** @enum {integer} */
                         status?: 503;
                     };
@@ -6802,7 +8665,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "collection_not_found" | "deck_not_found" | "match_not_found" | "no_active_match" | "no_defense" | "plan_not_found" | "report_not_found" | "route_not_found" | "target_not_found";
+                        code?: "collection_not_found" | "deck_not_found" | "invitation_not_found" | "match_not_found" | "no_active_match" | "no_defense" | "not_queued" | "plan_not_found" | "player_not_found" | "report_not_found" | "route_not_found" | "target_not_found";
                         /** @enum {integer} */
                         status?: 404;
                     };
@@ -6816,7 +8679,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable";
+                        code?: "accounts_unavailable" | "authoring_unavailable" | "battle_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable";
                         /** @enum {integer} */
                         status?: 503;
                     };
@@ -6915,7 +8778,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "collection_not_found" | "deck_not_found" | "match_not_found" | "no_active_match" | "no_defense" | "plan_not_found" | "report_not_found" | "route_not_found" | "target_not_found";
+                        code?: "collection_not_found" | "deck_not_found" | "invitation_not_found" | "match_not_found" | "no_active_match" | "no_defense" | "not_queued" | "plan_not_found" | "player_not_found" | "report_not_found" | "route_not_found" | "target_not_found";
                         /** @enum {integer} */
                         status?: 404;
                     };
@@ -6929,7 +8792,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "active_match_exists" | "already_locked" | "answer_not_marked" | "attack_finished" | "card_already_played" | "card_not_in_hand" | "choosing_time_over" | "condition_unmet" | "creature_already_active" | "creature_defeated" | "invalid_action" | "match_finished" | "no_active_creature" | "not_a_seat" | "not_enough_power" | "not_overdue" | "not_your_seat" | "not_your_turn" | "nothing_to_select" | "plan_limit_reached" | "power_card_discarded" | "same_slot" | "slot_empty" | "slot_taken" | "stale_version" | "stunned" | "target_not_allowed" | "target_recently_attacked" | "target_under_attack" | "terrakard_not_started" | "unknown_card" | "unknown_choice" | "unknown_creature" | "unknown_move" | "unknown_power_card" | "unknown_slot" | "wrong_phase";
+                        code?: "active_match_exists" | "already_locked" | "answer_not_marked" | "attack_finished" | "card_already_played" | "card_not_in_hand" | "choosing_time_over" | "condition_unmet" | "creature_already_active" | "creature_defeated" | "invalid_action" | "invitation_exists" | "invitation_limit_reached" | "invitation_not_pending" | "match_finished" | "no_active_creature" | "no_ticket" | "not_a_seat" | "not_enough_power" | "not_overdue" | "not_your_seat" | "not_your_turn" | "nothing_to_select" | "opponent_busy" | "plan_limit_reached" | "power_card_discarded" | "pseudonym_ambiguous" | "same_slot" | "slot_empty" | "slot_taken" | "stale_version" | "stunned" | "target_not_allowed" | "target_protected" | "target_recently_attacked" | "target_under_attack" | "terrakard_not_started" | "tutorial_finished" | "tutorial_not_finished" | "unknown_card" | "unknown_choice" | "unknown_creature" | "unknown_move" | "unknown_power_card" | "unknown_slot" | "wrong_phase";
                         /** @enum {integer} */
                         status?: 409;
                     };
@@ -6957,7 +8820,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "cannot_attack_yourself" | "card_not_owned" | "condition_unmet" | "creature_already_active" | "creature_defeated" | "deck_class_mixed" | "deck_composition" | "deck_copy_limit" | "deck_copy_not_owned" | "deck_copy_repeated" | "deck_cost_exceeded" | "deck_list_too_long" | "deck_mythic_limit" | "deck_name_blank" | "deck_name_invalid" | "deck_name_too_long" | "deck_not_playable" | "deck_size" | "duplicate_card" | "duplicate_copy" | "idempotency_key_mismatch" | "idempotency_key_reused" | "invalid_action" | "invalid_body" | "invalid_idempotency_key" | "invalid_posture" | "invalid_reserve_condition" | "invalid_text" | "match_finished" | "no_active_creature" | "not_enough_power" | "not_your_turn" | "nothing_to_select" | "over_budget" | "plan_size" | "power_card_discarded" | "starter_affinity_not_offered" | "stunned" | "unknown_affinity" | "unknown_card_kind" | "unknown_creature" | "unknown_game" | "unknown_move" | "unknown_power_card" | "unknown_rarity" | "validation_failed" | "wrong_phase";
+                        code?: "cannot_attack_yourself" | "cannot_invite_yourself" | "card_not_owned" | "condition_unmet" | "creature_already_active" | "creature_defeated" | "deck_class_mixed" | "deck_composition" | "deck_copy_limit" | "deck_copy_not_owned" | "deck_copy_repeated" | "deck_cost_exceeded" | "deck_list_too_long" | "deck_mythic_limit" | "deck_name_blank" | "deck_name_invalid" | "deck_name_too_long" | "deck_not_playable" | "deck_size" | "duplicate_card" | "duplicate_copy" | "idempotency_key_mismatch" | "idempotency_key_reused" | "invalid_action" | "invalid_body" | "invalid_idempotency_key" | "invalid_posture" | "invalid_reserve_condition" | "invalid_text" | "match_finished" | "no_active_creature" | "not_enough_power" | "not_your_turn" | "nothing_to_select" | "over_budget" | "plan_size" | "power_card_discarded" | "starter_affinity_not_offered" | "stunned" | "unknown_affinity" | "unknown_card_kind" | "unknown_creature" | "unknown_game" | "unknown_move" | "unknown_power_card" | "unknown_rarity" | "validation_failed" | "wrong_phase";
                         /** @enum {integer} */
                         status?: 422;
                     };
@@ -6985,7 +8848,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable";
+                        code?: "accounts_unavailable" | "authoring_unavailable" | "battle_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable";
                         /** @enum {integer} */
                         status?: 503;
                     };
@@ -7084,7 +8947,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "collection_not_found" | "deck_not_found" | "match_not_found" | "no_active_match" | "no_defense" | "plan_not_found" | "report_not_found" | "route_not_found" | "target_not_found";
+                        code?: "collection_not_found" | "deck_not_found" | "invitation_not_found" | "match_not_found" | "no_active_match" | "no_defense" | "not_queued" | "plan_not_found" | "player_not_found" | "report_not_found" | "route_not_found" | "target_not_found";
                         /** @enum {integer} */
                         status?: 404;
                     };
@@ -7098,7 +8961,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "active_match_exists" | "already_locked" | "answer_not_marked" | "attack_finished" | "card_already_played" | "card_not_in_hand" | "choosing_time_over" | "condition_unmet" | "creature_already_active" | "creature_defeated" | "invalid_action" | "match_finished" | "no_active_creature" | "not_a_seat" | "not_enough_power" | "not_overdue" | "not_your_seat" | "not_your_turn" | "nothing_to_select" | "plan_limit_reached" | "power_card_discarded" | "same_slot" | "slot_empty" | "slot_taken" | "stale_version" | "stunned" | "target_not_allowed" | "target_recently_attacked" | "target_under_attack" | "terrakard_not_started" | "unknown_card" | "unknown_choice" | "unknown_creature" | "unknown_move" | "unknown_power_card" | "unknown_slot" | "wrong_phase";
+                        code?: "active_match_exists" | "already_locked" | "answer_not_marked" | "attack_finished" | "card_already_played" | "card_not_in_hand" | "choosing_time_over" | "condition_unmet" | "creature_already_active" | "creature_defeated" | "invalid_action" | "invitation_exists" | "invitation_limit_reached" | "invitation_not_pending" | "match_finished" | "no_active_creature" | "no_ticket" | "not_a_seat" | "not_enough_power" | "not_overdue" | "not_your_seat" | "not_your_turn" | "nothing_to_select" | "opponent_busy" | "plan_limit_reached" | "power_card_discarded" | "pseudonym_ambiguous" | "same_slot" | "slot_empty" | "slot_taken" | "stale_version" | "stunned" | "target_not_allowed" | "target_protected" | "target_recently_attacked" | "target_under_attack" | "terrakard_not_started" | "tutorial_finished" | "tutorial_not_finished" | "unknown_card" | "unknown_choice" | "unknown_creature" | "unknown_move" | "unknown_power_card" | "unknown_slot" | "wrong_phase";
                         /** @enum {integer} */
                         status?: 409;
                     };
@@ -7126,7 +8989,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "cannot_attack_yourself" | "card_not_owned" | "condition_unmet" | "creature_already_active" | "creature_defeated" | "deck_class_mixed" | "deck_composition" | "deck_copy_limit" | "deck_copy_not_owned" | "deck_copy_repeated" | "deck_cost_exceeded" | "deck_list_too_long" | "deck_mythic_limit" | "deck_name_blank" | "deck_name_invalid" | "deck_name_too_long" | "deck_not_playable" | "deck_size" | "duplicate_card" | "duplicate_copy" | "idempotency_key_mismatch" | "idempotency_key_reused" | "invalid_action" | "invalid_body" | "invalid_idempotency_key" | "invalid_posture" | "invalid_reserve_condition" | "invalid_text" | "match_finished" | "no_active_creature" | "not_enough_power" | "not_your_turn" | "nothing_to_select" | "over_budget" | "plan_size" | "power_card_discarded" | "starter_affinity_not_offered" | "stunned" | "unknown_affinity" | "unknown_card_kind" | "unknown_creature" | "unknown_game" | "unknown_move" | "unknown_power_card" | "unknown_rarity" | "validation_failed" | "wrong_phase";
+                        code?: "cannot_attack_yourself" | "cannot_invite_yourself" | "card_not_owned" | "condition_unmet" | "creature_already_active" | "creature_defeated" | "deck_class_mixed" | "deck_composition" | "deck_copy_limit" | "deck_copy_not_owned" | "deck_copy_repeated" | "deck_cost_exceeded" | "deck_list_too_long" | "deck_mythic_limit" | "deck_name_blank" | "deck_name_invalid" | "deck_name_too_long" | "deck_not_playable" | "deck_size" | "duplicate_card" | "duplicate_copy" | "idempotency_key_mismatch" | "idempotency_key_reused" | "invalid_action" | "invalid_body" | "invalid_idempotency_key" | "invalid_posture" | "invalid_reserve_condition" | "invalid_text" | "match_finished" | "no_active_creature" | "not_enough_power" | "not_your_turn" | "nothing_to_select" | "over_budget" | "plan_size" | "power_card_discarded" | "starter_affinity_not_offered" | "stunned" | "unknown_affinity" | "unknown_card_kind" | "unknown_creature" | "unknown_game" | "unknown_move" | "unknown_power_card" | "unknown_rarity" | "validation_failed" | "wrong_phase";
                         /** @enum {integer} */
                         status?: 422;
                     };
@@ -7154,7 +9017,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable";
+                        code?: "accounts_unavailable" | "authoring_unavailable" | "battle_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable";
                         /** @enum {integer} */
                         status?: 503;
                     };
@@ -7232,7 +9095,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "collection_not_found" | "deck_not_found" | "match_not_found" | "no_active_match" | "no_defense" | "plan_not_found" | "report_not_found" | "route_not_found" | "target_not_found";
+                        code?: "collection_not_found" | "deck_not_found" | "invitation_not_found" | "match_not_found" | "no_active_match" | "no_defense" | "not_queued" | "plan_not_found" | "player_not_found" | "report_not_found" | "route_not_found" | "target_not_found";
                         /** @enum {integer} */
                         status?: 404;
                     };
@@ -7246,7 +9109,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable";
+                        code?: "accounts_unavailable" | "authoring_unavailable" | "battle_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable";
                         /** @enum {integer} */
                         status?: 503;
                     };
@@ -7322,7 +9185,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
+                        code?: "accounts_unavailable" | "authoring_unavailable" | "battle_unavailable" | "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
                         /** @enum {integer} */
                         status?: 503;
                     };
@@ -7398,7 +9261,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
+                        code?: "accounts_unavailable" | "authoring_unavailable" | "battle_unavailable" | "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
                         /** @enum {integer} */
                         status?: 503;
                     };
@@ -7492,7 +9355,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "collection_not_found" | "deck_not_found" | "no_defense" | "no_starter" | "pack_not_found" | "plan_not_found" | "report_not_found" | "route_not_found" | "starter_not_chosen" | "target_not_found" | "unknown_pack_kind";
+                        code?: "collection_not_found" | "copy_not_found" | "crafting_not_offered" | "deck_not_found" | "definition_not_found" | "no_defense" | "no_starter" | "pack_not_found" | "plan_not_found" | "report_not_found" | "route_not_found" | "starter_not_chosen" | "target_not_found" | "unknown_pack_kind";
                         /** @enum {integer} */
                         status?: 404;
                     };
@@ -7506,7 +9369,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "answer_not_marked" | "attack_finished" | "balance_limit_reached" | "card_already_played" | "daily_limit_reached" | "deck_limit_reached" | "insufficient_funds" | "not_overdue" | "not_your_seat" | "pack_already_opened" | "plan_limit_reached" | "stale_version" | "starter_already_chosen" | "target_not_allowed" | "target_recently_attacked" | "target_under_attack" | "terrakard_not_started" | "unknown_card" | "unknown_choice" | "wrong_phase";
+                        code?: "answer_not_marked" | "attack_finished" | "balance_limit_reached" | "card_already_played" | "card_not_craftable" | "copy_in_deck" | "craft_copy_limit" | "daily_limit_reached" | "deck_limit_reached" | "insufficient_funds" | "no_ticket" | "not_overdue" | "not_your_seat" | "pack_already_opened" | "pack_room_too_small" | "plan_limit_reached" | "roll_source_taken" | "stale_version" | "starter_already_chosen" | "target_not_allowed" | "target_protected" | "target_recently_attacked" | "target_under_attack" | "terrakard_not_started" | "tutorial_finished" | "tutorial_not_finished" | "unknown_card" | "unknown_choice" | "wrong_phase";
                         /** @enum {integer} */
                         status?: 409;
                     };
@@ -7534,7 +9397,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "cannot_attack_yourself" | "card_not_owned" | "deck_class_mixed" | "deck_composition" | "deck_copy_limit" | "deck_copy_not_owned" | "deck_copy_repeated" | "deck_cost_exceeded" | "deck_list_too_long" | "deck_mythic_limit" | "deck_name_blank" | "deck_name_invalid" | "deck_name_too_long" | "deck_size" | "duplicate_card" | "duplicate_copy" | "idempotency_key_reused" | "invalid_action" | "invalid_body" | "invalid_client_seed" | "invalid_cursor" | "invalid_posture" | "invalid_reserve_condition" | "invalid_text" | "nothing_to_change" | "over_budget" | "pack_not_for_sale" | "plan_size" | "starter_affinity_not_offered" | "unknown_affinity" | "unknown_card_kind" | "unknown_currency" | "unknown_game" | "unknown_rarity" | "validation_failed";
+                        code?: "cannot_attack_yourself" | "card_not_owned" | "deck_class_mixed" | "deck_composition" | "deck_copy_limit" | "deck_copy_not_owned" | "deck_copy_repeated" | "deck_cost_exceeded" | "deck_list_too_long" | "deck_mythic_limit" | "deck_name_blank" | "deck_name_invalid" | "deck_name_too_long" | "deck_size" | "duplicate_card" | "duplicate_copy" | "finish_not_craftable" | "idempotency_key_reused" | "invalid_action" | "invalid_body" | "invalid_client_seed" | "invalid_cursor" | "invalid_posture" | "invalid_purpose" | "invalid_reserve_condition" | "invalid_text" | "nothing_to_change" | "over_budget" | "pack_not_for_sale" | "pack_not_sellable" | "plan_size" | "starter_affinity_not_offered" | "unknown_affinity" | "unknown_card_kind" | "unknown_currency" | "unknown_game" | "unknown_rarity" | "validation_failed";
                         /** @enum {integer} */
                         status?: 422;
                     };
@@ -7562,7 +9425,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
+                        code?: "accounts_unavailable" | "authoring_unavailable" | "battle_unavailable" | "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
                         /** @enum {integer} */
                         status?: 503;
                     };
@@ -7640,7 +9503,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "collection_not_found" | "deck_not_found" | "no_defense" | "no_starter" | "pack_not_found" | "plan_not_found" | "report_not_found" | "route_not_found" | "starter_not_chosen" | "target_not_found" | "unknown_pack_kind";
+                        code?: "collection_not_found" | "copy_not_found" | "crafting_not_offered" | "deck_not_found" | "definition_not_found" | "no_defense" | "no_starter" | "pack_not_found" | "plan_not_found" | "report_not_found" | "route_not_found" | "starter_not_chosen" | "target_not_found" | "unknown_pack_kind";
                         /** @enum {integer} */
                         status?: 404;
                     };
@@ -7654,7 +9517,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
+                        code?: "accounts_unavailable" | "authoring_unavailable" | "battle_unavailable" | "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
                         /** @enum {integer} */
                         status?: 503;
                     };
@@ -7750,7 +9613,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "collection_not_found" | "deck_not_found" | "no_defense" | "no_starter" | "pack_not_found" | "plan_not_found" | "report_not_found" | "route_not_found" | "starter_not_chosen" | "target_not_found" | "unknown_pack_kind";
+                        code?: "collection_not_found" | "copy_not_found" | "crafting_not_offered" | "deck_not_found" | "definition_not_found" | "no_defense" | "no_starter" | "pack_not_found" | "plan_not_found" | "report_not_found" | "route_not_found" | "starter_not_chosen" | "target_not_found" | "unknown_pack_kind";
                         /** @enum {integer} */
                         status?: 404;
                     };
@@ -7764,7 +9627,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "answer_not_marked" | "attack_finished" | "balance_limit_reached" | "card_already_played" | "daily_limit_reached" | "deck_limit_reached" | "insufficient_funds" | "not_overdue" | "not_your_seat" | "pack_already_opened" | "plan_limit_reached" | "stale_version" | "starter_already_chosen" | "target_not_allowed" | "target_recently_attacked" | "target_under_attack" | "terrakard_not_started" | "unknown_card" | "unknown_choice" | "wrong_phase";
+                        code?: "answer_not_marked" | "attack_finished" | "balance_limit_reached" | "card_already_played" | "card_not_craftable" | "copy_in_deck" | "craft_copy_limit" | "daily_limit_reached" | "deck_limit_reached" | "insufficient_funds" | "no_ticket" | "not_overdue" | "not_your_seat" | "pack_already_opened" | "pack_room_too_small" | "plan_limit_reached" | "roll_source_taken" | "stale_version" | "starter_already_chosen" | "target_not_allowed" | "target_protected" | "target_recently_attacked" | "target_under_attack" | "terrakard_not_started" | "tutorial_finished" | "tutorial_not_finished" | "unknown_card" | "unknown_choice" | "wrong_phase";
                         /** @enum {integer} */
                         status?: 409;
                     };
@@ -7792,7 +9655,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "cannot_attack_yourself" | "card_not_owned" | "deck_class_mixed" | "deck_composition" | "deck_copy_limit" | "deck_copy_not_owned" | "deck_copy_repeated" | "deck_cost_exceeded" | "deck_list_too_long" | "deck_mythic_limit" | "deck_name_blank" | "deck_name_invalid" | "deck_name_too_long" | "deck_size" | "duplicate_card" | "duplicate_copy" | "idempotency_key_reused" | "invalid_action" | "invalid_body" | "invalid_client_seed" | "invalid_cursor" | "invalid_posture" | "invalid_reserve_condition" | "invalid_text" | "nothing_to_change" | "over_budget" | "pack_not_for_sale" | "plan_size" | "starter_affinity_not_offered" | "unknown_affinity" | "unknown_card_kind" | "unknown_currency" | "unknown_game" | "unknown_rarity" | "validation_failed";
+                        code?: "cannot_attack_yourself" | "card_not_owned" | "deck_class_mixed" | "deck_composition" | "deck_copy_limit" | "deck_copy_not_owned" | "deck_copy_repeated" | "deck_cost_exceeded" | "deck_list_too_long" | "deck_mythic_limit" | "deck_name_blank" | "deck_name_invalid" | "deck_name_too_long" | "deck_size" | "duplicate_card" | "duplicate_copy" | "finish_not_craftable" | "idempotency_key_reused" | "invalid_action" | "invalid_body" | "invalid_client_seed" | "invalid_cursor" | "invalid_posture" | "invalid_purpose" | "invalid_reserve_condition" | "invalid_text" | "nothing_to_change" | "over_budget" | "pack_not_for_sale" | "pack_not_sellable" | "plan_size" | "starter_affinity_not_offered" | "unknown_affinity" | "unknown_card_kind" | "unknown_currency" | "unknown_game" | "unknown_rarity" | "validation_failed";
                         /** @enum {integer} */
                         status?: 422;
                     };
@@ -7820,7 +9683,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
+                        code?: "accounts_unavailable" | "authoring_unavailable" | "battle_unavailable" | "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
                         /** @enum {integer} */
                         status?: 503;
                     };
@@ -7898,7 +9761,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "collection_not_found" | "deck_not_found" | "no_defense" | "no_starter" | "pack_not_found" | "plan_not_found" | "report_not_found" | "route_not_found" | "starter_not_chosen" | "target_not_found" | "unknown_pack_kind";
+                        code?: "collection_not_found" | "copy_not_found" | "crafting_not_offered" | "deck_not_found" | "definition_not_found" | "no_defense" | "no_starter" | "pack_not_found" | "plan_not_found" | "report_not_found" | "route_not_found" | "starter_not_chosen" | "target_not_found" | "unknown_pack_kind";
                         /** @enum {integer} */
                         status?: 404;
                     };
@@ -7912,7 +9775,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "answer_not_marked" | "attack_finished" | "balance_limit_reached" | "card_already_played" | "daily_limit_reached" | "deck_limit_reached" | "insufficient_funds" | "not_overdue" | "not_your_seat" | "pack_already_opened" | "plan_limit_reached" | "stale_version" | "starter_already_chosen" | "target_not_allowed" | "target_recently_attacked" | "target_under_attack" | "terrakard_not_started" | "unknown_card" | "unknown_choice" | "wrong_phase";
+                        code?: "answer_not_marked" | "attack_finished" | "balance_limit_reached" | "card_already_played" | "card_not_craftable" | "copy_in_deck" | "craft_copy_limit" | "daily_limit_reached" | "deck_limit_reached" | "insufficient_funds" | "no_ticket" | "not_overdue" | "not_your_seat" | "pack_already_opened" | "pack_room_too_small" | "plan_limit_reached" | "roll_source_taken" | "stale_version" | "starter_already_chosen" | "target_not_allowed" | "target_protected" | "target_recently_attacked" | "target_under_attack" | "terrakard_not_started" | "tutorial_finished" | "tutorial_not_finished" | "unknown_card" | "unknown_choice" | "wrong_phase";
                         /** @enum {integer} */
                         status?: 409;
                     };
@@ -7926,7 +9789,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "cannot_attack_yourself" | "card_not_owned" | "deck_class_mixed" | "deck_composition" | "deck_copy_limit" | "deck_copy_not_owned" | "deck_copy_repeated" | "deck_cost_exceeded" | "deck_list_too_long" | "deck_mythic_limit" | "deck_name_blank" | "deck_name_invalid" | "deck_name_too_long" | "deck_size" | "duplicate_card" | "duplicate_copy" | "idempotency_key_reused" | "invalid_action" | "invalid_body" | "invalid_client_seed" | "invalid_cursor" | "invalid_posture" | "invalid_reserve_condition" | "invalid_text" | "nothing_to_change" | "over_budget" | "pack_not_for_sale" | "plan_size" | "starter_affinity_not_offered" | "unknown_affinity" | "unknown_card_kind" | "unknown_currency" | "unknown_game" | "unknown_rarity" | "validation_failed";
+                        code?: "cannot_attack_yourself" | "card_not_owned" | "deck_class_mixed" | "deck_composition" | "deck_copy_limit" | "deck_copy_not_owned" | "deck_copy_repeated" | "deck_cost_exceeded" | "deck_list_too_long" | "deck_mythic_limit" | "deck_name_blank" | "deck_name_invalid" | "deck_name_too_long" | "deck_size" | "duplicate_card" | "duplicate_copy" | "finish_not_craftable" | "idempotency_key_reused" | "invalid_action" | "invalid_body" | "invalid_client_seed" | "invalid_cursor" | "invalid_posture" | "invalid_purpose" | "invalid_reserve_condition" | "invalid_text" | "nothing_to_change" | "over_budget" | "pack_not_for_sale" | "pack_not_sellable" | "plan_size" | "starter_affinity_not_offered" | "unknown_affinity" | "unknown_card_kind" | "unknown_currency" | "unknown_game" | "unknown_rarity" | "validation_failed";
                         /** @enum {integer} */
                         status?: 422;
                     };
@@ -7954,7 +9817,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
+                        code?: "accounts_unavailable" | "authoring_unavailable" | "battle_unavailable" | "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
                         /** @enum {integer} */
                         status?: 503;
                     };
@@ -8255,7 +10118,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "collection_not_found" | "deck_not_found" | "no_defense" | "no_starter" | "pack_not_found" | "plan_not_found" | "report_not_found" | "route_not_found" | "starter_not_chosen" | "target_not_found" | "unknown_pack_kind";
+                        code?: "collection_not_found" | "copy_not_found" | "crafting_not_offered" | "deck_not_found" | "definition_not_found" | "no_defense" | "no_starter" | "pack_not_found" | "plan_not_found" | "report_not_found" | "route_not_found" | "starter_not_chosen" | "target_not_found" | "unknown_pack_kind";
                         /** @enum {integer} */
                         status?: 404;
                     };
@@ -8269,7 +10132,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
+                        code?: "accounts_unavailable" | "authoring_unavailable" | "battle_unavailable" | "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
                         /** @enum {integer} */
                         status?: 503;
                     };
@@ -8371,7 +10234,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "answer_not_marked" | "attack_finished" | "balance_limit_reached" | "card_already_played" | "daily_limit_reached" | "deck_limit_reached" | "insufficient_funds" | "not_overdue" | "not_your_seat" | "pack_already_opened" | "plan_limit_reached" | "stale_version" | "starter_already_chosen" | "target_not_allowed" | "target_recently_attacked" | "target_under_attack" | "terrakard_not_started" | "unknown_card" | "unknown_choice" | "wrong_phase";
+                        code?: "answer_not_marked" | "attack_finished" | "balance_limit_reached" | "card_already_played" | "card_not_craftable" | "copy_in_deck" | "craft_copy_limit" | "daily_limit_reached" | "deck_limit_reached" | "insufficient_funds" | "no_ticket" | "not_overdue" | "not_your_seat" | "pack_already_opened" | "pack_room_too_small" | "plan_limit_reached" | "roll_source_taken" | "stale_version" | "starter_already_chosen" | "target_not_allowed" | "target_protected" | "target_recently_attacked" | "target_under_attack" | "terrakard_not_started" | "tutorial_finished" | "tutorial_not_finished" | "unknown_card" | "unknown_choice" | "wrong_phase";
                         /** @enum {integer} */
                         status?: 409;
                     };
@@ -8399,7 +10262,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "cannot_attack_yourself" | "card_not_owned" | "deck_class_mixed" | "deck_composition" | "deck_copy_limit" | "deck_copy_not_owned" | "deck_copy_repeated" | "deck_cost_exceeded" | "deck_list_too_long" | "deck_mythic_limit" | "deck_name_blank" | "deck_name_invalid" | "deck_name_too_long" | "deck_size" | "duplicate_card" | "duplicate_copy" | "idempotency_key_reused" | "invalid_action" | "invalid_body" | "invalid_client_seed" | "invalid_cursor" | "invalid_posture" | "invalid_reserve_condition" | "invalid_text" | "nothing_to_change" | "over_budget" | "pack_not_for_sale" | "plan_size" | "starter_affinity_not_offered" | "unknown_affinity" | "unknown_card_kind" | "unknown_currency" | "unknown_game" | "unknown_rarity" | "validation_failed";
+                        code?: "cannot_attack_yourself" | "card_not_owned" | "deck_class_mixed" | "deck_composition" | "deck_copy_limit" | "deck_copy_not_owned" | "deck_copy_repeated" | "deck_cost_exceeded" | "deck_list_too_long" | "deck_mythic_limit" | "deck_name_blank" | "deck_name_invalid" | "deck_name_too_long" | "deck_size" | "duplicate_card" | "duplicate_copy" | "finish_not_craftable" | "idempotency_key_reused" | "invalid_action" | "invalid_body" | "invalid_client_seed" | "invalid_cursor" | "invalid_posture" | "invalid_purpose" | "invalid_reserve_condition" | "invalid_text" | "nothing_to_change" | "over_budget" | "pack_not_for_sale" | "pack_not_sellable" | "plan_size" | "starter_affinity_not_offered" | "unknown_affinity" | "unknown_card_kind" | "unknown_currency" | "unknown_game" | "unknown_rarity" | "validation_failed";
                         /** @enum {integer} */
                         status?: 422;
                     };
@@ -8427,7 +10290,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
+                        code?: "accounts_unavailable" | "authoring_unavailable" | "battle_unavailable" | "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
                         /** @enum {integer} */
                         status?: 503;
                     };
@@ -8636,7 +10499,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable";
+                        code?: "accounts_unavailable" | "authoring_unavailable" | "battle_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable";
                         /** @enum {integer} */
                         status?: 503;
                     };
@@ -8730,7 +10593,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "collection_not_found" | "deck_not_found" | "match_not_found" | "no_active_match" | "no_defense" | "plan_not_found" | "report_not_found" | "route_not_found" | "target_not_found";
+                        code?: "collection_not_found" | "deck_not_found" | "invitation_not_found" | "match_not_found" | "no_active_match" | "no_defense" | "not_queued" | "plan_not_found" | "player_not_found" | "report_not_found" | "route_not_found" | "target_not_found";
                         /** @enum {integer} */
                         status?: 404;
                     };
@@ -8744,7 +10607,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "active_match_exists" | "already_locked" | "answer_not_marked" | "attack_finished" | "card_already_played" | "card_not_in_hand" | "choosing_time_over" | "condition_unmet" | "creature_already_active" | "creature_defeated" | "invalid_action" | "match_finished" | "no_active_creature" | "not_a_seat" | "not_enough_power" | "not_overdue" | "not_your_seat" | "not_your_turn" | "nothing_to_select" | "plan_limit_reached" | "power_card_discarded" | "same_slot" | "slot_empty" | "slot_taken" | "stale_version" | "stunned" | "target_not_allowed" | "target_recently_attacked" | "target_under_attack" | "terrakard_not_started" | "unknown_card" | "unknown_choice" | "unknown_creature" | "unknown_move" | "unknown_power_card" | "unknown_slot" | "wrong_phase";
+                        code?: "active_match_exists" | "already_locked" | "answer_not_marked" | "attack_finished" | "card_already_played" | "card_not_in_hand" | "choosing_time_over" | "condition_unmet" | "creature_already_active" | "creature_defeated" | "invalid_action" | "invitation_exists" | "invitation_limit_reached" | "invitation_not_pending" | "match_finished" | "no_active_creature" | "no_ticket" | "not_a_seat" | "not_enough_power" | "not_overdue" | "not_your_seat" | "not_your_turn" | "nothing_to_select" | "opponent_busy" | "plan_limit_reached" | "power_card_discarded" | "pseudonym_ambiguous" | "same_slot" | "slot_empty" | "slot_taken" | "stale_version" | "stunned" | "target_not_allowed" | "target_protected" | "target_recently_attacked" | "target_under_attack" | "terrakard_not_started" | "tutorial_finished" | "tutorial_not_finished" | "unknown_card" | "unknown_choice" | "unknown_creature" | "unknown_move" | "unknown_power_card" | "unknown_slot" | "wrong_phase";
                         /** @enum {integer} */
                         status?: 409;
                     };
@@ -8772,7 +10635,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "cannot_attack_yourself" | "card_not_owned" | "condition_unmet" | "creature_already_active" | "creature_defeated" | "deck_class_mixed" | "deck_composition" | "deck_copy_limit" | "deck_copy_not_owned" | "deck_copy_repeated" | "deck_cost_exceeded" | "deck_list_too_long" | "deck_mythic_limit" | "deck_name_blank" | "deck_name_invalid" | "deck_name_too_long" | "deck_not_playable" | "deck_size" | "duplicate_card" | "duplicate_copy" | "idempotency_key_mismatch" | "idempotency_key_reused" | "invalid_action" | "invalid_body" | "invalid_idempotency_key" | "invalid_posture" | "invalid_reserve_condition" | "invalid_text" | "match_finished" | "no_active_creature" | "not_enough_power" | "not_your_turn" | "nothing_to_select" | "over_budget" | "plan_size" | "power_card_discarded" | "starter_affinity_not_offered" | "stunned" | "unknown_affinity" | "unknown_card_kind" | "unknown_creature" | "unknown_game" | "unknown_move" | "unknown_power_card" | "unknown_rarity" | "validation_failed" | "wrong_phase";
+                        code?: "cannot_attack_yourself" | "cannot_invite_yourself" | "card_not_owned" | "condition_unmet" | "creature_already_active" | "creature_defeated" | "deck_class_mixed" | "deck_composition" | "deck_copy_limit" | "deck_copy_not_owned" | "deck_copy_repeated" | "deck_cost_exceeded" | "deck_list_too_long" | "deck_mythic_limit" | "deck_name_blank" | "deck_name_invalid" | "deck_name_too_long" | "deck_not_playable" | "deck_size" | "duplicate_card" | "duplicate_copy" | "idempotency_key_mismatch" | "idempotency_key_reused" | "invalid_action" | "invalid_body" | "invalid_idempotency_key" | "invalid_posture" | "invalid_reserve_condition" | "invalid_text" | "match_finished" | "no_active_creature" | "not_enough_power" | "not_your_turn" | "nothing_to_select" | "over_budget" | "plan_size" | "power_card_discarded" | "starter_affinity_not_offered" | "stunned" | "unknown_affinity" | "unknown_card_kind" | "unknown_creature" | "unknown_game" | "unknown_move" | "unknown_power_card" | "unknown_rarity" | "validation_failed" | "wrong_phase";
                         /** @enum {integer} */
                         status?: 422;
                     };
@@ -8800,7 +10663,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable";
+                        code?: "accounts_unavailable" | "authoring_unavailable" | "battle_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable";
                         /** @enum {integer} */
                         status?: 503;
                     };
@@ -8878,7 +10741,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "collection_not_found" | "deck_not_found" | "match_not_found" | "no_active_match" | "no_defense" | "plan_not_found" | "report_not_found" | "route_not_found" | "target_not_found";
+                        code?: "collection_not_found" | "deck_not_found" | "invitation_not_found" | "match_not_found" | "no_active_match" | "no_defense" | "not_queued" | "plan_not_found" | "player_not_found" | "report_not_found" | "route_not_found" | "target_not_found";
                         /** @enum {integer} */
                         status?: 404;
                     };
@@ -8892,7 +10755,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable";
+                        code?: "accounts_unavailable" | "authoring_unavailable" | "battle_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable";
                         /** @enum {integer} */
                         status?: 503;
                     };
@@ -8991,7 +10854,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "collection_not_found" | "deck_not_found" | "match_not_found" | "no_active_match" | "no_defense" | "plan_not_found" | "report_not_found" | "route_not_found" | "target_not_found";
+                        code?: "collection_not_found" | "deck_not_found" | "invitation_not_found" | "match_not_found" | "no_active_match" | "no_defense" | "not_queued" | "plan_not_found" | "player_not_found" | "report_not_found" | "route_not_found" | "target_not_found";
                         /** @enum {integer} */
                         status?: 404;
                     };
@@ -9005,7 +10868,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "active_match_exists" | "already_locked" | "answer_not_marked" | "attack_finished" | "card_already_played" | "card_not_in_hand" | "choosing_time_over" | "condition_unmet" | "creature_already_active" | "creature_defeated" | "invalid_action" | "match_finished" | "no_active_creature" | "not_a_seat" | "not_enough_power" | "not_overdue" | "not_your_seat" | "not_your_turn" | "nothing_to_select" | "plan_limit_reached" | "power_card_discarded" | "same_slot" | "slot_empty" | "slot_taken" | "stale_version" | "stunned" | "target_not_allowed" | "target_recently_attacked" | "target_under_attack" | "terrakard_not_started" | "unknown_card" | "unknown_choice" | "unknown_creature" | "unknown_move" | "unknown_power_card" | "unknown_slot" | "wrong_phase";
+                        code?: "active_match_exists" | "already_locked" | "answer_not_marked" | "attack_finished" | "card_already_played" | "card_not_in_hand" | "choosing_time_over" | "condition_unmet" | "creature_already_active" | "creature_defeated" | "invalid_action" | "invitation_exists" | "invitation_limit_reached" | "invitation_not_pending" | "match_finished" | "no_active_creature" | "no_ticket" | "not_a_seat" | "not_enough_power" | "not_overdue" | "not_your_seat" | "not_your_turn" | "nothing_to_select" | "opponent_busy" | "plan_limit_reached" | "power_card_discarded" | "pseudonym_ambiguous" | "same_slot" | "slot_empty" | "slot_taken" | "stale_version" | "stunned" | "target_not_allowed" | "target_protected" | "target_recently_attacked" | "target_under_attack" | "terrakard_not_started" | "tutorial_finished" | "tutorial_not_finished" | "unknown_card" | "unknown_choice" | "unknown_creature" | "unknown_move" | "unknown_power_card" | "unknown_slot" | "wrong_phase";
                         /** @enum {integer} */
                         status?: 409;
                     };
@@ -9033,7 +10896,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "cannot_attack_yourself" | "card_not_owned" | "condition_unmet" | "creature_already_active" | "creature_defeated" | "deck_class_mixed" | "deck_composition" | "deck_copy_limit" | "deck_copy_not_owned" | "deck_copy_repeated" | "deck_cost_exceeded" | "deck_list_too_long" | "deck_mythic_limit" | "deck_name_blank" | "deck_name_invalid" | "deck_name_too_long" | "deck_not_playable" | "deck_size" | "duplicate_card" | "duplicate_copy" | "idempotency_key_mismatch" | "idempotency_key_reused" | "invalid_action" | "invalid_body" | "invalid_idempotency_key" | "invalid_posture" | "invalid_reserve_condition" | "invalid_text" | "match_finished" | "no_active_creature" | "not_enough_power" | "not_your_turn" | "nothing_to_select" | "over_budget" | "plan_size" | "power_card_discarded" | "starter_affinity_not_offered" | "stunned" | "unknown_affinity" | "unknown_card_kind" | "unknown_creature" | "unknown_game" | "unknown_move" | "unknown_power_card" | "unknown_rarity" | "validation_failed" | "wrong_phase";
+                        code?: "cannot_attack_yourself" | "cannot_invite_yourself" | "card_not_owned" | "condition_unmet" | "creature_already_active" | "creature_defeated" | "deck_class_mixed" | "deck_composition" | "deck_copy_limit" | "deck_copy_not_owned" | "deck_copy_repeated" | "deck_cost_exceeded" | "deck_list_too_long" | "deck_mythic_limit" | "deck_name_blank" | "deck_name_invalid" | "deck_name_too_long" | "deck_not_playable" | "deck_size" | "duplicate_card" | "duplicate_copy" | "idempotency_key_mismatch" | "idempotency_key_reused" | "invalid_action" | "invalid_body" | "invalid_idempotency_key" | "invalid_posture" | "invalid_reserve_condition" | "invalid_text" | "match_finished" | "no_active_creature" | "not_enough_power" | "not_your_turn" | "nothing_to_select" | "over_budget" | "plan_size" | "power_card_discarded" | "starter_affinity_not_offered" | "stunned" | "unknown_affinity" | "unknown_card_kind" | "unknown_creature" | "unknown_game" | "unknown_move" | "unknown_power_card" | "unknown_rarity" | "validation_failed" | "wrong_phase";
                         /** @enum {integer} */
                         status?: 422;
                     };
@@ -9061,7 +10924,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable";
+                        code?: "accounts_unavailable" | "authoring_unavailable" | "battle_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable";
                         /** @enum {integer} */
                         status?: 503;
                     };
@@ -9139,7 +11002,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "collection_not_found" | "deck_not_found" | "match_not_found" | "no_active_match" | "no_defense" | "plan_not_found" | "report_not_found" | "route_not_found" | "target_not_found";
+                        code?: "collection_not_found" | "deck_not_found" | "invitation_not_found" | "match_not_found" | "no_active_match" | "no_defense" | "not_queued" | "plan_not_found" | "player_not_found" | "report_not_found" | "route_not_found" | "target_not_found";
                         /** @enum {integer} */
                         status?: 404;
                     };
@@ -9153,7 +11016,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable";
+                        code?: "accounts_unavailable" | "authoring_unavailable" | "battle_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable";
                         /** @enum {integer} */
                         status?: 503;
                     };
@@ -9229,7 +11092,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
+                        code?: "accounts_unavailable" | "authoring_unavailable" | "battle_unavailable" | "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
                         /** @enum {integer} */
                         status?: 503;
                     };
@@ -9319,7 +11182,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "collection_not_found" | "deck_not_found" | "no_defense" | "no_starter" | "pack_not_found" | "plan_not_found" | "report_not_found" | "route_not_found" | "starter_not_chosen" | "target_not_found" | "unknown_pack_kind";
+                        code?: "collection_not_found" | "copy_not_found" | "crafting_not_offered" | "deck_not_found" | "definition_not_found" | "no_defense" | "no_starter" | "pack_not_found" | "plan_not_found" | "report_not_found" | "route_not_found" | "starter_not_chosen" | "target_not_found" | "unknown_pack_kind";
                         /** @enum {integer} */
                         status?: 404;
                     };
@@ -9333,7 +11196,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "answer_not_marked" | "attack_finished" | "balance_limit_reached" | "card_already_played" | "daily_limit_reached" | "deck_limit_reached" | "insufficient_funds" | "not_overdue" | "not_your_seat" | "pack_already_opened" | "plan_limit_reached" | "stale_version" | "starter_already_chosen" | "target_not_allowed" | "target_recently_attacked" | "target_under_attack" | "terrakard_not_started" | "unknown_card" | "unknown_choice" | "wrong_phase";
+                        code?: "answer_not_marked" | "attack_finished" | "balance_limit_reached" | "card_already_played" | "card_not_craftable" | "copy_in_deck" | "craft_copy_limit" | "daily_limit_reached" | "deck_limit_reached" | "insufficient_funds" | "no_ticket" | "not_overdue" | "not_your_seat" | "pack_already_opened" | "pack_room_too_small" | "plan_limit_reached" | "roll_source_taken" | "stale_version" | "starter_already_chosen" | "target_not_allowed" | "target_protected" | "target_recently_attacked" | "target_under_attack" | "terrakard_not_started" | "tutorial_finished" | "tutorial_not_finished" | "unknown_card" | "unknown_choice" | "wrong_phase";
                         /** @enum {integer} */
                         status?: 409;
                     };
@@ -9361,7 +11224,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "cannot_attack_yourself" | "card_not_owned" | "deck_class_mixed" | "deck_composition" | "deck_copy_limit" | "deck_copy_not_owned" | "deck_copy_repeated" | "deck_cost_exceeded" | "deck_list_too_long" | "deck_mythic_limit" | "deck_name_blank" | "deck_name_invalid" | "deck_name_too_long" | "deck_size" | "duplicate_card" | "duplicate_copy" | "idempotency_key_reused" | "invalid_action" | "invalid_body" | "invalid_client_seed" | "invalid_cursor" | "invalid_posture" | "invalid_reserve_condition" | "invalid_text" | "nothing_to_change" | "over_budget" | "pack_not_for_sale" | "plan_size" | "starter_affinity_not_offered" | "unknown_affinity" | "unknown_card_kind" | "unknown_currency" | "unknown_game" | "unknown_rarity" | "validation_failed";
+                        code?: "cannot_attack_yourself" | "card_not_owned" | "deck_class_mixed" | "deck_composition" | "deck_copy_limit" | "deck_copy_not_owned" | "deck_copy_repeated" | "deck_cost_exceeded" | "deck_list_too_long" | "deck_mythic_limit" | "deck_name_blank" | "deck_name_invalid" | "deck_name_too_long" | "deck_size" | "duplicate_card" | "duplicate_copy" | "finish_not_craftable" | "idempotency_key_reused" | "invalid_action" | "invalid_body" | "invalid_client_seed" | "invalid_cursor" | "invalid_posture" | "invalid_purpose" | "invalid_reserve_condition" | "invalid_text" | "nothing_to_change" | "over_budget" | "pack_not_for_sale" | "pack_not_sellable" | "plan_size" | "starter_affinity_not_offered" | "unknown_affinity" | "unknown_card_kind" | "unknown_currency" | "unknown_game" | "unknown_rarity" | "validation_failed";
                         /** @enum {integer} */
                         status?: 422;
                     };
@@ -9389,7 +11252,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
+                        code?: "accounts_unavailable" | "authoring_unavailable" | "battle_unavailable" | "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
                         /** @enum {integer} */
                         status?: 503;
                     };
@@ -9465,7 +11328,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
+                        code?: "accounts_unavailable" | "authoring_unavailable" | "battle_unavailable" | "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
                         /** @enum {integer} */
                         status?: 503;
                     };
@@ -9559,7 +11422,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "collection_not_found" | "deck_not_found" | "no_defense" | "no_starter" | "pack_not_found" | "plan_not_found" | "report_not_found" | "route_not_found" | "starter_not_chosen" | "target_not_found" | "unknown_pack_kind";
+                        code?: "collection_not_found" | "copy_not_found" | "crafting_not_offered" | "deck_not_found" | "definition_not_found" | "no_defense" | "no_starter" | "pack_not_found" | "plan_not_found" | "report_not_found" | "route_not_found" | "starter_not_chosen" | "target_not_found" | "unknown_pack_kind";
                         /** @enum {integer} */
                         status?: 404;
                     };
@@ -9573,7 +11436,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "answer_not_marked" | "attack_finished" | "balance_limit_reached" | "card_already_played" | "daily_limit_reached" | "deck_limit_reached" | "insufficient_funds" | "not_overdue" | "not_your_seat" | "pack_already_opened" | "plan_limit_reached" | "stale_version" | "starter_already_chosen" | "target_not_allowed" | "target_recently_attacked" | "target_under_attack" | "terrakard_not_started" | "unknown_card" | "unknown_choice" | "wrong_phase";
+                        code?: "answer_not_marked" | "attack_finished" | "balance_limit_reached" | "card_already_played" | "card_not_craftable" | "copy_in_deck" | "craft_copy_limit" | "daily_limit_reached" | "deck_limit_reached" | "insufficient_funds" | "no_ticket" | "not_overdue" | "not_your_seat" | "pack_already_opened" | "pack_room_too_small" | "plan_limit_reached" | "roll_source_taken" | "stale_version" | "starter_already_chosen" | "target_not_allowed" | "target_protected" | "target_recently_attacked" | "target_under_attack" | "terrakard_not_started" | "tutorial_finished" | "tutorial_not_finished" | "unknown_card" | "unknown_choice" | "wrong_phase";
                         /** @enum {integer} */
                         status?: 409;
                     };
@@ -9601,7 +11464,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "cannot_attack_yourself" | "card_not_owned" | "deck_class_mixed" | "deck_composition" | "deck_copy_limit" | "deck_copy_not_owned" | "deck_copy_repeated" | "deck_cost_exceeded" | "deck_list_too_long" | "deck_mythic_limit" | "deck_name_blank" | "deck_name_invalid" | "deck_name_too_long" | "deck_size" | "duplicate_card" | "duplicate_copy" | "idempotency_key_reused" | "invalid_action" | "invalid_body" | "invalid_client_seed" | "invalid_cursor" | "invalid_posture" | "invalid_reserve_condition" | "invalid_text" | "nothing_to_change" | "over_budget" | "pack_not_for_sale" | "plan_size" | "starter_affinity_not_offered" | "unknown_affinity" | "unknown_card_kind" | "unknown_currency" | "unknown_game" | "unknown_rarity" | "validation_failed";
+                        code?: "cannot_attack_yourself" | "card_not_owned" | "deck_class_mixed" | "deck_composition" | "deck_copy_limit" | "deck_copy_not_owned" | "deck_copy_repeated" | "deck_cost_exceeded" | "deck_list_too_long" | "deck_mythic_limit" | "deck_name_blank" | "deck_name_invalid" | "deck_name_too_long" | "deck_size" | "duplicate_card" | "duplicate_copy" | "finish_not_craftable" | "idempotency_key_reused" | "invalid_action" | "invalid_body" | "invalid_client_seed" | "invalid_cursor" | "invalid_posture" | "invalid_purpose" | "invalid_reserve_condition" | "invalid_text" | "nothing_to_change" | "over_budget" | "pack_not_for_sale" | "pack_not_sellable" | "plan_size" | "starter_affinity_not_offered" | "unknown_affinity" | "unknown_card_kind" | "unknown_currency" | "unknown_game" | "unknown_rarity" | "validation_failed";
                         /** @enum {integer} */
                         status?: 422;
                     };
@@ -9629,7 +11492,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
+                        code?: "accounts_unavailable" | "authoring_unavailable" | "battle_unavailable" | "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
                         /** @enum {integer} */
                         status?: 503;
                     };
@@ -9707,7 +11570,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "collection_not_found" | "deck_not_found" | "no_defense" | "no_starter" | "pack_not_found" | "plan_not_found" | "report_not_found" | "route_not_found" | "starter_not_chosen" | "target_not_found" | "unknown_pack_kind";
+                        code?: "collection_not_found" | "copy_not_found" | "crafting_not_offered" | "deck_not_found" | "definition_not_found" | "no_defense" | "no_starter" | "pack_not_found" | "plan_not_found" | "report_not_found" | "route_not_found" | "starter_not_chosen" | "target_not_found" | "unknown_pack_kind";
                         /** @enum {integer} */
                         status?: 404;
                     };
@@ -9721,7 +11584,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "answer_not_marked" | "attack_finished" | "balance_limit_reached" | "card_already_played" | "daily_limit_reached" | "deck_limit_reached" | "insufficient_funds" | "not_overdue" | "not_your_seat" | "pack_already_opened" | "plan_limit_reached" | "stale_version" | "starter_already_chosen" | "target_not_allowed" | "target_recently_attacked" | "target_under_attack" | "terrakard_not_started" | "unknown_card" | "unknown_choice" | "wrong_phase";
+                        code?: "answer_not_marked" | "attack_finished" | "balance_limit_reached" | "card_already_played" | "card_not_craftable" | "copy_in_deck" | "craft_copy_limit" | "daily_limit_reached" | "deck_limit_reached" | "insufficient_funds" | "no_ticket" | "not_overdue" | "not_your_seat" | "pack_already_opened" | "pack_room_too_small" | "plan_limit_reached" | "roll_source_taken" | "stale_version" | "starter_already_chosen" | "target_not_allowed" | "target_protected" | "target_recently_attacked" | "target_under_attack" | "terrakard_not_started" | "tutorial_finished" | "tutorial_not_finished" | "unknown_card" | "unknown_choice" | "wrong_phase";
                         /** @enum {integer} */
                         status?: 409;
                     };
@@ -9735,7 +11598,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "cannot_attack_yourself" | "card_not_owned" | "deck_class_mixed" | "deck_composition" | "deck_copy_limit" | "deck_copy_not_owned" | "deck_copy_repeated" | "deck_cost_exceeded" | "deck_list_too_long" | "deck_mythic_limit" | "deck_name_blank" | "deck_name_invalid" | "deck_name_too_long" | "deck_size" | "duplicate_card" | "duplicate_copy" | "idempotency_key_reused" | "invalid_action" | "invalid_body" | "invalid_client_seed" | "invalid_cursor" | "invalid_posture" | "invalid_reserve_condition" | "invalid_text" | "nothing_to_change" | "over_budget" | "pack_not_for_sale" | "plan_size" | "starter_affinity_not_offered" | "unknown_affinity" | "unknown_card_kind" | "unknown_currency" | "unknown_game" | "unknown_rarity" | "validation_failed";
+                        code?: "cannot_attack_yourself" | "card_not_owned" | "deck_class_mixed" | "deck_composition" | "deck_copy_limit" | "deck_copy_not_owned" | "deck_copy_repeated" | "deck_cost_exceeded" | "deck_list_too_long" | "deck_mythic_limit" | "deck_name_blank" | "deck_name_invalid" | "deck_name_too_long" | "deck_size" | "duplicate_card" | "duplicate_copy" | "finish_not_craftable" | "idempotency_key_reused" | "invalid_action" | "invalid_body" | "invalid_client_seed" | "invalid_cursor" | "invalid_posture" | "invalid_purpose" | "invalid_reserve_condition" | "invalid_text" | "nothing_to_change" | "over_budget" | "pack_not_for_sale" | "pack_not_sellable" | "plan_size" | "starter_affinity_not_offered" | "unknown_affinity" | "unknown_card_kind" | "unknown_currency" | "unknown_game" | "unknown_rarity" | "validation_failed";
                         /** @enum {integer} */
                         status?: 422;
                     };
@@ -9763,7 +11626,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
+                        code?: "accounts_unavailable" | "authoring_unavailable" | "battle_unavailable" | "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
                         /** @enum {integer} */
                         status?: 503;
                     };
@@ -9859,7 +11722,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "collection_not_found" | "deck_not_found" | "no_defense" | "no_starter" | "pack_not_found" | "plan_not_found" | "report_not_found" | "route_not_found" | "starter_not_chosen" | "target_not_found" | "unknown_pack_kind";
+                        code?: "collection_not_found" | "copy_not_found" | "crafting_not_offered" | "deck_not_found" | "definition_not_found" | "no_defense" | "no_starter" | "pack_not_found" | "plan_not_found" | "report_not_found" | "route_not_found" | "starter_not_chosen" | "target_not_found" | "unknown_pack_kind";
                         /** @enum {integer} */
                         status?: 404;
                     };
@@ -9873,7 +11736,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "answer_not_marked" | "attack_finished" | "balance_limit_reached" | "card_already_played" | "daily_limit_reached" | "deck_limit_reached" | "insufficient_funds" | "not_overdue" | "not_your_seat" | "pack_already_opened" | "plan_limit_reached" | "stale_version" | "starter_already_chosen" | "target_not_allowed" | "target_recently_attacked" | "target_under_attack" | "terrakard_not_started" | "unknown_card" | "unknown_choice" | "wrong_phase";
+                        code?: "answer_not_marked" | "attack_finished" | "balance_limit_reached" | "card_already_played" | "card_not_craftable" | "copy_in_deck" | "craft_copy_limit" | "daily_limit_reached" | "deck_limit_reached" | "insufficient_funds" | "no_ticket" | "not_overdue" | "not_your_seat" | "pack_already_opened" | "pack_room_too_small" | "plan_limit_reached" | "roll_source_taken" | "stale_version" | "starter_already_chosen" | "target_not_allowed" | "target_protected" | "target_recently_attacked" | "target_under_attack" | "terrakard_not_started" | "tutorial_finished" | "tutorial_not_finished" | "unknown_card" | "unknown_choice" | "wrong_phase";
                         /** @enum {integer} */
                         status?: 409;
                     };
@@ -9901,7 +11764,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "cannot_attack_yourself" | "card_not_owned" | "deck_class_mixed" | "deck_composition" | "deck_copy_limit" | "deck_copy_not_owned" | "deck_copy_repeated" | "deck_cost_exceeded" | "deck_list_too_long" | "deck_mythic_limit" | "deck_name_blank" | "deck_name_invalid" | "deck_name_too_long" | "deck_size" | "duplicate_card" | "duplicate_copy" | "idempotency_key_reused" | "invalid_action" | "invalid_body" | "invalid_client_seed" | "invalid_cursor" | "invalid_posture" | "invalid_reserve_condition" | "invalid_text" | "nothing_to_change" | "over_budget" | "pack_not_for_sale" | "plan_size" | "starter_affinity_not_offered" | "unknown_affinity" | "unknown_card_kind" | "unknown_currency" | "unknown_game" | "unknown_rarity" | "validation_failed";
+                        code?: "cannot_attack_yourself" | "card_not_owned" | "deck_class_mixed" | "deck_composition" | "deck_copy_limit" | "deck_copy_not_owned" | "deck_copy_repeated" | "deck_cost_exceeded" | "deck_list_too_long" | "deck_mythic_limit" | "deck_name_blank" | "deck_name_invalid" | "deck_name_too_long" | "deck_size" | "duplicate_card" | "duplicate_copy" | "finish_not_craftable" | "idempotency_key_reused" | "invalid_action" | "invalid_body" | "invalid_client_seed" | "invalid_cursor" | "invalid_posture" | "invalid_purpose" | "invalid_reserve_condition" | "invalid_text" | "nothing_to_change" | "over_budget" | "pack_not_for_sale" | "pack_not_sellable" | "plan_size" | "starter_affinity_not_offered" | "unknown_affinity" | "unknown_card_kind" | "unknown_currency" | "unknown_game" | "unknown_rarity" | "validation_failed";
                         /** @enum {integer} */
                         status?: 422;
                     };
@@ -9929,7 +11792,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
+                        code?: "accounts_unavailable" | "authoring_unavailable" | "battle_unavailable" | "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
                         /** @enum {integer} */
                         status?: 503;
                     };
@@ -10005,7 +11868,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable";
+                        code?: "accounts_unavailable" | "authoring_unavailable" | "battle_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable";
                         /** @enum {integer} */
                         status?: 503;
                     };
@@ -10083,7 +11946,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "collection_not_found" | "deck_not_found" | "match_not_found" | "no_active_match" | "no_defense" | "plan_not_found" | "report_not_found" | "route_not_found" | "target_not_found";
+                        code?: "collection_not_found" | "deck_not_found" | "invitation_not_found" | "match_not_found" | "no_active_match" | "no_defense" | "not_queued" | "plan_not_found" | "player_not_found" | "report_not_found" | "route_not_found" | "target_not_found";
                         /** @enum {integer} */
                         status?: 404;
                     };
@@ -10097,7 +11960,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable";
+                        code?: "accounts_unavailable" | "authoring_unavailable" | "battle_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable";
                         /** @enum {integer} */
                         status?: 503;
                     };
@@ -10173,7 +12036,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
+                        code?: "accounts_unavailable" | "authoring_unavailable" | "battle_unavailable" | "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
                         /** @enum {integer} */
                         status?: 503;
                     };
@@ -10267,7 +12130,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "collection_not_found" | "deck_not_found" | "no_defense" | "no_starter" | "pack_not_found" | "plan_not_found" | "report_not_found" | "route_not_found" | "starter_not_chosen" | "target_not_found" | "unknown_pack_kind";
+                        code?: "collection_not_found" | "copy_not_found" | "crafting_not_offered" | "deck_not_found" | "definition_not_found" | "no_defense" | "no_starter" | "pack_not_found" | "plan_not_found" | "report_not_found" | "route_not_found" | "starter_not_chosen" | "target_not_found" | "unknown_pack_kind";
                         /** @enum {integer} */
                         status?: 404;
                     };
@@ -10281,7 +12144,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "answer_not_marked" | "attack_finished" | "balance_limit_reached" | "card_already_played" | "daily_limit_reached" | "deck_limit_reached" | "insufficient_funds" | "not_overdue" | "not_your_seat" | "pack_already_opened" | "plan_limit_reached" | "stale_version" | "starter_already_chosen" | "target_not_allowed" | "target_recently_attacked" | "target_under_attack" | "terrakard_not_started" | "unknown_card" | "unknown_choice" | "wrong_phase";
+                        code?: "answer_not_marked" | "attack_finished" | "balance_limit_reached" | "card_already_played" | "card_not_craftable" | "copy_in_deck" | "craft_copy_limit" | "daily_limit_reached" | "deck_limit_reached" | "insufficient_funds" | "no_ticket" | "not_overdue" | "not_your_seat" | "pack_already_opened" | "pack_room_too_small" | "plan_limit_reached" | "roll_source_taken" | "stale_version" | "starter_already_chosen" | "target_not_allowed" | "target_protected" | "target_recently_attacked" | "target_under_attack" | "terrakard_not_started" | "tutorial_finished" | "tutorial_not_finished" | "unknown_card" | "unknown_choice" | "wrong_phase";
                         /** @enum {integer} */
                         status?: 409;
                     };
@@ -10309,7 +12172,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "cannot_attack_yourself" | "card_not_owned" | "deck_class_mixed" | "deck_composition" | "deck_copy_limit" | "deck_copy_not_owned" | "deck_copy_repeated" | "deck_cost_exceeded" | "deck_list_too_long" | "deck_mythic_limit" | "deck_name_blank" | "deck_name_invalid" | "deck_name_too_long" | "deck_size" | "duplicate_card" | "duplicate_copy" | "idempotency_key_reused" | "invalid_action" | "invalid_body" | "invalid_client_seed" | "invalid_cursor" | "invalid_posture" | "invalid_reserve_condition" | "invalid_text" | "nothing_to_change" | "over_budget" | "pack_not_for_sale" | "plan_size" | "starter_affinity_not_offered" | "unknown_affinity" | "unknown_card_kind" | "unknown_currency" | "unknown_game" | "unknown_rarity" | "validation_failed";
+                        code?: "cannot_attack_yourself" | "card_not_owned" | "deck_class_mixed" | "deck_composition" | "deck_copy_limit" | "deck_copy_not_owned" | "deck_copy_repeated" | "deck_cost_exceeded" | "deck_list_too_long" | "deck_mythic_limit" | "deck_name_blank" | "deck_name_invalid" | "deck_name_too_long" | "deck_size" | "duplicate_card" | "duplicate_copy" | "finish_not_craftable" | "idempotency_key_reused" | "invalid_action" | "invalid_body" | "invalid_client_seed" | "invalid_cursor" | "invalid_posture" | "invalid_purpose" | "invalid_reserve_condition" | "invalid_text" | "nothing_to_change" | "over_budget" | "pack_not_for_sale" | "pack_not_sellable" | "plan_size" | "starter_affinity_not_offered" | "unknown_affinity" | "unknown_card_kind" | "unknown_currency" | "unknown_game" | "unknown_rarity" | "validation_failed";
                         /** @enum {integer} */
                         status?: 422;
                     };
@@ -10337,7 +12200,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
+                        code?: "accounts_unavailable" | "authoring_unavailable" | "battle_unavailable" | "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
                         /** @enum {integer} */
                         status?: 503;
                     };
@@ -10433,7 +12296,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "collection_not_found" | "deck_not_found" | "no_defense" | "no_starter" | "pack_not_found" | "plan_not_found" | "report_not_found" | "route_not_found" | "starter_not_chosen" | "target_not_found" | "unknown_pack_kind";
+                        code?: "collection_not_found" | "copy_not_found" | "crafting_not_offered" | "deck_not_found" | "definition_not_found" | "no_defense" | "no_starter" | "pack_not_found" | "plan_not_found" | "report_not_found" | "route_not_found" | "starter_not_chosen" | "target_not_found" | "unknown_pack_kind";
                         /** @enum {integer} */
                         status?: 404;
                     };
@@ -10447,7 +12310,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "answer_not_marked" | "attack_finished" | "balance_limit_reached" | "card_already_played" | "daily_limit_reached" | "deck_limit_reached" | "insufficient_funds" | "not_overdue" | "not_your_seat" | "pack_already_opened" | "plan_limit_reached" | "stale_version" | "starter_already_chosen" | "target_not_allowed" | "target_recently_attacked" | "target_under_attack" | "terrakard_not_started" | "unknown_card" | "unknown_choice" | "wrong_phase";
+                        code?: "answer_not_marked" | "attack_finished" | "balance_limit_reached" | "card_already_played" | "card_not_craftable" | "copy_in_deck" | "craft_copy_limit" | "daily_limit_reached" | "deck_limit_reached" | "insufficient_funds" | "no_ticket" | "not_overdue" | "not_your_seat" | "pack_already_opened" | "pack_room_too_small" | "plan_limit_reached" | "roll_source_taken" | "stale_version" | "starter_already_chosen" | "target_not_allowed" | "target_protected" | "target_recently_attacked" | "target_under_attack" | "terrakard_not_started" | "tutorial_finished" | "tutorial_not_finished" | "unknown_card" | "unknown_choice" | "wrong_phase";
                         /** @enum {integer} */
                         status?: 409;
                     };
@@ -10475,7 +12338,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "cannot_attack_yourself" | "card_not_owned" | "deck_class_mixed" | "deck_composition" | "deck_copy_limit" | "deck_copy_not_owned" | "deck_copy_repeated" | "deck_cost_exceeded" | "deck_list_too_long" | "deck_mythic_limit" | "deck_name_blank" | "deck_name_invalid" | "deck_name_too_long" | "deck_size" | "duplicate_card" | "duplicate_copy" | "idempotency_key_reused" | "invalid_action" | "invalid_body" | "invalid_client_seed" | "invalid_cursor" | "invalid_posture" | "invalid_reserve_condition" | "invalid_text" | "nothing_to_change" | "over_budget" | "pack_not_for_sale" | "plan_size" | "starter_affinity_not_offered" | "unknown_affinity" | "unknown_card_kind" | "unknown_currency" | "unknown_game" | "unknown_rarity" | "validation_failed";
+                        code?: "cannot_attack_yourself" | "card_not_owned" | "deck_class_mixed" | "deck_composition" | "deck_copy_limit" | "deck_copy_not_owned" | "deck_copy_repeated" | "deck_cost_exceeded" | "deck_list_too_long" | "deck_mythic_limit" | "deck_name_blank" | "deck_name_invalid" | "deck_name_too_long" | "deck_size" | "duplicate_card" | "duplicate_copy" | "finish_not_craftable" | "idempotency_key_reused" | "invalid_action" | "invalid_body" | "invalid_client_seed" | "invalid_cursor" | "invalid_posture" | "invalid_purpose" | "invalid_reserve_condition" | "invalid_text" | "nothing_to_change" | "over_budget" | "pack_not_for_sale" | "pack_not_sellable" | "plan_size" | "starter_affinity_not_offered" | "unknown_affinity" | "unknown_card_kind" | "unknown_currency" | "unknown_game" | "unknown_rarity" | "validation_failed";
                         /** @enum {integer} */
                         status?: 422;
                     };
@@ -10503,7 +12366,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
+                        code?: "accounts_unavailable" | "authoring_unavailable" | "battle_unavailable" | "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
                         /** @enum {integer} */
                         status?: 503;
                     };
@@ -10581,7 +12444,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "collection_not_found" | "deck_not_found" | "no_defense" | "no_starter" | "pack_not_found" | "plan_not_found" | "report_not_found" | "route_not_found" | "starter_not_chosen" | "target_not_found" | "unknown_pack_kind";
+                        code?: "collection_not_found" | "copy_not_found" | "crafting_not_offered" | "deck_not_found" | "definition_not_found" | "no_defense" | "no_starter" | "pack_not_found" | "plan_not_found" | "report_not_found" | "route_not_found" | "starter_not_chosen" | "target_not_found" | "unknown_pack_kind";
                         /** @enum {integer} */
                         status?: 404;
                     };
@@ -10595,7 +12458,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "answer_not_marked" | "attack_finished" | "balance_limit_reached" | "card_already_played" | "daily_limit_reached" | "deck_limit_reached" | "insufficient_funds" | "not_overdue" | "not_your_seat" | "pack_already_opened" | "plan_limit_reached" | "stale_version" | "starter_already_chosen" | "target_not_allowed" | "target_recently_attacked" | "target_under_attack" | "terrakard_not_started" | "unknown_card" | "unknown_choice" | "wrong_phase";
+                        code?: "answer_not_marked" | "attack_finished" | "balance_limit_reached" | "card_already_played" | "card_not_craftable" | "copy_in_deck" | "craft_copy_limit" | "daily_limit_reached" | "deck_limit_reached" | "insufficient_funds" | "no_ticket" | "not_overdue" | "not_your_seat" | "pack_already_opened" | "pack_room_too_small" | "plan_limit_reached" | "roll_source_taken" | "stale_version" | "starter_already_chosen" | "target_not_allowed" | "target_protected" | "target_recently_attacked" | "target_under_attack" | "terrakard_not_started" | "tutorial_finished" | "tutorial_not_finished" | "unknown_card" | "unknown_choice" | "wrong_phase";
                         /** @enum {integer} */
                         status?: 409;
                     };
@@ -10609,7 +12472,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "cannot_attack_yourself" | "card_not_owned" | "deck_class_mixed" | "deck_composition" | "deck_copy_limit" | "deck_copy_not_owned" | "deck_copy_repeated" | "deck_cost_exceeded" | "deck_list_too_long" | "deck_mythic_limit" | "deck_name_blank" | "deck_name_invalid" | "deck_name_too_long" | "deck_size" | "duplicate_card" | "duplicate_copy" | "idempotency_key_reused" | "invalid_action" | "invalid_body" | "invalid_client_seed" | "invalid_cursor" | "invalid_posture" | "invalid_reserve_condition" | "invalid_text" | "nothing_to_change" | "over_budget" | "pack_not_for_sale" | "plan_size" | "starter_affinity_not_offered" | "unknown_affinity" | "unknown_card_kind" | "unknown_currency" | "unknown_game" | "unknown_rarity" | "validation_failed";
+                        code?: "cannot_attack_yourself" | "card_not_owned" | "deck_class_mixed" | "deck_composition" | "deck_copy_limit" | "deck_copy_not_owned" | "deck_copy_repeated" | "deck_cost_exceeded" | "deck_list_too_long" | "deck_mythic_limit" | "deck_name_blank" | "deck_name_invalid" | "deck_name_too_long" | "deck_size" | "duplicate_card" | "duplicate_copy" | "finish_not_craftable" | "idempotency_key_reused" | "invalid_action" | "invalid_body" | "invalid_client_seed" | "invalid_cursor" | "invalid_posture" | "invalid_purpose" | "invalid_reserve_condition" | "invalid_text" | "nothing_to_change" | "over_budget" | "pack_not_for_sale" | "pack_not_sellable" | "plan_size" | "starter_affinity_not_offered" | "unknown_affinity" | "unknown_card_kind" | "unknown_currency" | "unknown_game" | "unknown_rarity" | "validation_failed";
                         /** @enum {integer} */
                         status?: 422;
                     };
@@ -10637,7 +12500,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
+                        code?: "accounts_unavailable" | "authoring_unavailable" | "battle_unavailable" | "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
                         /** @enum {integer} */
                         status?: 503;
                     };
@@ -10729,7 +12592,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "collection_not_found" | "deck_not_found" | "no_defense" | "no_starter" | "pack_not_found" | "plan_not_found" | "report_not_found" | "route_not_found" | "starter_not_chosen" | "target_not_found" | "unknown_pack_kind";
+                        code?: "collection_not_found" | "copy_not_found" | "crafting_not_offered" | "deck_not_found" | "definition_not_found" | "no_defense" | "no_starter" | "pack_not_found" | "plan_not_found" | "report_not_found" | "route_not_found" | "starter_not_chosen" | "target_not_found" | "unknown_pack_kind";
                         /** @enum {integer} */
                         status?: 404;
                     };
@@ -10743,7 +12606,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "answer_not_marked" | "attack_finished" | "balance_limit_reached" | "card_already_played" | "daily_limit_reached" | "deck_limit_reached" | "insufficient_funds" | "not_overdue" | "not_your_seat" | "pack_already_opened" | "plan_limit_reached" | "stale_version" | "starter_already_chosen" | "target_not_allowed" | "target_recently_attacked" | "target_under_attack" | "terrakard_not_started" | "unknown_card" | "unknown_choice" | "wrong_phase";
+                        code?: "answer_not_marked" | "attack_finished" | "balance_limit_reached" | "card_already_played" | "card_not_craftable" | "copy_in_deck" | "craft_copy_limit" | "daily_limit_reached" | "deck_limit_reached" | "insufficient_funds" | "no_ticket" | "not_overdue" | "not_your_seat" | "pack_already_opened" | "pack_room_too_small" | "plan_limit_reached" | "roll_source_taken" | "stale_version" | "starter_already_chosen" | "target_not_allowed" | "target_protected" | "target_recently_attacked" | "target_under_attack" | "terrakard_not_started" | "tutorial_finished" | "tutorial_not_finished" | "unknown_card" | "unknown_choice" | "wrong_phase";
                         /** @enum {integer} */
                         status?: 409;
                     };
@@ -10771,7 +12634,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "cannot_attack_yourself" | "card_not_owned" | "deck_class_mixed" | "deck_composition" | "deck_copy_limit" | "deck_copy_not_owned" | "deck_copy_repeated" | "deck_cost_exceeded" | "deck_list_too_long" | "deck_mythic_limit" | "deck_name_blank" | "deck_name_invalid" | "deck_name_too_long" | "deck_size" | "duplicate_card" | "duplicate_copy" | "idempotency_key_reused" | "invalid_action" | "invalid_body" | "invalid_client_seed" | "invalid_cursor" | "invalid_posture" | "invalid_reserve_condition" | "invalid_text" | "nothing_to_change" | "over_budget" | "pack_not_for_sale" | "plan_size" | "starter_affinity_not_offered" | "unknown_affinity" | "unknown_card_kind" | "unknown_currency" | "unknown_game" | "unknown_rarity" | "validation_failed";
+                        code?: "cannot_attack_yourself" | "card_not_owned" | "deck_class_mixed" | "deck_composition" | "deck_copy_limit" | "deck_copy_not_owned" | "deck_copy_repeated" | "deck_cost_exceeded" | "deck_list_too_long" | "deck_mythic_limit" | "deck_name_blank" | "deck_name_invalid" | "deck_name_too_long" | "deck_size" | "duplicate_card" | "duplicate_copy" | "finish_not_craftable" | "idempotency_key_reused" | "invalid_action" | "invalid_body" | "invalid_client_seed" | "invalid_cursor" | "invalid_posture" | "invalid_purpose" | "invalid_reserve_condition" | "invalid_text" | "nothing_to_change" | "over_budget" | "pack_not_for_sale" | "pack_not_sellable" | "plan_size" | "starter_affinity_not_offered" | "unknown_affinity" | "unknown_card_kind" | "unknown_currency" | "unknown_game" | "unknown_rarity" | "validation_failed";
                         /** @enum {integer} */
                         status?: 422;
                     };
@@ -10799,7 +12662,247 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
+                        code?: "accounts_unavailable" | "authoring_unavailable" | "battle_unavailable" | "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
+                        /** @enum {integer} */
+                        status?: 503;
+                    };
+                };
+            };
+            /** @description Unexpected error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                        /** @enum {integer} */
+                        status?: 500;
+                    };
+                };
+            };
+        };
+    };
+    getTerrakardProfile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Profile"];
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_audience" | "invalid_issuer" | "invalid_token" | "missing_token" | "token_expired" | "token_not_yet_valid" | "unknown_signing_key";
+                        /** @enum {integer} */
+                        status?: 401;
+                    };
+                };
+            };
+            /** @description Not allowed (role, ownership or a locked account) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "account_locked";
+                        /** @enum {integer} */
+                        status?: 403;
+                    };
+                };
+            };
+            /** @description A service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "accounts_unavailable" | "authoring_unavailable" | "battle_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable";
+                        /** @enum {integer} */
+                        status?: 503;
+                    };
+                };
+            };
+            /** @description Unexpected error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                        /** @enum {integer} */
+                        status?: 500;
+                    };
+                };
+            };
+        };
+    };
+    startTerrakardTutorial: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StartTutorialRequest"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Attack"];
+                };
+            };
+            /** @description Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "malformed_json" | "malformed_request" | "unsupported_media_type";
+                        /** @enum {integer} */
+                        status?: 400;
+                    };
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_audience" | "invalid_issuer" | "invalid_token" | "missing_token" | "token_expired" | "token_not_yet_valid" | "unknown_signing_key";
+                        /** @enum {integer} */
+                        status?: 401;
+                    };
+                };
+            };
+            /** @description Not allowed (role, ownership or a locked account) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "account_locked";
+                        /** @enum {integer} */
+                        status?: 403;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "collection_not_found" | "deck_not_found" | "invitation_not_found" | "match_not_found" | "no_active_match" | "no_defense" | "not_queued" | "plan_not_found" | "player_not_found" | "report_not_found" | "route_not_found" | "target_not_found";
+                        /** @enum {integer} */
+                        status?: 404;
+                    };
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "active_match_exists" | "already_locked" | "answer_not_marked" | "attack_finished" | "card_already_played" | "card_not_in_hand" | "choosing_time_over" | "condition_unmet" | "creature_already_active" | "creature_defeated" | "invalid_action" | "invitation_exists" | "invitation_limit_reached" | "invitation_not_pending" | "match_finished" | "no_active_creature" | "no_ticket" | "not_a_seat" | "not_enough_power" | "not_overdue" | "not_your_seat" | "not_your_turn" | "nothing_to_select" | "opponent_busy" | "plan_limit_reached" | "power_card_discarded" | "pseudonym_ambiguous" | "same_slot" | "slot_empty" | "slot_taken" | "stale_version" | "stunned" | "target_not_allowed" | "target_protected" | "target_recently_attacked" | "target_under_attack" | "terrakard_not_started" | "tutorial_finished" | "tutorial_not_finished" | "unknown_card" | "unknown_choice" | "unknown_creature" | "unknown_move" | "unknown_power_card" | "unknown_slot" | "wrong_phase";
+                        /** @enum {integer} */
+                        status?: 409;
+                    };
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "payload_too_large";
+                        /** @enum {integer} */
+                        status?: 413;
+                    };
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "cannot_attack_yourself" | "cannot_invite_yourself" | "card_not_owned" | "condition_unmet" | "creature_already_active" | "creature_defeated" | "deck_class_mixed" | "deck_composition" | "deck_copy_limit" | "deck_copy_not_owned" | "deck_copy_repeated" | "deck_cost_exceeded" | "deck_list_too_long" | "deck_mythic_limit" | "deck_name_blank" | "deck_name_invalid" | "deck_name_too_long" | "deck_not_playable" | "deck_size" | "duplicate_card" | "duplicate_copy" | "idempotency_key_mismatch" | "idempotency_key_reused" | "invalid_action" | "invalid_body" | "invalid_idempotency_key" | "invalid_posture" | "invalid_reserve_condition" | "invalid_text" | "match_finished" | "no_active_creature" | "not_enough_power" | "not_your_turn" | "nothing_to_select" | "over_budget" | "plan_size" | "power_card_discarded" | "starter_affinity_not_offered" | "stunned" | "unknown_affinity" | "unknown_card_kind" | "unknown_creature" | "unknown_game" | "unknown_move" | "unknown_power_card" | "unknown_rarity" | "validation_failed" | "wrong_phase";
+                        /** @enum {integer} */
+                        status?: 422;
+                    };
+                };
+            };
+            /** @description Too many changes: wait for Retry-After seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                        /** @enum {integer} */
+                        status?: 429;
+                    };
+                };
+            };
+            /** @description A service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "accounts_unavailable" | "authoring_unavailable" | "battle_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable";
                         /** @enum {integer} */
                         status?: 503;
                     };
@@ -10877,7 +12980,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "pack_not_found" | "route_not_found" | "unknown_pack_kind";
+                        code?: "copy_not_found" | "crafting_not_offered" | "definition_not_found" | "pack_not_found" | "route_not_found" | "unknown_pack_kind";
                         /** @enum {integer} */
                         status?: 404;
                     };
@@ -10941,7 +13044,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "pack_not_found" | "route_not_found" | "unknown_pack_kind";
+                        code?: "copy_not_found" | "crafting_not_offered" | "definition_not_found" | "pack_not_found" | "route_not_found" | "unknown_pack_kind";
                         /** @enum {integer} */
                         status?: 404;
                     };
@@ -11023,7 +13126,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "pack_not_found" | "route_not_found" | "unknown_pack_kind";
+                        code?: "copy_not_found" | "crafting_not_offered" | "definition_not_found" | "pack_not_found" | "route_not_found" | "unknown_pack_kind";
                         /** @enum {integer} */
                         status?: 404;
                     };
@@ -11037,7 +13140,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "balance_limit_reached" | "daily_limit_reached" | "insufficient_funds" | "pack_already_opened";
+                        code?: "balance_limit_reached" | "card_not_craftable" | "copy_in_deck" | "craft_copy_limit" | "daily_limit_reached" | "insufficient_funds" | "pack_already_opened" | "pack_room_too_small" | "roll_source_taken";
                         /** @enum {integer} */
                         status?: 409;
                     };
@@ -11051,7 +13154,145 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "idempotency_key_required" | "idempotency_key_reused" | "invalid_body" | "invalid_client_seed" | "invalid_cursor" | "invalid_idempotency_key" | "invalid_text" | "pack_not_for_sale" | "unknown_currency" | "unknown_game" | "validation_failed";
+                        code?: "finish_not_craftable" | "idempotency_key_required" | "idempotency_key_reused" | "invalid_body" | "invalid_client_seed" | "invalid_cursor" | "invalid_idempotency_key" | "invalid_purpose" | "invalid_text" | "pack_not_for_sale" | "pack_not_sellable" | "unknown_currency" | "unknown_game" | "validation_failed";
+                        /** @enum {integer} */
+                        status?: 422;
+                    };
+                };
+            };
+            /** @description Too many changes: wait for Retry-After seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                        /** @enum {integer} */
+                        status?: 429;
+                    };
+                };
+            };
+            /** @description A service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable";
+                        /** @enum {integer} */
+                        status?: 503;
+                    };
+                };
+            };
+            /** @description Unexpected error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                        /** @enum {integer} */
+                        status?: 500;
+                    };
+                };
+            };
+        };
+    };
+    sellPack: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Your key for this change (1-64 printable ASCII characters): the same key again returns the first answer and changes nothing; another change under it is 422 idempotency_key_reused */
+                "Idempotency-Key": string;
+            };
+            path: {
+                game: "chronovore" | "terrakard";
+                pack_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PackSale"];
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_audience" | "invalid_issuer" | "invalid_token" | "missing_token" | "token_expired" | "token_not_yet_valid" | "unknown_signing_key";
+                        /** @enum {integer} */
+                        status?: 401;
+                    };
+                };
+            };
+            /** @description Not allowed (role, ownership or a locked account) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "account_locked";
+                        /** @enum {integer} */
+                        status?: 403;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "copy_not_found" | "crafting_not_offered" | "definition_not_found" | "pack_not_found" | "route_not_found" | "unknown_pack_kind";
+                        /** @enum {integer} */
+                        status?: 404;
+                    };
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "balance_limit_reached" | "card_not_craftable" | "copy_in_deck" | "craft_copy_limit" | "daily_limit_reached" | "insufficient_funds" | "pack_already_opened" | "pack_room_too_small" | "roll_source_taken";
+                        /** @enum {integer} */
+                        status?: 409;
+                    };
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "finish_not_craftable" | "idempotency_key_required" | "idempotency_key_reused" | "invalid_body" | "invalid_client_seed" | "invalid_cursor" | "invalid_idempotency_key" | "invalid_purpose" | "invalid_text" | "pack_not_for_sale" | "pack_not_sellable" | "unknown_currency" | "unknown_game" | "validation_failed";
                         /** @enum {integer} */
                         status?: 422;
                     };
@@ -11186,7 +13427,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "pack_not_found" | "route_not_found" | "unknown_pack_kind";
+                        code?: "copy_not_found" | "crafting_not_offered" | "definition_not_found" | "pack_not_found" | "route_not_found" | "unknown_pack_kind";
                         /** @enum {integer} */
                         status?: 404;
                     };
@@ -11200,7 +13441,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "balance_limit_reached" | "daily_limit_reached" | "insufficient_funds" | "pack_already_opened";
+                        code?: "balance_limit_reached" | "card_not_craftable" | "copy_in_deck" | "craft_copy_limit" | "daily_limit_reached" | "insufficient_funds" | "pack_already_opened" | "pack_room_too_small" | "roll_source_taken";
                         /** @enum {integer} */
                         status?: 409;
                     };
@@ -11228,7 +13469,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "idempotency_key_required" | "idempotency_key_reused" | "invalid_body" | "invalid_client_seed" | "invalid_cursor" | "invalid_idempotency_key" | "invalid_text" | "pack_not_for_sale" | "unknown_currency" | "unknown_game" | "validation_failed";
+                        code?: "finish_not_craftable" | "idempotency_key_required" | "idempotency_key_reused" | "invalid_body" | "invalid_client_seed" | "invalid_cursor" | "invalid_idempotency_key" | "invalid_purpose" | "invalid_text" | "pack_not_for_sale" | "pack_not_sellable" | "unknown_currency" | "unknown_game" | "validation_failed";
                         /** @enum {integer} */
                         status?: 422;
                     };
@@ -11334,7 +13575,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "pack_not_found" | "route_not_found" | "unknown_pack_kind";
+                        code?: "copy_not_found" | "crafting_not_offered" | "definition_not_found" | "pack_not_found" | "route_not_found" | "unknown_pack_kind";
                         /** @enum {integer} */
                         status?: 404;
                     };
@@ -11433,7 +13674,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "pack_not_found" | "route_not_found" | "unknown_pack_kind";
+                        code?: "copy_not_found" | "crafting_not_offered" | "definition_not_found" | "pack_not_found" | "route_not_found" | "unknown_pack_kind";
                         /** @enum {integer} */
                         status?: 404;
                     };
@@ -11447,7 +13688,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "idempotency_key_required" | "idempotency_key_reused" | "invalid_body" | "invalid_client_seed" | "invalid_cursor" | "invalid_idempotency_key" | "invalid_text" | "pack_not_for_sale" | "unknown_currency" | "unknown_game" | "validation_failed";
+                        code?: "finish_not_craftable" | "idempotency_key_required" | "idempotency_key_reused" | "invalid_body" | "invalid_client_seed" | "invalid_cursor" | "invalid_idempotency_key" | "invalid_purpose" | "invalid_text" | "pack_not_for_sale" | "pack_not_sellable" | "unknown_currency" | "unknown_game" | "validation_failed";
                         /** @enum {integer} */
                         status?: 422;
                     };

@@ -1,0 +1,33 @@
+"""Battle's own gauge: matches by game and status, measured with the other database
+gauges every ``METRICS_INTERVAL_SECONDS`` (shared/health.py, ``ServiceGauges``)."""
+
+from __future__ import annotations
+
+from prometheus_client import Gauge
+from sqlalchemy import func, select, text
+
+from services.battle.orm import matches
+from shared.db import Database
+
+MATCHES = Gauge(
+    "deckyard_battle_matches",
+    "Matches in the battle database by game and status (active, finished)",
+    ["game", "status"],
+)
+_seen: set[tuple[str, str]] = set()
+
+
+def measure_matches(service: str, database: Database) -> None:
+    """One grouped count; a (game, status) seen before and gone now reads 0."""
+    with database.read() as session:
+        session.execute(text("SET LOCAL statement_timeout = 5000"))
+        rows = session.execute(
+            select(matches.c.game, matches.c.status, func.count()).group_by(
+                matches.c.game, matches.c.status
+            )
+        ).all()
+    counts = dict.fromkeys(_seen, 0)
+    counts.update({(str(game), str(status)): int(count) for game, status, count in rows})
+    for (game, status), count in counts.items():
+        MATCHES.labels(game, status).set(count)
+    _seen.update(counts)

@@ -1,0 +1,413 @@
+"""Chronovore against another player: the matchmaking queue, direct invitations, and the
+end of a deleted player's live matches (docs/chronovore.md, "Against another player").
+
+The match itself is any hosted match (handlers.act, the sweeper, the views): two player
+seats, mode ``pvp``. What is new here is how two players come to sit in one:
+
+- **The queue.** A join snapshots the player's legal deck (cards' ``deck_for_match``,
+  outside any transaction), commits the entry, then pairs the two oldest entries under
+  row locks (pvp_store). The pairing creates the match, removes both entries and writes
+  ``MatchUpdated`` (version 0), so both players are told at once through push. The
+  sweeper pairs again what a busy moment left waiting.
+- **Invitations** to a player by pseudonym, with the inviter's legal deck; the invitee
+  accepts with their own legal deck (the match starts), or declines; the inviter cancels;
+  pending ones expire after ``INVITATION_MINUTES``.
+
+Lock order, as everywhere in battle: players' gates first, then rows; the pairing and
+the sweeper hold rows already, so they only try the gates.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Callable
+from contextlib import AbstractContextManager
+from dataclasses import dataclass, replace
+from datetime import datetime, timedelta
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from services.battle import host, match_seeds
+from services.battle.games import chronovore
+from services.battle.games.chronovore import GAME, PVP_MODE, PVP_SEATS
+from services.battle.games.terrakard import pseudonym
+from services.battle.host import Match, Seat, SeatKind, Status
+from services.battle.orm import match_seats, matches, plumbing
+from services.battle.pvp_store import DeckSnapshot, Invitation, PvpUnitOfWork, QueueEntry
+from services.battle.repository import SqlMatches
+from shared.clock import Clock
+from shared.db import UnitOfWork
+from shared.errors import Conflict, InvalidInput, NotFound
+from shared.randomness import RandomSource
+
+PvpUnitOfWorkFactory = Callable[[], AbstractContextManager[PvpUnitOfWork]]
+
+# Ours (the rulebook is silent).
+INVITATION_MINUTES = 10  # a pending invitation expires after this long
+MAX_PENDING_SENT = 10  # pending invitations a player may have sent at once
+LISTED_INVITATIONS = 20  # the newest invitations GET lists, sent and received
+PAIRINGS_PER_SWEEP = 25
+EXPIRIES_PER_SWEEP = 200
+
+PENDING, ACCEPTED, DECLINED, CANCELLED, EXPIRED = (
+    "pending",
+    "accepted",
+    "declined",
+    "cancelled",
+    "expired",
+)
+
+
+@dataclass(frozen=True)
+class Pvp:
+    """What the queue and invitations need: the database, the cards service, time, chance."""
+
+    unit_of_work: PvpUnitOfWorkFactory
+    cards: chronovore.CardsCatalogue
+    clock: Clock
+    rng: RandomSource
+    new_id: Callable[[], uuid.UUID] = uuid.uuid4
+
+
+def _active_match_exists(match_id: uuid.UUID | None) -> Conflict:
+    return Conflict(
+        "active_match_exists",
+        "you already have an active match against a player: finish or leave it first",
+        {"match_id": None if match_id is None else str(match_id)},
+    )
+
+
+def _snapshot(
+    cards: chronovore.CardsCatalogue, player_id: uuid.UUID, deck_id: uuid.UUID
+) -> DeckSnapshot:
+    """The player's legal saved deck, checked playable (outside any transaction)."""
+    deck = cards.deck_for_match(player_id=str(player_id), deck_id=str(deck_id), game=GAME)
+    kept = [{"kind": c["kind"], "definition": c["definition"]} for c in deck["cards"]]
+    chronovore.player_deck(kept)  # refused here, not at pairing time
+    return DeckSnapshot(uuid.UUID(str(deck["deck_id"])), int(deck["version"]), kept)
+
+
+def _greet(uow: PvpUnitOfWork, player_id: uuid.UUID) -> str:
+    """The player's pseudonym, remembered so that others can invite them by it."""
+    name = pseudonym(player_id)
+    uow.pvp.remember(player_id, name)
+    return name
+
+
+def _time(moment: datetime | None) -> str | None:
+    return None if moment is None else moment.isoformat()
+
+
+# -- starting a match between two players ----------------------------------------------------
+
+
+def _create_match(
+    pvp: Pvp,
+    uow: PvpUnitOfWork,
+    first: tuple[uuid.UUID, DeckSnapshot],
+    second: tuple[uuid.UUID, DeckSnapshot],
+) -> Match | None:
+    """The match of two players (gates already passed), or None when one of them is in an
+    active match against a player already (the seats' unique index)."""
+    hosted = chronovore.HOSTED
+    seats, brings = [], {}
+    for name, (player_id, deck) in zip(PVP_SEATS, (first, second), strict=True):
+        seats.append(Seat(name, SeatKind.PLAYER, player_id, deck.deck_id, deck.version))
+        brings[name] = chronovore.player_deck(deck.cards)
+    now = pvp.clock.now()
+    match, initial, steps = host.start(
+        hosted, pvp.new_id(), PVP_MODE, seats, brings, None, pvp.rng.seed_for_child(), now
+    )
+    match = match_seeds.salted(match, pvp.rng)  # committed from the first view (fairness)
+    if not uow.matches.add_if_no_active(match, initial):
+        return None
+    uow.matches.add_steps(match.id, steps)
+    uow.pvp.dequeue([first[0], second[0]])
+    uow.events.add_event(host.updated_event(hosted, match, now))  # both told at once
+    return match
+
+
+def _pair_once(pvp: Pvp, uow: PvpUnitOfWork) -> bool:
+    """Pair the two players waiting longest, if two are waiting and neither is busy."""
+    entries = uow.pvp.oldest_two(GAME)
+    if len(entries) < 2:
+        return False
+    if not all(uow.players.try_admit(e.player_id) for e in entries):
+        return False  # busy (their own join, a purge): their own step or the sweeper pairs
+    busy = [e.player_id for e in entries if uow.matches.active_id(e.player_id, GAME, PVP_MODE)]
+    if busy:  # cannot happen through the routes (a join checks); never pair them
+        uow.pvp.dequeue(busy)
+        return True
+    first, second = entries
+    created = _create_match(
+        pvp, uow, (first.player_id, first.deck), (second.player_id, second.deck)
+    )
+    return created is not None
+
+
+def pair(pvp: Pvp, limit: int = 1) -> int:
+    """Up to ``limit`` pairings, each in its own transaction -> how many were made."""
+    made = 0
+    for _ in range(limit):
+        with pvp.unit_of_work() as uow:
+            if not _pair_once(pvp, uow):
+                break
+        made += 1
+    return made
+
+
+# -- the queue ----------------------------------------------------------------------------
+
+
+def _queue_view(uow: PvpUnitOfWork, player_id: uuid.UUID) -> dict[str, Any]:
+    entry = uow.pvp.entry(player_id)
+    active = uow.matches.active_id(player_id, GAME, PVP_MODE)
+    status = "queued" if entry is not None else "idle" if active is None else "matched"
+    return {
+        "status": status,
+        "deck_id": None if entry is None else str(entry.deck.deck_id),
+        "joined_at": None if entry is None else _time(entry.joined_at),
+        "match_id": None if active is None else str(active),
+        "waiting": uow.pvp.waiting(GAME),
+    }
+
+
+def join_queue(pvp: Pvp, player_id: uuid.UUID, deck_id: uuid.UUID) -> dict[str, Any]:
+    """Wait for an opponent with a legal deck (joined already: the deck changes, the place
+    stays) -> the queue as the player sees it: ``queued``, or ``matched`` with the match."""
+    with pvp.unit_of_work() as uow:
+        active = uow.matches.active_id(player_id, GAME, PVP_MODE)
+    if active is not None:
+        raise _active_match_exists(active)
+    deck = _snapshot(pvp.cards, player_id, deck_id)  # outside any transaction
+    with pvp.unit_of_work() as uow:
+        uow.players.admit(player_id)
+        _greet(uow, player_id)
+        active = uow.matches.active_id(player_id, GAME, PVP_MODE)
+        if active is not None:
+            raise _active_match_exists(active)
+        uow.pvp.enqueue(QueueEntry(player_id, GAME, deck, pvp.clock.now()))
+    # Committed: every concurrent join now sees this entry in its own pairing step.
+    pair(pvp, limit=2)
+    with pvp.unit_of_work() as uow:
+        return _queue_view(uow, player_id)
+
+
+def leave_queue(pvp: Pvp, player_id: uuid.UUID) -> None:
+    with pvp.unit_of_work() as uow:
+        uow.players.admit(player_id)
+        if not uow.pvp.dequeue([player_id]):
+            raise NotFound("not_queued", "you are not waiting in the queue")
+
+
+def queue_status(pvp: Pvp, player_id: uuid.UUID) -> dict[str, Any]:
+    with pvp.unit_of_work() as uow:
+        return _queue_view(uow, player_id)
+
+
+# -- invitations --------------------------------------------------------------------------
+
+
+def _status(invitation: Invitation, now: datetime) -> str:
+    """Pending past its time is expired, whether or not the sweeper has marked it yet."""
+    if invitation.status == PENDING and invitation.expires_at <= now:
+        return EXPIRED
+    return invitation.status
+
+
+def invitation_view(invitation: Invitation, player_id: uuid.UUID, now: datetime) -> dict[str, Any]:
+    sent = invitation.from_player_id == player_id
+    return {
+        "id": str(invitation.id),
+        "from": pseudonym(invitation.from_player_id),
+        "to": pseudonym(invitation.to_player_id),
+        "sent": sent,
+        "status": _status(invitation, now),
+        "deck_id": str(invitation.deck.deck_id) if sent else None,  # the inviter's own
+        "match_id": None if invitation.match_id is None else str(invitation.match_id),
+        "created_at": _time(invitation.created_at),
+        "expires_at": _time(invitation.expires_at),
+    }
+
+
+def invite(pvp: Pvp, player_id: uuid.UUID, to: str, deck_id: uuid.UUID) -> dict[str, Any]:
+    """Invite the player with pseudonym ``to`` with a legal deck -> the invitation."""
+    with pvp.unit_of_work() as uow:
+        invitee = _invitee(uow, player_id, to)
+        active = uow.matches.active_id(player_id, GAME, PVP_MODE)
+    if active is not None:
+        raise _active_match_exists(active)
+    deck = _snapshot(pvp.cards, player_id, deck_id)
+    now = pvp.clock.now()
+    invitation = Invitation(
+        id=pvp.new_id(),
+        game=GAME,
+        from_player_id=player_id,
+        to_player_id=invitee,
+        deck=deck,
+        status=PENDING,
+        match_id=None,
+        created_at=now,
+        expires_at=now + timedelta(minutes=INVITATION_MINUTES),
+        updated_at=now,
+    )
+    with pvp.unit_of_work() as uow:
+        uow.players.admit(player_id)
+        _greet(uow, player_id)
+        uow.pvp.expire(now, EXPIRIES_PER_SWEEP)  # an expired one no longer counts
+        if uow.pvp.pending_sent(player_id, GAME, now) >= MAX_PENDING_SENT:
+            raise Conflict(
+                "invitation_limit_reached",
+                f"you have {MAX_PENDING_SENT} pending invitations: wait or cancel one",
+            )
+        if not uow.pvp.add_invitation(invitation):
+            raise Conflict("invitation_exists", "you have already invited this player")
+        return invitation_view(invitation, player_id, now)
+
+
+def _invitee(uow: PvpUnitOfWork, player_id: uuid.UUID, to: str) -> uuid.UUID:
+    found = [p for p in uow.pvp.players_named(to.strip()) if p != player_id]
+    if to.strip() == pseudonym(player_id):
+        raise InvalidInput("cannot_invite_yourself", "you cannot invite yourself")
+    if not found:
+        raise NotFound(
+            "player_not_found",
+            "no player has this pseudonym (a player shows up once they have opened "
+            "Chronovore's queue or invitations)",
+        )
+    if len(found) > 1:
+        raise Conflict("pseudonym_ambiguous", "more than one player has this pseudonym")
+    return found[0]
+
+
+def invitations(pvp: Pvp, player_id: uuid.UUID) -> dict[str, Any]:
+    """The player's own pseudonym (to give to a friend) and their newest invitations."""
+    now = pvp.clock.now()
+    with pvp.unit_of_work() as uow:
+        uow.players.admit(player_id)
+        you = _greet(uow, player_id)
+        found = uow.pvp.invitations_of(player_id, GAME, LISTED_INVITATIONS)
+        return {"you": you, "items": [invitation_view(i, player_id, now) for i in found]}
+
+
+def _pending(
+    uow: PvpUnitOfWork, invitation_id: uuid.UUID, player_id: uuid.UUID, role: str, now: datetime
+) -> Invitation:
+    """The invitation, locked, if the player is its ``role`` ("from" or "to") and it is
+    still pending; another player's is not found."""
+    found = uow.pvp.invitation(invitation_id, for_update=True)
+    owner = None if found is None else getattr(found, f"{role}_player_id")
+    if found is None or owner != player_id:
+        raise NotFound("invitation_not_found", "there is no such invitation")
+    status = _status(found, now)
+    if status != PENDING:
+        raise Conflict("invitation_not_pending", f"this invitation is {status}", {"status": status})
+    return found
+
+
+def accept(
+    pvp: Pvp, player_id: uuid.UUID, invitation_id: uuid.UUID, deck_id: uuid.UUID
+) -> dict[str, Any]:
+    """Accept with one's own legal deck: the match starts (both told through push) -> the
+    accepting player's view of it."""
+    with pvp.unit_of_work() as uow:
+        _pending(uow, invitation_id, player_id, "to", pvp.clock.now())
+    deck = _snapshot(pvp.cards, player_id, deck_id)
+    with pvp.unit_of_work() as uow:
+        found = uow.pvp.invitation(invitation_id)
+        if found is None:
+            raise NotFound("invitation_not_found", "there is no such invitation")
+        # Both gates, in one order (two players accepting each other's invitations at
+        # once would otherwise wait for each other).
+        for gate in sorted({player_id, found.from_player_id}, key=str):
+            uow.players.admit(gate)
+        now = pvp.clock.now()
+        invitation = _pending(uow, invitation_id, player_id, "to", now)
+        match = _create_match(
+            pvp, uow, (invitation.from_player_id, invitation.deck), (player_id, deck)
+        )
+        if match is None:
+            mine = uow.matches.active_id(player_id, GAME, PVP_MODE)
+            if mine is not None:
+                raise _active_match_exists(mine)
+            raise Conflict(
+                "opponent_busy", "the inviting player is in another match against a player"
+            )
+        uow.pvp.set_status(invitation.id, ACCEPTED, now, match.id)
+        seat = match.seat_of(player_id)
+        assert seat is not None
+        return chronovore.HOSTED.views.match(match, seat)
+
+
+def _close(
+    pvp: Pvp, player_id: uuid.UUID, invitation_id: uuid.UUID, role: str, status: str
+) -> dict[str, Any]:
+    now = pvp.clock.now()
+    with pvp.unit_of_work() as uow:
+        uow.players.admit(player_id)
+        invitation = _pending(uow, invitation_id, player_id, role, now)
+        uow.pvp.set_status(invitation.id, status, now, None)
+        return invitation_view(replace(invitation, status=status, updated_at=now), player_id, now)
+
+
+def decline(pvp: Pvp, player_id: uuid.UUID, invitation_id: uuid.UUID) -> dict[str, Any]:
+    return _close(pvp, player_id, invitation_id, "to", DECLINED)
+
+
+def cancel(pvp: Pvp, player_id: uuid.UUID, invitation_id: uuid.UUID) -> dict[str, Any]:
+    return _close(pvp, player_id, invitation_id, "from", CANCELLED)
+
+
+def sweep(pvp: Pvp) -> tuple[int, int]:
+    """The sweeper's part: expire invitations, pair what is left waiting -> (expired, paired)."""
+    with pvp.unit_of_work() as uow:
+        expired = uow.pvp.expire(pvp.clock.now(), EXPIRIES_PER_SWEEP)
+    return expired, pair(pvp, PAIRINGS_PER_SWEEP)
+
+
+# -- account deletion ----------------------------------------------------------------------
+
+
+def end_matches_of(session: Session, player_id: uuid.UUID, now: datetime) -> int:
+    """In the purge, after the player's gate is sealed: each active match against a player
+    that the deleted player sits in ends as if they left (the opponent wins), with the
+    player already gone from its seat, so that its events never name them."""
+    store = SqlMatches(session)
+    events = UnitOfWork(session, plumbing, lambda: now)
+    ids = (
+        session.execute(
+            select(matches.c.id)
+            .join(match_seats, match_seats.c.match_id == matches.c.id)
+            .where(
+                match_seats.c.player_id == player_id,
+                matches.c.mode == PVP_MODE,
+                matches.c.status == Status.ACTIVE.value,
+            )
+        )
+        .scalars()
+        .all()
+    )
+    for match_id in ids:
+        match = store.get(match_id, for_update=True)
+        seat = None if match is None else match.seat_of(player_id)
+        if match is None or seat is None or match.status is not Status.ACTIVE:
+            continue
+        _leave_for(store, events, match, seat, now)
+    return len(ids)
+
+
+def _leave_for(
+    store: SqlMatches, events: UnitOfWork, match: Match, seat: Seat, now: datetime
+) -> None:
+    hosted = chronovore.HOSTED
+    action = host.parse_action(hosted, {"kind": "forfeit"})
+    state, steps = host.play(hosted, match.seats, match.state, seat.name, action, now)
+    after = host.advance(hosted, match, state, now)
+    gone = tuple(replace(s, player_id=None) if s.name == seat.name else s for s in after.seats)
+    after = replace(after, seats=gone)
+    store.save(after, match.version)
+    store.add_steps(match.id, steps)
+    events.add_event(host.finished_event(after))
+    events.add_event(host.updated_event(hosted, after, now))

@@ -1,0 +1,259 @@
+"""TerraKard's arena in PostgreSQL: the players' arena rows, the rewards an attack's end
+earned in cards (until delivered), and the daily objectives' progress."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import UTC, date, datetime, time
+from typing import Any
+
+from sqlalchemy import exists, func, select, update
+from sqlalchemy.dialects.postgresql import insert
+from sqlalchemy.orm import Session
+
+from games.terrakard.arena import ARENA, ArenaRules, Tickets
+from services.battle.orm import (
+    match_seats,
+    terrakard_arena,
+    terrakard_objectives,
+    terrakard_rewards,
+)
+
+PLAN = "plan"
+
+
+@dataclass(frozen=True)
+class ArenaPlayer:
+    player_id: uuid.UUID
+    started_at: datetime
+    tickets: Tickets
+    shield_until: datetime | None
+    trophies: int
+    experience: int
+    level: int
+    tutorial_done_at: datetime | None
+    seen_at: datetime
+
+
+def _player(row: Any) -> ArenaPlayer:
+    return ArenaPlayer(
+        row.player_id, row.started_at, Tickets(row.tickets, row.tickets_since),
+        row.shield_until, row.trophies, row.experience, row.level, row.tutorial_done_at,
+        row.seen_at,
+    )  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Reward:
+    match_id: uuid.UUID
+    player_id: uuid.UUID
+    kind: str  # "pack" or "currency"
+    item: str
+    amount: int
+    idempotency_key: str
+
+
+class SqlArena:
+    def __init__(self, session: Session) -> None:
+        self._session = session
+
+    # -- players --------------------------------------------------------------------------
+
+    def ensure(self, player_id: uuid.UUID, now: datetime, rules: ArenaRules = ARENA) -> None:
+        """The player's row from their first visit: a full stock of tickets, new-player
+        protection from now."""
+        self._session.execute(
+            insert(terrakard_arena)
+            .values(
+                player_id=player_id,
+                started_at=now,
+                tickets=rules.max_tickets,
+                tickets_since=now,
+                shield_until=None,
+                trophies=0,
+                experience=0,
+                level=1,
+                tutorial_done_at=None,
+                seen_at=now,
+            )
+            .on_conflict_do_nothing(index_elements=["player_id"])
+        )
+
+    def get(self, player_id: uuid.UUID, *, for_update: bool = False) -> ArenaPlayer | None:
+        query = select(terrakard_arena).where(terrakard_arena.c.player_id == player_id)
+        row = self._session.execute(query.with_for_update() if for_update else query).first()
+        return None if row is None else _player(row)
+
+    def lock(self, player_ids: Sequence[uuid.UUID]) -> dict[uuid.UUID, ArenaPlayer]:
+        """Rows locked in one statement, in the id order (no two lockers cross)."""
+        rows = self._session.execute(
+            select(terrakard_arena)
+            .where(terrakard_arena.c.player_id.in_(list(player_ids)))
+            .order_by(terrakard_arena.c.player_id)
+            .with_for_update()
+        ).all()
+        return {row.player_id: _player(row) for row in rows}
+
+    def save(self, player: ArenaPlayer) -> None:
+        self._session.execute(
+            update(terrakard_arena)
+            .where(terrakard_arena.c.player_id == player.player_id)
+            .values(
+                tickets=player.tickets.count,
+                tickets_since=player.tickets.since,
+                shield_until=player.shield_until,
+                trophies=player.trophies,
+                experience=player.experience,
+                level=player.level,
+                tutorial_done_at=player.tutorial_done_at,
+                seen_at=player.seen_at,
+            )
+        )
+
+    def seen(self, player_id: uuid.UUID, now: datetime) -> None:
+        self._session.execute(
+            update(terrakard_arena)
+            .where(terrakard_arena.c.player_id == player_id)
+            .values(seen_at=now)
+        )
+
+    def targets(
+        self,
+        low: int,
+        high: int,
+        trophies: int,
+        exclude: Sequence[uuid.UUID],
+        now: datetime,
+        limit: int,
+        rules: ArenaRules = ARENA,
+    ) -> list[ArenaPlayer]:
+        """Who may be offered: tutorial finished, level in [low, high], not protected (as
+        a new player or by a shield), seen within ``inactive_after``, not defending a live
+        attack; the closest in trophies first, then the most recently seen."""
+        arena = terrakard_arena.c
+        defending = exists().where(
+            match_seats.c.player_id == arena.player_id,
+            match_seats.c.kind == PLAN,
+            match_seats.c.one_active,
+        )
+        rows = self._session.execute(
+            select(terrakard_arena)
+            .where(
+                arena.tutorial_done_at.is_not(None),
+                arena.level.between(low, high),
+                arena.player_id.not_in(list(exclude)),
+                arena.started_at <= now - rules.new_player_protection,
+                (arena.shield_until.is_(None)) | (arena.shield_until <= now),
+                arena.seen_at >= now - rules.inactive_after,
+                ~defending,
+            )
+            .order_by(func.abs(arena.trophies - trophies), arena.seen_at.desc(), arena.player_id)
+            .limit(limit)
+        ).all()
+        return [_player(r) for r in rows]
+
+    # -- rewards --------------------------------------------------------------------------
+
+    def add_reward(self, reward: Reward, now: datetime) -> None:
+        self._session.execute(
+            insert(terrakard_rewards)
+            .values(
+                match_id=reward.match_id,
+                player_id=reward.player_id,
+                kind=reward.kind,
+                item=reward.item,
+                amount=reward.amount,
+                idempotency_key=reward.idempotency_key,
+                created_at=now,
+            )
+            .on_conflict_do_nothing()
+        )
+
+    def packs_since(self, player_id: uuid.UUID, since: datetime) -> int:
+        """Victory packs earned since ``since`` (the UTC day's start)."""
+        table = terrakard_rewards.c
+        found = self._session.execute(
+            select(func.count()).where(
+                table.player_id == player_id, table.kind == "pack", table.created_at >= since
+            )
+        ).scalar_one()
+        return int(found)
+
+    def rewards_of(self, match_id: uuid.UUID) -> list[Reward]:
+        rows = self._session.execute(
+            select(terrakard_rewards).where(terrakard_rewards.c.match_id == match_id)
+        ).all()
+        return [_reward(r) for r in rows]
+
+    def pending(self, limit: int, match_id: uuid.UUID | None = None) -> list[Reward]:
+        """Undelivered rewards, oldest first, locked (others skip them)."""
+        table = terrakard_rewards.c
+        query = select(terrakard_rewards).where(table.delivered_at.is_(None))
+        if match_id is not None:
+            query = query.where(table.match_id == match_id)
+        rows = self._session.execute(
+            query.order_by(table.created_at).limit(limit).with_for_update(skip_locked=True)
+        ).all()
+        return [_reward(r) for r in rows]
+
+    def delivered(self, reward: Reward, now: datetime) -> None:
+        table = terrakard_rewards.c
+        self._session.execute(
+            update(terrakard_rewards)
+            .where(
+                table.match_id == reward.match_id,
+                table.player_id == reward.player_id,
+                table.kind == reward.kind,
+            )
+            .values(delivered_at=now)
+        )
+
+    # -- daily objectives -----------------------------------------------------------------
+
+    def advance(
+        self, player_id: uuid.UUID, day: date, objective: str, needed: int, now: datetime
+    ) -> bool:
+        """One more toward an objective of the day; True when this made it done."""
+        table = terrakard_objectives
+        row = self._session.execute(
+            insert(table)
+            .values(player_id=player_id, day=day, objective=objective, progress=1)
+            .on_conflict_do_update(
+                index_elements=["player_id", "day", "objective"],
+                set_={"progress": table.c.progress + 1},
+                where=table.c.done_at.is_(None),
+            )
+            .returning(table.c.progress)
+        ).first()
+        if row is None or row.progress < needed:
+            return False
+        self._session.execute(
+            update(table)
+            .where(
+                table.c.player_id == player_id, table.c.day == day, table.c.objective == objective
+            )
+            .values(done_at=now)
+        )
+        return True
+
+    def objectives(self, player_id: uuid.UUID, day: date) -> dict[str, tuple[int, bool]]:
+        table = terrakard_objectives.c
+        rows = self._session.execute(
+            select(terrakard_objectives).where(table.player_id == player_id, table.day == day)
+        ).all()
+        return {r.objective: (r.progress, r.done_at is not None) for r in rows}
+
+
+def _reward(row: Any) -> Reward:
+    return Reward(row.match_id, row.player_id, row.kind, row.item, row.amount, row.idempotency_key)
+
+
+def utc_day(now: datetime) -> date:
+    return now.astimezone(UTC).date()
+
+
+def day_start(now: datetime) -> datetime:
+    """The start of ``now``'s UTC day (daily limits and objectives reset there)."""
+    return datetime.combine(utc_day(now), time(0), tzinfo=UTC)
