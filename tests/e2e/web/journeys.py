@@ -133,7 +133,8 @@ def add_until(page: Page, cards: str, count: int) -> None:
 
 def terrakard_tour(page: Page) -> None:
     """The starting collection, an attack deck within the budget, an active defense plan,
-    the arena, and a whole attack: reconnaissance, five rounds, the stars, the replay."""
+    the arena, and a whole attack (the tutorial's, against the training plan):
+    reconnaissance, five rounds, the stars, the replay; then the arena's targets."""
     sign_in(page, f"web-{uuid.uuid4().hex[:8]}")
     page.get_by_role("navigation", name="Games").get_by_role("link", name="TerraKard").click()
     expect(page.get_by_role("heading", name="TerraKard", level=1)).to_be_visible()
@@ -171,14 +172,11 @@ def terrakard_tour(page: Page) -> None:
     expect(page.get_by_text(re.compile("This plan is active"))).to_be_visible()
 
     nav.get_by_role("link", name="Arena").click()
-    targets = page.get_by_role("list", name=re.compile("^Targets"))
-    attack = targets.get_by_role("button", name=re.compile("^Attack Keeper-")).first
-    expect(attack).to_be_visible()
+    expect(page.get_by_text(re.compile(r"Attack tickets: 5 of 5"))).to_be_visible()
     shot(page, "terrakard-arena")
-    attack.click()
-    expect(
-        page.get_by_role("heading", name=re.compile("^Attack on Keeper-"), level=1)
-    ).to_be_visible()
+    page.get_by_role("button", name="Play the tutorial").click()
+    attacked = page.get_by_role("heading", name="Attack on Training plan", level=1)
+    expect(attacked).to_be_visible()
     expect(page.get_by_role("heading", name="Reconnaissance")).to_be_visible()
     expect(page.get_by_text(re.compile(r"Reconnaissance time left: ?0:\d\d"))).to_be_visible()
     shot(page, "terrakard-reconnaissance")
@@ -201,6 +199,10 @@ def terrakard_tour(page: Page) -> None:
     last_step = page.get_by_role("list", name=re.compile(r"^Step \d+"))
     expect(last_step.get_by_text(re.compile("The attack is over"))).to_be_visible()
     shot(page, "terrakard-result")
+
+    nav.get_by_role("link", name="Arena").click()
+    expect(page.get_by_role("heading", name=re.compile(r"^Targets \(\d+\)"))).to_be_visible()
+    expect(page.get_by_role("button", name="Play the tutorial")).to_have_count(0)
 
     nav.get_by_role("link", name="Reports").click()
     expect(page.get_by_text("No one has attacked you yet.")).to_be_visible()
