@@ -26,6 +26,14 @@ PHONE = {"width": 390, "height": 844}
 expect.set_options(timeout=20_000)  # a wait on what the page shows, bounded, never a sleep
 
 
+def shot(page: Page, name: str) -> None:
+    """A full-page screenshot when WEB_SCREENSHOTS names a folder (for docs and review)."""
+    folder = os.environ.get("WEB_SCREENSHOTS")
+    if folder:
+        os.makedirs(folder, exist_ok=True)
+        page.screenshot(path=os.path.join(folder, f"{name}.png"), full_page=True)
+
+
 def sign_in(page: Page, name: str, role: str = "Player") -> None:
     expect(page.get_by_role("heading", name="Sign in", level=1)).to_be_visible()
     page.get_by_label("Name").fill(name)
@@ -125,7 +133,8 @@ def add_until(page: Page, cards: str, count: int) -> None:
 
 def terrakard_tour(page: Page) -> None:
     """The starting collection, an attack deck within the budget, an active defense plan,
-    the arena, and a whole attack: reconnaissance, five rounds, the stars, the replay."""
+    the arena, and a whole attack (the tutorial's, against the training plan):
+    reconnaissance, five rounds, the stars, the replay; then the arena's targets."""
     sign_in(page, f"web-{uuid.uuid4().hex[:8]}")
     page.get_by_role("navigation", name="Games").get_by_role("link", name="TerraKard").click()
     expect(page.get_by_role("heading", name="TerraKard", level=1)).to_be_visible()
@@ -143,6 +152,7 @@ def terrakard_tour(page: Page) -> None:
     expect(page.get_by_text("7 of 8 cards: add 1.")).to_be_visible()
     add_until(page, "Your cards", 1)
     expect(page.get_by_text("Ready to save: every rule holds.")).to_be_visible()
+    shot(page, "terrakard-deck")
     page.get_by_role("button", name="Save deck").click()
     expect(page.get_by_role("heading", name="Attack deck: Raid", level=1)).to_be_visible()
 
@@ -156,20 +166,20 @@ def terrakard_tour(page: Page) -> None:
     page.get_by_role("radio", name=re.compile("^The defense is below 50%")).check()
     page.get_by_role("radio", name=re.compile("^Cautious")).check()
     expect(page.get_by_text("Ready to save: every rule holds.")).to_be_visible()
+    shot(page, "terrakard-plan")
     page.get_by_role("button", name="Save plan").click()
     expect(page.get_by_role("heading", name="Defense plan: Wall", level=1)).to_be_visible()
     expect(page.get_by_text(re.compile("This plan is active"))).to_be_visible()
 
     nav.get_by_role("link", name="Arena").click()
-    targets = page.get_by_role("list", name=re.compile("^Targets"))
-    attack = targets.get_by_role("button", name=re.compile("^Attack Keeper-")).first
-    expect(attack).to_be_visible()
-    attack.click()
-    expect(
-        page.get_by_role("heading", name=re.compile("^Attack on Keeper-"), level=1)
-    ).to_be_visible()
+    expect(page.get_by_text(re.compile(r"Attack tickets: 5 of 5"))).to_be_visible()
+    shot(page, "terrakard-arena")
+    page.get_by_role("button", name="Play the tutorial").click()
+    attacked = page.get_by_role("heading", name="Attack on Training plan", level=1)
+    expect(attacked).to_be_visible()
     expect(page.get_by_role("heading", name="Reconnaissance")).to_be_visible()
     expect(page.get_by_text(re.compile(r"Reconnaissance time left: ?0:\d\d"))).to_be_visible()
+    shot(page, "terrakard-reconnaissance")
     page.get_by_role("button", name="Begin the attack").click()
     result = page.get_by_role("heading", name=re.compile("^Result:"))
     for _ in range(5):
@@ -188,6 +198,11 @@ def terrakard_tour(page: Page) -> None:
     page.get_by_role("button", name="Go to the end").click()
     last_step = page.get_by_role("list", name=re.compile(r"^Step \d+"))
     expect(last_step.get_by_text(re.compile("The attack is over"))).to_be_visible()
+    shot(page, "terrakard-result")
+
+    nav.get_by_role("link", name="Arena").click()
+    expect(page.get_by_role("heading", name=re.compile(r"^Targets \(\d+\)"))).to_be_visible()
+    expect(page.get_by_role("button", name="Play the tutorial")).to_have_count(0)
 
     nav.get_by_role("link", name="Reports").click()
     expect(page.get_by_text("No one has attacked you yet.")).to_be_visible()
@@ -204,6 +219,7 @@ def chronovore_tour(page: Page, url: str) -> None:
     page.get_by_label("Class").select_option("medic")
     medic = page.get_by_text(re.compile(r"^\d+ of \d+ cards\.$"))
     expect(medic).not_to_have_text(re.compile(r"^(\d+) of \1 cards\.$"))
+    shot(page, "chronovore-library")
     page.get_by_role("link", name="sign in", exact=True).click()
     sign_in(page, f"web-{uuid.uuid4().hex[:8]}")
 
@@ -227,6 +243,7 @@ def chronovore_tour(page: Page, url: str) -> None:
     expect(opened.get_by_role("listitem").first).to_have_text(
         re.compile(r": \w+, (Plain|Golden|Diamond)")
     )
+    shot(page, "chronovore-pack-opened")
     page.get_by_role("button", name="Open all 29").click()
     expect(page.get_by_text("Opened 29 packs; the last one first.")).to_be_visible(timeout=120_000)
     page.get_by_role("button", name="Open a Golden Core Set Pack").click()
@@ -241,6 +258,7 @@ def chronovore_tour(page: Page, url: str) -> None:
     add_until(page, "Your Medic and Neutral cards", 1)
     expect(page.get_by_text("✓ Cards: 30 of 30")).to_be_visible()
     expect(page.get_by_text("This list is legal.")).to_be_visible()
+    shot(page, "chronovore-deck")
     page.get_by_role("button", name="Save deck").click()
     expect(
         page.get_by_role("heading", name="Chronovore deck: Night shift", level=1)
@@ -260,6 +278,7 @@ def chronovore_tour(page: Page, url: str) -> None:
     expect(row.get_by_role("button", name=re.compile("^Slot 1: "))).to_have_count(0)
     hand.get_by_role("button").first.press("2")
     expect(row.get_by_role("button", name=re.compile("^Slot 2: "))).to_be_visible()
+    shot(page, "chronovore-row")
     page.get_by_role("button", name="Lock in").click()
     expect(page.get_by_role("heading", name="Round 1 resolved")).to_be_visible()
     show_all = page.get_by_role("button", name="Show every pair now")
@@ -273,6 +292,7 @@ def chronovore_tour(page: Page, url: str) -> None:
     expect(page.get_by_role("group", name="Your hero")).to_contain_text(
         re.compile(r"Health \d+ of 30")
     )
+    shot(page, "chronovore-resolution")
 
 
 JOURNEYS: dict[str, Callable[[Page], None]] = {

@@ -20,7 +20,17 @@ type Collection = Answer<"getChronovoreCollection">;
 export interface OwnedCard extends Entry {
   definitionId: string;
   copies: string[];
+  /** Each finish on its own (rulebook): "plain" 2, "golden" 1. */
+  finishes: Record<string, number>;
   text: string;
+}
+
+export function finishesText(finishes: Record<string, number>): string {
+  const order = ["plain", "golden", "diamond"];
+  return Object.entries(finishes)
+    .sort((a, b) => order.indexOf(a[0]) - order.indexOf(b[0]))
+    .map(([finish, count]) => `${count} ${title(finish)}`)
+    .join(", ");
 }
 
 /** Your cards by definition, each with its class and face from the library. */
@@ -35,6 +45,11 @@ export function ownedCards(collection: Collection | null, library: LibraryCard[]
       rarity: group.definition?.rarity ?? "",
       cardClass: face?.cardClass ?? "neutral",
       copies: (group.copies ?? []).map((c) => c.id ?? ""),
+      finishes: (group.copies ?? []).reduce<Record<string, number>>((found, c) => {
+        const finish = c.finish ?? "plain";
+        found[finish] = (found[finish] ?? 0) + 1;
+        return found;
+      }, {}),
       text: face ? cardText(face) : "",
     };
   });
@@ -61,7 +76,7 @@ export function CvCollection() {
       {owned.length > 0 && (
         <table class="cards">
           <caption class="visually-hidden">Chronovore cards you own</caption>
-          <thead><tr><th scope="col">Card</th><th scope="col">Class</th><th scope="col">Rarity</th><th scope="col">Copies</th></tr></thead>
+          <thead><tr><th scope="col">Card</th><th scope="col">Class</th><th scope="col">Rarity</th><th scope="col">Copies</th><th scope="col">Finishes</th></tr></thead>
           <tbody>
             {owned.map((c) => (
               <tr key={c.definitionId}>
@@ -69,6 +84,7 @@ export function CvCollection() {
                 <td>{title(c.cardClass)}</td>
                 <td>{title(c.rarity)}</td>
                 <td>{c.copies.length}</td>
+                <td>{finishesText(c.finishes)}</td>
               </tr>
             ))}
           </tbody>

@@ -67,6 +67,17 @@ describe("the lock-in row from the keyboard", () => {
     expect(calls[1]!.body).toMatchObject({ action: { kind: "take_back", slot: 0 } });
   });
 
+  it("places a card dropped on a slot", async () => {
+    render(<Match />);
+    await screen.findByRole("button", { name: /^Ember\./ });
+    const slots = screen.getByRole("list", { name: "Your row" }).querySelectorAll("li");
+    const data = new Map<string, string>();
+    fireEvent.dragStart(screen.getByRole("button", { name: /^Ember\./ }), { dataTransfer: { setData: (k: string, v: string) => data.set(k, v) } });
+    fireEvent.drop(slots[2]!, { dataTransfer: { getData: (k: string) => data.get(k) ?? "" } });
+    await waitFor(() => expect(calls).toHaveLength(1));
+    expect(calls[0]!.body).toMatchObject({ action: { kind: "place", card: 2, slot: 2 } });
+  });
+
   it("says a taken slot is taken instead of sending what the server would refuse", async () => {
     render(<Match />);
     const spark = await screen.findByRole("button", { name: /^Spark\./ });

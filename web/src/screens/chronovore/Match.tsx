@@ -236,7 +236,7 @@ export function Match() {
           : `Round ${view.round} of ${view.rounds}. ${you.locked ? "You have locked in; waiting for the resolution." : "Place up to 4 cards, then lock in."}`}
       </p>
       {!over && <Countdown deadline={view.deadline} label="Choosing time left" onExpired={() => void match.reload()} />}
-      <div class="arena">
+      <div class="arena heroes">
         <HeroPanel label="Your hero" hero={you.hero} />
         <HeroPanel label="The computer's hero" hero={opponent.hero} />
       </div>

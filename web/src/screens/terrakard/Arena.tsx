@@ -12,13 +12,21 @@ import { Loading, ProblemBox, Screen } from "../../ui/components";
 import { useAction, useResource } from "../../ui/resource";
 import { useTkDecks } from "./TkDecks";
 
+function when(at: string | null | undefined): string {
+  return at ? new Date(at).toLocaleString() : "";
+}
+
 export function Arena() {
   const arena = useResource(() => unwrap(api.GET("/terrakard/arena")));
+  const profile = useResource(() => unwrap(api.GET("/terrakard/profile")));
   const decks = useTkDecks();
   const [deckId, setDeckId] = useState("");
   const [questions, setQuestions] = useState(true);
   const action = useAction();
-  useLive(() => void arena.reload(), ["match"]);
+  useLive(() => {
+    void arena.reload();
+    void profile.reload();
+  }, ["match"]);
   const legal = (decks.data ?? []).filter((d) => d.legal);
   useEffect(() => {
     if (!deckId && legal[0]?.id) setDeckId(legal[0].id);
@@ -30,12 +38,28 @@ export function Arena() {
       navigate({ name: "tk_attack", id: started.id ?? "" });
     });
 
+  const tutorial = () =>
+    action.run(async () => {
+      const started = await unwrap(api.POST("/terrakard/tutorial", { body: { deckId } }));
+      navigate({ name: "tk_attack", id: started.id ?? "" });
+    });
+
   const targets = arena.data?.items ?? [];
+  const me = profile.data;
   return (
     <Screen title="The arena">
       {(arena.loading || decks.loading) && <Loading what="the arena" />}
       <ProblemBox problem={arena.problem ?? decks.problem} />
       {arena.data && <p>Your level: {arena.data.level}. Targets are within 2 levels of yours.</p>}
+      <ProblemBox problem={profile.problem} />
+      {me && (
+        <p>
+          Attack tickets: <strong>{me.tickets} of {me.maxTickets}</strong>
+          {me.nextTicketAt ? ` (the next at ${when(me.nextTicketAt)})` : ""} · Trophies: {me.trophies}
+          {me.protectedUntil ? ` · As a new player you cannot be attacked until ${when(me.protectedUntil)}.` : ""}
+          {me.shieldUntil ? ` · Your shield protects you until ${when(me.shieldUntil)} (attacking lifts it).` : ""}
+        </p>
+      )}
       {!decks.loading && legal.length === 0 && (
         <p class="callout">To attack you need a legal attack deck. <a href={href({ name: "tk_deck", id: null })}>Build one</a>.</p>
       )}
@@ -50,6 +74,13 @@ export function Arena() {
             Knowledge questions on (turning them off gives up a major edge)
           </label>
         </>
+      )}
+      {me && !me.tutorialFinished && legal.length > 0 && (
+        <section aria-labelledby="tk-tutorial" class="callout">
+          <h2 id="tk-tutorial">First, the tutorial</h2>
+          <p>A first attack with the deck above against the training plan: no ticket, no question. Once it is over you can attack players and be attacked.</p>
+          <button type="button" disabled={!deckId || action.busy} onClick={() => void tutorial()}>Play the tutorial</button>
+        </section>
       )}
       <ProblemBox problem={action.problem} title="The attack did not start:" />
       <h2 id="tk-targets">Targets ({targets.length})</h2>

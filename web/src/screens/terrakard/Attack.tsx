@@ -158,6 +158,7 @@ export function Attack({ id }: { id: string }) {
               ? `Round ${view.round} of 5: the knowledge question.`
               : `Round ${view.round} of 5: choose a card.`}
       </p>
+      {view.mode === "tutorial" && <p class="note">The tutorial, against the training plan: no ticket, no question, no trophies, no pack.</p>}
       {!over && (
         <Countdown
           deadline={view.deadline}

@@ -23,5 +23,6 @@ describe("TerraKard in words", () => {
     expect(describeEvent(resolved, "defender")).toBe("Round 2: 14 damage to the defense, 9 to the attacker. Hit points: attacker 126, defense 115.");
     expect(describeEvent({ type: "card_played", round: 3, name: "Eiffel Tower", auto: true })).toMatch(/the server played Eiffel Tower/);
     expect(starsText(2)).toBe("★★☆ Two stars");
+    expect(describeEvent({ type: "question_answered", round: 1, answered: "wrong", effect: "-1/20" })).toBe("The question was answered wrong: effect −5%.");
   });
 });

@@ -79,6 +79,12 @@ export function terrainEffects(terrain: Terrain): string[] {
   return lines;
 }
 
+/** An effect as the engine states it ("3/20", "-1/20") in percent: "+15%", "−5%". */
+export function signedPercent(fraction: string): string {
+  const percent = Math.round(fractionValue(fraction) * 1000) / 10;
+  return `${percent > 0 ? "+" : percent < 0 ? "−" : ""}${Math.abs(percent)}%`;
+}
+
 export function fractionValue(fraction: string): number {
   const [top, bottom] = fraction.split("/").map(Number);
   return (top ?? 0) / (bottom ?? 1);
@@ -138,7 +144,7 @@ export function describeEvent(e: TkEvent, you: "attacker" | "defender" = "attack
     case "question_asked":
       return `A knowledge question: 15 seconds to answer.`;
     case "question_answered":
-      return `The question was ${ANSWERED[String(e.answered)] ?? e.answered}${e.effect ? `: ${e.effect}` : ""}.`;
+      return `The question was ${ANSWERED[String(e.answered)] ?? e.answered}${e.effect ? `: effect ${signedPercent(String(e.effect))}` : ""}.`;
     case "round_resolved":
       return `Round ${e.number}: ${e.toDefense} damage to the defense, ${e.toAttacker} to ${attacker === "You" ? "you" : "the attacker"}. Hit points: ${attacker === "You" ? "you" : "attacker"} ${e.attackerHp}, defense ${e.defenseHp}.`;
     case "attack_finished":
