@@ -517,15 +517,36 @@ def battle_clock():
     return ShiftedClock()
 
 
+class StoppableClock:
+    """The system's time until ``stop()``, then that moment for good (challenge's: the
+    owner's attempt, made last in the world, never runs out while the rows go through,
+    however slow a loaded machine makes them)."""
+
+    def __init__(self) -> None:
+        self.stopped_at: datetime | None = None
+
+    def now(self) -> datetime:
+        return self.stopped_at or datetime.now(UTC)
+
+    def stop(self) -> None:
+        self.stopped_at = datetime.now(UTC)
+
+
 @pytest.fixture
-def platform(start_service, settings, auth0, battle_clock):
+def challenge_clock():
+    return StoppableClock()
+
+
+@pytest.fixture
+def platform(start_service, settings, auth0, battle_clock, challenge_clock):
     """As tests/e2e/conftest.py's, with accounts on the Auth0 stand-in, no rate limits,
-    and battle on ``battle_clock``."""
+    battle on ``battle_clock`` and challenge on ``challenge_clock``."""
+    clocks = {"battle": battle_clock, "challenge": challenge_clock}
     containers = {
         name: start_service(
             name,
             settings_override=auth0.settings(settings) if name == "accounts" else None,
-            replacements={"clock": battle_clock} if name == "battle" else None,
+            replacements={"clock": clocks[name]} if name in clocks else None,
         )
         for name in SERVICE_NAMES
     }
@@ -536,7 +557,9 @@ def platform(start_service, settings, auth0, battle_clock):
 
 
 @pytest.fixture
-def world(api, rpc, starters, core_set, event_id, terrakard_catalogue, battle_clock) -> World:
+def world(
+    api, rpc, starters, core_set, event_id, terrakard_catalogue, battle_clock, challenge_clock
+) -> World:
     callers = {
         "anonymous": Caller(api, "anonymous"),
         "owner": Caller(api, "owner"),
@@ -591,6 +614,7 @@ def world(api, rpc, starters, core_set, event_id, terrakard_catalogue, battle_cl
     # TerraKard before the owner's attempt: the attempt's deadline runs from its start.
     terrakard = terrakard_kit(owner, callers["other"], terrakard_catalogue, battle_clock)
     attempt = owner.ok("POST", f"/quest/events/{event_id}/attempt", attempt_api.claim())
+    challenge_clock.stop()  # the attempt's questions stay open through every row
     owner.ids.add(attempt["id"])
     owner.ids.update(o["id"] for q in attempt["questions"] for o in q["options"])
 
