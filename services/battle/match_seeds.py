@@ -13,8 +13,11 @@ the whole action log as logged, with the results.
 
 A TerraKard attack has no ``replay``: its setup is the defender's saved plan, which
 stays secret (it defends again); the attack's only chance, its terrain, is a roll of
-the attacker's own fairness seeds (docs/fairness.md). A match started before the salt
-existed (migration 0005) shows no commitment (``null``) and nothing is revealed for it.
+the attacker's own fairness seeds (docs/fairness.md). Nor does a match between two
+players: its setup holds each player's whole deck, and the cards a player never showed
+stay theirs; each still sees the commitment checked against the revealed seed. A match
+started before the salt existed (migration 0005) shows no commitment (``null``) and
+nothing is revealed for it.
 """
 
 from __future__ import annotations
@@ -36,7 +39,7 @@ from games.quest.engine import Settings as QuestSettings
 from games.quest.game import QUEST_CPU
 from games.quest.state import MatchState as QuestState
 from games.quest.state import Side as QuestSide
-from services.battle.host import Match, Seat, Status, Step, Views
+from services.battle.host import Match, Seat, SeatKind, Status, Step, Views
 from shared.randomness import RandomSource
 
 
@@ -137,6 +140,8 @@ def replay_view(match: Match, initial: Any, steps: Sequence[Step]) -> dict[str, 
     game = REPLAYABLE.get(match.game)
     if game is None or match.status is not Status.FINISHED or match.seed_salt is None:
         return None
+    if sum(1 for seat in match.seats if seat.kind is SeatKind.PLAYER) > 1:
+        return None  # another player's deck is not ours to show
     return {
         "game": match.game,
         "mode": match.mode,

@@ -14,7 +14,8 @@ import pytest
 
 from games.kit.fair import match_commitment, verify_match
 from services.battle import handlers
-from services.battle.match_seeds import REPLAYABLE
+from services.battle.host import SeatKind
+from services.battle.match_seeds import REPLAYABLE, replay_view, seed_view
 from tests.unit.battle import test_chronovore_host as cv
 from tests.unit.battle.support import started
 from tests.unit.battle.test_handlers import act, only, player_of
@@ -88,6 +89,17 @@ def test_a_finished_chronovore_match_replays_from_its_seed_and_log():
     verdict = verify_match(json.loads(json.dumps(history)), REPLAYABLE)
     assert (verdict.status, verdict.replayed) == ("ok", True), verdict.problems
     assert history["replay"]["results"]["player"] == end["result"]
+
+
+def test_a_finished_match_between_two_players_shows_its_seed_but_no_one_s_deck():
+    store, clock, player, view = cv.start(seed=4)
+    cv.play_to_the_end(store, clock, player, view)
+    match = only(store)
+    two_players = replace(
+        match, seats=[replace(seat, kind=SeatKind.PLAYER) for seat in match.seats]
+    )
+    assert replay_view(two_players, None, []) is None
+    assert seed_view(two_players)["seed"] == str(match.seed)
 
 
 def _tampered(history, change):
