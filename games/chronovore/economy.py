@@ -97,17 +97,6 @@ def copy_limit(rarity: str) -> int:
     return COPY_LIMIT[Rarity(rarity)]
 
 
-def require_room_to_craft(rarity: str, held: int) -> None:
-    """Crafting stops at the copy limit: ``held`` copies of the card in every finish."""
-    limit = copy_limit(rarity)
-    if held >= limit:
-        raise Refusal(
-            "craft_copy_limit",
-            f"you hold {held} copies of this {rarity} card; crafting stops at {limit}",
-            {"limit": limit, "held": held},
-        )
-
-
 @dataclass(frozen=True)
 class ChronovoreCrafting:
     """Chronovore's ``CraftingRules`` (games/kit/collection.py)."""

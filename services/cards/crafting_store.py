@@ -108,19 +108,6 @@ class SqlCrafting:
         ).first()
         return found is not None
 
-    def weakened_cards(self, game: str, since: datetime, until: datetime) -> set[uuid.UUID]:
-        """Every card (lineage) of a game weakened in (``since``, ``until``]."""
-        definitions = card_definitions.c
-        rows = self._session.execute(
-            select(definitions.lineage_id).where(
-                definitions.game == game,
-                definitions.snapshot["weakening"].as_boolean().is_(True),
-                definitions.published_at > since,
-                definitions.published_at <= until,
-            )
-        ).all()
-        return {row.lineage_id for row in rows}
-
     def held_of_finish(self, player_id: uuid.UUID, game: str, finish: str) -> dict[Any, int]:
         """The player's copies of one finish per card (lineage)."""
         rows = self._session.execute(

@@ -214,16 +214,6 @@ MATRIX: list[tuple[str, str, str | None, tuple[int | str, ...]]] = [
                (ANON,       200,       NO_PACK,        NO_PACK,        LOCKED)),
     ("POST",   "/<economy:game>/shop/packs",           "buy",
                (ANON,       201,       NO_GOLD,        NO_GOLD,        LOCKED)),
-    # The owner's unopened Diamond pack, sold back.
-    ("POST",   "/<economy:game>/packs/<uuid:pack_id>/sell", None,
-               (ANON,       200,       NO_PACK,        NO_PACK,        LOCKED)),
-    # Chronovore's Card Fragments: the public prices; the owner shreds a copy that is in
-    # no deck and crafts a card it holds none of.
-    ("GET",    "/chronovore/crafting",                 None,        OPEN),
-    ("POST",   "/chronovore/collection/<uuid:copy_id>/shred", None,
-               (ANON,       200,       NO_COPY,        NO_COPY,        LOCKED)),
-    ("POST",   "/chronovore/craft",                    "craft",
-               (ANON,       201,       NO_FRAGMENTS,   NO_FRAGMENTS,   LOCKED)),
     ("GET",    "/me/fairness",                         None,
                (ANON,       200,       200,            200,            LOCKED)),
     ("PUT",    "/me/fairness/client-seed",             "client_seed",
@@ -280,6 +270,17 @@ MATRIX: list[tuple[str, str, str | None, tuple[int | str, ...]]] = [
                (ANON,       204,       NO_DECK,        NO_DECK,        LOCKED)),
     ("DELETE", "/terrakard/plans/<uuid:plan_id>",      None,
                (ANON,       204,       NO_PLAN,        NO_PLAN,        LOCKED)),
+    # The owner's unopened Diamond pack, sold back (after TerraKard's rows: its attack
+    # runs on the real clock).
+    ("POST",   "/<economy:game>/packs/<uuid:pack_id>/sell", None,
+               (ANON,       200,       NO_PACK,        NO_PACK,        LOCKED)),
+    # Chronovore's Card Fragments: the public prices; the owner shreds a copy that is in
+    # no deck and crafts a card it holds none of.
+    ("GET",    "/chronovore/crafting",                 None,        OPEN),
+    ("POST",   "/chronovore/collection/<uuid:copy_id>/shred", None,
+               (ANON,       200,       NO_COPY,        NO_COPY,        LOCKED)),
+    ("POST",   "/chronovore/craft",                    "craft",
+               (ANON,       201,       NO_FRAGMENTS,   NO_FRAGMENTS,   LOCKED)),
     # Authoring: Authors only; the author owns the draft. The lock outranks the role.
     ("GET",    "/authoring/content",                   None,
                (ANON,       NOT_AUTHOR, NOT_AUTHOR,    200,            LOCKED)),
