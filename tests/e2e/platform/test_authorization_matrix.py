@@ -503,14 +503,21 @@ def auth0():
 
 
 class ShiftedClock:
-    """The system's time moved forward by ``shift`` (battle's: TerraKard's world is set
-    up past the new players' protection)."""
+    """The system's time moved forward by ``shift`` until ``stop()``, then that moment for
+    good. Battle's: TerraKard's world is set up past the new players' protection.
+    Challenge's and battle's both stop once the world is made, so the owner's attempt,
+    battle and attack, whose deadlines run from their starts, stay open through every
+    row however slow a loaded machine makes them."""
 
     def __init__(self) -> None:
         self.shift = timedelta(0)
+        self.stopped_at: datetime | None = None
 
     def now(self) -> datetime:
-        return datetime.now(UTC) + self.shift
+        return self.stopped_at or datetime.now(UTC) + self.shift
+
+    def stop(self) -> None:
+        self.stopped_at = self.now()
 
 
 @pytest.fixture
@@ -518,24 +525,9 @@ def battle_clock():
     return ShiftedClock()
 
 
-class StoppableClock:
-    """The system's time until ``stop()``, then that moment for good (challenge's: the
-    owner's attempt, made last in the world, never runs out while the rows go through,
-    however slow a loaded machine makes them)."""
-
-    def __init__(self) -> None:
-        self.stopped_at: datetime | None = None
-
-    def now(self) -> datetime:
-        return self.stopped_at or datetime.now(UTC)
-
-    def stop(self) -> None:
-        self.stopped_at = datetime.now(UTC)
-
-
 @pytest.fixture
 def challenge_clock():
-    return StoppableClock()
+    return ShiftedClock()
 
 
 @pytest.fixture
@@ -615,7 +607,8 @@ def world(
     # TerraKard before the owner's attempt: the attempt's deadline runs from its start.
     terrakard = terrakard_kit(owner, callers["other"], terrakard_catalogue, battle_clock)
     attempt = owner.ok("POST", f"/quest/events/{event_id}/attempt", attempt_api.claim())
-    challenge_clock.stop()  # the attempt's questions stay open through every row
+    for clock in (challenge_clock, battle_clock):
+        clock.stop()  # no deadline passes while the rows go through
     owner.ids.add(attempt["id"])
     owner.ids.update(o["id"] for q in attempt["questions"] for o in q["options"])
 
