@@ -126,8 +126,8 @@ REWARD_LATENCY_EVENTS = 200  # one at a time, ~10 ms each
 REWARD_WARMUP_EVENTS = 30
 ENGINE_MATCHES_PER_SECOND = 50  # per affinity, three affinities: ~150 matches/s here
 # A tenth of --duration each (their goals are far above what they do here yet):
-CHRONOVORE_MATCHES_PER_SECOND = 20  # ~200 matches/s here
-TERRAKARD_ATTACKS_PER_SECOND = 150  # ~1,500 attacks/s here
+CHRONOVORE_MATCHES_PER_SECOND = 20  # ~140 matches/s here: ~4 s at --duration 25
+TERRAKARD_ATTACKS_PER_SECOND = 150  # ~1,600 attacks/s here: ~2.5 s
 PUSH_PLAYERS = 1000  # connected players while events are timed (issue 15)
 PUSH_EVENTS_PER_SECOND = 100  # MatchUpdated published, each to one of them
 IDLE_SOCKETS = 10_000  # idle WebSocket connections held on one gateway (issue 15)
