@@ -30,6 +30,11 @@ the same run.
 ``engine`` (``engine``)
     ``bench/engine.py``: whole CPU-vs-CPU matches a second on the pure engine,
     in this process, and one match's wall time.
+``chronovore``, ``terrakard`` (``chronovore``, ``terrakard``)
+    ``bench/chronovore_engine.py``, ``bench/terrakard_engine.py``: whole
+    Chronovore CPU-vs-CPU matches, whole TerraKard attacks (a random attacker)
+    a second on their pure engines, in this process, against their goals
+    (2,000 and 20,000 a second on one core); a few seconds each.
 ``push latency``, ``idle connections`` (``push``, ``idle``)
     ``bench/push.py``: 1,000 players on WebSocket (``bench/push_client.py``, a
     process of its own), ``MatchUpdated`` published as the battle relay does ->
@@ -109,7 +114,10 @@ BASELINE_RPC_EXCHANGE = "deckyard-bench-baseline-rpc"
 VHOST_PREFIX = "deckyard-bench"
 SUBJECT = "auth0|bench"
 TOKEN_TIMEOUT = 30.0
-SCENARIOS = ("baseline", "me", "answers", "repeats", "battle", "rewards", "engine", "push", "idle")
+SCENARIOS = (
+    "baseline", "me", "answers", "repeats", "battle", "rewards", "engine", "chronovore",
+    "terrakard", "push", "idle",
+)  # fmt: skip
 ALIASES = {"gateway": "me"}
 # How the other scripts are sized from --duration (seconds measured per scenario):
 ANSWER_PLAYERS_PER_SECOND = 80  # 5 answers each: new answers only up to 400/s
@@ -117,6 +125,9 @@ REWARD_EVENTS_PER_SECOND = 150  # the burst: about as many as the pipeline grant
 REWARD_LATENCY_EVENTS = 200  # one at a time, ~10 ms each
 REWARD_WARMUP_EVENTS = 30
 ENGINE_MATCHES_PER_SECOND = 50  # per affinity, three affinities: ~150 matches/s here
+# A tenth of --duration each (their goals are far above what they do here yet):
+CHRONOVORE_MATCHES_PER_SECOND = 20  # ~140 matches/s here: ~4 s at --duration 25
+TERRAKARD_ATTACKS_PER_SECOND = 150  # ~1,600 attacks/s here: ~2.5 s
 PUSH_PLAYERS = 1000  # connected players while events are timed (issue 15)
 PUSH_EVENTS_PER_SECOND = 100  # MatchUpdated published, each to one of them
 IDLE_SOCKETS = 10_000  # idle WebSocket connections held on one gateway (issue 15)
@@ -125,6 +136,7 @@ PER_UNIT = {
     "req/s": "req",
     "events/s": "event",
     "matches/s": "match",
+    "attacks/s": "attack",
     "sockets": "socket",
 }  # CPU ms per ...
 
@@ -314,6 +326,16 @@ def engine_argv(args: argparse.Namespace) -> list[str]:
     ]
 
 
+def chronovore_argv(args: argparse.Namespace) -> list[str]:
+    matches = CHRONOVORE_MATCHES_PER_SECOND * args.duration
+    return ["--matches", str(matches), "--source", str(args.source)]
+
+
+def terrakard_argv(args: argparse.Namespace) -> list[str]:
+    attacks = TERRAKARD_ATTACKS_PER_SECOND * args.duration
+    return ["--attacks", str(attacks), "--source", str(args.source)]
+
+
 def push_argv(args: argparse.Namespace) -> list[str]:
     return [
         *("--connections", str(PUSH_PLAYERS), "--rate", str(PUSH_EVENTS_PER_SECOND)),
@@ -380,6 +402,18 @@ def run_engine(args: argparse.Namespace) -> list[Result]:
     return [engine.engine_result(run_script(args, "engine"))]
 
 
+def run_chronovore(args: argparse.Namespace) -> list[Result]:
+    import chronovore_engine
+
+    return [chronovore_engine.chronovore_result(run_script(args, "chronovore_engine"))]
+
+
+def run_terrakard(args: argparse.Namespace) -> list[Result]:
+    import terrakard_engine
+
+    return [terrakard_engine.terrakard_result(run_script(args, "terrakard_engine"))]
+
+
 def run_push(args: argparse.Namespace) -> list[Result]:
     import push
 
@@ -401,6 +435,8 @@ STEPS = (
     Step(frozenset({"battle"}), run_battle, "battle_actions", battle_argv),
     Step(frozenset({"rewards"}), run_rewards, "rewards", rewards_argv),
     Step(frozenset({"engine"}), run_engine, "engine", engine_argv),
+    Step(frozenset({"chronovore"}), run_chronovore, "chronovore_engine", chronovore_argv),
+    Step(frozenset({"terrakard"}), run_terrakard, "terrakard_engine", terrakard_argv),
     Step(frozenset({"push", "idle"}), run_push, "push", push_argv),
 )
 
