@@ -77,7 +77,8 @@ def dead_letters(settings):
 def test_a_passing_failure_is_retried_until_it_succeeds(flaky, settings):
     key = send(settings, 2)
     wait_for(lambda: Flaky.calls.get(key) == 3)
-    assert dead_letters(settings) == []
+    # Its own message only: the module's queue may still hold another test's parked one.
+    assert [payload for payload, _ in dead_letters(settings) if payload == {"id": key}] == []
 
 
 def test_a_handler_that_keeps_failing_parks_the_message_with_its_error(flaky, settings):
