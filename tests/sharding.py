@@ -3,10 +3,13 @@
 Most of an e2e or integration test's time is spent waiting (a container starting, a
 message crossing RabbitMQ, a gateway process coming up), so two pytest processes on a
 2-core machine finish the suite in far less than one does. ``TEST_SHARD=k/n`` keeps the
-test files of shard ``k`` (0-based) of ``n``: whole files, so module fixtures start once,
-dealt out largest first by a rough cost (a test through real services costs many unit
-tests), each to the shard with the least so far. Every process collects the same tests,
-so the deal is the same in every shard and each file runs in exactly one.
+test files of shard ``k`` (0-based) of ``n``: whole files, so module fixtures start once.
+Each tier (e2e, integration, unit) is dealt on its own, its files largest first (by
+their number of tests), each to the shard with the least of that tier so far: an
+estimate of what a test costs in one tier against another was far off (a first deal by
+such costs left one shard with most of the unit tests and twice the other's time), and
+within a tier the count of tests is a fair guide. Every process collects the same
+tests, so the deal is the same in every shard and each file runs in exactly one.
 """
 
 from __future__ import annotations
@@ -16,10 +19,7 @@ from collections import Counter
 
 import pytest
 
-# Rough seconds per test by tier, from `--durations` of whole runs: an e2e test starts
-# five services and a gateway, an integration test one or two services.
-COST_BY_TIER = {"e2e": 5.0, "integration": 2.0}
-UNIT_COST = 0.3
+TIERS = ("e2e", "integration", "unit")
 
 
 def parse_shard(value: str) -> tuple[int, int]:
@@ -30,24 +30,25 @@ def parse_shard(value: str) -> tuple[int, int]:
     return shard, shards
 
 
-def file_cost(path: str, tests: int) -> float:
-    tier = next((name for name in COST_BY_TIER if f"/{name}/" in f"/{path}"), None)
-    return tests * (COST_BY_TIER[tier] if tier else UNIT_COST)
+def tier_of(path: str) -> str:
+    """``tests/<tier>/...``; anything else (tests/ itself) counts as unit."""
+    return next((name for name in TIERS if f"/{name}/" in f"/{path}"), "unit")
 
 
 def deal(tests_per_file: dict[str, int], shards: int) -> dict[str, int]:
-    """Each file's shard: largest cost first, to the shard with the least so far."""
-    load = [0.0] * shards
+    """Each file's shard: tier by tier, largest first, to the shard with the fewest
+    tests of that tier so far (then the fewest in all, then the lowest index)."""
+    in_tier = {tier: [0] * shards for tier in TIERS}
+    in_all = [0] * shards
     dealt: dict[str, int] = {}
-
-    def cost(path: str) -> float:
-        return file_cost(path, tests_per_file[path])
-
-    by_cost = sorted(tests_per_file, key=lambda path: (-cost(path), path))
-    for path in by_cost:
-        shard = min(range(shards), key=lambda index: (load[index], index))
-        dealt[path] = shard
-        load[shard] += cost(path)
+    for tier in TIERS:
+        files = [path for path in tests_per_file if tier_of(path) == tier]
+        for path in sorted(files, key=lambda path: (-tests_per_file[path], path)):
+            load = in_tier[tier]
+            shard = min(range(shards), key=lambda index: (load[index], in_all[index], index))
+            dealt[path] = shard
+            load[shard] += tests_per_file[path]
+            in_all[shard] += tests_per_file[path]
     return dealt
 
 

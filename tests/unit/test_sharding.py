@@ -1,6 +1,6 @@
 import pytest
 
-from tests.sharding import deal, file_cost, parse_shard
+from tests.sharding import deal, parse_shard, tier_of
 
 FILES = {
     "tests/e2e/quest/test_battle_api.py": 6,
@@ -22,16 +22,21 @@ def test_the_deal_is_the_same_whatever_the_order_files_were_collected_in():
     assert deal(FILES, 3) == deal(reversed_files, 3)
 
 
-def test_the_costliest_files_are_spread_over_the_shards():
+def test_each_tier_is_spread_over_the_shards():
     dealt = deal(FILES, 2)
-    # bad_input (40 e2e tests) is by far the costliest: everything else goes to the other shard
+    for tier in ("e2e", "unit"):
+        assert {shard for path, shard in dealt.items() if tier_of(path) == tier} == {0, 1}
+
+
+def test_the_largest_file_of_a_tier_goes_first_and_the_next_to_the_other_shard():
+    dealt = deal(FILES, 2)
     assert dealt["tests/e2e/platform/test_bad_input.py"] == 0
-    assert {shard for path, shard in dealt.items() if "bad_input" not in path} == {1}
+    assert dealt["tests/e2e/quest/test_battle_api.py"] == 1
 
 
-def test_a_test_through_services_costs_more_than_a_unit_test():
-    assert file_cost("tests/e2e/a.py", 1) > file_cost("tests/integration/a.py", 1)
-    assert file_cost("tests/integration/a.py", 1) > file_cost("tests/unit/a.py", 1)
+def test_a_file_outside_the_tiers_counts_as_a_unit_test():
+    assert tier_of("tests/test_sharding.py") == "unit"
+    assert tier_of("tests/integration/cards/test_packs.py") == "integration"
 
 
 @pytest.mark.parametrize("value", ["2/2", "-1/2", "a/2", "1"])
