@@ -107,7 +107,8 @@ def test_the_starter_shows_quest_s_copies_only_when_another_game_s_grant_shares_
 ):
     """TerraKard's starting collection is a ``starter`` grant keyed by the player too."""
     player = str(uuid.uuid4())
-    terrakard_card = definition(game="terrakard", kind="card", attributes={})
+    # Retired at once: other modules deal TerraKard's active cards in this database.
+    terrakard_card = definition(game="terrakard", kind="card", attributes={}, retired_at=NOW)
     with cards_engine.begin() as conn:
         conn.execute(sa.insert(orm.card_definitions), [terrakard_card])
         conn.execute(
