@@ -77,10 +77,11 @@ lint: install
 typecheck: install
 	$(BIN)/mypy
 
-# The whole suite: lint, types, then unit, integration and e2e tests on the real stack,
-# in two pytest processes side by side (scripts/run-tests; TEST_SHARDS=1 for one).
+# The whole suite: lint, types, then unit, integration and e2e tests on the real stack.
+# TEST_SHARDS=2 runs it in two pytest processes side by side (scripts/run-tests); one is
+# the default until the shards are dealt by measured times (tests/sharding.py).
 test: machine browser-machine lint typecheck web
-	REQUIRE_SERVICES=$${REQUIRE_SERVICES-1} PYTHON=$(BIN)/python bash scripts/run-tests
+	REQUIRE_SERVICES=$${REQUIRE_SERVICES-1} TEST_SHARDS=$${TEST_SHARDS-1} PYTHON=$(BIN)/python bash scripts/run-tests
 
 # Only the tests that need nothing running.
 test-unit: install
