@@ -6,7 +6,7 @@ DATABASE_URL ?= postgresql://postgres@127.0.0.1:5432/postgres
 AMQP_URI ?= amqp://guest:guest@127.0.0.1:5672/
 export DATABASE_URL AMQP_URI
 
-.PHONY: install lock machine bench-machine browser-machine run migrate test test-unit lint typecheck bench token fuzz faults soak web web-api
+.PHONY: install lock machine bench-machine browser-machine run migrate test test-durations test-unit lint typecheck bench token fuzz faults soak web web-api
 
 # The locked dependencies (hashes checked), then the project itself without resolving again.
 $(BIN)/deckyard: pyproject.toml requirements/dev.lock
@@ -82,6 +82,11 @@ typecheck: install
 # the default until the shards are dealt by measured times (tests/sharding.py).
 test: machine browser-machine lint typecheck web
 	REQUIRE_SERVICES=$${REQUIRE_SERVICES-1} TEST_SHARDS=$${TEST_SHARDS-1} PYTHON=$(BIN)/python bash scripts/run-tests
+
+# Measure each test file's seconds into tests/durations.json (the deal of the shards):
+# after a change that makes a file much slower or faster, run this and commit the file.
+test-durations: machine browser-machine install web
+	REQUIRE_SERVICES=$${REQUIRE_SERVICES-1} TEST_SHARDS=$${TEST_SHARDS-2} TEST_DURATIONS_OUT=tests/durations.json PYTHON=$(BIN)/python bash scripts/run-tests
 
 # Only the tests that need nothing running.
 test-unit: install

@@ -20,7 +20,11 @@ from deckyard.registry import service_class  # noqa: E402
 from shared.db import use_cooperative_psycopg  # noqa: E402
 from shared.testing import ServicesUnavailable, isolated_stack, services_required  # noqa: E402
 from tests.gateway_process import GatewayProcess  # noqa: E402
-from tests.sharding import pytest_collection_modifyitems  # noqa: E402, F401
+from tests.sharding import (  # noqa: E402, F401
+    pytest_collection_modifyitems,
+    pytest_runtest_logreport,
+    pytest_sessionfinish,
+)
 
 use_cooperative_psycopg()
 os.environ.setdefault("DEV_AUTH", "1")

@@ -277,7 +277,10 @@ def test_for_seven_days_after_an_author_weakens_a_card_its_shred_pays_the_crafti
                             json={"to": to, "expectedVersion": version})  # fmt: skip
         assert moved.status_code == 200, moved.text
     new_id = created.json()["id"]
-    wait_for(lambda: new_id in {c["id"] for c in api.get("/chronovore/library").json()})
+    # Publication crosses authoring's outbox and cards' consumer; on a loaded machine (two
+    # shards on two cores) that took more than the default ten seconds once.
+    library = "/chronovore/library"
+    wait_for(lambda: new_id in {c["id"] for c in api.get(library).json()}, timeout=30)
     shredded = post(player, f"/chronovore/collection/{copies[0]}/shred", idempotency_key=key())
     assert (shredded.json()["fragments"], shredded.json()["weakened"]) == (5, True)
     clock.advance(days=7)  # "for 7 days": from the publication on, not after
