@@ -18,6 +18,7 @@ from starlette.responses import Response
 
 from gateway.casing import CamelSchema, camelize
 from shared.errors import DeckyardError
+from shared.logs import REQUEST_ID
 
 log = logging.getLogger(__name__)
 
@@ -55,6 +56,9 @@ def problem(
     }
     if extra:  # extension members are camelCase like every other member name
         body.update({k: v for k, v in camelize(extra).items() if k not in body})
+    request_id = REQUEST_ID.get()
+    if request_id is not None:  # the same id as the X-Request-ID header: quote it to support
+        body["requestId"] = request_id
     return Response(
         json.dumps(body), status_code=status, media_type=PROBLEM_CONTENT_TYPE, headers=headers
     )
@@ -99,4 +103,7 @@ class ProblemSchema(CamelSchema):
     )
     error_id = fields.String(
         metadata={"description": "internal_error: the id to find the failure in the logs"}
+    )
+    request_id = fields.String(
+        metadata={"description": "The request's id (its X-Request-ID), in every log line of it"}
     )

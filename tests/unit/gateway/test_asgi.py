@@ -169,6 +169,13 @@ def test_the_request_id_is_the_clients_when_usable_and_new_otherwise():
     assert headers["x-request-id"] != "bad id" and len(headers["x-request-id"]) == 32
 
 
+def test_a_problem_quotes_the_request_id_of_its_answer():
+    status, headers, body = call(app(), "GET", "/no/such/route", headers={"X-Request-ID": "r-42"})
+    assert status == 404 and json.loads(body)["requestId"] == "r-42" == headers["x-request-id"]
+    status, headers, body = call(app(), "GET", "/no/such/route")
+    assert json.loads(body)["requestId"] == headers["x-request-id"]
+
+
 def test_cors_answers_an_allowed_origin_and_refuses_others():
     policy = CorsPolicy.of([APP_ORIGIN])
     preflight = {"Origin": APP_ORIGIN, "Access-Control-Request-Method": "POST"}

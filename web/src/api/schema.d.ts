@@ -2982,6 +2982,8 @@ export interface components {
             fields?: {
                 [key: string]: unknown;
             };
+            /** @description The request's id (its X-Request-ID), in every log line of it */
+            requestId?: string;
             status: number;
             title: string;
             /** @description A URI naming the problem type */
