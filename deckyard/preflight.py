@@ -16,6 +16,8 @@ class PreflightFailed(Exception):
 
 
 def require_postgres(settings: Settings) -> None:
+    if not settings.database_url:
+        raise PreflightFailed("DATABASE_URL is not set: this command needs PostgreSQL")
     problem = postgres_problem(settings.database_url)
     if problem:
         raise PreflightFailed(problem)

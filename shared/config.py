@@ -138,6 +138,8 @@ class Settings:
 
     def database_url_for(self, service: str) -> URL:
         """The SQLAlchemy URL of one service's own database (psycopg 3 driver)."""
+        if not self.database_url:  # production without one: only the gateway may do so
+            raise ConfigError("DATABASE_URL must be set when DECKYARD_ENV=production")
         return service_database_url(self.database_url, f"{self.database_prefix}_{service}")
 
     def nameko_config(self, **overrides: object) -> dict[str, object]:
@@ -211,7 +213,10 @@ def load_settings(env: Mapping[str, str] | None = None) -> Settings:
         raise ConfigError("AUTH0_MGMT_PROTOCOL must be https when DECKYARD_ENV=production")
 
     return Settings(
-        database_url=required("DATABASE_URL", DEV_DATABASE_URL),
+        # The gateway has no database: in production a process without DATABASE_URL
+        # starts, and refuses only when it opens a service's database.
+        database_url=env.get("DATABASE_URL", "").strip()
+        or ("" if production else DEV_DATABASE_URL),
         amqp_uri=required("AMQP_URI", DEV_AMQP_URI),
         database_prefix=env.get("DATABASE_PREFIX", "deckyard").strip() or "deckyard",
         rpc_exchange=env.get("RPC_EXCHANGE", "nameko-rpc").strip() or "nameko-rpc",

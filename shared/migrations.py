@@ -13,6 +13,7 @@ from pathlib import Path
 import psycopg
 from alembic import command, context
 from alembic.config import Config
+from psycopg import sql
 from sqlalchemy import MetaData, create_engine, pool, text
 from sqlalchemy.engine import URL, make_url
 
@@ -71,6 +72,42 @@ def alembic_config(settings: Settings, service: str) -> Config:
 def upgrade(settings: Settings, service: str, revision: str = "head") -> None:
     ensure_database(settings, service)
     command.upgrade(alembic_config(settings, service), revision)
+    grant_service_role(settings, service)
+
+
+def service_role(settings: Settings, service: str) -> str:
+    """The login role a service runs as in production (docs/deploy.md, "Database roles"):
+    named like its database, ``deckyard_cards``."""
+    return f"{settings.database_prefix}_{service}"
+
+
+def grant_service_role(settings: Settings, service: str) -> bool:
+    """Give the service's own role, when the operator has created it, exactly what a
+    running service needs on its database and nothing elsewhere: connect, and read and
+    write the rows of its tables (no DDL: only migrations change the schema, as the
+    migration role). Every service database refuses connections from other roles
+    (CONNECT revoked from PUBLIC), so one service's credentials cannot open another's
+    data. Run after every migration, so new tables are granted too. True if granted."""
+    target = settings.database_url_for(service)
+    role = service_role(settings, service)
+    with psycopg.connect(_plain_conninfo(target), autocommit=True) as conn:
+        database = sql.Identifier(target.database or "")
+        conn.execute(
+            sql.SQL("REVOKE CONNECT, TEMPORARY ON DATABASE {} FROM PUBLIC").format(database)
+        )
+        conn.execute("REVOKE CREATE ON SCHEMA public FROM PUBLIC")
+        exists = conn.execute("SELECT 1 FROM pg_roles WHERE rolname = %s", (role,)).fetchone()
+        if not exists:
+            return False
+        grantee = sql.Identifier(role)
+        for statement in (
+            "GRANT CONNECT ON DATABASE {database} TO {role}",
+            "GRANT USAGE ON SCHEMA public TO {role}",
+            "GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO {role}",
+            "GRANT USAGE, SELECT, UPDATE ON ALL SEQUENCES IN SCHEMA public TO {role}",
+        ):
+            conn.execute(sql.SQL(statement).format(database=database, role=grantee))
+        return True
 
 
 def run_migrations_online(target_metadata: MetaData) -> None:

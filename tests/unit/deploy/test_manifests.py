@@ -247,7 +247,24 @@ def test_app_containers_read_the_config_map():
                 continue
             refs = {s["configMapRef"]["name"] for s in container.get("envFrom", [])}
             assert refs and refs <= config_maps, _label(workload)
-            assert {"DATABASE_URL", "AMQP_URI"} <= _env(container).keys(), _label(workload)
+            assert "AMQP_URI" in _env(container), _label(workload)
+
+
+def _database_secret(workload: Doc) -> str | None:
+    """The Secret a workload's DATABASE_URL comes from, None without one."""
+    (container,) = _pod_spec(workload)["containers"]
+    var = _env(container).get("DATABASE_URL")
+    return None if var is None else var["valueFrom"]["secretKeyRef"]["name"]
+
+
+def test_each_service_holds_only_its_own_database_role_and_the_gateway_none():
+    for service in SERVICES:
+        assert _database_secret(DEPLOYMENTS[service]) == f"deckyard-db-{service}"
+    assert _database_secret(DEPLOYMENTS["gateway"]) is None, "the gateway has no database"
+    (job,) = _of_kind("Job").values()
+    assert _database_secret(job) == "deckyard-db-migrate", "only the Job migrates"
+    example = EXAMPLE_SECRETS[f"deckyard-db-{SERVICES[0]}"]["stringData"]["DATABASE_URL"]
+    assert example.startswith(f"postgresql://deckyard_{SERVICES[0]}:")  # its role's name
 
 
 def test_production_mode_is_configured():

@@ -96,7 +96,18 @@ def test_production_is_recognised_case_and_space_insensitively():
     assert load_settings({**PRODUCTION, "DECKYARD_ENV": " Production "}).production is True
 
 
-@pytest.mark.parametrize("missing", ["DATABASE_URL", "AMQP_URI", "AUTH0_DOMAIN"])
+def test_production_without_a_database_url_refuses_only_a_database():
+    """The gateway runs without one (it holds no database credentials); a service
+    opening its database is refused with the setting's name."""
+    settings = load_settings({k: v for k, v in PRODUCTION.items() if k != "DATABASE_URL"})
+    assert settings.database_url == ""
+    with pytest.raises(ConfigError, match="DATABASE_URL"):
+        settings.database_url_for("cards")
+    with pytest.raises(ConfigError, match="DATABASE_URL"):
+        load_settings({**PRODUCTION, "DATABASE_URL": "  "}).database_url_for("cards")
+
+
+@pytest.mark.parametrize("missing", ["AMQP_URI", "AUTH0_DOMAIN"])
 def test_production_refuses_to_start_without_a_credential_setting(missing):
     env = {k: v for k, v in PRODUCTION.items() if k != missing}
 
@@ -104,7 +115,7 @@ def test_production_refuses_to_start_without_a_credential_setting(missing):
         load_settings(env)
 
 
-@pytest.mark.parametrize("missing", ["DATABASE_URL", "AMQP_URI", "AUTH0_DOMAIN"])
+@pytest.mark.parametrize("missing", ["AMQP_URI", "AUTH0_DOMAIN"])
 def test_production_treats_a_blank_credential_setting_as_missing(missing):
     with pytest.raises(ConfigError, match=missing):
         load_settings({**PRODUCTION, missing: "   "})
