@@ -12,6 +12,8 @@ eventlet.monkey_patch()  # must precede every socket-using import
 import os  # noqa: E402
 
 import pytest  # noqa: E402
+from hypothesis import HealthCheck  # noqa: E402
+from hypothesis import settings as hypothesis_settings  # noqa: E402
 from nameko.standalone.rpc import ClusterRpcProxy  # noqa: E402
 from nameko.testing.services import replace_dependencies  # noqa: E402
 from nameko.web.server import WebServer  # noqa: E402
@@ -27,6 +29,13 @@ from tests.sharding import (  # noqa: E402, F401
 )
 
 use_cooperative_psycopg()
+
+# No timed assertions: Hypothesis' per-example deadline and its "too slow" health check
+# fail tests on a shared, loaded machine for the machine's sake, not the code's.
+hypothesis_settings.register_profile(
+    "deckyard", deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
+hypothesis_settings.load_profile("deckyard")
 os.environ.setdefault("DEV_AUTH", "1")
 
 
