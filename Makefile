@@ -6,7 +6,7 @@ DATABASE_URL ?= postgresql://postgres@127.0.0.1:5432/postgres
 AMQP_URI ?= amqp://guest:guest@127.0.0.1:5672/
 export DATABASE_URL AMQP_URI
 
-.PHONY: install lock machine bench-machine browser-machine run migrate test test-durations test-unit lint typecheck bench token fuzz faults soak web web-api
+.PHONY: install lock machine bench-machine browser-machine deploy-machine run migrate test test-durations test-unit lint typecheck bench token fuzz faults soak web web-api
 
 # The locked dependencies (hashes checked), then the project itself without resolving again.
 $(BIN)/deckyard: pyproject.toml requirements/dev.lock
@@ -61,6 +61,10 @@ bench-machine:
 browser-machine:
 	@bash scripts/prepare-machine chromium
 
+# kubectl, whose kustomize renders deploy/k8s's overlays for the manifest tests.
+deploy-machine:
+	@bash scripts/prepare-machine kubectl
+
 # Every service and the gateway against the local PostgreSQL and RabbitMQ (migrates first).
 run: machine install
 	DEV_AUTH=$${DEV_AUTH-1} $(BIN)/deckyard run
@@ -80,7 +84,7 @@ typecheck: install
 # The whole suite: lint, types, then unit, integration and e2e tests on the real stack.
 # TEST_SHARDS=2 runs it in two pytest processes side by side (scripts/run-tests); one is
 # the default until the shards are dealt by measured times (tests/sharding.py).
-test: machine browser-machine lint typecheck web
+test: machine browser-machine deploy-machine lint typecheck web
 	REQUIRE_SERVICES=$${REQUIRE_SERVICES-1} TEST_SHARDS=$${TEST_SHARDS-1} PYTHON=$(BIN)/python bash scripts/run-tests
 
 # Measure each test file's seconds into tests/durations.json (the deal of the shards):

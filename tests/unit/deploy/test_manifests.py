@@ -1,10 +1,15 @@
 """The deployment files: Kubernetes manifests, compose.yml and the Dockerfile.
 
-Offline: the Kubernetes schemas come from the kubernetes-validate package itself.
+The Kubernetes objects are checked as they are applied: each overlay rendered by
+``kubectl kustomize`` (kustomize built into kubectl; the machine's image has it, and a
+machine without it fails here rather than skipping). Offline: the Kubernetes schemas
+come from the kubernetes-validate package itself.
 """
 
 from __future__ import annotations
 
+import shutil
+import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -16,13 +21,15 @@ from shared.config import load_settings
 
 ROOT = Path(__file__).resolve().parents[3]
 K8S = ROOT / "deploy" / "k8s"
+BASE = K8S / "base"
+OVERLAYS = ("development", "production")
 COMPOSE = ROOT / "compose.yml"
 DOCKERFILE = ROOT / "Dockerfile"
 
 KUBERNETES_VERSION = "1.30"
 NAMESPACE = "deckyard"
 SERVICES = ("accounts", "authoring", "challenge", "cards", "battle")
-APP_IMAGE = "deckyard"
+APP_IMAGE = "deckyard"  # the manifests' name; each overlay maps it to a registry and tag
 APP_UID = 10001
 STATUS_PORT = 8090  # the gateway's internal status port
 # Prometheus' namespace, the only one that may reach the metrics ports (monitoring.yaml).
@@ -38,13 +45,9 @@ SECRET_ENV = {
     "POSTGRES_PASSWORD",
     "RABBITMQ_DEFAULT_PASS",
 }
-NOT_APPLIED = {"kustomization.yaml", "secrets.example.yaml"}
+SECRETS_EXAMPLE = K8S / "secrets.example.yaml"
 
 Doc = dict[str, Any]
-
-
-def _manifest_files() -> list[Path]:
-    return sorted(p for p in K8S.rglob("*.y*ml") if p.name != "kustomization.yaml")
 
 
 def _load(path: Path) -> list[Doc]:
@@ -52,12 +55,28 @@ def _load(path: Path) -> list[Doc]:
         return [doc for doc in yaml.safe_load_all(f) if doc is not None]
 
 
-def _docs() -> list[tuple[str, Doc]]:
-    return [(p.relative_to(K8S).as_posix(), doc) for p in _manifest_files() for doc in _load(p)]
+def _render(overlay: str) -> list[Doc]:
+    kubectl = shutil.which("kubectl")
+    if kubectl is None:
+        raise RuntimeError("kubectl (with kustomize) is needed to render deploy/k8s/overlays")
+    rendered = subprocess.run(
+        [kubectl, "kustomize", str(K8S / "overlays" / overlay)],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=60,
+    ).stdout
+    return [doc for doc in yaml.safe_load_all(rendered) if doc is not None]
 
 
-DOCS = _docs()
-APPLIED = [doc for name, doc in DOCS if name not in NOT_APPLIED]
+RENDERED = {overlay: _render(overlay) for overlay in OVERLAYS}
+APPLIED = RENDERED["development"]  # the whole stack, its servers included
+PRODUCTION = RENDERED["production"]
+DOCS = [
+    *((f"{overlay}:{doc['kind']}/{doc['metadata']['name']}", doc)
+      for overlay, docs in RENDERED.items() for doc in docs),
+    *((f"example:Secret/{doc['metadata']['name']}", doc) for doc in _load(SECRETS_EXAMPLE)),
+]  # fmt: skip
 
 
 def _of_kind(kind: str, docs: list[Doc] = APPLIED) -> dict[str, Doc]:
@@ -66,7 +85,7 @@ def _of_kind(kind: str, docs: list[Doc] = APPLIED) -> dict[str, Doc]:
 
 DEPLOYMENTS = _of_kind("Deployment")
 WORKLOADS = [*DEPLOYMENTS.values(), *_of_kind("StatefulSet").values(), *_of_kind("Job").values()]
-EXAMPLE_SECRETS = _of_kind("Secret", [d for name, d in DOCS if name == "secrets.example.yaml"])
+EXAMPLE_SECRETS = _of_kind("Secret", _load(SECRETS_EXAMPLE))
 
 
 def _pod_spec(workload: Doc) -> Doc:
@@ -82,6 +101,11 @@ def _env(container: Doc) -> dict[str, Doc]:
     return {e["name"]: e for e in container.get("env", [])}
 
 
+def _is_app(container: Doc) -> bool:
+    """Deckyard's own image, as an overlay names it (``registry/deckyard/deckyard:tag``)."""
+    return container["image"].rpartition(":")[0].endswith(f"/{APP_IMAGE}")
+
+
 def _label(doc: Doc) -> str:
     return f"{doc['kind']}/{doc['metadata']['name']}"
 
@@ -89,40 +113,83 @@ def _label(doc: Doc) -> str:
 # --- Kubernetes -----------------------------------------------------------------------
 
 
-def test_the_manifest_directory_is_not_empty():
-    assert len(DOCS) >= 10
+def test_each_overlay_renders_the_application():
+    assert len(APPLIED) >= 30 and len(PRODUCTION) >= 25
 
 
-@pytest.mark.parametrize(
-    "doc", [d for _, d in DOCS], ids=[f"{name}:{_label(d)}" for name, d in DOCS]
-)
+@pytest.mark.parametrize("doc", [d for _, d in DOCS], ids=[name for name, _ in DOCS])
 def test_manifest_is_valid_against_the_kubernetes_schema(doc):
     assert kubernetes_validate.validate(doc, KUBERNETES_VERSION, strict=True) == KUBERNETES_VERSION
 
 
-def test_kustomization_lists_every_manifest_except_the_secret_example():
-    kustomization = yaml.safe_load((K8S / "kustomization.yaml").read_text())
+def _kustomization(directory: Path) -> Doc:
+    kustomization = yaml.safe_load((directory / "kustomization.yaml").read_text())
     assert kustomization["apiVersion"] == "kustomize.config.k8s.io/v1beta1"
     assert kustomization["kind"] == "Kustomization"
     assert kustomization["namespace"] == NAMESPACE
-    listed = kustomization["resources"]
-    assert len(listed) == len(set(listed))
-    on_disk = {p.relative_to(K8S).as_posix() for p in _manifest_files()} - NOT_APPLIED
-    assert set(listed) == on_disk
-    assert APP_IMAGE in {image["name"] for image in kustomization.get("images", [])}
+    assert len(kustomization["resources"]) == len(set(kustomization["resources"]))
+    return kustomization
+
+
+def _yaml_files(directory: Path) -> set[str]:
+    return {p.name for p in directory.glob("*.y*ml")} - {"kustomization.yaml"}
+
+
+def test_every_manifest_file_is_in_a_kustomization_and_the_secrets_example_in_none():
+    base = _kustomization(BASE)
+    assert set(base["resources"]) == _yaml_files(BASE)
+    development_dir = K8S / "overlays" / "development"
+    development = _kustomization(development_dir)
+    assert set(development["resources"]) == {"../../base", *_yaml_files(development_dir)}
+    production_dir = K8S / "overlays" / "production"
+    production = _kustomization(production_dir)
+    assert production["resources"] == ["../../base"]
+    assert {patch["path"] for patch in production["patches"]} == _yaml_files(production_dir)
+    for kustomization in (development, production):
+        (image,) = kustomization["images"]
+        assert image["name"] == APP_IMAGE and image["newTag"], "an overlay pins the image"
+
+
+def test_production_runs_no_database_or_broker_and_the_same_application():
+    assert not _of_kind("StatefulSet", PRODUCTION)
+    assert not _of_kind("PersistentVolumeClaim", PRODUCTION)
+    assert set(_of_kind("Deployment", PRODUCTION)) == set(DEPLOYMENTS)
+    assert set(_of_kind("Job", PRODUCTION)) == set(_of_kind("Job"))
+    assert not {"postgres", "rabbitmq"} & set(_of_kind("Service", PRODUCTION))
+
+
+def test_production_reaches_its_external_servers_only_by_address_and_port():
+    """No egress rule of production selects pods that do not exist there; the servers
+    are reached by address on their own ports (PostgreSQL 5432, AMQP 5672/5671)."""
+    policies = _of_kind("NetworkPolicy", PRODUCTION)
+    reached: dict[str, set[int]] = {}
+    for name in ("gateway", "services", "migration"):
+        for rule in policies[name]["spec"]["egress"]:
+            ports = {port["port"] for port in rule["ports"]}
+            for peer in rule["to"]:
+                assert "podSelector" not in peer, f"{name}: a pod that production does not run"
+            if ports & {5432, 5671, 5672}:
+                reached.setdefault(name, set()).update(ports)
+    assert reached == {
+        "gateway": {5671, 5672},
+        "services": {5432, 5671, 5672},
+        "migration": {5432},
+    }
+
+
+@pytest.mark.parametrize("overlay", OVERLAYS)
+def test_every_object_of_an_overlay_lives_in_the_deckyard_namespace(overlay):
+    docs = RENDERED[overlay]
+    assert set(_of_kind("Namespace", docs)) == {NAMESPACE}
+    for doc in docs:
+        if doc["kind"] != "Namespace":
+            assert doc["metadata"].get("namespace") == NAMESPACE, _label(doc)
 
 
 def test_no_manifest_mentions_the_development_token_issuer():
     for path in K8S.rglob("*"):
         if path.is_file():
             assert "DEV_AUTH" not in path.read_text(), path
-
-
-def test_every_object_lives_in_the_deckyard_namespace():
-    assert set(_of_kind("Namespace")) == {NAMESPACE}
-    for doc in APPLIED:
-        if doc["kind"] != "Namespace":
-            assert doc["metadata"].get("namespace") == NAMESPACE, _label(doc)
 
 
 def test_every_service_and_the_gateway_has_a_deployment():
@@ -133,7 +200,7 @@ def test_every_service_and_the_gateway_has_a_deployment():
         # put back by every `kubectl apply`.
         assert "replicas" not in deployment["spec"], name
         (container,) = _pod_spec(deployment)["containers"]
-        assert container["image"] == APP_IMAGE, name
+        assert _is_app(container), name
         assert container["command"] == ["deckyard", "run", "--service", name]
 
 
@@ -181,7 +248,7 @@ def test_every_workload_runs_as_non_root_without_privilege_escalation():
 
 
 def test_deckyard_containers_are_locked_down():
-    app = [w for w in WORKLOADS if _containers(w)[0]["image"] == APP_IMAGE]
+    app = [w for w in WORKLOADS if _is_app(_containers(w)[0])]
     assert len(app) == len(SERVICES) + 2  # the services, the gateway and the migration Job
     for workload in app:
         for container in _containers(workload):
@@ -243,7 +310,7 @@ def test_app_containers_read_the_config_map():
     config_maps = set(_of_kind("ConfigMap"))
     for workload in WORKLOADS:
         for container in _containers(workload):
-            if container["image"] != APP_IMAGE:
+            if not _is_app(container):
                 continue
             refs = {s["configMapRef"]["name"] for s in container.get("envFrom", [])}
             assert refs and refs <= config_maps, _label(workload)
