@@ -14,6 +14,9 @@ problem+json (gateway/problems.py). Starlette's ``Request``, ``Response`` and
 * **CORS** for ``CORS_ORIGINS`` (gateway/cors.py); the status port answers none.
 * **Metrics** (the API port's app only): every request counted and timed by its route's
   template, method and status (gateway/metrics.py).
+* **Version prefix**: ``/v1/me`` is ``/me`` (the OpenAPI document's ``servers`` is
+  ``/v1``). A versioned path reaches API routes and sockets only, never a file of the
+  web client; the unversioned paths keep answering for the clients written before it.
 """
 
 from __future__ import annotations
@@ -44,6 +47,8 @@ from shared.errors import PayloadTooLarge
 
 _USABLE_REQUEST_ID = re.compile(r"[\x21-\x7e]{1,128}")
 _MATCHED = "deckyard.matched"  # the scope's key for the route ``_answer`` found
+API_VERSION_PREFIX = "/v1"
+_VERSIONED = "deckyard.versioned"  # the scope's key: the client asked for /v1/...
 
 Handler = Callable[..., Awaitable[Any]]
 SocketHandler = Callable[[WebSocket], Awaitable[None]]
@@ -53,6 +58,18 @@ SocketHandler = Callable[[WebSocket], Awaitable[None]]
 class Bound:
     route: Route
     handler: Handler
+
+
+def _unversioned(scope: Scope) -> Scope:
+    """``/v1/x`` as ``/x``, remembering that it was versioned; other paths unchanged."""
+    path: str = scope["path"]
+    if not path.startswith(API_VERSION_PREFIX + "/"):
+        return scope
+    stripped = path[len(API_VERSION_PREFIX) :]
+    raw = scope.get("raw_path")
+    if isinstance(raw, bytes) and raw.startswith(API_VERSION_PREFIX.encode() + b"/"):
+        raw = raw[len(API_VERSION_PREFIX) :]
+    return {**scope, "path": stripped, "raw_path": raw, _VERSIONED: True}
 
 
 class RoutingTable:
@@ -98,6 +115,8 @@ class GatewayApp:
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         kind = scope["type"]
+        if kind in ("http", "websocket"):
+            scope = _unversioned(scope)
         if kind == "http":
             if self.measured:
                 response = await self._measured_answer(scope, receive)
@@ -177,7 +196,8 @@ class GatewayApp:
         self, request: Request, matched: tuple[dict[str, Bound], dict[str, str]] | None
     ) -> Response:
         if matched is None:
-            if self.files is not None and request.method in ("GET", "HEAD"):
+            versioned = request.scope.get(_VERSIONED, False)
+            if self.files is not None and request.method in ("GET", "HEAD") and not versioned:
                 return self.files(request.url.path)
             return route_not_found()
         methods, groups = matched

@@ -112,10 +112,10 @@ def _path_parameters(werkzeug_rule: str) -> list[dict[str, Any]]:
 
 
 def build_spec(
-    service_cls: type, version: str = "0.1.0", servers: Sequence[str] = ("/",)
+    service_cls: type, version: str = "0.1.0", servers: Sequence[str] = ("/v1",)
 ) -> dict[str, Any]:
-    """The document; ``servers`` are the API's base URLs (``API_SERVERS``; ``/`` by
-    default: the host that served the document, whatever the request was)."""
+    """The document; ``servers`` are the API's base URLs with its version (``API_SERVERS``;
+    ``/v1`` by default: the version on the host that served the document)."""
     spec = APISpec(
         title="Deckyard API",
         version=version,

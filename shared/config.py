@@ -80,8 +80,9 @@ class Settings:
         append the client address to which header (``TRUSTED_PROXY_HOPS``, 0: none, the
         socket peer is the client and headers are ignored; ``TRUSTED_PROXY_HEADER``,
         ``X-Forwarded-For`` or ``Forwarded``); see gateway/clientaddress.py.
-    api_servers: the API's base URLs, the OpenAPI document's ``servers``
-        (``API_SERVERS``, comma-separated; default ``/``: the host that served it).
+    api_servers: the API's base URLs with its version, the OpenAPI document's
+        ``servers`` (``API_SERVERS``, comma-separated; default ``/v1``: the version on
+        the host that served it).
     cors_origins: the browser origins allowed to call the API from another origin
         (``CORS_ORIGINS``, comma-separated exact origins such as
         ``https://play.deckyard.example.com``; empty, the default: no CORS headers).
@@ -129,7 +130,7 @@ class Settings:
     trusted_proxy_header: str = "X-Forwarded-For"
     log_format: str = "text"
     log_level: str = "INFO"
-    api_servers: tuple[str, ...] = ("/",)
+    api_servers: tuple[str, ...] = ("/v1",)
     cors_origins: tuple[str, ...] = ()
     web_root: str = ""
     auth0_client_id: str = ""
@@ -249,7 +250,7 @@ def load_settings(env: Mapping[str, str] | None = None) -> Settings:
         trusted_proxy_header=_forwarding_header(env),
         log_format=_choice(env, "LOG_FORMAT", ("text", "json"), "text"),
         log_level=_choice(env, "LOG_LEVEL", ("DEBUG", "INFO", "WARNING", "ERROR"), "INFO"),
-        api_servers=_list(env, "API_SERVERS") or ("/",),
+        api_servers=_list(env, "API_SERVERS") or ("/v1",),
         cors_origins=_origins(env),
         web_root=env.get("WEB_ROOT", "").strip() or _default_web_root(),
         auth0_client_id=env.get("AUTH0_CLIENT_ID", "").strip(),

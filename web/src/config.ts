@@ -5,11 +5,11 @@
  */
 
 /**
- * The API's path prefix, the one constant to change when the gateway moves its routes
- * (the planned `/v1`). The generated client's paths never carry it (web/scripts strip it
- * when saving openapi.json), so nothing else changes.
+ * The API's version prefix (the document's `servers`; the gateway also answers the
+ * unversioned paths for older clients). The generated client's paths never carry it, so
+ * nothing else changes with a version.
  */
-export const API_PREFIX = "";
+export const API_PREFIX = "/v1";
 
 /** The push channel's path under the prefix (a WebSocket; polling when it is missing). */
 export const STREAM_PATH = "/stream";

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import uuid
 from typing import Any
 
 import pytest
@@ -167,6 +168,28 @@ def test_the_request_id_is_the_clients_when_usable_and_new_otherwise():
     assert headers["x-request-id"] == "abc-123"
     _, headers, _ = call(app(), "GET", "/things", headers={"X-Request-ID": "bad id\u00e9"[:6]})
     assert headers["x-request-id"] != "bad id" and len(headers["x-request-id"]) == 32
+
+
+def test_a_versioned_path_is_the_same_route():
+    assert call(app(), "GET", "/v1/things")[::2] == call(app(), "GET", "/things")[::2]
+    item = f"/things/{uuid.uuid4()}/3"
+    assert call(app(), "GET", "/v1" + item)[0] == call(app(), "GET", item)[0] == 200
+    status, _, body = call(app(), "GET", "/v1/nothing/here")
+    assert (status, json.loads(body)["code"]) == (404, "route_not_found")
+
+
+def test_a_versioned_path_never_serves_a_file_of_the_web_client():
+    served: list[str] = []
+
+    def files(path: str) -> Response:
+        served.append(path)
+        return Response("<html></html>", media_type="text/html")
+
+    gateway = app()
+    gateway.files = files
+    assert call(gateway, "GET", "/index.html")[0] == 200
+    status, _, body = call(gateway, "GET", "/v1/index.html")
+    assert (status, json.loads(body)["code"], served) == (404, "route_not_found", ["/index.html"])
 
 
 def test_a_problem_quotes_the_request_id_of_its_answer():

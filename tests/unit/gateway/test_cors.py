@@ -83,7 +83,7 @@ def test_cors_origins_refuses_what_is_not_an_origin(bad):
         load_settings({"CORS_ORIGINS": bad})
 
 
-def test_api_servers_setting_defaults_to_the_serving_host():
-    assert load_settings({}).api_servers == ("/",)
+def test_api_servers_setting_defaults_to_the_version_on_the_serving_host():
+    assert load_settings({}).api_servers == ("/v1",)
     servers = load_settings({"API_SERVERS": "https://api.example.com, https://b.example.com"})
     assert servers.api_servers == ("https://api.example.com", "https://b.example.com")

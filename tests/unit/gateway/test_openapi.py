@@ -120,8 +120,8 @@ def test_the_codes_are_those_of_the_route(spec):
     )
 
 
-def test_servers_default_to_the_serving_host_and_follow_the_setting(spec):
-    assert spec["servers"] == [{"url": "/"}]
+def test_servers_default_to_the_version_on_the_serving_host_and_follow_the_setting(spec):
+    assert spec["servers"] == [{"url": "/v1"}]
 
     urls = ["https://api.deckyard.example.com", "https://staging.deckyard.example.com"]
     configured = build_spec(Gateway, servers=urls)
