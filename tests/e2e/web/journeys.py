@@ -348,6 +348,8 @@ def chronovore_pvp(browser: Browser, url: str, names: list[str]) -> None:
     expect(inviter.get_by_text(f"You cancelled the invitation to {invited_as}.")).to_be_visible()
     sent = inviter.get_by_role("list", name="Invitations you sent")
     expect(sent.get_by_text(f"To {invited_as}: cancelled.")).to_be_visible()
+    received = invited.get_by_role("list", name=re.compile(r"^Invitations to you"))
+    expect(received.get_by_text(f"From {inviter_as}: cancelled.")).to_be_visible()  # polled
 
     invite()
     invited.get_by_role("button", name=f"Decline the invitation from {inviter_as}").click()
@@ -355,7 +357,6 @@ def chronovore_pvp(browser: Browser, url: str, names: list[str]) -> None:
     expect(sent.get_by_text(f"To {invited_as}: declined.")).to_be_visible()
 
     invite()
-    received = invited.get_by_role("list", name=re.compile(r"^Invitations to you"))
     expect(
         received.get_by_text(re.compile(f"^From {inviter_as}: waiting for an answer"))
     ).to_be_visible()

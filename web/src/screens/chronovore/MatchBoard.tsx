@@ -10,7 +10,7 @@ import type { ComponentChildren } from "preact";
 import { useEffect, useRef, useState } from "preact/hooks";
 
 import { api, idempotencyKey, unwrap } from "../../api/client";
-import type { Problem } from "../../api/problems";
+import { ApiError, type Problem } from "../../api/problems";
 import type { Answer } from "../../api/types";
 import { useLive } from "../../stream/live";
 import { Countdown, ProblemBox } from "../../ui/components";
@@ -119,6 +119,10 @@ function ResolutionView({ resolution, sides }: { resolution: Resolution; sides: 
   );
 }
 
+function sameAction(a: CvAction, b: CvAction): boolean {
+  return a.kind === b.kind && a.card === b.card && a.slot === b.slot && a.to === b.to;
+}
+
 function finishText(reason: string | null | undefined): string {
   if (!reason) return "";
   return ` (${reason === "duel" ? "after the duel" : reason === "left" ? "a player left" : "a hero fell"})`;
@@ -173,20 +177,42 @@ export function MatchBoard({
     focusNext.current = null;
   });
 
+  /**
+   * ``call`` at the version on screen. Against a player, the other side's moves (face
+   * down) move the match's version too, so a refusal as stale is looked at again: while
+   * the round is the same and ``chosen`` is still legal, it is sent once more at the
+   * version the server has now (what you saw has not changed); otherwise the refusal stands.
+   */
+  const atCurrentVersion = async <T,>(chosen: CvAction, call: (version: number) => Promise<T>): Promise<T> => {
+    try {
+      return await call(view.version ?? 0);
+    } catch (error) {
+      if (!(error instanceof ApiError) || error.code !== "stale_version" || !view.id) throw error;
+      const fresh = await unwrap(api.GET("/chronovore/matches/{match_id}", { params: { path: { match_id: view.id } } }));
+      onView(fresh);
+      const legalNow = ((fresh.legalActions ?? []) as unknown as CvAction[]).some((l) => sameAction(l, chosen));
+      if (fresh.status !== "active" || fresh.round !== view.round || !legalNow) throw error;
+      return await call(fresh.version ?? 0);
+    }
+  };
+
   const send = (chosen: CvAction, focusAfter: string | null = null) =>
     action.run(async () => {
-      if (!view.id) return;
+      const matchId = view.id;
+      if (!matchId) return;
       setHint("");
       if (chosen.kind === "forfeit") {
         if (!confirm(`Leave the match? ${sides.them} wins and you get no Gold.`)) return;
-        onView(await unwrap(api.POST("/chronovore/matches/{match_id}/leave", { params: { path: { match_id: view.id } }, body: { expectedVersion: view.version ?? 0, idempotencyKey: idempotencyKey() } })));
+        onView(await atCurrentVersion(chosen, (version) => unwrap(api.POST("/chronovore/matches/{match_id}/leave", { params: { path: { match_id: matchId } }, body: { expectedVersion: version, idempotencyKey: idempotencyKey() } }))));
         return;
       }
-      const result = await unwrap(
-        api.POST("/chronovore/matches/{match_id}/actions", {
-          params: { path: { match_id: view.id } },
-          body: { expectedVersion: view.version ?? 0, action: chosen, idempotencyKey: idempotencyKey() },
-        }),
+      const result = await atCurrentVersion(chosen, (version) =>
+        unwrap(
+          api.POST("/chronovore/matches/{match_id}/actions", {
+            params: { path: { match_id: matchId } },
+            body: { expectedVersion: version, action: chosen, idempotencyKey: idempotencyKey() },
+          }),
+        ),
       );
       const events = (result.events ?? []) as CvEvent[];
       const steps = resolutionSteps(events, sides.you, sides.them);
@@ -200,7 +226,7 @@ export function MatchBoard({
   const opponent = view.opponent as unknown as Opponent;
   const legal = (view.legalActions ?? []) as unknown as CvAction[];
   const over = view.status === "finished";
-  const isLegal = (a: CvAction) => legal.some((l) => l.kind === a.kind && l.card === a.card && l.slot === a.slot && l.to === a.to);
+  const isLegal = (a: CvAction) => legal.some((l) => sameAction(l, a));
 
   const placeOrMove = (from: { uid: number } | { slot: number }, slot: number) => {
     const chosen: CvAction = "uid" in from ? { kind: "place", card: from.uid, slot } : { kind: "move", slot: from.slot, to: slot };

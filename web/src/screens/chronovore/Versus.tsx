@@ -135,20 +135,23 @@ export function Versus() {
     });
   const act = (change: "accept" | "decline" | "cancel", invitation: Invitation) =>
     void action.run(async () => {
+      setSaid("");
       const path = { params: { path: { invitation_id: invitation.id ?? "" } } };
-      if (change === "accept") {
-        const started = await unwrap(api.POST("/chronovore/invitations/{invitation_id}/accept", { ...path, body: { deckId } }));
-        setMatchId(started.id ?? null);
-        return;
+      try {
+        if (change === "accept") {
+          const started = await unwrap(api.POST("/chronovore/invitations/{invitation_id}/accept", { ...path, body: { deckId } }));
+          setMatchId(started.id ?? null);
+        } else if (change === "decline") {
+          await unwrap(api.POST("/chronovore/invitations/{invitation_id}/decline", path));
+          setSaid(`You declined the invitation from ${invitation.from}.`);
+        } else {
+          await unwrap(api.DELETE("/chronovore/invitations/{invitation_id}", path));
+          setSaid(`You cancelled the invitation to ${invitation.to}.`);
+        }
+      } finally {
+        // Refused too: the other player may have cancelled, or time expired it, meanwhile.
+        void invitations.reload();
       }
-      if (change === "decline") {
-        await unwrap(api.POST("/chronovore/invitations/{invitation_id}/decline", path));
-        setSaid(`You declined the invitation from ${invitation.from}.`);
-      } else {
-        await unwrap(api.DELETE("/chronovore/invitations/{invitation_id}", path));
-        setSaid(`You cancelled the invitation to ${invitation.to}.`);
-      }
-      await invitations.reload();
     });
 
   const items = invitations.data?.items ?? [];
