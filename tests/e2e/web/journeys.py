@@ -393,7 +393,9 @@ def chronovore_pvp(browser: Browser, url: str, names: list[str]) -> None:
     for page in (invited, inviter):
         status = page.get_by_text(outcome)
         expect(status).to_be_visible()
-        results.append(outcome.match(status.inner_text()).group(1))  # type: ignore[union-attr]
+        said = outcome.match(status.inner_text())
+        assert said, status.inner_text()
+        results.append(said.group(1))
         expect(page.get_by_role("button", name="Back to the lobby")).to_be_visible()
     assert sorted(results) in (["a draw", "a draw"], ["you lost", "you won"]), results
     shot(inviter, "chronovore-pvp-result")
