@@ -25,7 +25,7 @@ type Made = Answer<"shredCopy">;
 
 const FINISHES = ["plain", "golden"] as const; // Diamond copies are neither shredded nor crafted
 const FRAGMENTS = "fragments";
-const SHOWN = 12; // crafting offers this many matches at once: narrow the search for more
+const SHOWN = 12; // each list shows this many matches at once: narrow the search for more
 
 export function priceOf(prices: Prices | null, rarity: string, finish: string): Price | undefined {
   return (prices?.prices ?? []).find((p) => p.rarity === rarity && p.finish === finish);
@@ -48,11 +48,11 @@ function PriceTable({ prices }: { prices: Prices }) {
       <caption>Card Fragments per copy</caption>
       <thead>
         <tr>
-          <th scope="col">Rarity and finish</th>
-          <th scope="col">Shred gives</th>
-          <th scope="col">Shred within {prices.weakenedDays} days of a weakening</th>
-          <th scope="col">Craft costs</th>
-          <th scope="col">Copy limit</th>
+          <th scope="col">Copy</th>
+          <th scope="col">Shred</th>
+          <th scope="col"><abbr title={`Shred within ${prices.weakenedDays} days of a weakening`}>Shred, weakened</abbr></th>
+          <th scope="col">Craft</th>
+          <th scope="col">Limit</th>
         </tr>
       </thead>
       <tbody>
@@ -103,11 +103,11 @@ export function Crafting() {
     });
 
   const loose = (card: OwnedCard, finish: string) => card.copies.filter((c) => card.finishOf[c] === finish && !inDecks.has(c));
-  const shreddable = owned.filter((c) => FINISHES.some((f) => loose(c, f).length > 0));
   const needle = search.trim().toLocaleLowerCase();
-  const craftable = (library ?? []).filter(
-    (c) => (!rarity || c.rarity === rarity) && (!needle || (c.name ?? "").toLocaleLowerCase().includes(needle)),
-  );
+  const wanted = (name: string, cardRarity: string) => (!rarity || cardRarity === rarity) && (!needle || name.toLocaleLowerCase().includes(needle));
+  const shreddable = owned.filter((c) => wanted(c.name, c.rarity) && FINISHES.some((f) => loose(c, f).length > 0));
+  const craftable = (library ?? []).filter((c) => wanted(c.name ?? "", c.rarity ?? ""));
+  const matching = (count: number) => (count > SHOWN ? `${count} cards match; the first ${SHOWN} are shown.` : `${count} cards match.`);
 
   return (
     <Screen title="Shred and craft">
@@ -128,13 +128,24 @@ export function Crafting() {
       )}
       <ProblemBox problem={action.problem} title="Not done:" />
       {done && <p role="status">{done}</p>}
+      <fieldset>
+        <legend>Find cards to shred or craft</legend>
+        <label for="cv-craft-search">Card name</label>
+        <input id="cv-craft-search" type="search" value={search} onInput={(e) => setSearch(e.currentTarget.value)} />
+        <label for="cv-craft-rarity">Rarity</label>
+        <select id="cv-craft-rarity" value={rarity} onChange={(e) => setRarity(e.currentTarget.value)}>
+          <option value="">Any</option>
+          {RARITIES.map((r) => <option key={r} value={r}>{title(r)}</option>)}
+        </select>
+      </fieldset>
 
       <section aria-labelledby="cv-shred">
         <h2 id="cv-shred">Shred a loose copy</h2>
         <p class="note">Only copies in none of your saved decks are offered: take a copy out of its deck first.</p>
-        {!loading && shreddable.length === 0 && <p>No loose Plain or Golden copy. <a href={href({ name: "cv_packs" })}>Open packs</a>.</p>}
+        {!loading && shreddable.length === 0 && <p>No loose Plain or Golden copy{needle || rarity ? " matches" : ""}. <a href={href({ name: "cv_packs" })}>Open packs</a>.</p>}
+        {shreddable.length > 0 && <p>{matching(shreddable.length)}</p>}
         <ul aria-labelledby="cv-shred" class="pick-list">
-          {shreddable.map((card) => {
+          {shreddable.slice(0, SHOWN).map((card) => {
             const entry = (library ?? []).find((c) => c.id === card.definitionId);
             const weakening = (entry?.definition as { weakening?: boolean } | undefined)?.weakening === true;
             return (
@@ -162,16 +173,7 @@ export function Crafting() {
 
       <section aria-labelledby="cv-craft">
         <h2 id="cv-craft">Craft a card</h2>
-        <p>
-          <label for="cv-craft-search">Card name</label>
-          <input id="cv-craft-search" type="search" value={search} onInput={(e) => setSearch(e.currentTarget.value)} />
-          <label for="cv-craft-rarity">Rarity</label>
-          <select id="cv-craft-rarity" value={rarity} onChange={(e) => setRarity(e.currentTarget.value)}>
-            <option value="">Any</option>
-            {RARITIES.map((r) => <option key={r} value={r}>{title(r)}</option>)}
-          </select>
-        </p>
-        <p role="status">{craftable.length > SHOWN ? `${craftable.length} cards match; the first ${SHOWN} are shown.` : `${craftable.length} cards match.`}</p>
+        <p>{matching(craftable.length)}</p>
         <ul aria-labelledby="cv-craft" class="pick-list">
           {craftable.slice(0, SHOWN).map((entry) => {
             const face = faceOf(entry);
