@@ -11,7 +11,9 @@ import { ContentList } from "./screens/author/ContentList";
 import { Battle } from "./screens/battle/Battle";
 import { CvCollection, CvDeckEditor, CvDecks } from "./screens/chronovore/Decks";
 import { Library } from "./screens/chronovore/Library";
+import { Crafting } from "./screens/chronovore/Crafting";
 import { Match } from "./screens/chronovore/Match";
+import { Versus } from "./screens/chronovore/Versus";
 import { Collection } from "./screens/collection/Collection";
 import { DeckBuilder } from "./screens/decks/DeckBuilder";
 import { Decks } from "./screens/decks/Decks";
@@ -93,6 +95,10 @@ function screenFor(route: Route, current: Session | null) {
       return <CvDeckEditor key={route.id ?? "new"} id={route.id} />;
     case "cv_match":
       return <Match />;
+    case "cv_versus":
+      return <Versus />;
+    case "cv_crafting":
+      return <Crafting />;
     case "cv_packs":
       return <Packs key="chronovore" game="chronovore" />;
     case "cv_wallet":
@@ -154,7 +160,9 @@ function gameLinks(game: Game): NavLink[] {
         ["Cards", { name: "cv_collection" }],
         ["Decks", { name: "cv_decks" }, ["cv_deck"]],
         ["Match", { name: "cv_match" }],
+        ["Versus", { name: "cv_versus" }],
         ["Packs", { name: "cv_packs" }],
+        ["Crafting", { name: "cv_crafting" }],
         ["Wallet", { name: "cv_wallet" }],
       ];
   }

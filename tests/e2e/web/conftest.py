@@ -126,13 +126,14 @@ def web_api(web_platform, client_server, settings) -> ApiClient:
     return ApiClient(client_server[1]["apiOrigin"], settings)
 
 
-def run_journey(journey: str, url: str) -> None:
-    """One journey of journeys.py in chromium, in a process without eventlet."""
+def run_journey(journey: str, url: str, *names: str) -> None:
+    """One journey of journeys.py in chromium, in a process without eventlet; ``names``:
+    the players the test prepared, who sign in by them."""
     if not CHROMIUM.exists():
         pytest.fail(f"{CHROMIUM} is missing: make browser-machine (apt-get install chromium)")
     env = {**os.environ, "CHROMIUM": str(CHROMIUM), "PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD": "1"}
     done = subprocess.run(
-        [sys.executable, "-m", "tests.e2e.web.journeys", journey, url],
+        [sys.executable, "-m", "tests.e2e.web.journeys", journey, url, *names],
         cwd=ROOT,
         env=env,
         capture_output=True,

@@ -19,7 +19,7 @@ import traceback
 import uuid
 from collections.abc import Callable
 
-from playwright.sync_api import Page, expect, sync_playwright
+from playwright.sync_api import Browser, Page, expect, sync_playwright
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 PHONE = {"width": 390, "height": 844}
@@ -296,6 +296,175 @@ def chronovore_tour(page: Page, url: str) -> None:
     shot(page, "chronovore-resolution")
 
 
+def signed_in_at(page: Page, url: str, screen: str, name: str) -> None:
+    """``name`` (a player the test prepared) signed in on the page at ``screen``."""
+    page.goto(url + screen)
+    sign_in(page, name)
+
+
+def pseudonym_of(page: Page) -> str:
+    """The pseudonym the Versus lobby tells its player to share."""
+    shared = page.get_by_text(re.compile(r"^Your pseudonym: \S+\. Share it"))
+    expect(shared).to_be_visible()
+    return shared.locator("strong").inner_text()
+
+
+def lock_in(page: Page, round_: int) -> None:
+    """Round ``round_``'s row, as it stands, locked in (or the match over before it)."""
+    expect(
+        page.get_by_text(re.compile(rf"^Round {round_} of 5\. Place up to 4|^The match is over"))
+    ).to_be_visible()
+    if page.get_by_role("button", name="Lock in").is_visible():
+        page.get_by_role("button", name="Lock in").click()
+
+
+def chronovore_pvp(browser: Browser, url: str, names: list[str]) -> None:
+    """Two players, each in a browser of their own (decks prepared by the test): one joins
+    the queue and stops waiting; the other invites them by the pseudonym the lobby shows,
+    cancels, invites again (declined), and again (accepted). Both play the match on the
+    lock-in row, a card placed from the keyboard and locked in on both sides, round 1
+    resolved pair by pair on both screens; then both lock in round after round until the
+    match resolves: one result each, the two agreeing."""
+    invited, inviter = (new_page(browser) for _ in names)
+    for page, name in zip((invited, inviter), names, strict=True):
+        signed_in_at(page, url, "#/chronovore/versus", name)
+        expect(page.get_by_role("heading", name="Play another player", level=1)).to_be_visible()
+    invited_as, inviter_as = pseudonym_of(invited), pseudonym_of(inviter)
+
+    invited.get_by_role("button", name="Find an opponent").click()
+    expect(invited.get_by_text(re.compile(r"^Waiting for an opponent since"))).to_be_visible()
+    invited.get_by_role("button", name="Stop waiting").click()
+    expect(invited.get_by_text("You left the queue.")).to_be_visible()
+    expect(invited.get_by_role("button", name="Find an opponent")).to_be_visible()
+
+    def invite() -> None:
+        inviter.get_by_label("Pseudonym to invite").fill(invited_as)
+        inviter.get_by_role("button", name="Send invitation").click()
+        expect(inviter.get_by_text(f"Invitation sent to {invited_as}.")).to_be_visible()
+
+    invite()
+    shot(inviter, "chronovore-versus")
+    inviter.get_by_role("button", name=f"Cancel the invitation to {invited_as}").click()
+    expect(inviter.get_by_text(f"You cancelled the invitation to {invited_as}.")).to_be_visible()
+    sent = inviter.get_by_role("list", name="Invitations you sent")
+    expect(sent.get_by_text(f"To {invited_as}: cancelled.")).to_be_visible()
+    received = invited.get_by_role("list", name=re.compile(r"^Invitations to you"))
+    expect(received.get_by_text(f"From {inviter_as}: cancelled.")).to_be_visible()  # polled
+
+    invite()
+    invited.get_by_role("button", name=f"Decline the invitation from {inviter_as}").click()
+    expect(invited.get_by_text(f"You declined the invitation from {inviter_as}.")).to_be_visible()
+    expect(sent.get_by_text(f"To {invited_as}: declined.")).to_be_visible()
+
+    invite()
+    expect(
+        received.get_by_text(re.compile(f"^From {inviter_as}: waiting for an answer"))
+    ).to_be_visible()
+    shot(invited, "chronovore-invitation")
+    invited.get_by_role("button", name=f"Accept the invitation from {inviter_as}").click()
+    for page, them in ((invited, inviter_as), (inviter, invited_as)):
+        expect(page.get_by_role("heading", name=f"Match against {them}", level=1)).to_be_visible()
+        expect(page.get_by_text(re.compile(r"Choosing time left: ?[12]:\d\d"))).to_be_visible()
+        expect(page.get_by_role("group", name=f"{them}'s hero")).to_be_visible()
+
+    for page in (invited, inviter):
+        row = page.get_by_role("list", name="Your row")
+        page.get_by_role("list", name=re.compile(r"^Your hand")).get_by_role("button").first.press(
+            "1"
+        )
+        placed = row.get_by_role("button", name=re.compile("^Slot 1: "))
+        expect(placed).to_be_focused()
+        page.get_by_role("button", name="Lock in").click()
+    shot(inviter, "chronovore-pvp-row")
+    for page, them in ((invited, inviter_as), (inviter, invited_as)):
+        expect(page.get_by_role("heading", name="Round 1 resolved")).to_be_visible()
+        show_all = page.get_by_role("button", name="Show every pair now")
+        if show_all.is_visible():
+            show_all.click()
+        first_pair = page.get_by_role("list", name="Pairs").get_by_role("listitem").first
+        expect(first_pair).to_contain_text(re.compile(f"^Pair 1: you played .+, {them} "))
+    shot(invited, "chronovore-pvp-resolution")
+
+    for round_ in range(2, 6):
+        for page in (invited, inviter):
+            lock_in(page, round_)
+    outcome = re.compile(r"^The match is over: (you won|you lost|a draw)")
+    results = []
+    for page in (invited, inviter):
+        status = page.get_by_text(outcome)
+        expect(status).to_be_visible()
+        said = outcome.match(status.inner_text())
+        assert said, status.inner_text()
+        results.append(said.group(1))
+        expect(page.get_by_role("button", name="Back to the lobby")).to_be_visible()
+    assert sorted(results) in (["a draw", "a draw"], ["you lost", "you won"]), results
+    shot(inviter, "chronovore-pvp-result")
+
+
+def chronovore_crafting(browser: Browser, url: str, names: list[str]) -> None:
+    """A player with opened packs, a saved deck and a Diamond pack (prepared by the test):
+    the prices, a loose copy shredded (the fragments it paid), a craft refused as the server
+    words it (short of fragments), a Common card crafted, and the Diamond pack sold back."""
+    [name] = names
+    page = new_page(browser)
+    signed_in_at(page, url, "#/chronovore/crafting", name)
+    expect(page.get_by_role("heading", name="Shred and craft", level=1)).to_be_visible()
+    expect(page.get_by_text(re.compile(r"^Card Fragments: 0\."))).to_be_visible()
+    page.get_by_text("What each rarity and finish pays and costs").click()
+    prices = page.get_by_role("table", name="Card Fragments per copy")
+    expect(prices.get_by_role("row", name=re.compile(r"^Rare Plain 16 80 80 2$"))).to_be_visible()
+    expect(prices.get_by_role("row", name=re.compile(r"^Common Golden 4 20 20 4$"))).to_be_visible()
+
+    shredded = re.compile(
+        r"^You shredded a (Plain|Golden) .+: \+(\d+) Card Fragments\. Balance: (\d+)\.$"
+    )
+    balance = 0
+    while balance < 5:  # loose copies shredded until a Plain Common craft is affordable
+        page.get_by_role("button", name=re.compile(r"^Shred a (Plain|Golden) ")).first.click()
+        said = page.get_by_text(shredded)
+        expect(said).to_be_visible()
+        found = shredded.match(said.inner_text())
+        assert found and int(found.group(3)) == balance + int(found.group(2)), said.inner_text()
+        balance = int(found.group(3))
+        expect(page.get_by_text(re.compile(rf"^Card Fragments: {balance}\."))).to_be_visible()
+    shot(page, "chronovore-crafting")
+
+    page.get_by_label("Rarity").select_option("mythic")
+    page.get_by_role(
+        "button", name=re.compile(r"^Craft a Golden .+ for 5120 Card Fragments$"), disabled=False
+    ).first.click()
+    refusal = page.get_by_role("alert")
+    expect(refusal).to_contain_text("insufficient_funds")
+    expect(page.get_by_text(re.compile(rf"^Card Fragments: {balance}\."))).to_be_visible()
+
+    page.get_by_label("Rarity").select_option("common")
+    page.get_by_role(
+        "button", name=re.compile(r"^Craft a Plain .+ for 5 Card Fragments$"), disabled=False
+    ).first.click()
+    crafted = page.get_by_text(
+        re.compile(rf"^You crafted a Plain .+ for 5 Card Fragments\. Balance: {balance - 5}\.$")
+    )
+    expect(crafted).to_be_visible()
+    expect(page.get_by_role("alert")).to_have_count(0)
+
+    page.get_by_role("navigation", name="Main").get_by_role("link", name="Packs").click()
+    expect(page.get_by_role("heading", name="Diamond Core Set Pack", exact=True)).to_be_visible()
+    expect(
+        page.get_by_text(
+            "An unopened Diamond Core Set Pack sells back for its full price: 2000 Gold."
+        )
+    ).to_be_visible()
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.get_by_role("button", name="Sell a Diamond Core Set Pack back").click()
+    expect(
+        page.get_by_text(
+            re.compile(r"^You sold a Diamond Core Set Pack back: \+2000 Gold, balance \d+\.$")
+        )
+    ).to_be_visible()
+    expect(page.get_by_role("button", name="Sell a Diamond Core Set Pack back")).to_have_count(0)
+    shot(page, "chronovore-pack-sold")
+
+
 JOURNEYS: dict[str, Callable[[Page], None]] = {
     "first_visit": first_visit,
     "quest_tour": quest_tour,
@@ -303,31 +472,47 @@ JOURNEYS: dict[str, Callable[[Page], None]] = {
 }
 # Journeys that start somewhere else than the page's front door.
 JOURNEYS_FROM_URL: dict[str, Callable[[Page, str], None]] = {"chronovore_tour": chronovore_tour}
+# Journeys that open their own pages (two players), for players the test prepared by name.
+JOURNEYS_OF_PLAYERS: dict[str, Callable[[Browser, str, list[str]], None]] = {
+    "chronovore_pvp": chronovore_pvp,
+    "chronovore_crafting": chronovore_crafting,
+}
+PAGES: list[tuple[Page, list[str]]] = []  # every page opened and its console, for a failure
 
 
-def run(journey: str, url: str) -> int:
+def new_page(browser: Browser) -> Page:
+    """A phone-sized page in a context of its own (its own sign-in), its console kept."""
+    context = browser.new_context(
+        viewport=PHONE,
+        locale="en-GB",
+        geolocation=TRAFALGAR_SQUARE,
+        permissions=["geolocation"],
+    )
+    context.set_default_timeout(20_000)
+    page = context.new_page()
+    console: list[str] = []
+    page.on("console", lambda message: console.append(f"{message.type}: {message.text}"))
+    PAGES.append((page, console))
+    return page
+
+
+def run(journey: str, url: str, names: list[str]) -> int:
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        context = browser.new_context(
-            viewport=PHONE,
-            locale="en-GB",
-            geolocation=TRAFALGAR_SQUARE,
-            permissions=["geolocation"],
-        )
-        context.set_default_timeout(20_000)
-        page = context.new_page()
-        console: list[str] = []
-        page.on("console", lambda message: console.append(f"{message.type}: {message.text}"))
         try:
-            if journey in JOURNEYS_FROM_URL:
-                JOURNEYS_FROM_URL[journey](page, url)
+            if journey in JOURNEYS_OF_PLAYERS:
+                JOURNEYS_OF_PLAYERS[journey](browser, url, names)
+            elif journey in JOURNEYS_FROM_URL:
+                JOURNEYS_FROM_URL[journey](new_page(browser), url)
             else:
+                page = new_page(browser)
                 page.goto(url)
                 JOURNEYS[journey](page)
         except Exception:
             traceback.print_exc()
-            print("--- the page's console ---", *console, sep="\n")
-            print("--- the page's text ---", page.inner_text("body"), sep="\n")
+            for n, (opened, console) in enumerate(PAGES, start=1):
+                print(f"--- page {n}: its console ---", *console, sep="\n")
+                print(f"--- page {n}: its text ---", opened.inner_text("body"), sep="\n")
             return 1
         finally:
             browser.close()
@@ -336,10 +521,13 @@ def run(journey: str, url: str) -> int:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("journey", choices=sorted([*JOURNEYS, *JOURNEYS_FROM_URL]))
+    parser.add_argument(
+        "journey", choices=sorted([*JOURNEYS, *JOURNEYS_FROM_URL, *JOURNEYS_OF_PLAYERS])
+    )
     parser.add_argument("url")
+    parser.add_argument("names", nargs="*", help="the players the test prepared, by name")
     args = parser.parse_args()
-    sys.exit(run(args.journey, args.url))
+    sys.exit(run(args.journey, args.url, args.names))
 
 
 if __name__ == "__main__":

@@ -37,6 +37,8 @@ describe("hash routes", () => {
       { name: "cv_deck", id: null },
       { name: "cv_deck", id: "d3" },
       { name: "cv_match" },
+      { name: "cv_versus" },
+      { name: "cv_crafting" },
       { name: "cv_packs" },
       { name: "cv_wallet" },
     ];

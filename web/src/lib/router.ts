@@ -32,6 +32,8 @@ export type Route =
   | { name: "cv_decks" }
   | { name: "cv_deck"; id: string | null }
   | { name: "cv_match" }
+  | { name: "cv_versus" }
+  | { name: "cv_crafting" }
   | { name: "cv_packs" }
   | { name: "cv_wallet" }
   | { name: "not_found"; path: string };
@@ -76,6 +78,8 @@ export function parseRoute(hash: string): Route {
     if (b === "collection" && !c) return { name: "cv_collection" };
     if (b === "decks") return c ? { name: "cv_deck", id: orNew(c) } : { name: "cv_decks" };
     if (b === "match" && !c) return { name: "cv_match" };
+    if (b === "versus" && !c) return { name: "cv_versus" };
+    if (b === "crafting" && !c) return { name: "cv_crafting" };
     if (b === "packs" && !c) return { name: "cv_packs" };
     if (b === "wallet" && !c) return { name: "cv_wallet" };
   }
@@ -142,6 +146,10 @@ export function href(route: Route): string {
       return `#/chronovore/decks/${route.id ?? "new"}`;
     case "cv_match":
       return "#/chronovore/match";
+    case "cv_versus":
+      return "#/chronovore/versus";
+    case "cv_crafting":
+      return "#/chronovore/crafting";
     case "cv_packs":
       return "#/chronovore/packs";
     case "cv_wallet":

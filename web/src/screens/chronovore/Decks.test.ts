@@ -17,7 +17,7 @@ describe("your Chronovore cards", () => {
       [{ id: "d1", kind: "monster", name: "Bandage Sprite", rarity: "common", definition: { cardClass: "medic", attack: 1, health: 3, rewards: [] } }],
     );
     expect(owned).toEqual([
-      { definitionId: "d1", name: "Bandage Sprite", rarity: "common", cardClass: "medic", copies: ["c1", "c2", "c3"], finishes: { golden: 1, plain: 2 }, text: "Monster 1 attack, 3 Health" },
+      { definitionId: "d1", name: "Bandage Sprite", rarity: "common", cardClass: "medic", copies: ["c1", "c2", "c3"], finishes: { golden: 1, plain: 2 }, finishOf: { c1: "golden", c2: "plain", c3: "plain" }, text: "Monster 1 attack, 3 Health" },
     ]);
     expect(finishesText(owned[0]!.finishes)).toBe("2 Plain, 1 Golden");
   });

@@ -22,6 +22,8 @@ export interface OwnedCard extends Entry {
   copies: string[];
   /** Each finish on its own (rulebook): "plain" 2, "golden" 1. */
   finishes: Record<string, number>;
+  /** Each copy's finish, by copy id. */
+  finishOf: Record<string, string>;
   text: string;
 }
 
@@ -50,16 +52,24 @@ export function ownedCards(collection: Collection | null, library: LibraryCard[]
         found[finish] = (found[finish] ?? 0) + 1;
         return found;
       }, {}),
+      finishOf: Object.fromEntries((group.copies ?? []).map((c) => [c.id ?? "", c.finish ?? "plain"])),
       text: face ? cardText(face) : "",
     };
   });
 }
 
-function useOwned() {
+export function useOwned() {
   const collection = useResource(() => unwrap(api.GET("/chronovore/collection")));
   const library = useLibrary();
   const owned = useMemo(() => ownedCards(collection.data, library.data), [collection.data, library.data]);
-  return { owned, loading: collection.loading || library.loading, problem: collection.problem ?? library.problem, total: collection.data?.totalCopies ?? 0 };
+  return {
+    owned,
+    library: library.data,
+    loading: collection.loading || library.loading,
+    problem: collection.problem ?? library.problem,
+    total: collection.data?.totalCopies ?? 0,
+    reload: collection.reload,
+  };
 }
 
 export function CvCollection() {

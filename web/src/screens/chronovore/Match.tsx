@@ -1,64 +1,19 @@
 /**
- * A Chronovore match against the computer. The lock-in row: drag a card from your hand
- * into one of the 4 slots, or focus it and press 1–4; a slotted card moves with 1–4 and
- * goes back to the hand with Backspace (or its button). Lock in when ready; the 2-minute
- * choosing step counts down from the server's deadline, and at zero the server locks you
- * in. Once both rows are locked the pairs resolve one by one, the heroes stepping along.
+ * A Chronovore match against the computer: choose a legal deck and start, then the board
+ * (MatchBoard: the lock-in row, the 2-minute timer, the resolution pair by pair).
  */
-import { useEffect, useRef, useState } from "preact/hooks";
+import { useEffect, useState } from "preact/hooks";
 
-import { api, idempotencyKey, unwrap } from "../../api/client";
-import type { Answer } from "../../api/types";
+import { api, unwrap } from "../../api/client";
 import { href } from "../../lib/router";
-import { useLive } from "../../stream/live";
-import { Countdown, Loading, ProblemBox, Screen } from "../../ui/components";
+import { Loading, ProblemBox, Screen } from "../../ui/components";
 import { useAction, useResource } from "../../ui/resource";
-import { cardText, type CvAction, type CvEvent, describeEvent, type Hero, heroText, type InPlay, type PairStep, resolutionSteps, resultText } from "./describe";
-
-type View = Answer<"getChronovoreMatch">;
-const SLOTS = 4;
-const MAX_HEALTH = 30;
-const STEP_MS = 1200;
-
-interface You {
-  hero: Hero;
-  hand: InPlay[];
-  slots: (InPlay | null)[];
-  locked: boolean;
-  deckCount: number;
-  discardCount: number;
-}
-interface Opponent {
-  hero: Hero;
-  handCount: number;
-  deckCount: number;
-  locked: boolean;
-  slots: ("face_down" | null)[];
-}
-interface Resolution {
-  round: number | null;
-  pairs: PairStep[];
-  after: string[];
-}
+import { MatchBoard, type MatchView as View } from "./MatchBoard";
 
 async function activeMatch(): Promise<View | null> {
   const result = await api.GET("/chronovore/matches/active");
   if (result.response.status === 404) return null;
   return unwrap(Promise.resolve(result));
-}
-
-function HeroPanel({ label, hero }: { label: string; hero: Hero }) {
-  return (
-    <div class="creature" role="group" aria-label={label}>
-      <h3>{label}</h3>
-      <label>
-        Health {hero.health} of {MAX_HEALTH}
-        <meter min={0} max={MAX_HEALTH} low={10} high={20} optimum={MAX_HEALTH} value={Math.max(0, hero.health)} />
-      </label>
-      <p>Armor {hero.armor} · Coins {hero.coins} · Strength {hero.strength} · attack {hero.attack}</p>
-      <p>{hero.weapon ? `Weapon: ${hero.weapon.attack} attack, ${hero.weapon.durability} durability` : "No weapon"}</p>
-    </div>
-  );
 }
 
 function Start({ onStarted }: { onStarted: (v: View) => void }) {
@@ -89,263 +44,35 @@ function Start({ onStarted }: { onStarted: (v: View) => void }) {
   );
 }
 
-function prefersReducedMotion(): boolean {
-  return typeof window.matchMedia === "function" && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
-}
-
-/** The pairs one after the other, the heroes stepping from pair to pair. */
-function ResolutionView({ resolution }: { resolution: Resolution }) {
-  const [shown, setShown] = useState(() => (prefersReducedMotion() ? resolution.pairs.length : Math.min(1, resolution.pairs.length)));
-  useEffect(() => {
-    if (shown >= resolution.pairs.length) return;
-    const timer = setTimeout(() => setShown(shown + 1), STEP_MS);
-    return () => clearTimeout(timer);
-  }, [shown, resolution.pairs.length]);
-  const done = shown >= resolution.pairs.length;
-  const name = (item: InPlay | null | undefined) => (item ? item.card.name : "nothing");
-  return (
-    <section aria-labelledby="cv-resolution" class="callout">
-      <h2 id="cv-resolution">Round {resolution.round} resolved</h2>
-      <p role="status">{done ? "The heroes have passed every pair." : `The heroes stand above pair ${shown} of ${resolution.pairs.length}.`}</p>
-      <ol aria-label="Pairs">
-        {resolution.pairs.slice(0, shown).map((pair) => (
-          <li key={pair.slot}>
-            <p><strong>Pair {pair.slot + 1}:</strong> you played {name(pair.cards.player)}, the computer {name(pair.cards.cpu)}.</p>
-            {pair.lines.length === 0 ? <p>Two empty slots: nothing happens.</p> : <ul>{pair.lines.map((line, n) => <li key={n}>{line}</li>)}</ul>}
-            {pair.heroes.player && <p class="note">Your hero after the fight: {heroText(pair.heroes.player)}.</p>}
-            {pair.heroes.cpu && <p class="note">The computer's hero after the fight: {heroText(pair.heroes.cpu)}.</p>}
-          </li>
-        ))}
-      </ol>
-      {!done && <button type="button" onClick={() => setShown(resolution.pairs.length)}>Show every pair now</button>}
-      {done && resolution.after.length > 0 && <ul aria-label="Then">{resolution.after.map((line, n) => <li key={n}>{line}</li>)}</ul>}
-    </section>
-  );
-}
-
 export function Match() {
   const match = useResource(activeMatch);
+  // The active match is gone once it ends: the last view stays on screen.
   const [finished, setFinished] = useState<View | null>(null);
-  const [resolution, setResolution] = useState<Resolution | null>(null);
-  const [latest, setLatest] = useState<string[]>([]);
-  const [hint, setHint] = useState("");
-  const focusNext = useRef<string | null>(null);
-  const action = useAction();
   const view = match.data ?? finished;
-
-  useLive(() => {
-    if (match.data?.status === "active") void match.reload();
-  }, ["match"]);
-
-  // A round resolved without our lock (the clock, or another tab): read it from the log.
-  useEffect(() => {
-    if (!view?.id) return;
-    const lastResolved = view.status === "finished" ? view.round ?? 0 : (view.round ?? 1) - 1;
-    if (lastResolved < 1 || resolution?.round === lastResolved) return;
-    void (async () => {
-      const history = await unwrap(api.GET("/chronovore/matches/{match_id}/history", { params: { path: { match_id: view.id ?? "" } } })).catch(() => null);
-      if (!history) return;
-      const events = (history.entries ?? []).flatMap((e) => (e.events ?? []) as CvEvent[]);
-      const from = events.map((e) => e.type).lastIndexOf("heroes_entered");
-      if (from >= 0) setResolution(resolutionSteps(events.slice(from)));
-    })();
-  }, [view?.id, view?.round, view?.status]);
-
-  useEffect(() => {
-    if (!focusNext.current) return;
-    document.querySelector<HTMLElement>(`[data-focus="${focusNext.current}"]`)?.focus();
-    focusNext.current = null;
-  });
-
-  const send = (chosen: CvAction, focusAfter: string | null = null) =>
-    action.run(async () => {
-      if (!view?.id) return;
-      setHint("");
-      if (chosen.kind === "forfeit") {
-        if (!confirm("Leave the match? The computer wins and you get no Gold.")) return;
-        const left = await unwrap(api.POST("/chronovore/matches/{match_id}/leave", { params: { path: { match_id: view.id } }, body: { expectedVersion: view.version ?? 0, idempotencyKey: idempotencyKey() } }));
-        setFinished(left);
-        match.set(null);
-        return;
-      }
-      const result = await unwrap(
-        api.POST("/chronovore/matches/{match_id}/actions", {
-          params: { path: { match_id: view.id } },
-          body: { expectedVersion: view.version ?? 0, action: chosen, idempotencyKey: idempotencyKey() },
-        }),
-      );
-      const events = (result.events ?? []) as CvEvent[];
-      const steps = resolutionSteps(events);
-      if (steps.round !== null) setResolution(steps);
-      setLatest(events.filter((e) => e.type !== "heroes_entered").slice(0, steps.round !== null ? 2 : undefined).map((e) => describeEvent(e)));
-      focusNext.current = focusAfter;
-      if (result.status === "finished") {
-        setFinished(result);
-        match.set(null);
-      } else match.set(result);
-    });
+  const shown = (next: View) => {
+    if (next.status === "finished") {
+      setFinished(next);
+      match.set(null);
+    } else match.set(next);
+  };
 
   if (match.loading) return <Screen title="Chronovore match"><Loading what="your match" /></Screen>;
   if (!view) {
     return (
       <Screen title="Play the computer">
         <ProblemBox problem={match.problem} />
-        <Start onStarted={(v) => { setFinished(null); setResolution(null); setLatest([]); match.set(v); }} />
+        <Start onStarted={(v) => { setFinished(null); match.set(v); }} />
       </Screen>
     );
   }
-
-  const you = view.you as unknown as You;
-  const opponent = view.opponent as unknown as Opponent;
-  const legal = (view.legalActions ?? []) as unknown as CvAction[];
-  const over = view.status === "finished";
-  const isLegal = (a: CvAction) => legal.some((l) => l.kind === a.kind && l.card === a.card && l.slot === a.slot && l.to === a.to);
-
-  const placeOrMove = (from: { uid: number } | { slot: number }, slot: number) => {
-    const chosen: CvAction = "uid" in from ? { kind: "place", card: from.uid, slot } : { kind: "move", slot: from.slot, to: slot };
-    if ("slot" in from && from.slot === slot) return;
-    if (!isLegal(chosen)) {
-      setHint(you.locked ? "You have locked in: the row is fixed." : `Slot ${slot + 1} is taken: move that card or take it back first.`);
-      return;
-    }
-    void send(chosen, `slot-${slot}`);
-  };
-  const takeBack = (slot: number) => {
-    const chosen: CvAction = { kind: "take_back", slot };
-    if (isLegal(chosen)) void send(chosen, "hand");
-  };
-  const slotFromKey = (key: string) => (/^[1-4]$/.test(key) ? Number(key) - 1 : null);
-  const dragData = (e: DragEvent, data: object) => {
-    e.dataTransfer?.setData("text/plain", JSON.stringify(data));
-    if (e.dataTransfer) e.dataTransfer.effectAllowed = "move";
-  };
-  const dropped = (e: DragEvent): { uid: number } | { slot: number } | null => {
-    try {
-      return JSON.parse(e.dataTransfer?.getData("text/plain") ?? "");
-    } catch {
-      return null;
-    }
-  };
-  const editable = !over && !you.locked;
-
   return (
     <Screen title="Chronovore match">
-      <p role="status">
-        {over
-          ? `The match is over: ${resultText(view.result)}${view.finishReason ? ` (${view.finishReason === "duel" ? "after the duel" : view.finishReason === "left" ? "a player left" : "a hero fell"})` : ""}.`
-          : `Round ${view.round} of ${view.rounds}. ${you.locked ? "You have locked in; waiting for the resolution." : "Place up to 4 cards, then lock in."}`}
-      </p>
-      {!over && <Countdown deadline={view.deadline} label="Choosing time left" onExpired={() => void match.reload()} />}
-      <div class="arena heroes">
-        <HeroPanel label="Your hero" hero={you.hero} />
-        <HeroPanel label="The computer's hero" hero={opponent.hero} />
-      </div>
-      {resolution && resolution.round !== null && <ResolutionView key={`${view.id}-${resolution.round}`} resolution={resolution} />}
-      <div aria-live="polite">{latest.length > 0 && !resolution && <ul>{latest.map((l, n) => <li key={n}>{l}</li>)}</ul>}</div>
-      {!over && (
-        <>
-          <p class="note">
-            The computer: {opponent.handCount} cards in hand, {opponent.deckCount} in its deck,{" "}
-            {opponent.locked ? `locked in (${opponent.slots.filter((s) => s === "face_down").length} cards face down)` : "still choosing"}.
-          </p>
-          <section aria-labelledby="cv-row">
-            <h2 id="cv-row">Your row</h2>
-            <p class="note" id="cv-keys">Drag a card into a slot, or focus it and press 1–4. Backspace returns a slotted card to your hand.</p>
-            <ol class="row" aria-label="Your row">
-              {Array.from({ length: SLOTS }, (_, n) => {
-                const item = you.slots[n] ?? null;
-                return (
-                  <li
-                    key={n}
-                    class={item ? "slot filled" : "slot"}
-                    onDragOver={(e) => editable && e.preventDefault()}
-                    onDrop={(e) => {
-                      e.preventDefault();
-                      const from = dropped(e);
-                      if (from) placeOrMove(from, n);
-                    }}
-                  >
-                    <span class="slot-number">Slot {n + 1}</span>
-                    {item ? (
-                      <>
-                        <button
-                          type="button"
-                          class="card"
-                          data-focus={`slot-${n}`}
-                          draggable={editable}
-                          aria-describedby="cv-keys"
-                          aria-keyshortcuts="1 2 3 4 Backspace"
-                          aria-label={`Slot ${n + 1}: ${item.card.name}. ${cardText(item.card)}`}
-                          onDragStart={(e) => dragData(e, { slot: n })}
-                          onKeyDown={(e) => {
-                            const to = slotFromKey(e.key);
-                            if (to !== null && editable) { e.preventDefault(); placeOrMove({ slot: n }, to); }
-                            if ((e.key === "Backspace" || e.key === "Delete") && editable) { e.preventDefault(); takeBack(n); }
-                          }}
-                        >
-                          {item.card.name}
-                          <span class="note"> {cardText(item.card)}</span>
-                        </button>
-                        {editable && <button type="button" onClick={() => takeBack(n)} aria-label={`Take ${item.card.name} back to your hand`}>Back to hand</button>}
-                      </>
-                    ) : (
-                      <span class="empty">Empty</span>
-                    )}
-                  </li>
-                );
-              })}
-            </ol>
-            {hint && <p role="alert">{hint}</p>}
-            <h2 id="cv-hand">Your hand ({you.hand.length})</h2>
-            <ul
-              class="hand"
-              aria-labelledby="cv-hand"
-              data-focus="hand"
-              tabIndex={-1}
-              onDragOver={(e) => editable && e.preventDefault()}
-              onDrop={(e) => {
-                e.preventDefault();
-                const from = dropped(e);
-                if (from && "slot" in from) takeBack(from.slot);
-              }}
-            >
-              {you.hand.map((item) => (
-                <li key={item.uid}>
-                  <button
-                    type="button"
-                    class="card"
-                    draggable={editable}
-                    aria-describedby="cv-keys"
-                    aria-keyshortcuts="1 2 3 4"
-                    aria-label={`${item.card.name}. ${cardText(item.card)}`}
-                    onDragStart={(e) => dragData(e, { uid: item.uid })}
-                    onKeyDown={(e) => {
-                      const to = slotFromKey(e.key);
-                      if (to !== null && editable) { e.preventDefault(); placeOrMove({ uid: item.uid }, to); }
-                    }}
-                  >
-                    {item.card.name}
-                    <span class="note"> {cardText(item.card)}</span>
-                  </button>
-                </li>
-              ))}
-            </ul>
-            <p class="note">Your deck: {you.deckCount} cards; discard: {you.discardCount}.</p>
-            <div class="actions">
-              <button type="button" disabled={!isLegal({ kind: "lock" }) || action.busy} onClick={() => void send({ kind: "lock" })}>Lock in</button>
-              <button type="button" class="danger" disabled={action.busy} onClick={() => void send({ kind: "forfeit" })}>Leave the match</button>
-            </div>
-          </section>
-        </>
-      )}
-      <ProblemBox problem={action.problem ?? match.problem} title="Not done:" />
-      {action.problem?.code === "stale_version" && <button type="button" onClick={() => void match.reload()}>Show the current state</button>}
-      {over && (
+      <MatchBoard key={view.id} view={view} onView={shown} reload={match.reload} loadProblem={match.problem}>
         <p>
           <a href={href({ name: "cv_wallet" })}>Your Gold</a>{" "}
-          <button type="button" onClick={() => { setFinished(null); setResolution(null); setLatest([]); match.set(null); }}>New match</button>
+          <button type="button" onClick={() => { setFinished(null); match.set(null); }}>New match</button>
         </p>
-      )}
+      </MatchBoard>
     </Screen>
   );
 }

@@ -112,13 +112,16 @@ export function heroText(h: Hero): string {
   return `Health ${h.health}, Armor ${h.armor}, Coins ${h.coins}, Strength ${h.strength}${weapon}`;
 }
 
-function who(seat: unknown, you: string): string {
-  return seat === you ? "You" : "The computer";
+/** The other side in words: "The computer", or another player's pseudonym. */
+export const COMPUTER = "The computer";
+
+function who(seat: unknown, you: string, them: string): string {
+  return seat === you ? "You" : them;
 }
 
-/** One sentence per event, from your seat (``you``). */
-export function describeEvent(e: CvEvent, you = "player"): string {
-  const by = who(e.seat, you);
+/** One sentence per event, from your seat (``you``); ``them`` names the other side. */
+export function describeEvent(e: CvEvent, you = "player", them = COMPUTER): string {
+  const by = who(e.seat, you, them);
   const card = e.card as CvCard | undefined;
   switch (e.type) {
     case "card_placed":
@@ -195,7 +198,7 @@ export interface PairStep {
  * slot, so the heroes can step from one pair to the next; the rest (a new round, the duel,
  * the end) comes after.
  */
-export function resolutionSteps(events: CvEvent[], you = "player"): { round: number | null; pairs: PairStep[]; after: string[] } {
+export function resolutionSteps(events: CvEvent[], you = "player", them = COMPUTER): { round: number | null; pairs: PairStep[]; after: string[] } {
   const start = events.findIndex((e) => e.type === "heroes_entered");
   if (start < 0) return { round: null, pairs: [], after: [] };
   const round = Number(events[start]!.round);
@@ -212,9 +215,9 @@ export function resolutionSteps(events: CvEvent[], you = "player"): { round: num
       current = null;
     }
     if (current) {
-      current.lines.push(describeEvent(e, you));
+      current.lines.push(describeEvent(e, you, them));
       if (e.type === "monster_fought" && e.hero) current.heroes[String(e.seat)] = e.hero as Hero;
-    } else after.push(describeEvent(e, you));
+    } else after.push(describeEvent(e, you, them));
   }
   return { round, pairs, after };
 }

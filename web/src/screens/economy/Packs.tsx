@@ -142,6 +142,21 @@ export function Packs({ game }: { game: EconomyGame }) {
       await Promise.all([inventory.reload(), wallet.reload()]);
     });
 
+  const [sold, setSold] = useState("");
+  // Selling back cannot be undone: the pack is gone, its price is back in the wallet.
+  const sell = (packId: string, kind: Odds) =>
+    action.run(async () => {
+      setSold("");
+      const price = kind.price ? ` for ${kind.price.amount} ${title(kind.price.currency ?? "")}` : "";
+      if (!confirm(`Sell an unopened ${kind.name} back${price}? It cannot be opened afterwards.`)) return;
+      const sale = await unwrap(
+        api.POST("/{game}/packs/{pack_id}/sell", { params: { path: { game, pack_id: packId }, header: { "Idempotency-Key": idempotencyKey() } } }),
+      );
+      const refund = sale.refund;
+      setSold(`You sold a ${kind.name} back: +${refund?.amount ?? 0} ${title(refund?.currency ?? "")}, balance ${refund?.balanceAfter ?? "?"}.`);
+      await Promise.all([inventory.reload(), wallet.reload()]);
+    });
+
   const kinds = odds.data ?? [];
   const packs = inventory.data?.packs ?? [];
   const balance = (currency: string) => wallet.data?.balances?.find((b) => b.currency === currency)?.balance ?? 0;
@@ -151,6 +166,7 @@ export function Packs({ game }: { game: EconomyGame }) {
       <ProblemBox problem={odds.problem ?? inventory.problem ?? wallet.problem} />
       <ProblemBox problem={action.problem} title="Not done:" />
       {progress && <p role="status">{progress}</p>}
+      {sold && <p role="status">{sold}</p>}
       {opened.length > 0 && (
         <div aria-live="polite">
           {opened.length > 1 && <p role="status">Opened {opened.length} packs; the last one first.</p>}
@@ -172,6 +188,11 @@ export function Packs({ game }: { game: EconomyGame }) {
           <section key={kind.kind} aria-labelledby={`pack-${kind.kind}`}>
             <h2 id={`pack-${kind.kind}`}>{kind.name}</h2>
             <p>You have <strong>{mine.length}</strong> unopened.</p>
+            {kind.sellBack && (
+              <p class="note">
+                An unopened {kind.name} sells back for its full price{price ? `: ${price.amount} ${title(price.currency ?? "")}` : ""}.
+              </p>
+            )}
             <details open={mine.length > 0}>
               <summary>The odds of a {kind.name}</summary>
               <OddsTable odds={kind} />
@@ -184,6 +205,11 @@ export function Packs({ game }: { game: EconomyGame }) {
                 {mine.length > 1 && (
                   <button type="button" disabled={action.busy} onClick={() => void open(mine.map((p) => p.id ?? ""))}>
                     Open all {mine.length}
+                  </button>
+                )}
+                {kind.sellBack && (
+                  <button type="button" class="danger" disabled={action.busy} onClick={() => void sell(mine[0]!.id ?? "", kind)}>
+                    Sell a {kind.name} back
                   </button>
                 )}
               </div>
