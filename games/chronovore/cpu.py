@@ -58,16 +58,19 @@ def outcome(
             card.health + waiting.monster_health,
             card.initiative or waiting.monster_initiative,
         )
-        waiting = evolve(waiting, monster_attack=0, monster_health=0, monster_initiative=False)
+        if waiting.monster_attack or waiting.monster_health or waiting.monster_initiative:
+            waiting = evolve(waiting, monster_attack=0, monster_health=0, monster_initiative=False)
         if hero.fallen:
             return None
         extra -= max(0, SAFETY_MARGIN - hero.health) * 2
     else:
         cost = card.cost + waiting.event_cost
-        waiting = evolve(waiting, event_cost=0)
+        if waiting.event_cost:
+            waiting = evolve(waiting, event_cost=0)
         if hero.coins < cost:
             return hero, waiting, -0.5  # pays nothing: a wasted slot
-        hero = evolve(hero, coins=hero.coins - cost)
+        if cost:
+            hero = evolve(hero, coins=hero.coins - cost)
     for reward in card.rewards:
         if reward.type is RewardType.STRIKE:
             hero, dealt = strike(hero)
@@ -91,12 +94,13 @@ def plan_row(
     row: list[InPlay] = []
     while left and len(row) < settings.slots:
         best: tuple[float, InPlay, Hero, Interference] | None = None
+        before = worth(hero)
         for item in left:
             result = outcome(hero, item.card, waiting, settings)
             if result is None:
                 continue
             after, still, extra = result
-            gain = worth(after) - worth(hero) + extra
+            gain = worth(after) - before + extra
             if gain > 0 and (best is None or gain > best[0]):
                 best = (gain, item, after, still)
         if best is None:
@@ -105,6 +109,30 @@ def plan_row(
         row.append(chosen)
         left.remove(chosen)
     return row
+
+
+# The last plans made, so the steps of one choosing step (place, place, ..., lock) plan
+# once: placing a card moves it from the hand to the row, and the plan depends only on
+# the hero, the cards in hand or row (in uid order), the waiting interference and the
+# settings. Keyed by those objects' ids: each entry holds the objects themselves, so no
+# other object can take one of those ids while the entry lives. Bounded; emptied when
+# full (a cache miss only plans again: the plan is a pure function of its inputs).
+_PLANS: dict[tuple[int, ...], tuple[object, ...]] = {}
+_PLANS_KEPT = 512
+
+
+def _planned_row(
+    hero: Hero, cards: Sequence[InPlay], waiting: Interference, settings: Settings
+) -> Sequence[InPlay]:
+    key = (id(hero), id(waiting), id(settings), *sorted(map(id, cards)))
+    found = _PLANS.get(key)
+    if found is not None:
+        return found[-1]  # type: ignore[return-value]
+    plan = tuple(plan_row(hero, cards, waiting, settings))
+    if len(_PLANS) >= _PLANS_KEPT:
+        _PLANS.clear()
+    _PLANS[key] = (hero, waiting, settings, tuple(cards), plan)
+    return plan
 
 
 def row_value(state: MatchState, seat: str) -> float:
@@ -131,7 +159,7 @@ def cpu_action(state: MatchState, seat: str) -> Action | None:
     if side.locked:
         return None
     slotted = [item for item in side.slots if item is not None]
-    plan = plan_row(side.hero, [*side.hand, *slotted], side.interference, state.settings)
+    plan = _planned_row(side.hero, [*side.hand, *slotted], side.interference, state.settings)
     for slot, item in enumerate(side.slots):
         wanted = plan[slot] if slot < len(plan) else None
         if item is not None and (wanted is None or item.uid != wanted.uid):

@@ -117,8 +117,35 @@ def assess(copy_ids: Sequence[uuid.UUID], owned: Mapping[uuid.UUID, CardCopy]) -
 
 def card_problems(cards: Sequence[Card]) -> list[Problem]:
     """The deck rules over a match's cards (one card: one name)."""
+    if _plainly_legal(cards):
+        return []
     entries = [Entry(c.name.casefold(), c.name, c.card_class.value, c.rarity.value) for c in cards]
     return entry_problems(entries)
+
+
+def _plainly_legal(cards: Sequence[Card]) -> bool:
+    """True when the cards break none of ``entry_problems``'s rules, judged without
+    building its entries (a match starts with this check on both decks). False may
+    also mean "not plainly": ``entry_problems`` then names every problem. Copies of one
+    name with different rarities are never plainly legal."""
+    if len(cards) != DECK_SIZE:
+        return False
+    neutral, mythic = CardClass.NEUTRAL, Rarity.MYTHIC
+    classes, mythics = set(), 0
+    counts: dict[str, int] = {}
+    rarities: dict[str, Rarity] = {}
+    for card in cards:
+        if card.card_class != neutral:
+            classes.add(card.card_class)
+        rarity = card.rarity
+        mythics += rarity == mythic
+        name = card.name.casefold()
+        counts[name] = counts.get(name, 0) + 1
+        if rarities.setdefault(name, rarity) is not rarity:
+            return False
+    if len(classes) > 1 or mythics > MAX_MYTHIC_CARDS:
+        return False
+    return all(count <= COPY_LIMIT[rarities[name]] for name, count in counts.items())
 
 
 def require_legal(copy_ids: Sequence[uuid.UUID], owned: Mapping[uuid.UUID, CardCopy]) -> Assessment:

@@ -30,6 +30,7 @@ from games.chronovore.state import (
     Result,
     SeatState,
     Settings,
+    Weapon,
 )
 from games.kit.frozen import evolve
 
@@ -69,7 +70,47 @@ def draw(
 
 def fight(hero: Hero, attack: int, health: int, initiative: bool) -> tuple[Hero, int]:
     """Hero against monster until one is at 0 or below: the hero strikes first, unless the
-    monster has Initiative. Returns the hero and the monster's Health left."""
+    monster has Initiative. Returns the hero and the monster's Health left.
+
+    The exchange runs on plain integers and builds the hero once at the end: the same
+    arithmetic as ``hero.strike`` and ``hero.damage`` (a weapon strike deals Strength
+    plus the weapon's attack and spends 1 durability; damage removes Armor before
+    Health), without a new hero for every blow (the CPU simulates many fights a step).
+    """
+    life, armor, strength, weapon = hero.health, hero.armor, hero.strength, hero.weapon
+    if weapon is not None and not weapon.usable:
+        return _fight_blow_by_blow(hero, attack, health, initiative)
+    weapon_attack, durability = (weapon.attack, weapon.durability) if weapon else (0, 0)
+    hero_strikes = not initiative
+    while True:
+        if hero_strikes:
+            if durability > 0:  # a held weapon is usable (attack and durability above 0)
+                health -= strength + weapon_attack
+                durability -= 1
+            else:
+                health -= strength
+            if health <= 0:
+                break
+        else:
+            if attack > 0:
+                absorbed = armor if armor < attack else attack
+                armor -= absorbed
+                life -= attack - absorbed
+            if life <= 0:
+                break
+        hero_strikes = not hero_strikes
+    if weapon is not None and durability != weapon.durability:
+        weapon = Weapon(weapon_attack, durability) if durability > 0 else None
+    if life == hero.health and armor == hero.armor and weapon is hero.weapon:
+        return hero, health
+    return evolve(hero, health=life, armor=armor, weapon=weapon), health
+
+
+def _fight_blow_by_blow(
+    hero: Hero, attack: int, health: int, initiative: bool
+) -> tuple[Hero, int]:
+    """The fight through ``hero.strike`` and ``hero.damage``: for a hero holding an
+    unusable weapon (the engine never gives one; a stored state could hold one)."""
     hero_strikes = not initiative
     while True:
         if hero_strikes:
