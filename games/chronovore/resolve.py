@@ -72,35 +72,43 @@ def fight(hero: Hero, attack: int, health: int, initiative: bool) -> tuple[Hero,
     """Hero against monster until one is at 0 or below: the hero strikes first, unless the
     monster has Initiative. Returns the hero and the monster's Health left.
 
-    The exchange runs on plain integers and builds the hero once at the end: the same
-    arithmetic as ``hero.strike`` and ``hero.damage`` (a weapon strike deals Strength
-    plus the weapon's attack and spends 1 durability; damage removes Armor before
-    Health), without a new hero for every blow (the CPU simulates many fights a step).
+    Counted rather than played blow by blow (the CPU weighs many fights a step): the
+    hero's strikes deal Strength plus the weapon's attack while the weapon lasts (1
+    durability a strike), then Strength; the monster's blows remove Armor before Health.
+    So the hero needs ``kill`` strikes, the monster ``drop`` blows, and whoever strikes
+    first wins a tie. ``_fight_blow_by_blow`` is the same fight step by step (the tests
+    hold the two equal); it plays the cases the count does not cover (a hero already
+    down, no Strength, an unusable weapon), which the engine never makes.
     """
     life, armor, strength, weapon = hero.health, hero.armor, hero.strength, hero.weapon
-    if weapon is not None and not weapon.usable:
+    if life <= 0 or strength <= 0 or (weapon is not None and not weapon.usable):
         return _fight_blow_by_blow(hero, attack, health, initiative)
-    weapon_attack, durability = (weapon.attack, weapon.durability) if weapon else (0, 0)
-    hero_strikes = not initiative
-    while True:
-        if hero_strikes:
-            if durability > 0:  # a held weapon is usable (attack and durability above 0)
-                health -= strength + weapon_attack
-                durability -= 1
-            else:
-                health -= strength
-            if health <= 0:
-                break
-        else:
-            if attack > 0:
-                absorbed = armor if armor < attack else attack
-                armor -= absorbed
-                life -= attack - absorbed
-            if life <= 0:
-                break
-        hero_strikes = not hero_strikes
-    if weapon is not None and durability != weapon.durability:
-        weapon = Weapon(weapon_attack, durability) if durability > 0 else None
+    if weapon is None:
+        armed, durability = strength, 0
+    else:
+        armed, durability = strength + weapon.attack, weapon.durability
+    # Strikes to bring the monster to 0 or below (at least one).
+    if durability * armed >= health:
+        kill = max(1, -(-health // armed))
+    else:
+        kill = durability + -(-(health - durability * armed) // strength)
+    # Blows to bring the hero to 0 or below (never, for a monster with no attack).
+    drop = -(-(armor + life) // attack) if attack > 0 else kill + 1
+    if initiative:  # blow, strike, blow, strike...
+        strikes, blows = (drop - 1, drop) if drop <= kill else (kill, kill)
+    else:  # strike, blow, strike, blow...
+        strikes, blows = (kill, kill - 1) if kill <= drop else (drop, drop)
+    with_weapon = min(durability, strikes)
+    health -= with_weapon * armed + (strikes - with_weapon) * strength
+    if blows and attack > 0:
+        taken = blows * attack
+        absorbed = min(armor, taken)
+        armor -= absorbed
+        life -= taken - absorbed
+    if with_weapon:
+        assert weapon is not None
+        left = weapon.durability - with_weapon
+        weapon = Weapon(weapon.attack, left) if left > 0 else None
     if life == hero.health and armor == hero.armor and weapon is hero.weapon:
         return hero, health
     return evolve(hero, health=life, armor=armor, weapon=weapon), health
@@ -182,17 +190,20 @@ def corner_reward(hero: Hero, reward: Reward, settings: Settings) -> Hero:
 def _claim(
     state: MatchState, i: int, card: Card, opposing: InPlay | None
 ) -> tuple[MatchState, list[Event]]:
-    """Step 2 for one hero: every reward of ``card`` but Strike, in the card's order."""
+    """Step 2 for one hero: every reward of ``card`` but Strike, in the card's order.
+    Only "The next enemy card" touches the other seat; the hero's own seat is written
+    back once, after its last reward."""
     seat, settings = state.seats[i], state.settings
     events: list[Event] = []
+    side = state.sides[i]
     for reward in card.rewards:
-        side = state.sides[i]
-        if reward.type is RewardType.STRIKE:
+        kind = reward.type
+        if kind is RewardType.STRIKE:
             continue
-        if reward.type is RewardType.DRAW:
+        if kind is RewardType.DRAW:
             side, drawn = draw(side, reward.amount, seat, settings)
             events += drawn
-        elif reward.type is RewardType.COPY_OPPOSING:
+        elif kind is RewardType.COPY_OPPOSING:
             if opposing is None:
                 events.append({"type": "nothing_to_copy", "seat": seat})
             else:
@@ -200,7 +211,7 @@ def _claim(
                 side = evolve(side, next_uid=side.next_uid + 1)
                 side, event = receive(side, copy, seat, settings, "copied")
                 events.append(event)
-        elif reward.type is RewardType.NEXT_ENEMY:
+        elif kind is RewardType.NEXT_ENEMY:
             other = state.seats[1 - i]
             enemy = state.sides[1 - i]
             waiting = _interfere(enemy.interference, reward)
@@ -209,6 +220,7 @@ def _claim(
         else:
             side = evolve(side, hero=corner_reward(side.hero, reward, settings))
             events.append({"type": "reward", "seat": seat, **reward.to_dict()})
+    if side is not state.sides[i]:
         state = state.with_side(seat, side)
     return state, events
 
@@ -224,6 +236,8 @@ def _strikes(state: MatchState, paid: list[Card | None]) -> tuple[MatchState, li
                 striker_heroes[i], hit = heroes.strike(striker_heroes[i])
                 dealt[i] += hit
                 events.append({"type": "strike", "seat": state.seats[i], "damage": hit})
+    if not events:
+        return state, events  # no Strike: both heroes as they were
     for i in (0, 1):
         hero = heroes.damage(striker_heroes[i], dealt[1 - i])
         state = state.with_side(state.seats[i], evolve(state.sides[i], hero=hero))
@@ -277,7 +291,7 @@ def resolve_pair(state: MatchState, slot: int) -> tuple[MatchState, list[Event]]
         if item is None:
             continue
         side = state.sides[i]
-        slots = tuple(None if n == slot else c for n, c in enumerate(side.slots))
+        slots = (*side.slots[:slot], None, *side.slots[slot + 1 :])
         side = evolve(side, slots=slots, discard=(*side.discard, item))
         side, paid_off, event = _face(side, item.card, state.seats[i], slot)
         state = state.with_side(state.seats[i], side)
