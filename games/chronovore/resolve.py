@@ -309,16 +309,59 @@ def resolve_pair(state: MatchState, slot: int) -> tuple[MatchState, list[Event]]
     return state, events + struck + ended
 
 
-def duel(state: MatchState) -> tuple[MatchState, list[Event]]:
-    """After the last round, both standing: exchange strikes until one falls (both on the
-    same exchange: a draw). Each strike deals the current attack; weapons while they last."""
-    first, second = (side.hero for side in state.sides)
+def _exchange_strikes(first: Hero, second: Hero) -> tuple[Hero, Hero, int]:
+    """Both heroes strike at once, exchange after exchange, until one is at 0 or below:
+    the heroes after it and the number of exchanges. On plain integers (a duel often
+    lasts a dozen exchanges), with ``hero.strike`` and ``hero.damage``'s arithmetic."""
+    if any(h.weapon is not None and not h.weapon.usable for h in (first, second)):
+        return _exchange_blow_by_blow(first, second)
+    fighters = []
+    for hero in (first, second):
+        weapon = hero.weapon
+        armed, durability = (weapon.attack, weapon.durability) if weapon else (0, 0)
+        fighters.append([hero.health, hero.armor, hero.strength, armed, durability])
+    one, two = fighters
+    exchanges = 0
+    while one[0] > 0 and two[0] > 0:
+        hits = []
+        for fighter in (one, two):
+            if fighter[4] > 0:
+                hits.append(fighter[2] + fighter[3])
+                fighter[4] -= 1
+            else:
+                hits.append(fighter[2])
+        for fighter, hit in ((one, hits[1]), (two, hits[0])):
+            if hit > 0:
+                absorbed = min(fighter[1], hit)
+                fighter[1] -= absorbed
+                fighter[0] -= hit - absorbed
+        exchanges += 1
+    after = []
+    for hero, (life, armor, _, armed, durability) in zip((first, second), fighters, strict=True):
+        weapon = hero.weapon
+        if weapon is not None and durability != weapon.durability:
+            weapon = Weapon(armed, durability) if durability > 0 else None
+        after.append(evolve(hero, health=life, armor=armor, weapon=weapon) if exchanges else hero)
+    return after[0], after[1], exchanges
+
+
+def _exchange_blow_by_blow(first: Hero, second: Hero) -> tuple[Hero, Hero, int]:
+    """``_exchange_strikes`` through ``hero.strike`` and ``hero.damage``, for a hero
+    holding an unusable weapon (the engine never gives one; a stored state could)."""
     exchanges = 0
     while not first.fallen and not second.fallen:
         first, by_first = heroes.strike(first)
         second, by_second = heroes.strike(second)
         first, second = heroes.damage(first, by_second), heroes.damage(second, by_first)
         exchanges += 1
+    return first, second, exchanges
+
+
+def duel(state: MatchState) -> tuple[MatchState, list[Event]]:
+    """After the last round, both standing: exchange strikes until one falls (both on the
+    same exchange: a draw). Each strike deals the current attack; weapons while they last."""
+    first, second = (side.hero for side in state.sides)
+    first, second, exchanges = _exchange_strikes(first, second)
     for seat, side, hero in zip(state.seats, state.sides, (first, second), strict=True):
         state = state.with_side(seat, evolve(side, hero=hero))
     state, ended = finish_if_fallen(state)
