@@ -95,8 +95,14 @@ def plan_row(
     while left and len(row) < settings.slots:
         best: tuple[float, InPlay, Hero, Interference] | None = None
         before = worth(hero)
+        # Copies of one card (one Card object) in hand have one outcome: weighed once.
+        weighed: dict[int, tuple[Hero, Interference, float] | None] = {}
         for item in left:
-            result = outcome(hero, item.card, waiting, settings)
+            card = item.card
+            if id(card) in weighed:
+                result = weighed[id(card)]
+            else:
+                result = weighed[id(card)] = outcome(hero, card, waiting, settings)
             if result is None:
                 continue
             after, still, extra = result

@@ -78,7 +78,7 @@ def new_match(
         side = SeatState(
             hero=hero, deck=deck, slots=(None,) * settings.slots, next_uid=len(cards) + 1
         )
-        side, _ = resolve.draw(side, settings.opening_hand, seat, settings)
+        side, _ = resolve.draw(side, settings.opening_hand, seat, settings, quiet=True)
         sides.append(side)
     start = aware(now)
     return MatchState(

@@ -54,17 +54,30 @@ def receive(
 
 
 def draw(
-    side: SeatState, count: int, seat: str, settings: Settings
+    side: SeatState, count: int, seat: str, settings: Settings, *, quiet: bool = False
 ) -> tuple[SeatState, list[Event]]:
-    """Draw from the top; ours: an empty deck draws nothing (docs/chronovore.md)."""
-    events: list[Event] = []
-    for _ in range(count):
-        if not side.deck:
-            events.append({"type": "deck_empty", "seat": seat})
-            break
-        top = side.deck[0]
-        side, event = receive(evolve(side, deck=side.deck[1:]), top, seat, settings, "drawn")
-        events.append(event)
+    """Draw from the top; ours: an empty deck draws nothing (docs/chronovore.md). The
+    cards drawn go to the hand until it holds ``hand_limit``, the rest are discarded
+    (``receive``, card by card); ``quiet`` leaves the events out (the opening hands)."""
+    if count <= 0:
+        return side, []
+    deck = side.deck
+    taken = deck[:count]
+    room = max(0, settings.hand_limit - len(side.hand))
+    kept, burned = taken[:room], taken[room:]
+    if taken:
+        side = evolve(
+            side, deck=deck[len(taken) :], hand=side.hand + kept, discard=side.discard + burned
+        )
+    if quiet:
+        return side, []
+    events: list[Event] = [
+        {"type": kind, "seat": seat, "uid": item.uid, "card": item.card.to_dict()}
+        for kind, items in (("card_drawn", kept), ("card_burned", burned))
+        for item in items
+    ]
+    if count > len(taken):
+        events.append({"type": "deck_empty", "seat": seat})
     return side, events
 
 
