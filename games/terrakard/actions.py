@@ -90,7 +90,7 @@ _BEGIN = Action(ActionKind.BEGIN)
 _SKIP = Action(ActionKind.SKIP)
 _GIVE_UP = Action(ActionKind.GIVE_UP)
 _TIMEOUT = Action(ActionKind.TIMEOUT)
-_PLAYS = tuple(Action(ActionKind.PLAY, card=i) for i in range(16))
+PLAYS = tuple(Action(ActionKind.PLAY, card=i) for i in range(16))  # play(i), i < 16
 
 
 def begin() -> Action:
@@ -98,8 +98,8 @@ def begin() -> Action:
 
 
 def play(card: int) -> Action:
-    if 0 <= card < len(_PLAYS):
-        return _PLAYS[card]
+    if 0 <= card < len(PLAYS):
+        return PLAYS[card]
     return Action(ActionKind.PLAY, card=card)
 
 

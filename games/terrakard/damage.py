@@ -116,20 +116,19 @@ def exchange(
         elif knowledge.difficulty is Difficulty.HARD:
             hard = changed
     posture_atk, posture_def = _POSTURE[posture]
-    rounds = terrain.round_damage
-    round_factor = _lookup(rounds, round_number) if rounds else _ONE
     a_cat, d_cat = attacker.category, defender.category
+    atk, def_, rounds = terrain.atk, terrain.def_, terrain.round_damage
+    # A terrain names few categories (and rounds): most lookups find none, x1.
+    round_factor = _lookup(rounds, round_number) if rounds else _ONE
+    a_atk = _lookup(atk, a_cat) if a_cat in atk else _ONE
+    d_atk = _lookup(atk, d_cat) if d_cat in atk else _ONE
+    a_def = _lookup(def_, a_cat) if a_cat in def_ else _ONE
+    d_def = _lookup(def_, d_cat) if d_cat in def_ else _ONE
 
-    attacker_atk = _product(
-        attacker.atk, _CATEGORY[a_cat, d_cat], _lookup(terrain.atk, a_cat), easy
-    )
-    attacker_def = _product(attacker.def_, _lookup(terrain.def_, a_cat), medium)
-    defender_atk = _product(
-        defender.atk, _CATEGORY[d_cat, a_cat], _lookup(terrain.atk, d_cat), posture_atk
-    )
-    defender_def = _product(
-        defender.def_, _lookup(terrain.def_, d_cat), posture_def, _RAMPART, hard
-    )
+    attacker_atk = _product(attacker.atk, _CATEGORY[a_cat, d_cat], a_atk, easy)
+    attacker_def = _product(attacker.def_, a_def, medium)
+    defender_atk = _product(defender.atk, _CATEGORY[d_cat, a_cat], d_atk, posture_atk)
+    defender_def = _product(defender.def_, d_def, posture_def, _RAMPART, hard)
     return Exchange(
         to_defense=_hit(attacker_atk, defender_def, round_factor),
         to_attacker=_hit(defender_atk, attacker_def, round_factor),

@@ -11,7 +11,7 @@ from fractions import Fraction
 
 from games.kit.refusal import Refusal
 from games.terrakard import config
-from games.terrakard.actions import Action, ActionKind, begin, give_up, play, skip
+from games.terrakard.actions import PLAYS, Action, ActionKind, begin, give_up, play, skip
 from games.terrakard.content import CHOICES_PER_QUESTION, Card, Rarity, at_least
 from games.terrakard.damage import Knowledge
 from games.terrakard.errors import RefusalCode
@@ -41,8 +41,9 @@ def legal_actions(state: AttackState, seat: str) -> list[Action]:
     if state.phase is Phase.RECONNAISSANCE:
         return [begin(), give_up()]
     if state.phase is Phase.CHOOSE:
-        used = state.used
-        plays = [play(i) for i in range(len(state.attacker.deck)) if i not in used]
+        used, deck_size = state.used, len(state.attacker.deck)
+        made = PLAYS if deck_size <= len(PLAYS) else tuple(map(play, range(deck_size)))
+        plays = [made[i] for i in range(deck_size) if i not in used]
         plays.append(give_up())
         return plays
     return [*_UNMARKED, skip(), give_up()]
