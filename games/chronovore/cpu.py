@@ -18,7 +18,7 @@ from games.chronovore.actions import Action
 from games.chronovore.cards import Card, RewardType
 from games.chronovore.content import CardKind
 from games.chronovore.hero import strike
-from games.chronovore.resolve import corner_reward, fight
+from games.chronovore.resolve import corner_reward, fight, fight_counts
 from games.chronovore.state import Hero, InPlay, Interference, MatchState, Phase, Settings
 from games.kit.frozen import evolve
 
@@ -86,6 +86,83 @@ def outcome(
     return hero, waiting, extra
 
 
+def gain_of(
+    hero: Hero, card: Card, waiting: Interference, settings: Settings, before: float
+) -> float | None:
+    """What ``card`` alone is worth to the hero: ``worth`` after its ``outcome`` minus
+    ``before`` (the hero's worth now) plus its extra value, the same float in the same
+    order of operations; None when the card would drop the hero. Counted on plain
+    integers with the hero's rules (hero.py, ``resolve.fight_counts``), without a new
+    hero a reward: the CPU weighs every card of its hand for every slot. A hero that
+    ``fight_counts`` does not cover is weighed through ``outcome``."""
+    weapon = hero.weapon
+    life, armor, coins, strength = hero.health, hero.armor, hero.coins, hero.strength
+    if life <= 0 or strength <= 0 or (weapon is not None and not weapon.usable):
+        result = outcome(hero, card, waiting, settings)
+        return None if result is None else worth(result[0]) - before + result[2]
+    armed, durability = (weapon.attack, weapon.durability) if weapon else (0, 0)
+    extra = 0.0
+    if card.kind is CardKind.MONSTER:
+        life, armor, durability, _ = fight_counts(
+            life,
+            armor,
+            strength,
+            armed,
+            durability,
+            card.attack + waiting.monster_attack,
+            card.health + waiting.monster_health,
+            card.initiative or waiting.monster_initiative,
+        )
+        if life <= 0:
+            return None
+        extra -= max(0, SAFETY_MARGIN - life) * 2
+    else:
+        cost = card.cost + waiting.event_cost
+        if coins < cost:
+            return -0.5  # pays nothing: a wasted slot (the hero as it was)
+        coins -= cost
+    for reward in card.rewards:
+        kind = reward.type
+        if kind is RewardType.STRIKE:
+            if durability > 0:
+                extra += (strength + armed) * STRIKE_DAMAGE
+                durability -= 1
+            else:
+                extra += strength * STRIKE_DAMAGE
+        elif kind is RewardType.DRAW or kind is RewardType.COPY_OPPOSING:
+            extra += CARD_IN_HAND * max(1, reward.amount)
+        elif kind is RewardType.NEXT_ENEMY:
+            extra += INTERFERENCE * (
+                reward.attack * 1.5 + reward.health * 0.7 + reward.cost + 2 * reward.initiative
+            )
+        elif kind is RewardType.COINS:
+            coins += reward.amount
+        elif kind is RewardType.ARMOR:
+            armor += reward.amount
+        elif kind is RewardType.HEALTH:
+            life = min(settings.max_health, life + reward.amount)
+        elif kind is RewardType.STRENGTH:
+            strength = max(settings.min_strength, strength + reward.amount)
+        elif kind is RewardType.WEAPON:  # a new weapon replaces the one held
+            armed, durability = reward.attack, reward.durability
+            if armed <= 0 or durability <= 0:
+                armed = durability = 0
+        elif kind is RewardType.UPGRADE and durability > 0:  # the anvil: a held weapon only
+            armed, durability = armed + reward.attack, durability + reward.durability
+            if armed <= 0 or durability <= 0:
+                armed = durability = 0
+    if durability <= 0:
+        armed = 0
+    after = (
+        life
+        + armor * ARMOR
+        + coins * COINS
+        + (strength - 1) * STRENGTH
+        + (armed * durability * WEAPON_HIT if durability > 0 else 0.0)
+    )
+    return after - before + extra
+
+
 def plan_row(
     hero: Hero, cards: Sequence[InPlay], waiting: Interference, settings: Settings
 ) -> list[InPlay]:
@@ -93,25 +170,24 @@ def plan_row(
     left = sorted(cards, key=lambda item: item.uid)
     row: list[InPlay] = []
     while left and len(row) < settings.slots:
-        best: tuple[float, InPlay, Hero, Interference] | None = None
         before = worth(hero)
-        # Copies of one card (one Card object) in hand have one outcome: weighed once.
-        weighed: dict[int, tuple[Hero, Interference, float] | None] = {}
+        # Copies of one card (one Card object) in hand have one gain: weighed once.
+        weighed: dict[int, float | None] = {}
+        chosen: InPlay | None = None
+        top = 0.0
         for item in left:
             card = item.card
             if id(card) in weighed:
-                result = weighed[id(card)]
+                gain = weighed[id(card)]
             else:
-                result = weighed[id(card)] = outcome(hero, card, waiting, settings)
-            if result is None:
-                continue
-            after, still, extra = result
-            gain = worth(after) - before + extra
-            if gain > 0 and (best is None or gain > best[0]):
-                best = (gain, item, after, still)
-        if best is None:
+                gain = weighed[id(card)] = gain_of(hero, card, waiting, settings, before)
+            if gain is not None and gain > top:
+                chosen, top = item, gain
+        if chosen is None:
             break
-        _, chosen, hero, waiting = best
+        result = outcome(hero, chosen.card, waiting, settings)
+        assert result is not None  # it had a gain
+        hero, waiting, _ = result
         row.append(chosen)
         left.remove(chosen)
     return row

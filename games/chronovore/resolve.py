@@ -96,10 +96,31 @@ def fight(hero: Hero, attack: int, health: int, initiative: bool) -> tuple[Hero,
     life, armor, strength, weapon = hero.health, hero.armor, hero.strength, hero.weapon
     if life <= 0 or strength <= 0 or (weapon is not None and not weapon.usable):
         return _fight_blow_by_blow(hero, attack, health, initiative)
-    if weapon is None:
-        armed, durability = strength, 0
-    else:
-        armed, durability = strength + weapon.attack, weapon.durability
+    armed, durability = (weapon.attack, weapon.durability) if weapon else (0, 0)
+    life, armor, left, health = fight_counts(
+        life, armor, strength, armed, durability, attack, health, initiative
+    )
+    if weapon is not None and left != durability:
+        weapon = Weapon(armed, left) if left > 0 else None
+    if life == hero.health and armor == hero.armor and weapon is hero.weapon:
+        return hero, health
+    return evolve(hero, health=life, armor=armor, weapon=weapon), health
+
+
+def fight_counts(
+    life: int,
+    armor: int,
+    strength: int,
+    weapon_attack: int,
+    durability: int,
+    attack: int,
+    health: int,
+    initiative: bool,
+) -> tuple[int, int, int, int]:
+    """``fight`` in numbers, for a hero standing (``life`` above 0) with Strength above
+    0 and a usable weapon or none (``weapon_attack`` and ``durability`` 0): the hero's
+    Health, Armor and weapon durability after it, and the monster's Health left."""
+    armed = strength + weapon_attack if durability > 0 else strength
     # Strikes to bring the monster to 0 or below (at least one).
     if durability * armed >= health:
         kill = max(1, -(-health // armed))
@@ -118,13 +139,7 @@ def fight(hero: Hero, attack: int, health: int, initiative: bool) -> tuple[Hero,
         absorbed = min(armor, taken)
         armor -= absorbed
         life -= taken - absorbed
-    if with_weapon:
-        assert weapon is not None
-        left = weapon.durability - with_weapon
-        weapon = Weapon(weapon.attack, left) if left > 0 else None
-    if life == hero.health and armor == hero.armor and weapon is hero.weapon:
-        return hero, health
-    return evolve(hero, health=life, armor=armor, weapon=weapon), health
+    return life, armor, durability - with_weapon, health
 
 
 def _fight_blow_by_blow(
