@@ -134,7 +134,9 @@ def _plainly_legal(cards: Sequence[Card]) -> bool:
     counts: dict[str, int] = {}
     limits: dict[str, int] = {}
     for card in cards:
-        name, card_class, limit, mythic = _deck_facts(card)
+        found = _FACTS.get(id(card))
+        facts = found[1] if found is not None and found[0] is card else _deck_facts(card)
+        name, card_class, limit, mythic = facts
         if card_class is not None:
             classes.add(card_class)
         mythics += mythic

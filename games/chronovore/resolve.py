@@ -274,10 +274,11 @@ def _strikes(state: MatchState, paid: list[Card | None]) -> tuple[MatchState, li
 
 def finish_if_fallen(state: MatchState) -> tuple[MatchState, list[Event]]:
     """A hero at 0 or below loses; both at once is a draw."""
-    fallen = [side.hero.fallen for side in state.sides]
-    if not any(fallen):
+    first_side, second_side = state.sides
+    fallen = (first_side.hero.fallen, second_side.hero.fallen)
+    if fallen == (False, False):
         return state, []
-    if all(fallen):
+    if fallen == (True, True):
         return finish(state, (Result.DRAW.value, Result.DRAW.value), FinishReason.HERO_FELL)
     first, second = (Result.LOSS.value if f else Result.WIN.value for f in fallen)
     return finish(state, (first, second), FinishReason.HERO_FELL)
@@ -313,18 +314,18 @@ def resolve_pair(state: MatchState, slot: int) -> tuple[MatchState, list[Event]]
             },
         }
     ]
-    state = evolve(state, revealed=(*state.revealed, pair))
     paid: list[Card | None] = [None, None]
+    sides = list(state.sides)
     for i, item in enumerate(pair):
         if item is None:
             continue
-        side = state.sides[i]
+        side = sides[i]
         slots = (*side.slots[:slot], None, *side.slots[slot + 1 :])
         side = evolve(side, slots=slots, discard=(*side.discard, item))
-        side, paid_off, event = _face(side, item.card, state.seats[i], slot)
-        state = state.with_side(state.seats[i], side)
+        sides[i], paid_off, event = _face(side, item.card, state.seats[i], slot)
         events.append(event)
         paid[i] = item.card if paid_off else None
+    state = evolve(state, revealed=(*state.revealed, pair), sides=(sides[0], sides[1]))
     state, ended = finish_if_fallen(state)
     if ended:
         return state, events + ended
