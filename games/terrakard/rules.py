@@ -185,5 +185,6 @@ def percent(value: Fraction) -> str:
     """+3/20 as "+15%", -3/40 as "-7.5%", 0 as "0%"."""
     if not value:
         return "0%"
-    text = f"{float(value * 100):+.2f}".rstrip("0").rstrip(".")
+    # float(value x 100), without a Fraction product: int division rounds correctly.
+    text = f"{value.numerator * 100 / value.denominator:+.2f}".rstrip("0").rstrip(".")
     return f"{text}%"
