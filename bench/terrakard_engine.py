@@ -1,4 +1,4 @@
-"""TerraKard's pure engine alone: whole attacks per second (issue 18).
+"""TerraKard's pure engine alone: whole attacks per second (issue 17).
 
     python bench/terrakard_engine.py [--attacks 20000] [--seed 1] [--level 10]
 
@@ -46,7 +46,7 @@ from harness import BenchError, Result, script_main
 from pure import Timed
 
 ARTICLES = "services/authoring/seed/terrakard_articles.sample.jsonl"
-GOAL = 20_000.0  # attacks/s on one core (issue 18)
+GOAL = 20_000.0  # attacks/s on one core (issue 17)
 UNIT = "attacks/s"
 LATEST_YEAR = 2026  # the latest year a question's wrong answer may name
 STEP = timedelta(seconds=3)  # between two actions: inside every phase's time

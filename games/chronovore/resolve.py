@@ -142,9 +142,7 @@ def fight_counts(
     return life, armor, durability - with_weapon, health
 
 
-def _fight_blow_by_blow(
-    hero: Hero, attack: int, health: int, initiative: bool
-) -> tuple[Hero, int]:
+def _fight_blow_by_blow(hero: Hero, attack: int, health: int, initiative: bool) -> tuple[Hero, int]:
     """The fight through ``hero.strike`` and ``hero.damage``: for a hero holding an
     unusable weapon (the engine never gives one; a stored state could hold one)."""
     hero_strikes = not initiative

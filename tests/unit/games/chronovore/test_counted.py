@@ -89,9 +89,9 @@ def test_a_draw_at_once_is_receive_card_by_card():
         )
         settings = Settings(hand_limit=limit)
         assert draw(side, count, "a", settings) == one_by_one(side, count, settings)
-        assert draw(side, count, "a", settings, quiet=True)[0] == one_by_one(
-            side, count, settings
-        )[0]
+        assert (
+            draw(side, count, "a", settings, quiet=True)[0] == one_by_one(side, count, settings)[0]
+        )
 
 
 def test_a_deck_judged_plainly_legal_has_no_problem_entry_by_entry():
