@@ -143,8 +143,9 @@ def fight_counts(
 
 
 def _fight_blow_by_blow(hero: Hero, attack: int, health: int, initiative: bool) -> tuple[Hero, int]:
-    """The fight through ``hero.strike`` and ``hero.damage``: for a hero holding an
-    unusable weapon (the engine never gives one; a stored state could hold one)."""
+    """The fight through ``hero.strike`` and ``hero.damage``, blow by blow: for what
+    ``fight_counts`` does not cover (a hero already down, no Strength, an unusable
+    weapon: the engine never makes them; a stored state could hold one)."""
     hero_strikes = not initiative
     while True:
         if hero_strikes:

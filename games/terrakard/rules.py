@@ -34,6 +34,10 @@ def cheapest_unused(state: AttackState) -> int:
     return min(unused(state), key=lambda i: (state.attacker.deck[i].cost, i))
 
 
+# The answers as a client sends them, before the host marks them (Action is frozen).
+_UNMARKED = tuple(Action(ActionKind.ANSWER, choice=i) for i in range(CHOICES_PER_QUESTION))
+
+
 def legal_actions(state: AttackState, seat: str) -> list[Action]:
     """What ``seat`` may do now (answers unmarked: the host marks them); never raises."""
     if seat != ATTACKER or state.finished:
@@ -47,10 +51,6 @@ def legal_actions(state: AttackState, seat: str) -> list[Action]:
         plays.append(give_up())
         return plays
     return [*_UNMARKED, skip(), give_up()]
-
-
-# The answers as a client sends them, before the host marks them (Action is frozen).
-_UNMARKED = tuple(Action(ActionKind.ANSWER, choice=i) for i in range(CHOICES_PER_QUESTION))
 
 
 _PHASE_OF = {  # the phase each action belongs to
