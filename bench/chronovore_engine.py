@@ -1,4 +1,4 @@
-"""Chronovore's pure engine alone: whole CPU-against-CPU matches per second (issue 17).
+"""Chronovore's pure engine alone: whole CPU-against-CPU matches per second (issue 18).
 
     python bench/chronovore_engine.py [--matches 2000] [--seed 1]
 
@@ -40,7 +40,7 @@ from harness import Result, script_main
 from pure import Timed
 
 CORE_SET = "services/authoring/seed/chronovore_core_set.json"
-GOAL = 2000.0  # matches/s on one core (issue 17)
+GOAL = 2000.0  # matches/s on one core (issue 18)
 UNIT = "matches/s"
 
 

@@ -108,6 +108,17 @@ class Card:
         return tuple(dict.fromkeys(found))
 
     def to_dict(self) -> dict[str, Any]:
+        """A new dict each call (a caller may change it), copied from the card's first
+        one: a match puts a card into many events (drawn, placed, revealed...)."""
+        found = _CARD_DICTS.get(id(self))
+        if found is None or found[0] is not self:
+            if len(_CARD_DICTS) >= _CARD_DICTS_KEPT:
+                _CARD_DICTS.clear()
+            found = _CARD_DICTS[id(self)] = (self, self._build_dict())
+        data = found[1]
+        return {**data, "rewards": [dict(reward) for reward in data["rewards"]]}
+
+    def _build_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {
             "name": self.name,
             "kind": self.kind.value,
@@ -124,6 +135,12 @@ class Card:
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Card:
         return card_from_definition(str(data["kind"]), data)
+
+
+# Each card's dict (``Card.to_dict``) by the card's id; each entry holds its card, so no
+# other object takes that id while the entry lives. Bounded: emptied when full.
+_CARD_DICTS: dict[int, tuple[Card, dict[str, Any]]] = {}
+_CARD_DICTS_KEPT = 4096
 
 
 def _refuse(where: str, message: str) -> Refusal:

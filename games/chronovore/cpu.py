@@ -18,7 +18,7 @@ from games.chronovore.actions import Action
 from games.chronovore.cards import Card, RewardType
 from games.chronovore.content import CardKind
 from games.chronovore.hero import strike
-from games.chronovore.resolve import corner_reward, fight
+from games.chronovore.resolve import corner_reward, fight, fight_counts
 from games.chronovore.state import Hero, InPlay, Interference, MatchState, Phase, Settings
 from games.kit.frozen import evolve
 
@@ -58,16 +58,19 @@ def outcome(
             card.health + waiting.monster_health,
             card.initiative or waiting.monster_initiative,
         )
-        waiting = evolve(waiting, monster_attack=0, monster_health=0, monster_initiative=False)
+        if waiting.monster_attack or waiting.monster_health or waiting.monster_initiative:
+            waiting = evolve(waiting, monster_attack=0, monster_health=0, monster_initiative=False)
         if hero.fallen:
             return None
         extra -= max(0, SAFETY_MARGIN - hero.health) * 2
     else:
         cost = card.cost + waiting.event_cost
-        waiting = evolve(waiting, event_cost=0)
+        if waiting.event_cost:
+            waiting = evolve(waiting, event_cost=0)
         if hero.coins < cost:
             return hero, waiting, -0.5  # pays nothing: a wasted slot
-        hero = evolve(hero, coins=hero.coins - cost)
+        if cost:
+            hero = evolve(hero, coins=hero.coins - cost)
     for reward in card.rewards:
         if reward.type is RewardType.STRIKE:
             hero, dealt = strike(hero)
@@ -83,6 +86,83 @@ def outcome(
     return hero, waiting, extra
 
 
+def gain_of(
+    hero: Hero, card: Card, waiting: Interference, settings: Settings, before: float
+) -> float | None:
+    """What ``card`` alone is worth to the hero: ``worth`` after its ``outcome`` minus
+    ``before`` (the hero's worth now) plus its extra value, the same float in the same
+    order of operations; None when the card would drop the hero. Counted on plain
+    integers with the hero's rules (hero.py, ``resolve.fight_counts``), without a new
+    hero a reward: the CPU weighs every card of its hand for every slot. A hero that
+    ``fight_counts`` does not cover is weighed through ``outcome``."""
+    weapon = hero.weapon
+    life, armor, coins, strength = hero.health, hero.armor, hero.coins, hero.strength
+    if life <= 0 or strength <= 0 or (weapon is not None and not weapon.usable):
+        result = outcome(hero, card, waiting, settings)
+        return None if result is None else worth(result[0]) - before + result[2]
+    armed, durability = (weapon.attack, weapon.durability) if weapon else (0, 0)
+    extra = 0.0
+    if card.kind is CardKind.MONSTER:
+        life, armor, durability, _ = fight_counts(
+            life,
+            armor,
+            strength,
+            armed,
+            durability,
+            card.attack + waiting.monster_attack,
+            card.health + waiting.monster_health,
+            card.initiative or waiting.monster_initiative,
+        )
+        if life <= 0:
+            return None
+        extra -= max(0, SAFETY_MARGIN - life) * 2
+    else:
+        cost = card.cost + waiting.event_cost
+        if coins < cost:
+            return -0.5  # pays nothing: a wasted slot (the hero as it was)
+        coins -= cost
+    for reward in card.rewards:
+        kind = reward.type
+        if kind is RewardType.STRIKE:
+            if durability > 0:
+                extra += (strength + armed) * STRIKE_DAMAGE
+                durability -= 1
+            else:
+                extra += strength * STRIKE_DAMAGE
+        elif kind is RewardType.DRAW or kind is RewardType.COPY_OPPOSING:
+            extra += CARD_IN_HAND * max(1, reward.amount)
+        elif kind is RewardType.NEXT_ENEMY:
+            extra += INTERFERENCE * (
+                reward.attack * 1.5 + reward.health * 0.7 + reward.cost + 2 * reward.initiative
+            )
+        elif kind is RewardType.COINS:
+            coins += reward.amount
+        elif kind is RewardType.ARMOR:
+            armor += reward.amount
+        elif kind is RewardType.HEALTH:
+            life = min(settings.max_health, life + reward.amount)
+        elif kind is RewardType.STRENGTH:
+            strength = max(settings.min_strength, strength + reward.amount)
+        elif kind is RewardType.WEAPON:  # a new weapon replaces the one held
+            armed, durability = reward.attack, reward.durability
+            if armed <= 0 or durability <= 0:
+                armed = durability = 0
+        elif kind is RewardType.UPGRADE and durability > 0:  # the anvil: a held weapon only
+            armed, durability = armed + reward.attack, durability + reward.durability
+            if armed <= 0 or durability <= 0:
+                armed = durability = 0
+    if durability <= 0:
+        armed = 0
+    after = (
+        life
+        + armor * ARMOR
+        + coins * COINS
+        + (strength - 1) * STRENGTH
+        + (armed * durability * WEAPON_HIT if durability > 0 else 0.0)
+    )
+    return after - before + extra
+
+
 def plan_row(
     hero: Hero, cards: Sequence[InPlay], waiting: Interference, settings: Settings
 ) -> list[InPlay]:
@@ -90,21 +170,51 @@ def plan_row(
     left = sorted(cards, key=lambda item: item.uid)
     row: list[InPlay] = []
     while left and len(row) < settings.slots:
-        best: tuple[float, InPlay, Hero, Interference] | None = None
+        before = worth(hero)
+        # Copies of one card (one Card object) in hand have one gain: weighed once.
+        weighed: dict[int, float | None] = {}
+        chosen: InPlay | None = None
+        top = 0.0
         for item in left:
-            result = outcome(hero, item.card, waiting, settings)
-            if result is None:
-                continue
-            after, still, extra = result
-            gain = worth(after) - worth(hero) + extra
-            if gain > 0 and (best is None or gain > best[0]):
-                best = (gain, item, after, still)
-        if best is None:
+            card = item.card
+            if id(card) in weighed:
+                gain = weighed[id(card)]
+            else:
+                gain = weighed[id(card)] = gain_of(hero, card, waiting, settings, before)
+            if gain is not None and gain > top:
+                chosen, top = item, gain
+        if chosen is None:
             break
-        _, chosen, hero, waiting = best
+        result = outcome(hero, chosen.card, waiting, settings)
+        assert result is not None  # it had a gain
+        hero, waiting, _ = result
         row.append(chosen)
         left.remove(chosen)
     return row
+
+
+# The last plans made, so the steps of one choosing step (place, place, ..., lock) plan
+# once: placing a card moves it from the hand to the row, and the plan depends only on
+# the hero, the cards in hand or row (in uid order), the waiting interference and the
+# settings. Keyed by those objects' ids: each entry holds the objects themselves, so no
+# other object can take one of those ids while the entry lives. Bounded; emptied when
+# full (a cache miss only plans again: the plan is a pure function of its inputs).
+_PLANS: dict[tuple[int, ...], tuple[object, ...]] = {}
+_PLANS_KEPT = 512
+
+
+def _planned_row(
+    hero: Hero, cards: Sequence[InPlay], waiting: Interference, settings: Settings
+) -> Sequence[InPlay]:
+    key = (id(hero), id(waiting), id(settings), *sorted(map(id, cards)))
+    found = _PLANS.get(key)
+    if found is not None:
+        return found[-1]  # type: ignore[return-value]
+    plan = tuple(plan_row(hero, cards, waiting, settings))
+    if len(_PLANS) >= _PLANS_KEPT:
+        _PLANS.clear()
+    _PLANS[key] = (hero, waiting, settings, tuple(cards), plan)
+    return plan
 
 
 def row_value(state: MatchState, seat: str) -> float:
@@ -131,7 +241,7 @@ def cpu_action(state: MatchState, seat: str) -> Action | None:
     if side.locked:
         return None
     slotted = [item for item in side.slots if item is not None]
-    plan = plan_row(side.hero, [*side.hand, *slotted], side.interference, state.settings)
+    plan = _planned_row(side.hero, [*side.hand, *slotted], side.interference, state.settings)
     for slot, item in enumerate(side.slots):
         wanted = plan[slot] if slot < len(plan) else None
         if item is not None and (wanted is None or item.uid != wanted.uid):

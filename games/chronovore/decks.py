@@ -117,8 +117,59 @@ def assess(copy_ids: Sequence[uuid.UUID], owned: Mapping[uuid.UUID, CardCopy]) -
 
 def card_problems(cards: Sequence[Card]) -> list[Problem]:
     """The deck rules over a match's cards (one card: one name)."""
+    if _plainly_legal(cards):
+        return []
     entries = [Entry(c.name.casefold(), c.name, c.card_class.value, c.rarity.value) for c in cards]
     return entry_problems(entries)
+
+
+def _plainly_legal(cards: Sequence[Card]) -> bool:
+    """True when the cards break none of ``entry_problems``'s rules, judged without
+    building its entries (a match starts with this check on both decks). False may
+    also mean "not plainly": ``entry_problems`` then names every problem. Copies of one
+    name with different rarities are never plainly legal."""
+    if len(cards) != DECK_SIZE:
+        return False
+    classes, mythics = set(), 0
+    counts: dict[str, int] = {}
+    limits: dict[str, int] = {}
+    for card in cards:
+        found = _FACTS.get(id(card))
+        facts = found[1] if found is not None and found[0] is card else _deck_facts(card)
+        name, card_class, limit, mythic = facts
+        if card_class is not None:
+            classes.add(card_class)
+        mythics += mythic
+        counts[name] = counts.get(name, 0) + 1
+        if limits.setdefault(name, limit) != limit:
+            return False
+    if len(classes) > 1 or mythics > MAX_MYTHIC_CARDS:
+        return False
+    return all(count <= limits[name] for name, count in counts.items())
+
+
+# What the deck rules need of a card (its name's casefold, its class unless Neutral,
+# its copy limit, whether it is Mythic), by the card's id; each entry holds its card, so
+# no other object takes that id while the entry lives. Bounded: emptied when full.
+_FACTS: dict[int, tuple[Card, tuple[str, str | None, int, bool]]] = {}
+_FACTS_KEPT = 4096
+
+
+def _deck_facts(card: Card) -> tuple[str, str | None, int, bool]:
+    found = _FACTS.get(id(card))
+    if found is None or found[0] is not card:
+        rarity = Rarity(card.rarity)
+        card_class = str(card.card_class)
+        facts = (
+            card.name.casefold(),
+            None if card_class == CardClass.NEUTRAL.value else card_class,
+            COPY_LIMIT[rarity],
+            rarity is Rarity.MYTHIC,
+        )
+        if len(_FACTS) >= _FACTS_KEPT:
+            _FACTS.clear()
+        found = _FACTS[id(card)] = (card, facts)
+    return found[1]
 
 
 def require_legal(copy_ids: Sequence[uuid.UUID], owned: Mapping[uuid.UUID, CardCopy]) -> Assessment:

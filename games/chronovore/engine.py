@@ -29,7 +29,7 @@ from games.chronovore.state import (
     SeatState,
     Settings,
 )
-from games.kit.chance import RandomState
+from games.kit.chance import RandomState, uniform
 from games.kit.frozen import evolve
 
 Deck = Sequence[Card]
@@ -43,12 +43,14 @@ def aware(moment: datetime) -> datetime:
 
 
 def shuffle(cards: Sequence[InPlay], rng: RandomState) -> tuple[tuple[InPlay, ...], RandomState]:
-    """Fisher-Yates on the match's chance stream."""
+    """Fisher-Yates on the match's chance stream: the draws of ``rng.draw``, one after
+    the other on its counter, with one new ``RandomState`` at the end."""
     items = list(cards)
+    seed, stream, counter = rng.seed, rng.stream, rng.counter
     for i in range(len(items) - 1, 0, -1):
-        j, rng = rng.draw(i + 1)
+        j, counter = uniform(seed, stream, counter, i + 1)
         items[i], items[j] = items[j], items[i]
-    return tuple(items), rng
+    return tuple(items), evolve(rng, counter=counter)
 
 
 def new_match(
@@ -76,7 +78,7 @@ def new_match(
         side = SeatState(
             hero=hero, deck=deck, slots=(None,) * settings.slots, next_uid=len(cards) + 1
         )
-        side, _ = resolve.draw(side, settings.opening_hand, seat, settings)
+        side, _ = resolve.draw(side, settings.opening_hand, seat, settings, quiet=True)
         sides.append(side)
     start = aware(now)
     return MatchState(

@@ -30,6 +30,7 @@ from games.chronovore.state import (
     Result,
     SeatState,
     Settings,
+    Weapon,
 )
 from games.kit.frozen import evolve
 
@@ -53,23 +54,98 @@ def receive(
 
 
 def draw(
-    side: SeatState, count: int, seat: str, settings: Settings
+    side: SeatState, count: int, seat: str, settings: Settings, *, quiet: bool = False
 ) -> tuple[SeatState, list[Event]]:
-    """Draw from the top; ours: an empty deck draws nothing (docs/chronovore.md)."""
-    events: list[Event] = []
-    for _ in range(count):
-        if not side.deck:
-            events.append({"type": "deck_empty", "seat": seat})
-            break
-        top = side.deck[0]
-        side, event = receive(evolve(side, deck=side.deck[1:]), top, seat, settings, "drawn")
-        events.append(event)
+    """Draw from the top; ours: an empty deck draws nothing (docs/chronovore.md). The
+    cards drawn go to the hand until it holds ``hand_limit``, the rest are discarded
+    (``receive``, card by card); ``quiet`` leaves the events out (the opening hands)."""
+    if count <= 0:
+        return side, []
+    deck = side.deck
+    taken = deck[:count]
+    room = max(0, settings.hand_limit - len(side.hand))
+    kept, burned = taken[:room], taken[room:]
+    if taken:
+        side = evolve(
+            side, deck=deck[len(taken) :], hand=side.hand + kept, discard=side.discard + burned
+        )
+    if quiet:
+        return side, []
+    events: list[Event] = [
+        {"type": kind, "seat": seat, "uid": item.uid, "card": item.card.to_dict()}
+        for kind, items in (("card_drawn", kept), ("card_burned", burned))
+        for item in items
+    ]
+    if count > len(taken):
+        events.append({"type": "deck_empty", "seat": seat})
     return side, events
 
 
 def fight(hero: Hero, attack: int, health: int, initiative: bool) -> tuple[Hero, int]:
     """Hero against monster until one is at 0 or below: the hero strikes first, unless the
-    monster has Initiative. Returns the hero and the monster's Health left."""
+    monster has Initiative. Returns the hero and the monster's Health left.
+
+    Counted rather than played blow by blow (the CPU weighs many fights a step): the
+    hero's strikes deal Strength plus the weapon's attack while the weapon lasts (1
+    durability a strike), then Strength; the monster's blows remove Armor before Health.
+    So the hero needs ``kill`` strikes, the monster ``drop`` blows, and whoever strikes
+    first wins a tie. ``_fight_blow_by_blow`` is the same fight step by step (the tests
+    hold the two equal); it plays the cases the count does not cover (a hero already
+    down, no Strength, an unusable weapon), which the engine never makes.
+    """
+    life, armor, strength, weapon = hero.health, hero.armor, hero.strength, hero.weapon
+    if life <= 0 or strength <= 0 or (weapon is not None and not weapon.usable):
+        return _fight_blow_by_blow(hero, attack, health, initiative)
+    armed, durability = (weapon.attack, weapon.durability) if weapon else (0, 0)
+    life, armor, left, health = fight_counts(
+        life, armor, strength, armed, durability, attack, health, initiative
+    )
+    if weapon is not None and left != durability:
+        weapon = Weapon(armed, left) if left > 0 else None
+    if life == hero.health and armor == hero.armor and weapon is hero.weapon:
+        return hero, health
+    return evolve(hero, health=life, armor=armor, weapon=weapon), health
+
+
+def fight_counts(
+    life: int,
+    armor: int,
+    strength: int,
+    weapon_attack: int,
+    durability: int,
+    attack: int,
+    health: int,
+    initiative: bool,
+) -> tuple[int, int, int, int]:
+    """``fight`` in numbers, for a hero standing (``life`` above 0) with Strength above
+    0 and a usable weapon or none (``weapon_attack`` and ``durability`` 0): the hero's
+    Health, Armor and weapon durability after it, and the monster's Health left."""
+    armed = strength + weapon_attack if durability > 0 else strength
+    # Strikes to bring the monster to 0 or below (at least one).
+    if durability * armed >= health:
+        kill = max(1, -(-health // armed))
+    else:
+        kill = durability + -(-(health - durability * armed) // strength)
+    # Blows to bring the hero to 0 or below (never, for a monster with no attack).
+    drop = -(-(armor + life) // attack) if attack > 0 else kill + 1
+    if initiative:  # blow, strike, blow, strike...
+        strikes, blows = (drop - 1, drop) if drop <= kill else (kill, kill)
+    else:  # strike, blow, strike, blow...
+        strikes, blows = (kill, kill - 1) if kill <= drop else (drop, drop)
+    with_weapon = min(durability, strikes)
+    health -= with_weapon * armed + (strikes - with_weapon) * strength
+    if blows and attack > 0:
+        taken = blows * attack
+        absorbed = min(armor, taken)
+        armor -= absorbed
+        life -= taken - absorbed
+    return life, armor, durability - with_weapon, health
+
+
+def _fight_blow_by_blow(hero: Hero, attack: int, health: int, initiative: bool) -> tuple[Hero, int]:
+    """The fight through ``hero.strike`` and ``hero.damage``, blow by blow: for what
+    ``fight_counts`` does not cover (a hero already down, no Strength, an unusable
+    weapon: the engine never makes them; a stored state could hold one)."""
     hero_strikes = not initiative
     while True:
         if hero_strikes:
@@ -141,17 +217,20 @@ def corner_reward(hero: Hero, reward: Reward, settings: Settings) -> Hero:
 def _claim(
     state: MatchState, i: int, card: Card, opposing: InPlay | None
 ) -> tuple[MatchState, list[Event]]:
-    """Step 2 for one hero: every reward of ``card`` but Strike, in the card's order."""
+    """Step 2 for one hero: every reward of ``card`` but Strike, in the card's order.
+    Only "The next enemy card" touches the other seat; the hero's own seat is written
+    back once, after its last reward."""
     seat, settings = state.seats[i], state.settings
     events: list[Event] = []
+    side = state.sides[i]
     for reward in card.rewards:
-        side = state.sides[i]
-        if reward.type is RewardType.STRIKE:
+        kind = reward.type
+        if kind is RewardType.STRIKE:
             continue
-        if reward.type is RewardType.DRAW:
+        if kind is RewardType.DRAW:
             side, drawn = draw(side, reward.amount, seat, settings)
             events += drawn
-        elif reward.type is RewardType.COPY_OPPOSING:
+        elif kind is RewardType.COPY_OPPOSING:
             if opposing is None:
                 events.append({"type": "nothing_to_copy", "seat": seat})
             else:
@@ -159,7 +238,7 @@ def _claim(
                 side = evolve(side, next_uid=side.next_uid + 1)
                 side, event = receive(side, copy, seat, settings, "copied")
                 events.append(event)
-        elif reward.type is RewardType.NEXT_ENEMY:
+        elif kind is RewardType.NEXT_ENEMY:
             other = state.seats[1 - i]
             enemy = state.sides[1 - i]
             waiting = _interfere(enemy.interference, reward)
@@ -168,6 +247,7 @@ def _claim(
         else:
             side = evolve(side, hero=corner_reward(side.hero, reward, settings))
             events.append({"type": "reward", "seat": seat, **reward.to_dict()})
+    if side is not state.sides[i]:
         state = state.with_side(seat, side)
     return state, events
 
@@ -183,6 +263,8 @@ def _strikes(state: MatchState, paid: list[Card | None]) -> tuple[MatchState, li
                 striker_heroes[i], hit = heroes.strike(striker_heroes[i])
                 dealt[i] += hit
                 events.append({"type": "strike", "seat": state.seats[i], "damage": hit})
+    if not events:
+        return state, events  # no Strike: both heroes as they were
     for i in (0, 1):
         hero = heroes.damage(striker_heroes[i], dealt[1 - i])
         state = state.with_side(state.seats[i], evolve(state.sides[i], hero=hero))
@@ -191,10 +273,11 @@ def _strikes(state: MatchState, paid: list[Card | None]) -> tuple[MatchState, li
 
 def finish_if_fallen(state: MatchState) -> tuple[MatchState, list[Event]]:
     """A hero at 0 or below loses; both at once is a draw."""
-    fallen = [side.hero.fallen for side in state.sides]
-    if not any(fallen):
+    first_side, second_side = state.sides
+    fallen = (first_side.hero.fallen, second_side.hero.fallen)
+    if fallen == (False, False):
         return state, []
-    if all(fallen):
+    if fallen == (True, True):
         return finish(state, (Result.DRAW.value, Result.DRAW.value), FinishReason.HERO_FELL)
     first, second = (Result.LOSS.value if f else Result.WIN.value for f in fallen)
     return finish(state, (first, second), FinishReason.HERO_FELL)
@@ -230,18 +313,18 @@ def resolve_pair(state: MatchState, slot: int) -> tuple[MatchState, list[Event]]
             },
         }
     ]
-    state = evolve(state, revealed=(*state.revealed, pair))
     paid: list[Card | None] = [None, None]
+    sides = list(state.sides)
     for i, item in enumerate(pair):
         if item is None:
             continue
-        side = state.sides[i]
-        slots = tuple(None if n == slot else c for n, c in enumerate(side.slots))
+        side = sides[i]
+        slots = (*side.slots[:slot], None, *side.slots[slot + 1 :])
         side = evolve(side, slots=slots, discard=(*side.discard, item))
-        side, paid_off, event = _face(side, item.card, state.seats[i], slot)
-        state = state.with_side(state.seats[i], side)
+        sides[i], paid_off, event = _face(side, item.card, state.seats[i], slot)
         events.append(event)
         paid[i] = item.card if paid_off else None
+    state = evolve(state, revealed=(*state.revealed, pair), sides=(sides[0], sides[1]))
     state, ended = finish_if_fallen(state)
     if ended:
         return state, events + ended
@@ -254,16 +337,59 @@ def resolve_pair(state: MatchState, slot: int) -> tuple[MatchState, list[Event]]
     return state, events + struck + ended
 
 
-def duel(state: MatchState) -> tuple[MatchState, list[Event]]:
-    """After the last round, both standing: exchange strikes until one falls (both on the
-    same exchange: a draw). Each strike deals the current attack; weapons while they last."""
-    first, second = (side.hero for side in state.sides)
+def _exchange_strikes(first: Hero, second: Hero) -> tuple[Hero, Hero, int]:
+    """Both heroes strike at once, exchange after exchange, until one is at 0 or below:
+    the heroes after it and the number of exchanges. On plain integers (a duel often
+    lasts a dozen exchanges), with ``hero.strike`` and ``hero.damage``'s arithmetic."""
+    if any(h.weapon is not None and not h.weapon.usable for h in (first, second)):
+        return _exchange_blow_by_blow(first, second)
+    fighters = []
+    for hero in (first, second):
+        weapon = hero.weapon
+        armed, durability = (weapon.attack, weapon.durability) if weapon else (0, 0)
+        fighters.append([hero.health, hero.armor, hero.strength, armed, durability])
+    one, two = fighters
+    exchanges = 0
+    while one[0] > 0 and two[0] > 0:
+        hits = []
+        for fighter in (one, two):
+            if fighter[4] > 0:
+                hits.append(fighter[2] + fighter[3])
+                fighter[4] -= 1
+            else:
+                hits.append(fighter[2])
+        for fighter, hit in ((one, hits[1]), (two, hits[0])):
+            if hit > 0:
+                absorbed = min(fighter[1], hit)
+                fighter[1] -= absorbed
+                fighter[0] -= hit - absorbed
+        exchanges += 1
+    after = []
+    for hero, (life, armor, _, armed, durability) in zip((first, second), fighters, strict=True):
+        weapon = hero.weapon
+        if weapon is not None and durability != weapon.durability:
+            weapon = Weapon(armed, durability) if durability > 0 else None
+        after.append(evolve(hero, health=life, armor=armor, weapon=weapon) if exchanges else hero)
+    return after[0], after[1], exchanges
+
+
+def _exchange_blow_by_blow(first: Hero, second: Hero) -> tuple[Hero, Hero, int]:
+    """``_exchange_strikes`` through ``hero.strike`` and ``hero.damage``, for a hero
+    holding an unusable weapon (the engine never gives one; a stored state could)."""
     exchanges = 0
     while not first.fallen and not second.fallen:
         first, by_first = heroes.strike(first)
         second, by_second = heroes.strike(second)
         first, second = heroes.damage(first, by_second), heroes.damage(second, by_first)
         exchanges += 1
+    return first, second, exchanges
+
+
+def duel(state: MatchState) -> tuple[MatchState, list[Event]]:
+    """After the last round, both standing: exchange strikes until one falls (both on the
+    same exchange: a draw). Each strike deals the current attack; weapons while they last."""
+    first, second = (side.hero for side in state.sides)
+    first, second, exchanges = _exchange_strikes(first, second)
     for seat, side, hero in zip(state.seats, state.sides, (first, second), strict=True):
         state = state.with_side(seat, evolve(side, hero=hero))
     state, ended = finish_if_fallen(state)

@@ -222,9 +222,10 @@ class MatchState:
         return self.sides[self.seats.index(seat)]
 
     def with_side(self, seat: str, side: SeatState) -> MatchState:
-        sides = list(self.sides)
-        sides[self.seats.index(seat)] = side
-        return evolve(self, sides=(sides[0], sides[1]))
+        first, second = self.sides
+        if self.seats.index(seat) == 0:
+            return evolve(self, sides=(side, second))
+        return evolve(self, sides=(first, side))
 
     def to_dict(self) -> dict[str, Any]:
         return {

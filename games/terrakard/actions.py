@@ -83,11 +83,23 @@ def _index(value: Any, name: str) -> int:
     return value
 
 
+# The actions without a card or a choice, and the plays of the first cards, made once:
+# an Action is frozen, so one object serves every attack (legal_actions lists them at
+# every step).
+_BEGIN = Action(ActionKind.BEGIN)
+_SKIP = Action(ActionKind.SKIP)
+_GIVE_UP = Action(ActionKind.GIVE_UP)
+_TIMEOUT = Action(ActionKind.TIMEOUT)
+PLAYS = tuple(Action(ActionKind.PLAY, card=i) for i in range(16))  # play(i), i < 16
+
+
 def begin() -> Action:
-    return Action(ActionKind.BEGIN)
+    return _BEGIN
 
 
 def play(card: int) -> Action:
+    if 0 <= card < len(PLAYS):
+        return PLAYS[card]
     return Action(ActionKind.PLAY, card=card)
 
 
@@ -96,15 +108,15 @@ def answer(choice: int, correct: bool) -> Action:
 
 
 def skip() -> Action:
-    return Action(ActionKind.SKIP)
+    return _SKIP
 
 
 def give_up() -> Action:
-    return Action(ActionKind.GIVE_UP)
+    return _GIVE_UP
 
 
 def timeout() -> Action:
-    return Action(ActionKind.TIMEOUT)
+    return _TIMEOUT
 
 
 def marked(action: Action, answer_key: int) -> Action:

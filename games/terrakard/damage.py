@@ -13,11 +13,13 @@ the server played for the attacker ("without the knowledge bonus").
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any
 
 from games.terrakard import config
-from games.terrakard.content import Card, Difficulty, category_multiplier
+from games.terrakard.content import Card, Category, Difficulty, category_multiplier
 from games.terrakard.plans import POSTURE_FACTORS, Posture
 from games.terrakard.terrains import Terrain
 
@@ -44,24 +46,50 @@ class Exchange:
     to_attacker: int
 
 
-def _product(value: int, *factors: Fraction) -> tuple[int, int]:
-    """``value`` times ``factors`` as (numerator, denominator): exact, in plain integers
-    (Fraction arithmetic reduces at every step and is most of an attack's time)."""
+Ratio = tuple[int, int]  # a factor as (numerator, denominator), in plain integers
+_ONE: Ratio = (1, 1)
+
+
+def _ratio(factor: Fraction) -> Ratio:
+    return factor.numerator, factor.denominator
+
+
+def _lookup(factors: Mapping[Any, Fraction], key: Any) -> Ratio:
+    """A terrain's factor for a category or a round (most have none: x1)."""
+    factor = factors.get(key)
+    return _ONE if factor is None else (factor.numerator, factor.denominator)
+
+
+# Every factor that does not depend on the terrain or the answer, as plain integers
+# (Fraction arithmetic reduces at every step and was most of an attack's time).
+_CATEGORY: Mapping[tuple[Category, Category], Ratio] = {
+    (a, o): _ratio(category_multiplier(a, o)) for a in Category for o in Category
+}
+_POSTURE: Mapping[Posture, tuple[Ratio, Ratio]] = {
+    posture: (_ratio(atk), _ratio(def_)) for posture, (atk, def_) in POSTURE_FACTORS.items()
+}
+_RAMPART = _ratio(config.RAMPART)
+_SHARE = _ratio(config.DEF_SHARE)
+
+
+def _product(value: int, *factors: Ratio) -> Ratio:
+    """``value`` times ``factors`` as (numerator, denominator): exact, in plain integers."""
     numerator, denominator = value, 1
-    for factor in factors:
-        numerator *= factor.numerator
-        denominator *= factor.denominator
+    for factor_numerator, factor_denominator in factors:
+        numerator *= factor_numerator
+        denominator *= factor_denominator
     return numerator, denominator
 
 
-def _hit(atk: tuple[int, int], opposing_def: tuple[int, int], round_factor: Fraction) -> int:
+def _hit(atk: Ratio, opposing_def: Ratio, round_factor: Ratio) -> int:
     """max(1, round half up((atk - share x def) x round factor)), exactly."""
     atk_n, atk_d = atk
     def_n, def_d = opposing_def
-    share, rf = config.DEF_SHARE, round_factor
+    share_n, share_d = _SHARE
+    rf_n, rf_d = round_factor
     # (atk_n / atk_d - share x def_n / def_d) x rf, over one common denominator
-    numerator = (atk_n * def_d * share.denominator - share.numerator * def_n * atk_d) * rf.numerator
-    denominator = atk_d * def_d * share.denominator * rf.denominator
+    numerator = (atk_n * def_d * share_d - share_n * def_n * atk_d) * rf_n
+    denominator = atk_d * def_d * share_d * rf_d
     whole = (2 * numerator + denominator) // (2 * denominator)  # floor(x + 1/2)
     return max(config.MIN_DAMAGE, whole)
 
@@ -77,33 +105,30 @@ def exchange(
     knowledge_applies: bool = True,
 ) -> Exchange:
     """The damage the attacker's card and the defense's card deal each other."""
-    known = knowledge if knowledge is not None and knowledge_applies else None
-    easy = known.factor(Difficulty.EASY) if known else ONE
-    medium = known.factor(Difficulty.MEDIUM) if known else ONE
-    hard = known.factor(Difficulty.HARD) if known else ONE
-    posture_atk, posture_def = POSTURE_FACTORS[posture]
-    round_factor = terrain.damage_factor(round_number)
+    easy = medium = hard = _ONE
+    if knowledge is not None and knowledge_applies:
+        effect = knowledge.effect
+        changed = (effect.denominator + effect.numerator, effect.denominator)  # 1 + effect
+        if knowledge.difficulty is Difficulty.EASY:
+            easy = changed
+        elif knowledge.difficulty is Difficulty.MEDIUM:
+            medium = changed
+        elif knowledge.difficulty is Difficulty.HARD:
+            hard = changed
+    posture_atk, posture_def = _POSTURE[posture]
+    a_cat, d_cat = attacker.category, defender.category
+    atk, def_, rounds = terrain.atk, terrain.def_, terrain.round_damage
+    # A terrain names few categories (and rounds): most lookups find none, x1.
+    round_factor = _lookup(rounds, round_number) if rounds else _ONE
+    a_atk = _lookup(atk, a_cat) if a_cat in atk else _ONE
+    d_atk = _lookup(atk, d_cat) if d_cat in atk else _ONE
+    a_def = _lookup(def_, a_cat) if a_cat in def_ else _ONE
+    d_def = _lookup(def_, d_cat) if d_cat in def_ else _ONE
 
-    attacker_atk = _product(
-        attacker.atk,
-        category_multiplier(attacker.category, defender.category),
-        terrain.atk_factor(attacker.category),
-        easy,
-    )
-    attacker_def = _product(attacker.def_, terrain.def_factor(attacker.category), medium)
-    defender_atk = _product(
-        defender.atk,
-        category_multiplier(defender.category, attacker.category),
-        terrain.atk_factor(defender.category),
-        posture_atk,
-    )
-    defender_def = _product(
-        defender.def_,
-        terrain.def_factor(defender.category),
-        posture_def,
-        config.RAMPART,
-        hard,
-    )
+    attacker_atk = _product(attacker.atk, _CATEGORY[a_cat, d_cat], a_atk, easy)
+    attacker_def = _product(attacker.def_, a_def, medium)
+    defender_atk = _product(defender.atk, _CATEGORY[d_cat, a_cat], d_atk, posture_atk)
+    defender_def = _product(defender.def_, d_def, posture_def, _RAMPART, hard)
     return Exchange(
         to_defense=_hit(attacker_atk, defender_def, round_factor),
         to_attacker=_hit(defender_atk, attacker_def, round_factor),

@@ -162,8 +162,10 @@ def _play(
 
 
 def _public(card: dict[str, object]) -> dict[str, object]:
-    """A revealed card without its question (the view shows the question while asked)."""
-    return {k: v for k, v in card.items() if k != "question"}
+    """A revealed card's new dict without its question (the view shows the question
+    while asked): taken out of that dict, which nothing else holds."""
+    card.pop("question", None)
+    return card
 
 
 def _resolve(state: AttackState, at: datetime) -> tuple[AttackState, list[Event]]:

@@ -11,7 +11,7 @@ from fractions import Fraction
 
 from games.kit.refusal import Refusal
 from games.terrakard import config
-from games.terrakard.actions import Action, ActionKind, begin, give_up, play, skip
+from games.terrakard.actions import PLAYS, Action, ActionKind, begin, give_up, play, skip
 from games.terrakard.content import CHOICES_PER_QUESTION, Card, Rarity, at_least
 from games.terrakard.damage import Knowledge
 from games.terrakard.errors import RefusalCode
@@ -34,6 +34,10 @@ def cheapest_unused(state: AttackState) -> int:
     return min(unused(state), key=lambda i: (state.attacker.deck[i].cost, i))
 
 
+# The answers as a client sends them, before the host marks them (Action is frozen).
+_UNMARKED = tuple(Action(ActionKind.ANSWER, choice=i) for i in range(CHOICES_PER_QUESTION))
+
+
 def legal_actions(state: AttackState, seat: str) -> list[Action]:
     """What ``seat`` may do now (answers unmarked: the host marks them); never raises."""
     if seat != ATTACKER or state.finished:
@@ -41,9 +45,20 @@ def legal_actions(state: AttackState, seat: str) -> list[Action]:
     if state.phase is Phase.RECONNAISSANCE:
         return [begin(), give_up()]
     if state.phase is Phase.CHOOSE:
-        return [*(play(i) for i in unused(state)), give_up()]
-    unmarked = [Action(ActionKind.ANSWER, choice=i) for i in range(CHOICES_PER_QUESTION)]
-    return [*unmarked, skip(), give_up()]
+        used, deck_size = state.used, len(state.attacker.deck)
+        made = PLAYS if deck_size <= len(PLAYS) else tuple(map(play, range(deck_size)))
+        plays = [made[i] for i in range(deck_size) if i not in used]
+        plays.append(give_up())
+        return plays
+    return [*_UNMARKED, skip(), give_up()]
+
+
+_PHASE_OF = {  # the phase each action belongs to
+    ActionKind.BEGIN: Phase.RECONNAISSANCE,
+    ActionKind.PLAY: Phase.CHOOSE,
+    ActionKind.ANSWER: Phase.QUESTION,
+    ActionKind.SKIP: Phase.QUESTION,
+}
 
 
 def check(state: AttackState, seat: str, action: Action) -> None:
@@ -57,12 +72,7 @@ def check(state: AttackState, seat: str, action: Action) -> None:
         return
     if kind is ActionKind.TIMEOUT:
         raise Refusal(RefusalCode.NOT_OVERDUE, "time has not run out")
-    wanted = {
-        ActionKind.BEGIN: Phase.RECONNAISSANCE,
-        ActionKind.PLAY: Phase.CHOOSE,
-        ActionKind.ANSWER: Phase.QUESTION,
-        ActionKind.SKIP: Phase.QUESTION,
-    }[kind]
+    wanted = _PHASE_OF[kind]
     if state.phase is not wanted:
         raise Refusal(RefusalCode.WRONG_PHASE, f"no {kind} during the {state.phase}")
     if kind is ActionKind.PLAY:
@@ -89,7 +99,12 @@ def reserve_comes_in(state: AttackState, attacker_card: Card) -> bool:
         return attacker_card.category == condition.category
     if condition.trigger is Trigger.EPIC_OR_RARER:
         return at_least(attacker_card.rarity, Rarity.EPIC)
-    return state.defense_hp < state.start_hp * config.LOW_HP_SHARE
+    return _below(state.defense_hp, state.start_hp, config.LOW_HP_SHARE)
+
+
+def _below(value: int, whole: int, share: Fraction) -> bool:
+    """``value < whole x share``, in integers (a Fraction product is slow)."""
+    return value * share.denominator < whole * share.numerator
 
 
 def asks_question(state: AttackState, revealed: Card) -> bool:
@@ -136,7 +151,8 @@ def ending(state: AttackState) -> tuple[int, FinishReason] | None:
         return None
     if state.attacker_hp <= state.defense_hp:
         return 0, FinishReason.LAST_ROUND
-    two = state.defense_hp <= state.start_hp * config.TWO_STARS_SHARE
+    share = config.TWO_STARS_SHARE  # defense_hp <= start_hp x share, in integers
+    two = state.defense_hp * share.denominator <= state.start_hp * share.numerator
     return (2 if two else 1), FinishReason.LAST_ROUND
 
 
@@ -169,5 +185,6 @@ def percent(value: Fraction) -> str:
     """+3/20 as "+15%", -3/40 as "-7.5%", 0 as "0%"."""
     if not value:
         return "0%"
-    text = f"{float(value * 100):+.2f}".rstrip("0").rstrip(".")
+    # float(value x 100), without a Fraction product: int division rounds correctly.
+    text = f"{value.numerator * 100 / value.denominator:+.2f}".rstrip("0").rstrip(".")
     return f"{text}%"

@@ -39,7 +39,10 @@ class Terrain:
 
     def knowledge(self, effect: Fraction) -> Fraction:
         """A knowledge effect (+0.15 is +15%) as this terrain changes it."""
-        scaled = effect * self.knowledge_factor
+        factor = self.knowledge_factor
+        if self.knowledge_cap is None and (factor is ONE or factor == 1):
+            return effect  # most terrains leave the effect as it is
+        scaled = effect * factor
         if self.knowledge_cap is not None:
             scaled = max(-self.knowledge_cap, min(self.knowledge_cap, scaled))
         return scaled
