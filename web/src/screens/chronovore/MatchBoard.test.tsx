@@ -26,11 +26,20 @@ function pvpView(version: number, round = 1, opponentLocked = false) {
 
 const sent: { expectedVersion: number }[] = [];
 let current = pvpView(5);
+let otherMovesAfterRead = 0;
 const stale = () => new ApiError({ status: 409, code: "stale_version", detail: "the match is at version 5, not 3" });
 
 vi.mock("../../api/client", () => ({
   api: {
-    GET: vi.fn(async () => ({ data: current })),
+    GET: vi.fn(async () => {
+      const seen = current;
+      // The other player moves right after this read (once per count).
+      if (otherMovesAfterRead > 0) {
+        otherMovesAfterRead -= 1;
+        current = { ...current, version: current.version + 1 };
+      }
+      return { data: seen };
+    }),
     POST: vi.fn(async (_path: string, init: { body: { expectedVersion: number } }) => {
       sent.push(init.body);
       if (init.body.expectedVersion !== current.version) return { error: stale() };
@@ -68,6 +77,18 @@ describe("a match against a player", () => {
     await waitFor(() => expect(sent).toHaveLength(2));
     expect(sent.map((b) => b.expectedVersion)).toEqual([3, 5]);
     await waitFor(() => expect(shown).toEqual([5, 6]));
+    expect(screen.queryByRole("alert")).toBeNull();
+  });
+
+  it("tries again at the newest version when the other side moves again meanwhile", async () => {
+    current = pvpView(5, 1, true);
+    otherMovesAfterRead = 1;
+    const shown: number[] = [];
+    render(<MatchBoard view={pvpView(3) as never} onView={(v) => shown.push(v.version ?? 0)} reload={async () => {}} />);
+    fireEvent.keyDown(screen.getByRole("button", { name: /^Spark\./ }), { key: "2" });
+    await waitFor(() => expect(sent).toHaveLength(3));
+    expect(sent.map((b) => b.expectedVersion)).toEqual([3, 5, 6]);
+    await waitFor(() => expect(shown.at(-1)).toBe(7));
     expect(screen.queryByRole("alert")).toBeNull();
   });
 

@@ -21,6 +21,8 @@ export type MatchView = Answer<"getChronovoreMatch">;
 const SLOTS = 4;
 const MAX_HEALTH = 30;
 const STEP_MS = 1200;
+/** Sends of one move at a newer version when the other side keeps moving (see atCurrentVersion). */
+const STALE_RETRIES = 4;
 
 interface You {
   hero: Hero;
@@ -184,15 +186,20 @@ export function MatchBoard({
    * version the server has now (what you saw has not changed); otherwise the refusal stands.
    */
   const atCurrentVersion = async <T,>(chosen: CvAction, call: (version: number) => Promise<T>): Promise<T> => {
-    try {
-      return await call(view.version ?? 0);
-    } catch (error) {
-      if (!(error instanceof ApiError) || error.code !== "stale_version" || !view.id) throw error;
-      const fresh = await unwrap(api.GET("/chronovore/matches/{match_id}", { params: { path: { match_id: view.id } } }));
-      onView(fresh);
-      const legalNow = ((fresh.legalActions ?? []) as unknown as CvAction[]).some((l) => sameAction(l, chosen));
-      if (fresh.status !== "active" || fresh.round !== view.round || !legalNow) throw error;
-      return await call(fresh.version ?? 0);
+    let version = view.version ?? 0;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await call(version);
+      } catch (error) {
+        if (!(error instanceof ApiError) || error.code !== "stale_version" || !view.id) throw error;
+        // Whatever happens next, the board shows the match as it is now.
+        const fresh = await unwrap(api.GET("/chronovore/matches/{match_id}", { params: { path: { match_id: view.id } } }));
+        onView(fresh);
+        const legalNow = ((fresh.legalActions ?? []) as unknown as CvAction[]).some((l) => sameAction(l, chosen));
+        // The other side may move again meanwhile: a few tries, each at the newest version.
+        if (fresh.status !== "active" || fresh.round !== view.round || !legalNow || attempt >= STALE_RETRIES) throw error;
+        version = fresh.version ?? 0;
+      }
     }
   };
 
