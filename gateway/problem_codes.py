@@ -125,7 +125,7 @@ CHALLENGE: Codes = {
         "location_too_old",
         "outside_event_area",
     ),
-    422: ("invalid_location", "invalid_order", "unknown_option"),
+    422: ("invalid_cursor", "invalid_location", "invalid_order", "unknown_option"),
 }
 
 # Chronovore's deck lists and TerraKard's decks and plans (games/chronovore, games/terrakard).

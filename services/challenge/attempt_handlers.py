@@ -12,6 +12,7 @@ from services.challenge.domain import attempt as attempts
 from services.challenge.domain import claims
 from services.challenge.domain.attempt import Answer, Attempt
 from services.challenge.repository import ChallengeUnitOfWork
+from shared import pages
 from shared.clock import Clock
 from shared.content import Game
 from shared.errors import Conflict, DeckyardError, NotFound
@@ -137,6 +138,29 @@ def get_attempt(
     uow.players.admit(player_id)  # resolving an expiry writes AttemptCompleted
     attempt, answers = _resolve_expiry(uow, _owned(uow, player_id, attempt_id), clock.now())
     return Outcome(attempts.player_view(attempt, answers))
+
+
+def list_attempts(
+    player_id: uuid.UUID, cursor: str | None, limit: int, uow: ChallengeUnitOfWork
+) -> dict[str, Any]:
+    """The player's attempts, newest first, a page: each its event, status, times, score
+    and reward (no question: an active attempt is read in full by its own route)."""
+    rows = uow.attempts.page_of_player(player_id, pages.position(cursor), limit + 1)
+    return pages.page(rows, limit, lambda row: (row["started_at"], row["id"]), _summary)
+
+
+def _summary(row: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "id": row["id"],
+        "event_id": row["event_id"],
+        "event_name": row["event_name"],
+        "status": row["status"],
+        "started_at": row["started_at"],
+        "deadline": row["deadline"],
+        "completed_at": row["completed_at"],
+        "correct_count": row["correct_count"],
+        "reward": row["reward"],
+    }
 
 
 def answer_question(cmd: AnswerQuestion, uow: ChallengeUnitOfWork, clock: Clock) -> Outcome:

@@ -6,7 +6,7 @@ import uuid
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import String, and_, cast, func, insert, literal, select, update
+from sqlalchemy import String, and_, cast, func, insert, literal, select, tuple_, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.orm import Session
 
@@ -252,6 +252,32 @@ class SqlAttempts:
         )
         row = self._session.execute(query.with_for_update() if for_update else query).first()
         return _attempt(row) if row else None
+
+    def page_of_player(
+        self, player_id: uuid.UUID, before: tuple[datetime, uuid.UUID] | None, limit: int
+    ) -> list[dict[str, Any]]:
+        """The player's attempts newest first (by start, then id), those before ``before``
+        only: a summary each, never the questions (they hold the keys)."""
+        query = (
+            select(
+                attempts.c.id,
+                attempts.c.event_id,
+                events.c.name.label("event_name"),
+                attempts.c.status,
+                attempts.c.started_at,
+                attempts.c.deadline,
+                attempts.c.completed_at,
+                attempts.c.correct_count,
+                attempts.c.reward,
+            )
+            .outerjoin(events, events.c.id == attempts.c.event_id)
+            .where(attempts.c.player_id == player_id)
+            .order_by(attempts.c.started_at.desc(), attempts.c.id.desc())
+            .limit(limit)
+        )
+        if before is not None:
+            query = query.where(tuple_(attempts.c.started_at, attempts.c.id) < tuple_(*before))
+        return [dict(row._mapping) for row in self._session.execute(query)]
 
     def get(self, attempt_id: uuid.UUID, for_update: bool = False) -> Attempt | None:
         query = select(attempts).where(attempts.c.id == attempt_id)

@@ -1,6 +1,6 @@
 """Payloads of the challenge RPC interface."""
 
-from marshmallow import Schema, fields
+from marshmallow import Schema, fields, validate
 
 from shared.quest_schemas import EventSchema, LocationClaimSchema
 
@@ -26,6 +26,12 @@ class StartAttemptSchema(Schema):
 class AttemptRefSchema(Schema):
     player_id = fields.UUID(required=True)
     attempt_id = fields.UUID(required=True)
+
+
+class AttemptPageSchema(Schema):
+    player_id = fields.UUID(required=True)
+    cursor = fields.String(load_default=None, allow_none=True)
+    limit = fields.Integer(load_default=50, strict=True, validate=validate.Range(min=1, max=100))
 
 
 class AnswerSchema(AttemptRefSchema):

@@ -13,6 +13,7 @@ from services.challenge.domain.claims import Claim, ClaimPolicy
 from services.challenge.repository import ChallengeUnitOfWork, unit_of_work
 from services.challenge.schemas import (
     AnswerSchema,
+    AttemptPageSchema,
     AttemptRefSchema,
     EventIdSchema,
     PublishedEventSchema,
@@ -37,7 +38,7 @@ from shared.health import HealthEndpoints
 from shared.quest_schemas import NearbyEventSchema, PointSchema
 from shared.reliable_events import reliable_event_handler
 from shared.rpc import rpc
-from shared.schemas import load
+from shared.schemas import jsonable, load
 
 EVENT = PublishedEventSchema()
 NEARBY = NearbyEventSchema(many=True)
@@ -133,6 +134,16 @@ class ChallengeService(HealthEndpoints):
                 args["player_id"], args["attempt_id"], uow, self.clock
             )
         return outcome.view
+
+    @rpc
+    def list_attempts(self, **payload: Any) -> dict[str, Any]:
+        """``player_id, cursor?, limit?`` -> ``{"items": [summaries], "next": cursor}``"""
+        args = load(AttemptPageSchema(), payload)
+        with unit_of_work(self.db) as uow:
+            found = attempt_handlers.list_attempts(
+                args["player_id"], args["cursor"], args["limit"], uow
+            )
+        return dict(jsonable(found))
 
     @rpc
     def answer(self, **payload: Any) -> dict[str, Any]:

@@ -7,10 +7,16 @@ from typing import Any
 from starlette.requests import Request
 
 from gateway.casing import load
-from gateway.http import RouteDoc, api, json_input
+from gateway.http import RouteDoc, api, json_input, query_args
 from gateway.problem_codes import CHALLENGE
 from gateway.routes.base import WRITE_ERRORS, Caller
-from gateway.routes.quest.attempts_schemas import AnswerRequest, AttemptSchema, StartAttemptRequest
+from gateway.routes.quest.attempts_schemas import (
+    AnswerRequest,
+    AttemptPageQuery,
+    AttemptPageSchema,
+    AttemptSchema,
+    StartAttemptRequest,
+)
 
 TAGS = ("quest",)
 
@@ -67,6 +73,28 @@ class QuestAttemptRoutes(Caller):
             "get_attempt",
             player_id=await self._player_id(request),
             attempt_id=str(attempt_id),
+        )
+
+    @api(
+        "GET",
+        "/quest/attempts",
+        RouteDoc(
+            "Your attempts, newest first: event, status, score and reward (?cursor=&limit=)",
+            AttemptPageSchema,
+            auth="player",
+            query=AttemptPageQuery,
+            errors=(422,),
+            tags=TAGS,
+            codes=CHALLENGE,
+            operation_id="listQuestAttempts",
+        ),
+    )
+    async def list_attempts(self, request: Request) -> Any:
+        """``GET /quest/attempts?limit=2`` -> ``{"items": [{"id": "...", "eventName":
+        "Trafalgar Square", "status": "completed", "correctCount": 4, ...}], "next": "..."}``"""
+        args = load(AttemptPageQuery(), query_args(request))
+        return await self.services.call(
+            "challenge", "list_attempts", player_id=await self._player_id(request), **args
         )
 
     @api(

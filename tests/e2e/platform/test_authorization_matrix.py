@@ -113,6 +113,9 @@ MATRIX: list[tuple[str, str, str | None, tuple[int | str, ...]]] = [
     ("POST",   "/dev/token",                           "dev_token", OPEN),
     ("GET",    "/cards/catalogue",                     None,        OPEN),
     ("GET",    "/quest/events",                        None,        OPEN),
+    # Each caller's own attempts (other and author list theirs, never the owner's).
+    ("GET",    "/quest/attempts",                      None,
+               (ANON,       200,       200,            200,            LOCKED)),
     # The owner's attempt first: it has a deadline.
     ("GET",    "/quest/attempts/<uuid:attempt_id>",    None,
                (ANON,       200,       NO_ATTEMPT,     NO_ATTEMPT,     LOCKED)),

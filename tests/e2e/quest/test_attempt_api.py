@@ -18,6 +18,11 @@ SPOT = {"lat": 40.7740, "lon": -73.9712}  # Bethesda Terrace, Central Park
 
 @pytest.fixture
 def authors(api):
+    return author_pair(api)
+
+
+def author_pair(api):
+    """Two authors (one writes, the other reviews): ``call(method, path, who=0, ...)``."""
     tokens = [api.token(random_sub("author"), roles=["author"]) for _ in range(2)]
 
     def call(method, path, who=0, **kwargs):
@@ -233,3 +238,32 @@ def test_nearby_events_need_a_valid_point(api, query):
 @pytest.mark.parametrize("query", ["", "?game=chess"])
 def test_the_catalogue_needs_a_known_game(api, query):
     assert_problem(api.get(f"/cards/catalogue{query}"), 422, "validation_failed")
+
+
+def test_a_player_lists_their_attempts_newest_first_a_page_at_a_time(api, event_id):
+    others = author_pair(api)  # the first pair's writes used most of their rate budget
+    questions = [publish(others, "question", question_body(n))["id"] for n in range(5)]
+    second = publish_open_event(api, others, questions, "Bethesda again")["id"]
+    token = api.token(random_sub())
+    h = {"Authorization": f"Bearer {token}"}
+    started = []
+    for event in (event_id, second):
+        answer = api.request("POST", f"/quest/events/{event}/attempt", headers=h, json=claim())
+        assert answer.status_code == 201, answer.text
+        started.append(answer.json()["id"])
+
+    first = api.get("/quest/attempts?limit=1", token=token).json()
+    assert [item["id"] for item in first["items"]] == [started[1]]
+    assert first["items"][0]["eventId"] == second and first["items"][0]["status"] == "active"
+    assert first["next"]
+    rest = api.get(f"/quest/attempts?limit=1&cursor={first['next']}", token=token).json()
+    assert ([item["id"] for item in rest["items"]], rest["next"]) == ([started[0]], None)
+    whole = api.get("/v1/quest/attempts", token=token).json()  # the versioned path
+    assert [item["id"] for item in whole["items"]] == started[::-1] and whole["next"] is None
+    assert "Mars" not in json.dumps(whole) and "questions" not in json.dumps(whole)
+
+    stranger = api.get("/quest/attempts", token=api.token(random_sub())).json()
+    assert stranger == {"items": [], "next": None}
+    for query, code in (("cursor=12.zz", "invalid_cursor"), ("limit=0", "validation_failed"),
+                        ("limit=101", "validation_failed")):  # fmt: skip
+        assert_problem(api.get(f"/quest/attempts?{query}", token=token), 422, code)

@@ -753,6 +753,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/quest/attempts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your attempts, newest first: event, status, score and reward (?cursor=&limit=)
+         * @description Requires the player role.
+         */
+        get: operations["listQuestAttempts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/quest/attempts/{attempt_id}": {
         parameters: {
             query?: never;
@@ -1734,6 +1754,34 @@ export interface components {
             /** Format: date-time */
             startedAt?: string;
             /** @example active */
+            status?: string;
+        };
+        AttemptPage: {
+            /** @description Newest first */
+            items?: components["schemas"]["AttemptSummary"][];
+            /** @description The cursor of the next page; null at the end */
+            next?: string | null;
+        };
+        AttemptSummary: {
+            /** Format: date-time */
+            completedAt?: string | null;
+            /** @description 0-5, once completed */
+            correctCount?: number | null;
+            /** Format: date-time */
+            deadline?: string;
+            /** Format: uuid */
+            eventId?: string;
+            /** @description null once the event is no longer known */
+            eventName?: string | null;
+            /** Format: uuid */
+            id?: string;
+            /** @description The cards granted, once they were */
+            reward?: {
+                [key: string]: unknown;
+            } | null;
+            /** Format: date-time */
+            startedAt?: string;
+            /** @description active | completed */
             status?: string;
         };
         AuditEntry: {
@@ -8098,6 +8146,101 @@ export interface operations {
             };
         };
     };
+    listQuestAttempts: {
+        parameters: {
+            query?: {
+                /** @description The previous page's next */
+                cursor?: string | null;
+                /** @description At most 100 (default 50) */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AttemptPage"];
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_audience" | "invalid_issuer" | "invalid_token" | "missing_token" | "token_expired" | "token_not_yet_valid" | "unknown_signing_key";
+                        /** @enum {integer} */
+                        status?: 401;
+                    };
+                };
+            };
+            /** @description Not allowed (role, ownership or a locked account) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "account_locked";
+                        /** @enum {integer} */
+                        status?: 403;
+                    };
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_body" | "invalid_cursor" | "invalid_location" | "invalid_order" | "invalid_text" | "unknown_option" | "validation_failed";
+                        /** @enum {integer} */
+                        status?: 422;
+                    };
+                };
+            };
+            /** @description A service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable";
+                        /** @enum {integer} */
+                        status?: 503;
+                    };
+                };
+            };
+            /** @description Unexpected error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                        /** @enum {integer} */
+                        status?: 500;
+                    };
+                };
+            };
+        };
+    };
     getQuestAttempt: {
         parameters: {
             query?: never;
@@ -8307,7 +8450,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "invalid_body" | "invalid_location" | "invalid_order" | "invalid_text" | "unknown_option" | "validation_failed";
+                        code?: "invalid_body" | "invalid_cursor" | "invalid_location" | "invalid_order" | "invalid_text" | "unknown_option" | "validation_failed";
                         /** @enum {integer} */
                         status?: 422;
                     };
@@ -9870,7 +10013,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "invalid_body" | "invalid_location" | "invalid_order" | "invalid_text" | "unknown_option" | "validation_failed";
+                        code?: "invalid_body" | "invalid_cursor" | "invalid_location" | "invalid_order" | "invalid_text" | "unknown_option" | "validation_failed";
                         /** @enum {integer} */
                         status?: 422;
                     };
@@ -10016,7 +10159,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "invalid_body" | "invalid_location" | "invalid_order" | "invalid_text" | "unknown_option" | "validation_failed";
+                        code?: "invalid_body" | "invalid_cursor" | "invalid_location" | "invalid_order" | "invalid_text" | "unknown_option" | "validation_failed";
                         /** @enum {integer} */
                         status?: 422;
                     };
