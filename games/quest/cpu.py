@@ -14,6 +14,7 @@ exact without the policy being run again.
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 
 from games.kit.chance import uniform
@@ -46,6 +47,26 @@ def cpu_action(state: MatchState, seat: Side | str, /) -> Action | None:
         return None
     if len(options) == 1 and options[0].kind is ActionKind.TIMEOUT:
         return options[0]  # nothing else is legal: the turn goes, no draw made
-    stream = f"cpu:{side}:{state.version}"
-    index, _ = uniform(state.random.seed, stream, 0, len(options))
+    n = len(options)
+    if n == 1:
+        return options[0]  # uniform over one outcome is 0 whatever the draw
+    seed = state.random.seed
+    stream = f"cpu:{side.value}:{state.version}"
+    # ``uniform``'s first draw inlined (the hot path); its rejection loop if it rejects.
+    value = int.from_bytes(hashlib.sha256(f"{seed}:{stream}:0".encode()).digest(), "big")
+    if value < _LIMITS[n]:
+        return options[value % n]
+    index, _ = uniform(seed, stream, 0, n)
     return options[index]
+
+
+class _Limits(dict[int, int]):
+    """``uniform``'s rejection limit for n outcomes, computed once per n."""
+
+    def __missing__(self, n: int) -> int:
+        limit = self[n] = _SPACE - (_SPACE % n)
+        return limit
+
+
+_SPACE = 1 << 256
+_LIMITS = _Limits()

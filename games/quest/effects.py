@@ -50,6 +50,12 @@ from games.quest.working import Fighter, Step
 
 Event = dict[str, Any]
 
+# Module-level names for enum members (an enum class's attribute lookup is slow).
+_SELF = Target.SELF
+_OPPONENT = Target.OPPONENT
+_DEALT = AppliesTo.DEALT
+_TAKEN = AppliesTo.TAKEN
+
 
 def creature_event(kind: str, side: Side, index: int, creature: Creature, **extra: Any) -> Event:
     return {"type": kind, "side": str(side), "creature": index, "name": creature.card.name, **extra}
@@ -131,8 +137,8 @@ def _damage(r: _Resolution, amount: int) -> None:
     if r.me.statuses.modifiers or defender.statuses.modifiers:
         factor = Fraction(numerator, denominator)
         for side, fighter, applies_to in (
-            (r.actor, r.me, AppliesTo.DEALT),
-            (r.opponent, defender, AppliesTo.TAKEN),
+            (r.actor, r.me, _DEALT),
+            (r.opponent, defender, _TAKEN),
         ):
             for position, modifier in fighter.statuses.multipliers(applies_to):
                 factor *= modifier.multiplier
@@ -161,7 +167,7 @@ def _damage(r: _Resolution, amount: int) -> None:
 
 
 def _place_modifier(r: _Resolution, effect: DamageModifier) -> None:
-    fighter = r.me if effect.target is Target.SELF else r.them
+    fighter = r.me if effect.target is _SELF else r.them
     modifier = ActiveModifier(
         effect.applies_to, effect.multiplier, effect.turns, effect.charges, r.step.state.turn_number
     )
@@ -223,7 +229,7 @@ def _resolve_one(r: _Resolution, effect: Effect) -> None:
         else:
             _damage(r, effect.amount)
         return
-    fighters = [r.me if t is Target.SELF else r.them for t in _targets(effect)]
+    fighters = [r.me if t is _SELF else r.them for t in _targets(effect)]
     if any(f.hp == 0 for f in fighters):
         # Docs: later effects aimed at a defeated Creature do nothing.
         r.events.append({"type": "effect_fizzled", "effect": effect_name(effect)})

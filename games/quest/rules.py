@@ -24,6 +24,16 @@ from games.quest.vocabulary import (
 
 SELECTION_PHASES = frozenset({Phase.INITIAL_SELECTION, Phase.MANDATORY_REPLACEMENT})
 
+# Module-level names for enum members: an enum class's attribute lookup is slow, and
+# these run once an action.
+_FINISHED = Phase.FINISHED
+_NORMAL_TURN = Phase.NORMAL_TURN
+_PLAYER = Side.PLAYER
+_USE_MOVE_KIND = ActionKind.USE_MOVE
+_PLAY_POWER_CARD_KIND = ActionKind.PLAY_POWER_CARD
+_FORFEIT_KIND = ActionKind.FORFEIT
+_SELECT_CREATURE_KIND = ActionKind.SELECT_CREATURE
+
 
 @dataclass(frozen=True)
 class Problem:
@@ -62,13 +72,15 @@ def _move_refusal(
     if index is None or not _in_range(index, len(creature.card.moves)):
         return Problem(RefusalCode.UNKNOWN_MOVE, f"{creature.card.name} has no move {index}")
     move = creature.card.moves[index]
-    if creature.statuses.stunned:
+    if creature.statuses.stun is not None:
         return Problem(RefusalCode.STUNNED, f"{creature.card.name} is stunned")
     if move.power_cost > creature.power:
         return Problem(
             RefusalCode.NOT_ENOUGH_POWER,
             f"{move.name} costs {move.power_cost} Power; {creature.card.name} has {creature.power}",
         )
+    if not move.conditions:
+        return None
     opponent = state.side(side.other).active_creature
     for condition in move.conditions:
         if not condition_holds(condition, creature, index, opponent):
@@ -82,23 +94,26 @@ def _move_refusal(
 
 
 def _turn_refusal(state: MatchState, side: Side, action: Action) -> Problem | None:
-    if state.phase is not Phase.NORMAL_TURN:
+    if state.phase is not _NORMAL_TURN:
         return Problem(RefusalCode.WRONG_PHASE, f"no {action.kind} during {state.phase}")
     if side != state.turn:
         return Problem(RefusalCode.NOT_YOUR_TURN, f"it is {state.turn}'s turn")
     own = state.side(side)
-    creature = own.active_creature
-    if creature is None or own.active is None:
+    active = own.active
+    if active is None:
         return Problem(RefusalCode.NO_ACTIVE_CREATURE, "no active Creature")
+    creature = own.creatures[active]
     index = action.index
-    match action.kind:
-        case ActionKind.USE_MOVE:
-            return _move_refusal(state, side, creature, index)
-        case ActionKind.PLAY_POWER_CARD:
-            if index is None or not _in_range(index, len(own.power_cards)):
-                return Problem(RefusalCode.UNKNOWN_POWER_CARD, f"no Power card {index}")
-            if index in own.discarded:
-                return Problem(RefusalCode.POWER_CARD_DISCARDED, "that Power card was played")
+    kind = action.kind
+    if kind is _USE_MOVE_KIND:
+        return _move_refusal(state, side, creature, index)
+    if kind is _PLAY_POWER_CARD_KIND:
+        if index is None or not _in_range(index, len(own.power_cards)):
+            return Problem(RefusalCode.UNKNOWN_POWER_CARD, f"no Power card {index}")
+        if index in own.discarded:
+            return Problem(RefusalCode.POWER_CARD_DISCARDED, "that Power card was played")
+        return None
+    match kind:
         case ActionKind.SWAP:
             if index is None or not _in_range(index, len(own.creatures)):
                 return Problem(RefusalCode.UNKNOWN_CREATURE, f"no Creature {index}")
@@ -111,11 +126,12 @@ def _turn_refusal(state: MatchState, side: Side, action: Action) -> Problem | No
 
 def refusal(state: MatchState, side: Side, action: Action) -> Problem | None:
     """Why ``action`` is illegal for ``side`` now, or None if it is legal."""
-    if state.phase is Phase.FINISHED:
+    if state.phase is _FINISHED:
         return Problem(RefusalCode.MATCH_FINISHED, "the match is over")
-    if action.kind is ActionKind.FORFEIT:
+    kind = action.kind
+    if kind is _FORFEIT_KIND:
         return None
-    if action.kind is not ActionKind.SELECT_CREATURE:
+    if kind is not _SELECT_CREATURE_KIND:
         return _turn_refusal(state, side, action)
     if state.phase not in SELECTION_PHASES:
         return Problem(RefusalCode.WRONG_PHASE, f"no selection during {state.phase}")
@@ -222,11 +238,11 @@ def legal_actions(state: MatchState, side: Side) -> list[Action]:
     ``legal_actions_by_refusal``, found directly (this runs once an action).
     """
     phase = state.phase
-    if phase is Phase.FINISHED or side not in SIDES:
+    if phase is _FINISHED or side not in SIDES:
         return []
     side = side if side.__class__ is Side else Side(side)
-    own = state.player if side is Side.PLAYER else state.cpu
-    if phase is Phase.NORMAL_TURN:
+    own = state.player if side is _PLAYER else state.cpu
+    if phase is _NORMAL_TURN:
         active = own.active
         if side is not state.turn or active is None:
             return [_FORFEIT]
@@ -255,12 +271,12 @@ def decisions(state: MatchState, side: Side) -> list[Action] | None:
     required, no voluntary swaps), without listing what it would leave out.
     """
     phase = state.phase
-    own = state.player if side is Side.PLAYER else state.cpu
-    if phase is Phase.NORMAL_TURN:
+    own = state.player if side is _PLAYER else state.cpu
+    if phase is _NORMAL_TURN:
         active = own.active
         if side is not state.turn or active is None:
             return None
         return _moves_and_cards(own, own.creatures[active], state, side) or [_TIMEOUT]
-    if phase is Phase.FINISHED or side not in state.pending:
+    if phase is _FINISHED or side not in state.pending:
         return None
     return _selections(own)

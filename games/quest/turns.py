@@ -21,6 +21,11 @@ from games.quest.working import Fighter, Step
 
 _TURN_LENGTHS: dict[int, timedelta] = {}  # turn_seconds -> its timedelta, made once
 
+# Module-level names for enum members (an enum class's attribute lookup is slow).
+_PLAYER = Side.PLAYER
+_CPU = Side.CPU
+_NORMAL_TURN = Phase.NORMAL_TURN
+
 
 def _turn_length(seconds: int) -> timedelta:
     length = _TURN_LENGTHS.get(seconds)
@@ -55,9 +60,10 @@ def _turn_fields(
     side: Side, turn_number: int, turn_seconds: int, now: datetime
 ) -> tuple[dict[str, Any], Event]:
     """The match fields and the event of ``side``'s normal turn beginning."""
-    deadline = now + _turn_length(turn_seconds)
+    length = _TURN_LENGTHS.get(turn_seconds) or _turn_length(turn_seconds)
+    deadline = now + length
     fields = {
-        "phase": Phase.NORMAL_TURN,
+        "phase": _NORMAL_TURN,
         "selecting": (),
         "turn": side,
         "deadline": deadline,
@@ -122,18 +128,18 @@ def _end_of_turn_step(step: Step, fighter: Fighter) -> bool:
 
 def _outcome(step: Step) -> Side | None:
     """The winner if a side has no living Creature left; the actor if neither has."""
-    player, cpu = step.has_living(Side.PLAYER), step.has_living(Side.CPU)
+    player, cpu = step.has_living(_PLAYER), step.has_living(_CPU)
     if player and cpu:
         return None
     if not (player or cpu):
         return step.actor  # docs: the engine produces a winner, never a draw
-    return Side.PLAYER if player else Side.CPU
+    return _PLAYER if player else _CPU
 
 
 def _finish_step(step: Step, winner: Side, version: int) -> tuple[MatchState, list[Event]]:
     fields, event = _finished(winner, FinishReason.ALL_DEFEATED)
     for side in SIDES:
-        if step.state.side(side).choice is not None:
+        if (step.own if side is step.actor else step.theirs).choice is not None:
             step.side_changes[side]["choice"] = None
     step.events.append(event)
     return step.freeze(**fields, version=version), step.events
@@ -170,7 +176,7 @@ def end_turn(
     if incoming is not None:
         # Rulebook: the outgoing Creature's end-of-turn effects resolve first.
         step.side_changes[actor]["active"] = incoming
-        creatures = step.state.side(actor).creatures
+        creatures = step.own.creatures
         events.append(
             {
                 "type": "swapped_in",

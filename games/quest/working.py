@@ -28,12 +28,12 @@ class Fighter:
 
     __slots__ = ("before", "card", "hp", "index", "name", "power", "side", "statuses", "used_moves")
 
-    def __init__(self, side: Side, index: int, creature: Creature) -> None:
+    def __init__(self, side: str, index: int, creature: Creature) -> None:
         self.before = creature
-        self.side = str(side)  # as events name it
+        self.side = side  # as events name it: "player" or "cpu"
         self.index = index
-        self.card: CreatureCard = creature.card
-        self.name = creature.card.name
+        card = self.card = creature.card
+        self.name = card.name
         self.hp = creature.hp
         self.power = creature.power
         self.statuses = creature.statuses
@@ -62,6 +62,11 @@ class Fighter:
         )
 
 
+# Module-level names for the sides (an enum class's attribute lookup is slow).
+_PLAYER = Side.PLAYER
+_CPU = Side.CPU
+
+
 class Step:
     """One normal-turn action of ``actor`` on ``state`` in working form.
 
@@ -70,20 +75,35 @@ class Step:
     ``discarded``, ``choice``). ``events``: what happened, in order.
     """
 
-    __slots__ = ("actor", "events", "me", "opponent", "side_changes", "state", "them")
+    __slots__ = (
+        "actor",
+        "events",
+        "me",
+        "opponent",
+        "own",
+        "side_changes",
+        "state",
+        "them",
+        "theirs",
+    )
 
     def __init__(self, state: MatchState, actor: Side) -> None:
         self.state = state
         self.actor = actor
-        opponent = Side.CPU if actor is Side.PLAYER else Side.PLAYER
+        if actor is _PLAYER:
+            opponent, own, theirs = _CPU, state.player, state.cpu
+            names = ("player", "cpu")
+        else:
+            opponent, own, theirs = _PLAYER, state.cpu, state.player
+            names = ("cpu", "player")
         self.opponent = opponent
-        own, theirs = (
-            (state.player, state.cpu) if actor is Side.PLAYER else (state.cpu, state.player)
-        )
-        if own.active is None or theirs.active is None:
+        self.own = own  # the sides as the action found them
+        self.theirs = theirs
+        mine, their = own.active, theirs.active
+        if mine is None or their is None:
             raise ValueError("a normal-turn action needs both active Creatures")
-        self.me = Fighter(actor, own.active, own.creatures[own.active])
-        self.them = Fighter(opponent, theirs.active, theirs.creatures[theirs.active])
+        self.me = Fighter(names[0], mine, own.creatures[mine])
+        self.them = Fighter(names[1], their, theirs.creatures[their])
         self.side_changes: dict[Side, dict[str, Any]] = {actor: {}, opponent: {}}
         self.events: list[dict[str, Any]] = []
 
@@ -95,7 +115,7 @@ class Step:
         fighter = self.fighter(side)
         if fighter.hp > 0:
             return True
-        creatures = self.state.side(side).creatures
+        creatures = (self.own if side is self.actor else self.theirs).creatures
         return any(c.hp > 0 for i, c in enumerate(creatures) if i != fighter.index)
 
     def clear_defeated(self) -> bool:
@@ -110,14 +130,17 @@ class Step:
 
     def freeze(self, **fields: Any) -> MatchState:
         """The new match: the Creatures and sides that changed, and ``fields``."""
-        state = self.state
-        for fighter, side in ((self.me, self.actor), (self.them, self.opponent)):
-            changes = self.side_changes[side]
+        changes = self.side_changes
+        for fighter, side, before in (
+            (self.me, self.actor, self.own),
+            (self.them, self.opponent, self.theirs),
+        ):
+            changed = changes[side]
             creature = fighter.freeze()
             if creature is not fighter.before:
-                creatures = list(state.side(side).creatures)
+                creatures = list(before.creatures)
                 creatures[fighter.index] = creature
-                changes["creatures"] = tuple(creatures)
-            if changes:
-                fields[str(side)] = evolve(state.side(side), **changes)
-        return evolve(state, **fields)
+                changed["creatures"] = tuple(creatures)
+            if changed:
+                fields[fighter.side] = evolve(before, **changed)
+        return evolve(self.state, **fields)
