@@ -61,66 +61,33 @@ def creature_event(kind: str, side: Side, index: int, creature: Creature, **extr
     return {"type": kind, "side": str(side), "creature": index, "name": creature.card.name, **extra}
 
 
-class _Resolution:
-    """Scratch space for one action's effects, over the action's ``Step``.
-
-    Mutable on purpose, it never outlives ``resolve``: the effects change the two
-    active Creatures (``Fighter``s) in place; the ``Step`` freezes them once.
-    """
-
-    __slots__ = (
-        "actor",
-        "damage_seen",
-        "dealt",
-        "dodged",
-        "events",
-        "me",
-        "move_type",
-        "opponent",
-        "step",
-        "them",
-        "used_modifiers",
-    )
-
-    def __init__(self, step: Step, move_type: str | None) -> None:
-        self.step = step
-        self.actor = step.actor
-        self.opponent = step.opponent
-        self.me = step.me
-        self.them = step.them
-        self.move_type = move_type  # None for a Power card: neutral damage
-        self.events = step.events
-        self.damage_seen = False
-        self.dodged = False
-        self.dealt = 0  # damage actually dealt by this action's damage effects so far
-        self.used_modifiers: dict[Side, set[int]] = {}
-
-    def get(self, side: Side) -> Fighter:
-        return self.me if side is self.actor else self.them
-
-    def lose_hp(self, fighter: Fighter, amount: int, kind: str, **extra: Any) -> int:
-        """Clamp at 0; report the loss and a defeat. Returns the HP really lost."""
-        lost = min(amount, fighter.hp)
-        fighter.hp -= lost
-        self.events.append(fighter.event(kind, amount=lost, hp=fighter.hp, **extra))
-        if fighter.hp == 0:
-            self.events.append(fighter.event("creature_defeated"))
-        return lost
-
-    def gain_hp(self, fighter: Fighter, amount: int, kind: str) -> None:
-        gained = min(amount, fighter.card.max_hp - fighter.hp)
-        fighter.hp += gained
-        self.events.append(fighter.event(kind, amount=gained, hp=fighter.hp))
-
-    def change_power(self, fighter: Fighter, amount: int) -> None:
-        power = min(max(fighter.power + amount, 0), fighter.card.max_power)
-        self.events.append(
-            fighter.event("power_changed", amount=power - fighter.power, power=power)
-        )
-        fighter.power = power
+# The effects work on the action's ``Step`` (working.py), which also holds this
+# action's resolution scratch (damage seen, dodged, dealt, modifiers used).
 
 
-def _damage(r: _Resolution, amount: int) -> None:
+def lose_hp(r: Step, fighter: Fighter, amount: int, kind: str, **extra: Any) -> int:
+    """Clamp at 0; report the loss and a defeat. Returns the HP really lost."""
+    lost = min(amount, fighter.hp)
+    fighter.hp -= lost
+    r.events.append(fighter.event(kind, amount=lost, hp=fighter.hp, **extra))
+    if fighter.hp == 0:
+        r.events.append(fighter.event("creature_defeated"))
+    return lost
+
+
+def gain_hp(r: Step, fighter: Fighter, amount: int, kind: str) -> None:
+    gained = min(amount, fighter.card.max_hp - fighter.hp)
+    fighter.hp += gained
+    r.events.append(fighter.event(kind, amount=gained, hp=fighter.hp))
+
+
+def change_power(r: Step, fighter: Fighter, amount: int) -> None:
+    power = min(max(fighter.power + amount, 0), fighter.card.max_power)
+    r.events.append(fighter.event("power_changed", amount=power - fighter.power, power=power))
+    fighter.power = power
+
+
+def _damage(r: Step, amount: int) -> None:
     defender = r.them
     first, r.damage_seen = not r.damage_seen, True
     if first and defender.statuses.dodge > 0:
@@ -132,7 +99,7 @@ def _damage(r: _Resolution, amount: int) -> None:
         r.events.append(defender.event("damage", amount=0, hp=defender.hp, dodged=True))
         return
     numerator, denominator, shown = affinity_factor(
-        r.step.state.affinity_rules_version, r.move_type, defender.card.affinity
+        r.state.affinity_rules_version, r.move_type, defender.card.affinity
     )
     if r.me.statuses.modifiers or defender.statuses.modifiers:
         factor = Fraction(numerator, denominator)
@@ -166,20 +133,20 @@ def _damage(r: _Resolution, amount: int) -> None:
     r.dealt += lost
 
 
-def _place_modifier(r: _Resolution, effect: DamageModifier) -> None:
+def _place_modifier(r: Step, effect: DamageModifier) -> None:
     fighter = r.me if effect.target is _SELF else r.them
     modifier = ActiveModifier(
-        effect.applies_to, effect.multiplier, effect.turns, effect.charges, r.step.state.turn_number
+        effect.applies_to, effect.multiplier, effect.turns, effect.charges, r.state.turn_number
     )
     statuses = fighter.statuses
     fighter.statuses = evolve(statuses, modifiers=(*statuses.modifiers, modifier))
     r.events.append(fighter.event("modifier_added", **modifier.to_dict()))
 
 
-def _place_status(r: _Resolution, effect: Poison | Stun | Dodge | Reflect) -> None:
+def _place_status(r: Step, effect: Poison | Stun | Dodge | Reflect) -> None:
     fighter = r.them if isinstance(effect, Poison | Stun) else r.me
     statuses = fighter.statuses
-    turn = r.step.state.turn_number
+    turn = r.state.turn_number
     match effect:
         case Poison(amount, turns):  # a new poison replaces the old one
             fighter.statuses = evolve(statuses, poison=ActivePoison(amount, turns, turn))
@@ -200,7 +167,7 @@ def _place_status(r: _Resolution, effect: Poison | Stun | Dodge | Reflect) -> No
             )
 
 
-def _swap_hp(r: _Resolution) -> None:
+def _swap_hp(r: Step) -> None:
     mine, theirs = r.me, r.them
     # Docs: from the HP both had before, integer arithmetic, each at least 1.
     my_hp = max(1, theirs.hp * mine.card.max_hp // theirs.card.max_hp)
@@ -222,7 +189,7 @@ def _targets(effect: Effect) -> tuple[Target, ...]:
             return (Target.SELF,)
 
 
-def _resolve_one(r: _Resolution, effect: Effect) -> None:
+def _resolve_one(r: Step, effect: Effect) -> None:
     if effect.__class__ is Damage:  # the common case, as below without the dispatch
         if r.them.hp == 0:
             r.events.append({"type": "effect_fizzled", "effect": "damage"})
@@ -236,15 +203,15 @@ def _resolve_one(r: _Resolution, effect: Effect) -> None:
         return
     match effect:
         case Heal(amount):
-            r.gain_hp(r.me, amount, "healed")
+            gain_hp(r, r.me, amount, "healed")
         case Lifesteal(fraction):
-            r.gain_hp(r.me, math.floor(fraction * r.dealt), "lifesteal")
+            gain_hp(r, r.me, math.floor(fraction * r.dealt), "lifesteal")
         case PowerChange(amount, _):
-            r.change_power(fighters[0], amount)
+            change_power(r, fighters[0], amount)
         case PowerRestore(amount):
-            r.change_power(r.me, amount)
+            change_power(r, r.me, amount)
         case SelfDamage(amount):
-            r.lose_hp(r.me, amount, "self_damage")
+            lose_hp(r, r.me, amount, "self_damage")
         case DamageModifier():
             _place_modifier(r, effect)
         case Poison() | Stun() | Dodge() | Reflect():
@@ -257,7 +224,7 @@ def effect_name(effect: Effect) -> str:
     return str(effect_to_dict(effect)["type"])
 
 
-def _reflect_step(r: _Resolution) -> None:
+def _reflect_step(r: Step) -> None:
     """Docs: after the last effect, if this action's damage really hurt a reflecting
     Creature (even one it defeated), the attacker loses floor(fraction x damage)."""
     defender = r.them
@@ -268,21 +235,29 @@ def _reflect_step(r: _Resolution) -> None:
     defender.statuses = evolve(defender.statuses, reflect=left)
     amount = math.floor(reflect.fraction * r.dealt)
     if r.me.hp > 0:
-        r.lose_hp(r.me, amount, "reflected_damage")
+        lose_hp(r, r.me, amount, "reflected_damage")
 
 
-def _spend_charges(r: _Resolution) -> None:
+def _spend_charges(r: Step) -> None:
     for side, positions in r.used_modifiers.items():
-        fighter = r.get(side)
+        fighter = r.fighter(side)
         fighter.statuses = fighter.statuses.spend_charges(positions)
 
 
 def resolve(step: Step, effects: tuple[Effect, ...], move_type: str | None) -> None:
     """Resolve one move's or Power card's effects for the step's acting Creature, in
     place on the step (its events included)."""
-    r = _Resolution(step, move_type)
+    r = step
+    r.move_type = move_type  # None for a Power card: neutral damage
+    r.damage_seen = False
+    r.dodged = False
+    r.dealt = 0  # damage actually dealt by this action's damage effects so far
+    r.used_modifiers = {}
     for effect in effects:
-        _resolve_one(r, effect)
+        if effect.__class__ is Damage and r.them.hp != 0:  # the common case, undispatched
+            _damage(r, effect.amount)
+        else:
+            _resolve_one(r, effect)
     if r.dealt:
         _reflect_step(r)
     if r.used_modifiers:

@@ -18,7 +18,7 @@ from games.quest.actions import Action, ActionKind
 from games.quest.cards import CreatureCard, PowerCard
 from games.quest.effects import Event, creature_event, resolve
 from games.quest.matchup import CURRENT_VERSION, SUPPORTED_VERSIONS
-from games.quest.rules import check
+from games.quest.rules import accepted_at_once, check
 from games.quest.state import (
     SIDES,
     Creature,
@@ -237,6 +237,13 @@ def apply(
             check(state, side, action)
             state, more = _dispatch(state, side, action, now, version)
             return state, events + more
+    kind = action.kind
+    if accepted_at_once(state, side, action):  # the common case: no refusal to build
+        index = action.index
+        assert index is not None
+        if kind is _USE_MOVE:
+            return _use_move(state, side, index, now, version)
+        return _play_power_card(state, side, index, now, version)
     check(state, side, action)
     return _dispatch(state, side, action, now, version)
 

@@ -145,7 +145,35 @@ def refusal(state: MatchState, side: Side, action: Action) -> Problem | None:
     return None
 
 
+def accepted_at_once(state: MatchState, side: Side, action: Action) -> bool:
+    """True for the common legal actions, cheaply: the side to move in a normal turn
+    using a move without conditions that its active Creature can pay for and is not
+    stunned for, or playing a Power card in hand. False means "ask ``refusal``": a
+    subset of what ``refusal`` accepts, never more (the tests compare them).
+    """
+    if state.phase is not _NORMAL_TURN or side is not state.turn:
+        return False
+    own = state.player if side is _PLAYER else state.cpu
+    active = own.active
+    index = action.index
+    if active is None or index is None or index < 0:
+        return False
+    kind = action.kind
+    if kind is _USE_MOVE_KIND:
+        creature = own.creatures[active]
+        moves = creature.card.moves
+        if index >= len(moves) or creature.statuses.stun is not None:
+            return False
+        move = moves[index]
+        return not move.conditions and move.power_cost <= creature.power
+    if kind is _PLAY_POWER_CARD_KIND:
+        return index < len(own.power_cards) and index not in own.discarded
+    return False
+
+
 def check(state: MatchState, side: Side, action: Action) -> None:
+    if accepted_at_once(state, side, action):
+        return
     problem = refusal(state, side, action)
     if problem is not None:
         raise IllegalAction(problem.code, problem.message, problem.details)

@@ -142,7 +142,8 @@ def _finish_step(step: Step, winner: Side, version: int) -> tuple[MatchState, li
         if (step.own if side is step.actor else step.theirs).choice is not None:
             step.side_changes[side]["choice"] = None
     step.events.append(event)
-    return step.freeze(**fields, version=version), step.events
+    fields["version"] = version
+    return step.freeze(fields), step.events
 
 
 def after_action(step: Step, now: datetime, version: int) -> tuple[MatchState, list[Event]]:
@@ -152,7 +153,7 @@ def after_action(step: Step, now: datetime, version: int) -> tuple[MatchState, l
     (a normal turn has no defeated active Creature): unless one is defeated now, there
     is nothing to clear and no winner.
     """
-    if step.clear_defeated():
+    if (step.me.hp == 0 or step.them.hp == 0) and step.clear_defeated():
         winner = _outcome(step)
         if winner is not None:
             return _finish_step(step, winner, version)
@@ -201,18 +202,21 @@ def end_turn(
     if not (me_down or them_down):
         fields, started = _turn_fields(following, state.turn_number + 1, state.turn_seconds, now)
         events.append(started)
-        return step.freeze(**fields, version=version), events
+        fields["version"] = version
+        return step.freeze(fields), events
     down = {actor: me_down, following: them_down}
     needing = tuple(side for side in SIDES if down[side])
     for side in needing:
         step.side_changes[side]["active"] = None
     events.append({"type": "replacement_required", "sides": [str(s) for s in needing]})
     new = step.freeze(
-        turn_number=state.turn_number + 1,
-        phase=Phase.MANDATORY_REPLACEMENT,
-        selecting=needing,
-        turn=following,  # the turn order continues as it would have
-        deadline=None,
-        version=version,
+        {
+            "turn_number": state.turn_number + 1,
+            "phase": Phase.MANDATORY_REPLACEMENT,
+            "selecting": needing,
+            "turn": following,  # the turn order continues as it would have
+            "deadline": None,
+            "version": version,
+        }
     )
     return new, events

@@ -13,14 +13,14 @@ The objects here never outlive one ``apply``; nothing else may hold them.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeVar
 
 from games.kit.frozen import evolve
-from games.quest.cards import CreatureCard
 from games.quest.state import Creature, MatchState, Side
 from games.quest.statuses import Statuses
 
 NO_STATUSES = Statuses()
+T = TypeVar("T")
 
 
 class Fighter:
@@ -72,20 +72,34 @@ class Step:
 
     ``me`` and ``them``: the actor's and the opponent's active Creatures (a normal turn
     always has both). ``side_changes``: fields of each side to change (``active``,
-    ``discarded``, ``choice``). ``events``: what happened, in order.
+    ``discarded``, ``choice``). ``events``: what happened, in order. The effect
+    interpreter (effects.resolve) sets the rest, its scratch for one move or card:
+    ``move_type``, ``damage_seen``, ``dodged``, ``dealt``, ``used_modifiers``.
     """
 
     __slots__ = (
         "actor",
+        "damage_seen",
+        "dealt",
+        "dodged",
         "events",
         "me",
+        "move_type",
         "opponent",
         "own",
         "side_changes",
         "state",
-        "them",
         "theirs",
+        "them",
+        "used_modifiers",
     )
+
+    # The effect interpreter's scratch, set by ``effects.resolve``.
+    move_type: str | None  # None for a Power card: neutral damage
+    damage_seen: bool
+    dodged: bool
+    dealt: int  # damage actually dealt by this action's damage effects so far
+    used_modifiers: dict[Side, set[int]]
 
     def __init__(self, state: MatchState, actor: Side) -> None:
         self.state = state
@@ -128,7 +142,7 @@ class Step:
                     fighter.statuses = NO_STATUSES
         return defeated
 
-    def freeze(self, **fields: Any) -> MatchState:
+    def freeze(self, fields: dict[str, Any]) -> MatchState:
         """The new match: the Creatures and sides that changed, and ``fields``."""
         changes = self.side_changes
         for fighter, side, before in (
@@ -136,11 +150,36 @@ class Step:
             (self.them, self.opponent, self.theirs),
         ):
             changed = changes[side]
-            creature = fighter.freeze()
-            if creature is not fighter.before:
+            was = fighter.before
+            if (
+                fighter.hp != was.hp
+                or fighter.power != was.power
+                or fighter.statuses is not was.statuses
+                or fighter.used_moves is not was.used_moves
+            ):
                 creatures = list(before.creatures)
-                creatures[fighter.index] = creature
+                creatures[fighter.index] = copy_with(
+                    was,
+                    {
+                        "hp": fighter.hp,
+                        "power": fighter.power,
+                        "statuses": fighter.statuses,
+                        "used_moves": fighter.used_moves,
+                    },
+                )
                 changed["creatures"] = tuple(creatures)
             if changed:
-                fields[fighter.side] = evolve(before, **changed)
-        return evolve(self.state, **fields)
+                fields[fighter.side] = copy_with(before, changed)
+        return copy_with(self.state, fields)
+
+
+def copy_with(obj: T, changes: dict[str, Any]) -> T:
+    """``evolve(obj, **changes)`` for a dict the caller already has (no keywords to pack)."""
+    new = _new(obj.__class__)
+    attributes = new.__dict__
+    attributes.update(obj.__dict__)
+    attributes.update(changes)
+    return new
+
+
+_new = object.__new__
