@@ -18,7 +18,7 @@ import hashlib
 from dataclasses import dataclass
 
 from games.kit.chance import uniform
-from games.quest.actions import Action, ActionKind
+from games.quest.actions import Action
 from games.quest.canonical import QUEST_CANONICAL
 from games.quest.rules import decisions
 from games.quest.state import MatchState, Side
@@ -45,19 +45,22 @@ def cpu_action(state: MatchState, seat: Side | str, /) -> Action | None:
     options = decisions(state, side)
     if options is None:
         return None
-    if len(options) == 1 and options[0].kind is ActionKind.TIMEOUT:
-        return options[0]  # nothing else is legal: the turn goes, no draw made
     n = len(options)
     if n == 1:
-        return options[0]  # uniform over one outcome is 0 whatever the draw
+        # The timeout alone (nothing else is legal: no draw made), or one option:
+        # a uniform draw over one outcome is 0 whatever it draws.
+        return options[0]
     seed = state.random.seed
-    stream = f"cpu:{side.value}:{state.version}"
+    stream = ("cpu:player:" if side is _PLAYER else "cpu:cpu:") + str(state.version)
     # ``uniform``'s first draw inlined (the hot path); its rejection loop if it rejects.
     value = int.from_bytes(hashlib.sha256(f"{seed}:{stream}:0".encode()).digest(), "big")
     if value < _LIMITS[n]:
         return options[value % n]
     index, _ = uniform(seed, stream, 0, n)
     return options[index]
+
+
+_PLAYER = Side.PLAYER
 
 
 class _Limits(dict[int, int]):

@@ -240,11 +240,11 @@ def _moves_and_cards(
             if move.power_cost <= power and (
                 not move.conditions or move_usable(state, side, creature, i)
             ):
-                legal.append(_action(_USE_MOVE, ActionKind.USE_MOVE, i))
+                legal.append(_USE_MOVE[i] if i < _CACHED else Action(_USE_MOVE_KIND, i))
     discarded = own.discarded
     for i in range(len(own.power_cards)):
         if i not in discarded:
-            legal.append(_action(_PLAY, ActionKind.PLAY_POWER_CARD, i))
+            legal.append(_PLAY[i] if i < _CACHED else Action(_PLAY_POWER_CARD_KIND, i))
     return legal
 
 

@@ -173,7 +173,12 @@ def end_turn(
     unless the end-of-turn step changes something that is not redone.
     """
     actor, me, events = step.actor, step.me, step.events
-    changed = _end_of_turn_step(step, me)
+    statuses = me.statuses
+    # The end-of-turn step only if something on the Creature counts down (or it is
+    # defeated: then nothing does).
+    changed = (
+        statuses.poison is not None or statuses.stun is not None or bool(statuses.modifiers)
+    ) and _end_of_turn_step(step, me)
     if incoming is not None:
         # Rulebook: the outgoing Creature's end-of-turn effects resolve first.
         step.side_changes[actor]["active"] = incoming
@@ -200,9 +205,25 @@ def end_turn(
     them_down = step.them.hp == 0
     following = step.opponent
     if not (me_down or them_down):
-        fields, started = _turn_fields(following, state.turn_number + 1, state.turn_seconds, now)
-        events.append(started)
-        fields["version"] = version
+        # ``_turn_fields`` inline (the common end of an action).
+        turn_number = state.turn_number + 1
+        deadline = now + (_TURN_LENGTHS.get(state.turn_seconds) or _turn_length(state.turn_seconds))
+        events.append(
+            {
+                "type": "turn_started",
+                "side": step.them.side,
+                "turn_number": turn_number,
+                "deadline": deadline.isoformat(),
+            }
+        )
+        fields = {
+            "phase": _NORMAL_TURN,
+            "selecting": (),
+            "turn": following,
+            "deadline": deadline,
+            "turn_number": turn_number,
+            "version": version,
+        }
         return step.freeze(fields), events
     down = {actor: me_down, following: them_down}
     needing = tuple(side for side in SIDES if down[side])
