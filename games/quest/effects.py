@@ -180,13 +180,18 @@ def _swap_hp(r: Step) -> None:
 def _targets(effect: Effect) -> tuple[Target, ...]:
     match effect:
         case Damage() | Poison() | Stun():
-            return (Target.OPPONENT,)
+            return _AT_OPPONENT
         case PowerChange(target=target) | DamageModifier(target=target):
             return (target,)
         case HpPercentageSwap():
-            return (Target.SELF, Target.OPPONENT)
+            return _AT_BOTH
         case _:
-            return (Target.SELF,)
+            return _AT_SELF
+
+
+_AT_OPPONENT = (_OPPONENT,)
+_AT_SELF = (_SELF,)
+_AT_BOTH = (_SELF, _OPPONENT)
 
 
 def _resolve_one(r: Step, effect: Effect) -> None:
@@ -197,7 +202,7 @@ def _resolve_one(r: Step, effect: Effect) -> None:
             _damage(r, effect.amount)
         return
     fighters = [r.me if t is _SELF else r.them for t in _targets(effect)]
-    if any(f.hp == 0 for f in fighters):
+    if fighters[0].hp == 0 or fighters[-1].hp == 0:
         # Docs: later effects aimed at a defeated Creature do nothing.
         r.events.append({"type": "effect_fizzled", "effect": effect_name(effect)})
         return
