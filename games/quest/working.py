@@ -13,14 +13,13 @@ The objects here never outlive one ``apply``; nothing else may hold them.
 
 from __future__ import annotations
 
-from typing import Any, TypeVar
+from typing import Any
 
 from games.kit.frozen import evolve
 from games.quest.state import Creature, MatchState, Side
 from games.quest.statuses import Statuses
 
 NO_STATUSES = Statuses()
-T = TypeVar("T")
 
 
 class Fighter:
@@ -143,7 +142,11 @@ class Step:
         return defeated
 
     def freeze(self, fields: dict[str, Any]) -> MatchState:
-        """The new match: the Creatures and sides that changed, and ``fields``."""
+        """The new match: the Creatures and sides that changed, and ``fields``.
+
+        ``games.kit.frozen.evolve`` written out (this runs once an action): a new frozen
+        value is a bare instance whose attribute dict is the old one's, updated.
+        """
         changes = self.side_changes
         for fighter, side, before in (
             (self.me, self.actor, self.own),
@@ -157,29 +160,28 @@ class Step:
                 or fighter.statuses is not was.statuses
                 or fighter.used_moves is not was.used_moves
             ):
+                creature = _new(was.__class__)
+                attributes = creature.__dict__
+                attributes.update(was.__dict__)
+                attributes["hp"] = fighter.hp
+                attributes["power"] = fighter.power
+                attributes["statuses"] = fighter.statuses
+                attributes["used_moves"] = fighter.used_moves
                 creatures = list(before.creatures)
-                creatures[fighter.index] = copy_with(
-                    was,
-                    {
-                        "hp": fighter.hp,
-                        "power": fighter.power,
-                        "statuses": fighter.statuses,
-                        "used_moves": fighter.used_moves,
-                    },
-                )
+                creatures[fighter.index] = creature
                 changed["creatures"] = tuple(creatures)
             if changed:
-                fields[fighter.side] = copy_with(before, changed)
-        return copy_with(self.state, fields)
-
-
-def copy_with(obj: T, changes: dict[str, Any]) -> T:
-    """``evolve(obj, **changes)`` for a dict the caller already has (no keywords to pack)."""
-    new = _new(obj.__class__)
-    attributes = new.__dict__
-    attributes.update(obj.__dict__)
-    attributes.update(changes)
-    return new
+                new_side = _new(before.__class__)
+                attributes = new_side.__dict__
+                attributes.update(before.__dict__)
+                attributes.update(changed)
+                fields[fighter.side] = new_side
+        state = self.state
+        new = _new(state.__class__)
+        attributes = new.__dict__
+        attributes.update(state.__dict__)
+        attributes.update(fields)
+        return new
 
 
 _new = object.__new__
