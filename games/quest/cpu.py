@@ -50,17 +50,20 @@ def cpu_action(state: MatchState, seat: Side | str, /) -> Action | None:
         # The timeout alone (nothing else is legal: no draw made), or one option:
         # a uniform draw over one outcome is 0 whatever it draws.
         return options[0]
-    seed = state.random.seed
-    stream = ("cpu:player:" if side is _PLAYER else "cpu:cpu:") + str(state.version)
-    # ``uniform``'s first draw inlined (the hot path); its rejection loop if it rejects.
-    value = int.from_bytes(hashlib.sha256(f"{seed}:{stream}:0".encode()).digest(), "big")
+    seed, version = state.random.seed, state.version
+    label = "cpu:player:" if side is _PLAYER else "cpu:cpu:"
+    # ``uniform(seed, f"{label}{version}", 0, n)``'s first draw inlined (the hot path);
+    # its rejection loop if that draw is rejected.
+    value = _from_bytes(_sha256(f"{seed}:{label}{version}:0".encode()).digest(), "big")
     if value < _LIMITS[n]:
         return options[value % n]
-    index, _ = uniform(seed, stream, 0, n)
+    index, _ = uniform(seed, f"{label}{version}", 0, n)
     return options[index]
 
 
 _PLAYER = Side.PLAYER
+_sha256 = hashlib.sha256
+_from_bytes = int.from_bytes
 
 
 class _Limits(dict[int, int]):
