@@ -18,7 +18,8 @@ from fractions import Fraction
 from typing import Any
 
 from games.kit.frozen import evolve
-from games.quest.matchup import affinity_factor
+from games.quest.cards import BASIC
+from games.quest.matchup import FACTORS
 from games.quest.state import Creature, Side
 from games.quest.statuses import (
     MAX_DODGE_CHARGES,
@@ -98,9 +99,14 @@ def _damage(r: Step, amount: int) -> None:
     if r.dodged:
         r.events.append(defender.event("damage", amount=0, hp=defender.hp, dodged=True))
         return
-    numerator, denominator, shown = affinity_factor(
-        r.state.affinity_rules_version, r.move_type, defender.card.affinity
-    )
+    move_type = r.move_type
+    shown: int | float
+    if move_type is None or move_type == BASIC:  # ``affinity_factor`` inline
+        numerator = denominator = shown = 1
+    else:
+        numerator, denominator, shown = FACTORS[r.state.affinity_rules_version][
+            (move_type, str(defender.card.affinity))
+        ]
     if r.me.statuses.modifiers or defender.statuses.modifiers:
         factor = Fraction(numerator, denominator)
         for side, fighter, applies_to in (

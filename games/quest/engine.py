@@ -213,7 +213,8 @@ def apply(
     that overdue timeout (the elapsed deadline takes precedence), if the match
     is still on.
     """
-    aware(now)
+    if now.tzinfo is None or now.utcoffset() is None:
+        aware(now)  # raises: ``aware`` inline, this runs once an action
     if side.__class__ is not Side:
         side = Side(side)  # a plain "player"/"cpu" from a caller works too
     version = state.version + 1  # of the state this action makes, whatever it does
