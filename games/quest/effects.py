@@ -79,12 +79,30 @@ def lose_hp(r: Step, fighter: Fighter, amount: int, kind: str, **extra: Any) -> 
 def gain_hp(r: Step, fighter: Fighter, amount: int, kind: str) -> None:
     gained = min(amount, fighter.card.max_hp - fighter.hp)
     fighter.hp += gained
-    r.events.append(fighter.event(kind, amount=gained, hp=fighter.hp))
+    r.events.append(
+        {
+            "type": kind,
+            "side": fighter.side,
+            "creature": fighter.index,
+            "name": fighter.name,
+            "amount": gained,
+            "hp": fighter.hp,
+        }
+    )
 
 
 def change_power(r: Step, fighter: Fighter, amount: int) -> None:
     power = min(max(fighter.power + amount, 0), fighter.card.max_power)
-    r.events.append(fighter.event("power_changed", amount=power - fighter.power, power=power))
+    r.events.append(
+        {
+            "type": "power_changed",
+            "side": fighter.side,
+            "creature": fighter.index,
+            "name": fighter.name,
+            "amount": power - fighter.power,
+            "power": power,
+        }
+    )
     fighter.power = power
 
 
