@@ -140,29 +140,36 @@ class Played:
     first: str | None  # who moved first
 
 
-def mover(state: Any) -> Any:
+def mover(state: Any, cpu: Any = None) -> Any:
     """Who acts next: in a selection phase, the CPU side first (as on the server, where
-    the CPU selects at once), then the player side; in a normal turn, the side to move."""
-    from games.quest import Side
+    the CPU selects at once), then the player side; in a normal turn, the side to move.
 
+    ``cpu``: ``Side.CPU``, passed in by the match loop (an import statement here, run
+    once an action, cost about as much as the CPU policy's draw)."""
+    if cpu is None:
+        from games.quest import Side
+
+        cpu = Side.CPU
     pending = state.pending
     if not pending:
         return state.turn
-    return Side.CPU if Side.CPU in pending else pending[0]
+    return cpu if cpu in pending else pending[0]
 
 
 def play(starter: Any, cpu: Any, seed: int) -> Played:
     """One whole match, both sides by the CPU policy."""
-    from games.quest import Phase, apply, cpu_action, new_match
+    from games.quest import Phase, Side, apply, cpu_action, new_match
 
+    # Enum members looked up once, not once an action (an enum class's attribute is slow).
+    cpu_side, finished = Side.CPU, Phase.FINISHED
     state = new_match(starter, cpu, seed, T0)
     now = T0
     actions = 0
     first = None
-    while state.phase is not Phase.FINISHED:
+    while state.phase is not finished:
         if state.turn_number > MAX_TURNS:
             return Played(seed, None, state.turn_number, actions, first)
-        side = mover(state)
+        side = mover(state, cpu_side)
         action = cpu_action(state, side)
         if action is None:  # cannot happen: the side to move always has a legal action
             raise BenchError(f"seed {seed}: {side} has nothing to do in {state.phase}")

@@ -14,10 +14,11 @@ exact without the policy being run again.
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 
 from games.kit.chance import uniform
-from games.quest.actions import Action, ActionKind
+from games.quest.actions import Action
 from games.quest.canonical import QUEST_CANONICAL
 from games.quest.rules import decisions
 from games.quest.state import MatchState, Side
@@ -44,8 +45,34 @@ def cpu_action(state: MatchState, seat: Side | str, /) -> Action | None:
     options = decisions(state, side)
     if options is None:
         return None
-    if len(options) == 1 and options[0].kind is ActionKind.TIMEOUT:
-        return options[0]  # nothing else is legal: the turn goes, no draw made
-    stream = f"cpu:{side}:{state.version}"
-    index, _ = uniform(state.random.seed, stream, 0, len(options))
+    n = len(options)
+    if n == 1:
+        # The timeout alone (nothing else is legal: no draw made), or one option:
+        # a uniform draw over one outcome is 0 whatever it draws.
+        return options[0]
+    seed, version = state.random.seed, state.version
+    label = "cpu:player:" if side is _PLAYER else "cpu:cpu:"
+    # ``uniform(seed, f"{label}{version}", 0, n)``'s first draw inlined (the hot path);
+    # its rejection loop if that draw is rejected.
+    value = _from_bytes(_sha256(f"{seed}:{label}{version}:0".encode()).digest(), "big")
+    if value < _LIMITS[n]:
+        return options[value % n]
+    index, _ = uniform(seed, f"{label}{version}", 0, n)
     return options[index]
+
+
+_PLAYER = Side.PLAYER
+_sha256 = hashlib.sha256
+_from_bytes = int.from_bytes
+
+
+class _Limits(dict[int, int]):
+    """``uniform``'s rejection limit for n outcomes, computed once per n."""
+
+    def __missing__(self, n: int) -> int:
+        limit = self[n] = _SPACE - (_SPACE % n)
+        return limit
+
+
+_SPACE = 1 << 256
+_LIMITS = _Limits()

@@ -18,7 +18,8 @@ from fractions import Fraction
 from typing import Any
 
 from games.kit.frozen import evolve
-from games.quest.matchup import affinity_factor
+from games.quest.cards import BASIC
+from games.quest.matchup import FACTORS
 from games.quest.state import Creature, Side
 from games.quest.statuses import (
     MAX_DODGE_CHARGES,
@@ -50,71 +51,62 @@ from games.quest.working import Fighter, Step
 
 Event = dict[str, Any]
 
+# Module-level names for enum members (an enum class's attribute lookup is slow).
+_SELF = Target.SELF
+_OPPONENT = Target.OPPONENT
+_DEALT = AppliesTo.DEALT
+_TAKEN = AppliesTo.TAKEN
+
 
 def creature_event(kind: str, side: Side, index: int, creature: Creature, **extra: Any) -> Event:
     return {"type": kind, "side": str(side), "creature": index, "name": creature.card.name, **extra}
 
 
-class _Resolution:
-    """Scratch space for one action's effects, over the action's ``Step``.
+# The effects work on the action's ``Step`` (working.py), which also holds this
+# action's resolution scratch (damage seen, dodged, dealt, modifiers used).
 
-    Mutable on purpose, it never outlives ``resolve``: the effects change the two
-    active Creatures (``Fighter``s) in place; the ``Step`` freezes them once.
-    """
 
-    __slots__ = (
-        "actor",
-        "damage_seen",
-        "dealt",
-        "dodged",
-        "events",
-        "me",
-        "move_type",
-        "opponent",
-        "step",
-        "them",
-        "used_modifiers",
+def lose_hp(r: Step, fighter: Fighter, amount: int, kind: str, **extra: Any) -> int:
+    """Clamp at 0; report the loss and a defeat. Returns the HP really lost."""
+    lost = min(amount, fighter.hp)
+    fighter.hp -= lost
+    r.events.append(fighter.event(kind, amount=lost, hp=fighter.hp, **extra))
+    if fighter.hp == 0:
+        r.events.append(fighter.event("creature_defeated"))
+    return lost
+
+
+def gain_hp(r: Step, fighter: Fighter, amount: int, kind: str) -> None:
+    gained = min(amount, fighter.card.max_hp - fighter.hp)
+    fighter.hp += gained
+    r.events.append(
+        {
+            "type": kind,
+            "side": fighter.side,
+            "creature": fighter.index,
+            "name": fighter.name,
+            "amount": gained,
+            "hp": fighter.hp,
+        }
     )
 
-    def __init__(self, step: Step, move_type: str | None) -> None:
-        self.step = step
-        self.actor = step.actor
-        self.opponent = step.opponent
-        self.me = step.me
-        self.them = step.them
-        self.move_type = move_type  # None for a Power card: neutral damage
-        self.events = step.events
-        self.damage_seen = False
-        self.dodged = False
-        self.dealt = 0  # damage actually dealt by this action's damage effects so far
-        self.used_modifiers: dict[Side, set[int]] = {}
 
-    def get(self, side: Side) -> Fighter:
-        return self.me if side is self.actor else self.them
-
-    def lose_hp(self, fighter: Fighter, amount: int, kind: str, **extra: Any) -> int:
-        """Clamp at 0; report the loss and a defeat. Returns the HP really lost."""
-        lost = min(amount, fighter.hp)
-        fighter.hp -= lost
-        self.events.append(fighter.event(kind, amount=lost, hp=fighter.hp, **extra))
-        if fighter.hp == 0:
-            self.events.append(fighter.event("creature_defeated"))
-        return lost
-
-    def gain_hp(self, fighter: Fighter, amount: int, kind: str) -> None:
-        gained = min(amount, fighter.card.max_hp - fighter.hp)
-        fighter.hp += gained
-        self.events.append(fighter.event(kind, amount=gained, hp=fighter.hp))
-
-    def change_power(self, fighter: Fighter, amount: int) -> None:
-        power = min(max(fighter.power + amount, 0), fighter.card.max_power)
-        self.events.append(
-            fighter.event("power_changed", amount=power - fighter.power, power=power)
-        )
-        fighter.power = power
+def change_power(r: Step, fighter: Fighter, amount: int) -> None:
+    power = min(max(fighter.power + amount, 0), fighter.card.max_power)
+    r.events.append(
+        {
+            "type": "power_changed",
+            "side": fighter.side,
+            "creature": fighter.index,
+            "name": fighter.name,
+            "amount": power - fighter.power,
+            "power": power,
+        }
+    )
+    fighter.power = power
 
 
-def _damage(r: _Resolution, amount: int) -> None:
+def _damage(r: Step, amount: int) -> None:
     defender = r.them
     first, r.damage_seen = not r.damage_seen, True
     if first and defender.statuses.dodge > 0:
@@ -125,14 +117,19 @@ def _damage(r: _Resolution, amount: int) -> None:
     if r.dodged:
         r.events.append(defender.event("damage", amount=0, hp=defender.hp, dodged=True))
         return
-    numerator, denominator, shown = affinity_factor(
-        r.step.state.affinity_rules_version, r.move_type, defender.card.affinity
-    )
+    move_type = r.move_type
+    shown: int | float
+    if move_type is None or move_type == BASIC:  # ``affinity_factor`` inline
+        numerator = denominator = shown = 1
+    else:
+        numerator, denominator, shown = FACTORS[r.state.affinity_rules_version][
+            (move_type, str(defender.card.affinity))
+        ]
     if r.me.statuses.modifiers or defender.statuses.modifiers:
         factor = Fraction(numerator, denominator)
         for side, fighter, applies_to in (
-            (r.actor, r.me, AppliesTo.DEALT),
-            (r.opponent, defender, AppliesTo.TAKEN),
+            (r.actor, r.me, _DEALT),
+            (r.opponent, defender, _TAKEN),
         ):
             for position, modifier in fighter.statuses.multipliers(applies_to):
                 factor *= modifier.multiplier
@@ -160,20 +157,20 @@ def _damage(r: _Resolution, amount: int) -> None:
     r.dealt += lost
 
 
-def _place_modifier(r: _Resolution, effect: DamageModifier) -> None:
-    fighter = r.me if effect.target is Target.SELF else r.them
+def _place_modifier(r: Step, effect: DamageModifier) -> None:
+    fighter = r.me if effect.target is _SELF else r.them
     modifier = ActiveModifier(
-        effect.applies_to, effect.multiplier, effect.turns, effect.charges, r.step.state.turn_number
+        effect.applies_to, effect.multiplier, effect.turns, effect.charges, r.state.turn_number
     )
     statuses = fighter.statuses
     fighter.statuses = evolve(statuses, modifiers=(*statuses.modifiers, modifier))
     r.events.append(fighter.event("modifier_added", **modifier.to_dict()))
 
 
-def _place_status(r: _Resolution, effect: Poison | Stun | Dodge | Reflect) -> None:
+def _place_status(r: Step, effect: Poison | Stun | Dodge | Reflect) -> None:
     fighter = r.them if isinstance(effect, Poison | Stun) else r.me
     statuses = fighter.statuses
-    turn = r.step.state.turn_number
+    turn = r.state.turn_number
     match effect:
         case Poison(amount, turns):  # a new poison replaces the old one
             fighter.statuses = evolve(statuses, poison=ActivePoison(amount, turns, turn))
@@ -194,7 +191,7 @@ def _place_status(r: _Resolution, effect: Poison | Stun | Dodge | Reflect) -> No
             )
 
 
-def _swap_hp(r: _Resolution) -> None:
+def _swap_hp(r: Step) -> None:
     mine, theirs = r.me, r.them
     # Docs: from the HP both had before, integer arithmetic, each at least 1.
     my_hp = max(1, theirs.hp * mine.card.max_hp // theirs.card.max_hp)
@@ -207,38 +204,43 @@ def _swap_hp(r: _Resolution) -> None:
 def _targets(effect: Effect) -> tuple[Target, ...]:
     match effect:
         case Damage() | Poison() | Stun():
-            return (Target.OPPONENT,)
+            return _AT_OPPONENT
         case PowerChange(target=target) | DamageModifier(target=target):
             return (target,)
         case HpPercentageSwap():
-            return (Target.SELF, Target.OPPONENT)
+            return _AT_BOTH
         case _:
-            return (Target.SELF,)
+            return _AT_SELF
 
 
-def _resolve_one(r: _Resolution, effect: Effect) -> None:
+_AT_OPPONENT = (_OPPONENT,)
+_AT_SELF = (_SELF,)
+_AT_BOTH = (_SELF, _OPPONENT)
+
+
+def _resolve_one(r: Step, effect: Effect) -> None:
     if effect.__class__ is Damage:  # the common case, as below without the dispatch
         if r.them.hp == 0:
             r.events.append({"type": "effect_fizzled", "effect": "damage"})
         else:
             _damage(r, effect.amount)
         return
-    fighters = [r.me if t is Target.SELF else r.them for t in _targets(effect)]
-    if any(f.hp == 0 for f in fighters):
+    fighters = [r.me if t is _SELF else r.them for t in _targets(effect)]
+    if fighters[0].hp == 0 or fighters[-1].hp == 0:
         # Docs: later effects aimed at a defeated Creature do nothing.
         r.events.append({"type": "effect_fizzled", "effect": effect_name(effect)})
         return
     match effect:
         case Heal(amount):
-            r.gain_hp(r.me, amount, "healed")
+            gain_hp(r, r.me, amount, "healed")
         case Lifesteal(fraction):
-            r.gain_hp(r.me, math.floor(fraction * r.dealt), "lifesteal")
+            gain_hp(r, r.me, math.floor(fraction * r.dealt), "lifesteal")
         case PowerChange(amount, _):
-            r.change_power(fighters[0], amount)
+            change_power(r, fighters[0], amount)
         case PowerRestore(amount):
-            r.change_power(r.me, amount)
+            change_power(r, r.me, amount)
         case SelfDamage(amount):
-            r.lose_hp(r.me, amount, "self_damage")
+            lose_hp(r, r.me, amount, "self_damage")
         case DamageModifier():
             _place_modifier(r, effect)
         case Poison() | Stun() | Dodge() | Reflect():
@@ -251,7 +253,7 @@ def effect_name(effect: Effect) -> str:
     return str(effect_to_dict(effect)["type"])
 
 
-def _reflect_step(r: _Resolution) -> None:
+def _reflect_step(r: Step) -> None:
     """Docs: after the last effect, if this action's damage really hurt a reflecting
     Creature (even one it defeated), the attacker loses floor(fraction x damage)."""
     defender = r.them
@@ -262,21 +264,29 @@ def _reflect_step(r: _Resolution) -> None:
     defender.statuses = evolve(defender.statuses, reflect=left)
     amount = math.floor(reflect.fraction * r.dealt)
     if r.me.hp > 0:
-        r.lose_hp(r.me, amount, "reflected_damage")
+        lose_hp(r, r.me, amount, "reflected_damage")
 
 
-def _spend_charges(r: _Resolution) -> None:
+def _spend_charges(r: Step) -> None:
     for side, positions in r.used_modifiers.items():
-        fighter = r.get(side)
+        fighter = r.fighter(side)
         fighter.statuses = fighter.statuses.spend_charges(positions)
 
 
 def resolve(step: Step, effects: tuple[Effect, ...], move_type: str | None) -> None:
     """Resolve one move's or Power card's effects for the step's acting Creature, in
     place on the step (its events included)."""
-    r = _Resolution(step, move_type)
+    r = step
+    r.move_type = move_type  # None for a Power card: neutral damage
+    r.damage_seen = False
+    r.dodged = False
+    r.dealt = 0  # damage actually dealt by this action's damage effects so far
+    r.used_modifiers = {}
     for effect in effects:
-        _resolve_one(r, effect)
+        if effect.__class__ is Damage and r.them.hp != 0:  # the common case, undispatched
+            _damage(r, effect.amount)
+        else:
+            _resolve_one(r, effect)
     if r.dealt:
         _reflect_step(r)
     if r.used_modifiers:

@@ -18,7 +18,7 @@ from games.quest.actions import Action, ActionKind
 from games.quest.cards import CreatureCard, PowerCard
 from games.quest.effects import Event, creature_event, resolve
 from games.quest.matchup import CURRENT_VERSION, SUPPORTED_VERSIONS
-from games.quest.rules import check
+from games.quest.rules import accepted_at_once, check
 from games.quest.state import (
     SIDES,
     Creature,
@@ -31,6 +31,15 @@ from games.quest.state import (
 )
 from games.quest.turns import after_action, end_turn, finish, start_turn
 from games.quest.working import Step
+
+# Module-level names for enum members (an enum class's attribute lookup is slow).
+_PLAYER = Side.PLAYER
+_NORMAL_TURN = Phase.NORMAL_TURN
+_USE_MOVE = ActionKind.USE_MOVE
+_PLAY_POWER_CARD = ActionKind.PLAY_POWER_CARD
+_TIMEOUT = ActionKind.TIMEOUT
+_FORFEIT = ActionKind.FORFEIT
+_SELECT_CREATURE = ActionKind.SELECT_CREATURE
 
 CREATURES_PER_DECK = 3  # rulebook: "Saved decks"
 POWER_CARDS_PER_DECK = 2
@@ -122,18 +131,22 @@ def _use_move(state: MatchState, side: Side, index: int, now: datetime, version:
     step = Step(state, side)
     me = step.me
     move = me.card.moves[index]
-    me.power -= move.power_cost
-    if move.once_per_match:
+    cost = move.power_cost
+    me.power -= cost
+    if move.conditions and move.once_per_match:
         me.used_moves = tuple(sorted({*me.used_moves, index}))
     step.events.append(
-        me.event(
-            "move_used",
-            move=index,
-            move_name=move.name,
-            move_type=move.type,
-            cost=move.power_cost,
-            power=me.power,
-        )
+        {
+            "type": "move_used",
+            "side": me.side,
+            "creature": me.index,
+            "name": me.name,
+            "move": index,
+            "move_name": move.name,
+            "move_type": move.type,
+            "cost": cost,
+            "power": me.power,
+        }
     )
     resolve(step, move.effects, move.type)
     return after_action(step, now, version)
@@ -143,11 +156,11 @@ def _play_power_card(
     state: MatchState, side: Side, index: int, now: datetime, version: int
 ) -> Result:
     step = Step(state, side)
-    own = state.side(side)
+    own = state.player if side is _PLAYER else state.cpu
     card = own.power_cards[index]
     step.side_changes[side]["discarded"] = tuple(sorted({*own.discarded, index}))
     step.events.append(
-        {"type": "power_card_played", "side": str(side), "card": index, "name": card.name}
+        {"type": "power_card_played", "side": step.me.side, "card": index, "name": card.name}
     )
     resolve(step, card.effects, None)  # Power cards are neutral
     return after_action(step, now, version)
@@ -169,24 +182,25 @@ def _timeout(
 
 
 def _dispatch(state: MatchState, side: Side, action: Action, now: datetime, version: int) -> Result:
-    index = action.index
-    match action.kind:
-        case ActionKind.FORFEIT:
-            state, events = finish(state, side.other, FinishReason.FORFEIT, version)
-            return state, [{"type": "forfeit", "side": str(side)}, *events]
-        case ActionKind.TIMEOUT:
-            return _timeout(state, side, now, version)
-    assert index is not None  # the Action type guarantees an index for the others
-    match action.kind:
-        case ActionKind.SELECT_CREATURE:
-            state, events = _select(state, side, index, now)
-            return evolve(state, version=version), events
-        case ActionKind.USE_MOVE:
-            return _use_move(state, side, index, now, version)
-        case ActionKind.PLAY_POWER_CARD:
-            return _play_power_card(state, side, index, now, version)
-        case _:  # SWAP: the outgoing Creature's end-of-turn step, then the incoming one
-            return end_turn(Step(state, side), now, version, incoming=index)
+    kind, index = action.kind, action.index
+    # ``is`` against module-level members: the common kinds first.
+    if kind is _USE_MOVE:
+        assert index is not None  # the Action type guarantees an index for the indexed kinds
+        return _use_move(state, side, index, now, version)
+    if kind is _TIMEOUT:
+        return _timeout(state, side, now, version)
+    if kind is _PLAY_POWER_CARD:
+        assert index is not None
+        return _play_power_card(state, side, index, now, version)
+    if kind is _FORFEIT:
+        state, events = finish(state, side.other, FinishReason.FORFEIT, version)
+        return state, [{"type": "forfeit", "side": str(side)}, *events]
+    assert index is not None
+    if kind is _SELECT_CREATURE:
+        state, events = _select(state, side, index, now)
+        return evolve(state, version=version), events
+    # SWAP: the outgoing Creature's end-of-turn step, then the incoming one
+    return end_turn(Step(state, side), now, version, incoming=index)
 
 
 def apply(
@@ -199,12 +213,19 @@ def apply(
     that overdue timeout (the elapsed deadline takes precedence), if the match
     is still on.
     """
-    aware(now)
+    if now.tzinfo is None or now.utcoffset() is None:
+        aware(now)  # raises: ``aware`` inline, this runs once an action
     if side.__class__ is not Side:
         side = Side(side)  # a plain "player"/"cpu" from a caller works too
     version = state.version + 1  # of the state this action makes, whatever it does
     mover = state.turn
-    if overdue(state, now) and mover is not None:
+    deadline = state.deadline  # overdue(state, now), inline: this runs once an action
+    if (
+        deadline is not None
+        and mover is not None
+        and state.phase is _NORMAL_TURN
+        and now >= deadline
+    ):
         if side == mover and action.kind is not ActionKind.FORFEIT:
             return _timeout(state, mover, now, version, replaced=action)
         if action.kind is ActionKind.FORFEIT:
@@ -217,6 +238,13 @@ def apply(
             check(state, side, action)
             state, more = _dispatch(state, side, action, now, version)
             return state, events + more
+    kind = action.kind
+    if accepted_at_once(state, side, action):  # the common case: no refusal to build
+        index = action.index
+        assert index is not None
+        if kind is _USE_MOVE:
+            return _use_move(state, side, index, now, version)
+        return _play_power_card(state, side, index, now, version)
     check(state, side, action)
     return _dispatch(state, side, action, now, version)
 

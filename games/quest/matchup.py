@@ -67,7 +67,7 @@ def affinity_multiplier(version: int, move_type: str | None, defender_affinity: 
 # form is a conversion): (numerator, denominator, number).
 Factor = tuple[int, int, int | float]
 _NEUTRAL: Factor = (1, 1, 1)
-_FACTORS: Mapping[int, Mapping[tuple[str, str], Factor]] = {
+FACTORS: Mapping[int, Mapping[tuple[str, str], Factor]] = {
     version: {
         key: (f.numerator, f.denominator, f.numerator if f.denominator == 1 else float(f))
         for key, f in table.items()
@@ -80,4 +80,4 @@ def affinity_factor(version: int, move_type: str | None, defender_affinity: str)
     """``affinity_multiplier`` as (numerator, denominator, JSON number)."""
     if move_type is None or move_type == BASIC:
         return _NEUTRAL
-    return _FACTORS[version][(move_type, str(defender_affinity))]
+    return FACTORS[version][(move_type, str(defender_affinity))]

@@ -24,6 +24,16 @@ from games.quest.vocabulary import (
 
 SELECTION_PHASES = frozenset({Phase.INITIAL_SELECTION, Phase.MANDATORY_REPLACEMENT})
 
+# Module-level names for enum members: an enum class's attribute lookup is slow, and
+# these run once an action.
+_FINISHED = Phase.FINISHED
+_NORMAL_TURN = Phase.NORMAL_TURN
+_PLAYER = Side.PLAYER
+_USE_MOVE_KIND = ActionKind.USE_MOVE
+_PLAY_POWER_CARD_KIND = ActionKind.PLAY_POWER_CARD
+_FORFEIT_KIND = ActionKind.FORFEIT
+_SELECT_CREATURE_KIND = ActionKind.SELECT_CREATURE
+
 
 @dataclass(frozen=True)
 class Problem:
@@ -62,13 +72,15 @@ def _move_refusal(
     if index is None or not _in_range(index, len(creature.card.moves)):
         return Problem(RefusalCode.UNKNOWN_MOVE, f"{creature.card.name} has no move {index}")
     move = creature.card.moves[index]
-    if creature.statuses.stunned:
+    if creature.statuses.stun is not None:
         return Problem(RefusalCode.STUNNED, f"{creature.card.name} is stunned")
     if move.power_cost > creature.power:
         return Problem(
             RefusalCode.NOT_ENOUGH_POWER,
             f"{move.name} costs {move.power_cost} Power; {creature.card.name} has {creature.power}",
         )
+    if not move.conditions:
+        return None
     opponent = state.side(side.other).active_creature
     for condition in move.conditions:
         if not condition_holds(condition, creature, index, opponent):
@@ -82,23 +94,26 @@ def _move_refusal(
 
 
 def _turn_refusal(state: MatchState, side: Side, action: Action) -> Problem | None:
-    if state.phase is not Phase.NORMAL_TURN:
+    if state.phase is not _NORMAL_TURN:
         return Problem(RefusalCode.WRONG_PHASE, f"no {action.kind} during {state.phase}")
     if side != state.turn:
         return Problem(RefusalCode.NOT_YOUR_TURN, f"it is {state.turn}'s turn")
     own = state.side(side)
-    creature = own.active_creature
-    if creature is None or own.active is None:
+    active = own.active
+    if active is None:
         return Problem(RefusalCode.NO_ACTIVE_CREATURE, "no active Creature")
+    creature = own.creatures[active]
     index = action.index
-    match action.kind:
-        case ActionKind.USE_MOVE:
-            return _move_refusal(state, side, creature, index)
-        case ActionKind.PLAY_POWER_CARD:
-            if index is None or not _in_range(index, len(own.power_cards)):
-                return Problem(RefusalCode.UNKNOWN_POWER_CARD, f"no Power card {index}")
-            if index in own.discarded:
-                return Problem(RefusalCode.POWER_CARD_DISCARDED, "that Power card was played")
+    kind = action.kind
+    if kind is _USE_MOVE_KIND:
+        return _move_refusal(state, side, creature, index)
+    if kind is _PLAY_POWER_CARD_KIND:
+        if index is None or not _in_range(index, len(own.power_cards)):
+            return Problem(RefusalCode.UNKNOWN_POWER_CARD, f"no Power card {index}")
+        if index in own.discarded:
+            return Problem(RefusalCode.POWER_CARD_DISCARDED, "that Power card was played")
+        return None
+    match kind:
         case ActionKind.SWAP:
             if index is None or not _in_range(index, len(own.creatures)):
                 return Problem(RefusalCode.UNKNOWN_CREATURE, f"no Creature {index}")
@@ -111,11 +126,12 @@ def _turn_refusal(state: MatchState, side: Side, action: Action) -> Problem | No
 
 def refusal(state: MatchState, side: Side, action: Action) -> Problem | None:
     """Why ``action`` is illegal for ``side`` now, or None if it is legal."""
-    if state.phase is Phase.FINISHED:
+    if state.phase is _FINISHED:
         return Problem(RefusalCode.MATCH_FINISHED, "the match is over")
-    if action.kind is ActionKind.FORFEIT:
+    kind = action.kind
+    if kind is _FORFEIT_KIND:
         return None
-    if action.kind is not ActionKind.SELECT_CREATURE:
+    if kind is not _SELECT_CREATURE_KIND:
         return _turn_refusal(state, side, action)
     if state.phase not in SELECTION_PHASES:
         return Problem(RefusalCode.WRONG_PHASE, f"no selection during {state.phase}")
@@ -129,7 +145,35 @@ def refusal(state: MatchState, side: Side, action: Action) -> Problem | None:
     return None
 
 
+def accepted_at_once(state: MatchState, side: Side, action: Action) -> bool:
+    """True for the common legal actions, cheaply: the side to move in a normal turn
+    using a move without conditions that its active Creature can pay for and is not
+    stunned for, or playing a Power card in hand. False means "ask ``refusal``": a
+    subset of what ``refusal`` accepts, never more (the tests compare them).
+    """
+    if state.phase is not _NORMAL_TURN or side is not state.turn:
+        return False
+    own = state.player if side is _PLAYER else state.cpu
+    active = own.active
+    index = action.index
+    if active is None or index is None or index < 0:
+        return False
+    kind = action.kind
+    if kind is _USE_MOVE_KIND:
+        creature = own.creatures[active]
+        moves = creature.card.moves
+        if index >= len(moves) or creature.statuses.stun is not None:
+            return False
+        move = moves[index]
+        return not move.conditions and move.power_cost <= creature.power
+    if kind is _PLAY_POWER_CARD_KIND:
+        return index < len(own.power_cards) and index not in own.discarded
+    return False
+
+
 def check(state: MatchState, side: Side, action: Action) -> None:
+    if accepted_at_once(state, side, action):
+        return
     problem = refusal(state, side, action)
     if problem is not None:
         raise IllegalAction(problem.code, problem.message, problem.details)
@@ -196,11 +240,11 @@ def _moves_and_cards(
             if move.power_cost <= power and (
                 not move.conditions or move_usable(state, side, creature, i)
             ):
-                legal.append(_action(_USE_MOVE, ActionKind.USE_MOVE, i))
+                legal.append(_USE_MOVE[i] if i < _CACHED else Action(_USE_MOVE_KIND, i))
     discarded = own.discarded
     for i in range(len(own.power_cards)):
         if i not in discarded:
-            legal.append(_action(_PLAY, ActionKind.PLAY_POWER_CARD, i))
+            legal.append(_PLAY[i] if i < _CACHED else Action(_PLAY_POWER_CARD_KIND, i))
     return legal
 
 
@@ -222,11 +266,11 @@ def legal_actions(state: MatchState, side: Side) -> list[Action]:
     ``legal_actions_by_refusal``, found directly (this runs once an action).
     """
     phase = state.phase
-    if phase is Phase.FINISHED or side not in SIDES:
+    if phase is _FINISHED or side not in SIDES:
         return []
     side = side if side.__class__ is Side else Side(side)
-    own = state.player if side is Side.PLAYER else state.cpu
-    if phase is Phase.NORMAL_TURN:
+    own = state.player if side is _PLAYER else state.cpu
+    if phase is _NORMAL_TURN:
         active = own.active
         if side is not state.turn or active is None:
             return [_FORFEIT]
@@ -255,12 +299,12 @@ def decisions(state: MatchState, side: Side) -> list[Action] | None:
     required, no voluntary swaps), without listing what it would leave out.
     """
     phase = state.phase
-    own = state.player if side is Side.PLAYER else state.cpu
-    if phase is Phase.NORMAL_TURN:
+    own = state.player if side is _PLAYER else state.cpu
+    if phase is _NORMAL_TURN:
         active = own.active
         if side is not state.turn or active is None:
             return None
         return _moves_and_cards(own, own.creatures[active], state, side) or [_TIMEOUT]
-    if phase is Phase.FINISHED or side not in state.pending:
+    if phase is _FINISHED or side not in state.pending:
         return None
     return _selections(own)

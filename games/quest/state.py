@@ -43,6 +43,12 @@ class Phase(StrEnum):
     FINISHED = "finished"
 
 
+# Module-level names for enum members: an enum class's attribute lookup is a slow path
+# (a metaclass lookup each time), and the engine's hot path compares phases often.
+_INITIAL_SELECTION = Phase.INITIAL_SELECTION
+_MANDATORY_REPLACEMENT = Phase.MANDATORY_REPLACEMENT
+
+
 class FinishReason(StrEnum):
     ALL_DEFEATED = "all_defeated"
     FORFEIT = "forfeit"
@@ -172,7 +178,7 @@ class MatchState:
     version: int = 0  # +1 for every applied action
 
     def side(self, side: Side) -> SideState:
-        return self.player if side == Side.PLAYER else self.cpu
+        return self.player if side == "player" else self.cpu  # a Side is its str value
 
     def with_side(self, side: Side, state: SideState) -> MatchState:
         return evolve(self, player=state) if side == Side.PLAYER else evolve(self, cpu=state)
@@ -183,9 +189,12 @@ class MatchState:
     @property
     def pending(self) -> tuple[Side, ...]:
         """The sides that still have a selection to make in this phase."""
-        if self.phase not in (Phase.INITIAL_SELECTION, Phase.MANDATORY_REPLACEMENT):
+        phase = self.phase
+        if phase is not _INITIAL_SELECTION and phase is not _MANDATORY_REPLACEMENT:
             return ()
-        return tuple(s for s in self.selecting if self.side(s).choice is None)
+        return tuple(
+            s for s in self.selecting if (self.player if s == "player" else self.cpu).choice is None
+        )
 
     def to_dict(self) -> dict[str, Any]:
         return {

@@ -21,6 +21,11 @@ from games.quest.working import Fighter, Step
 
 _TURN_LENGTHS: dict[int, timedelta] = {}  # turn_seconds -> its timedelta, made once
 
+# Module-level names for enum members (an enum class's attribute lookup is slow).
+_PLAYER = Side.PLAYER
+_CPU = Side.CPU
+_NORMAL_TURN = Phase.NORMAL_TURN
+
 
 def _turn_length(seconds: int) -> timedelta:
     length = _TURN_LENGTHS.get(seconds)
@@ -55,9 +60,10 @@ def _turn_fields(
     side: Side, turn_number: int, turn_seconds: int, now: datetime
 ) -> tuple[dict[str, Any], Event]:
     """The match fields and the event of ``side``'s normal turn beginning."""
-    deadline = now + _turn_length(turn_seconds)
+    length = _TURN_LENGTHS.get(turn_seconds) or _turn_length(turn_seconds)
+    deadline = now + length
     fields = {
-        "phase": Phase.NORMAL_TURN,
+        "phase": _NORMAL_TURN,
         "selecting": (),
         "turn": side,
         "deadline": deadline,
@@ -122,21 +128,22 @@ def _end_of_turn_step(step: Step, fighter: Fighter) -> bool:
 
 def _outcome(step: Step) -> Side | None:
     """The winner if a side has no living Creature left; the actor if neither has."""
-    player, cpu = step.has_living(Side.PLAYER), step.has_living(Side.CPU)
+    player, cpu = step.has_living(_PLAYER), step.has_living(_CPU)
     if player and cpu:
         return None
     if not (player or cpu):
         return step.actor  # docs: the engine produces a winner, never a draw
-    return Side.PLAYER if player else Side.CPU
+    return _PLAYER if player else _CPU
 
 
 def _finish_step(step: Step, winner: Side, version: int) -> tuple[MatchState, list[Event]]:
     fields, event = _finished(winner, FinishReason.ALL_DEFEATED)
     for side in SIDES:
-        if step.state.side(side).choice is not None:
+        if (step.own if side is step.actor else step.theirs).choice is not None:
             step.side_changes[side]["choice"] = None
     step.events.append(event)
-    return step.freeze(**fields, version=version), step.events
+    fields["version"] = version
+    return step.freeze(fields), step.events
 
 
 def after_action(step: Step, now: datetime, version: int) -> tuple[MatchState, list[Event]]:
@@ -146,7 +153,7 @@ def after_action(step: Step, now: datetime, version: int) -> tuple[MatchState, l
     (a normal turn has no defeated active Creature): unless one is defeated now, there
     is nothing to clear and no winner.
     """
-    if step.clear_defeated():
+    if (step.me.hp == 0 or step.them.hp == 0) and step.clear_defeated():
         winner = _outcome(step)
         if winner is not None:
             return _finish_step(step, winner, version)
@@ -166,11 +173,16 @@ def end_turn(
     unless the end-of-turn step changes something that is not redone.
     """
     actor, me, events = step.actor, step.me, step.events
-    changed = _end_of_turn_step(step, me)
+    statuses = me.statuses
+    # The end-of-turn step only if something on the Creature counts down (or it is
+    # defeated: then nothing does).
+    changed = (
+        statuses.poison is not None or statuses.stun is not None or bool(statuses.modifiers)
+    ) and _end_of_turn_step(step, me)
     if incoming is not None:
         # Rulebook: the outgoing Creature's end-of-turn effects resolve first.
         step.side_changes[actor]["active"] = incoming
-        creatures = step.state.side(actor).creatures
+        creatures = step.own.creatures
         events.append(
             {
                 "type": "swapped_in",
@@ -193,20 +205,39 @@ def end_turn(
     them_down = step.them.hp == 0
     following = step.opponent
     if not (me_down or them_down):
-        fields, started = _turn_fields(following, state.turn_number + 1, state.turn_seconds, now)
-        events.append(started)
-        return step.freeze(**fields, version=version), events
+        # ``_turn_fields`` inline (the common end of an action).
+        turn_number = state.turn_number + 1
+        deadline = now + (_TURN_LENGTHS.get(state.turn_seconds) or _turn_length(state.turn_seconds))
+        events.append(
+            {
+                "type": "turn_started",
+                "side": step.them.side,
+                "turn_number": turn_number,
+                "deadline": deadline.isoformat(),
+            }
+        )
+        fields = {
+            "phase": _NORMAL_TURN,
+            "selecting": (),
+            "turn": following,
+            "deadline": deadline,
+            "turn_number": turn_number,
+            "version": version,
+        }
+        return step.freeze(fields), events
     down = {actor: me_down, following: them_down}
     needing = tuple(side for side in SIDES if down[side])
     for side in needing:
         step.side_changes[side]["active"] = None
     events.append({"type": "replacement_required", "sides": [str(s) for s in needing]})
     new = step.freeze(
-        turn_number=state.turn_number + 1,
-        phase=Phase.MANDATORY_REPLACEMENT,
-        selecting=needing,
-        turn=following,  # the turn order continues as it would have
-        deadline=None,
-        version=version,
+        {
+            "turn_number": state.turn_number + 1,
+            "phase": Phase.MANDATORY_REPLACEMENT,
+            "selecting": needing,
+            "turn": following,  # the turn order continues as it would have
+            "deadline": None,
+            "version": version,
+        }
     )
     return new, events

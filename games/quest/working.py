@@ -16,7 +16,6 @@ from __future__ import annotations
 from typing import Any
 
 from games.kit.frozen import evolve
-from games.quest.cards import CreatureCard
 from games.quest.state import Creature, MatchState, Side
 from games.quest.statuses import Statuses
 
@@ -28,12 +27,12 @@ class Fighter:
 
     __slots__ = ("before", "card", "hp", "index", "name", "power", "side", "statuses", "used_moves")
 
-    def __init__(self, side: Side, index: int, creature: Creature) -> None:
+    def __init__(self, side: str, index: int, creature: Creature) -> None:
         self.before = creature
-        self.side = str(side)  # as events name it
+        self.side = side  # as events name it: "player" or "cpu"
         self.index = index
-        self.card: CreatureCard = creature.card
-        self.name = creature.card.name
+        card = self.card = creature.card
+        self.name = card.name
         self.hp = creature.hp
         self.power = creature.power
         self.statuses = creature.statuses
@@ -62,28 +61,62 @@ class Fighter:
         )
 
 
+# Module-level names for the sides (an enum class's attribute lookup is slow).
+_PLAYER = Side.PLAYER
+_CPU = Side.CPU
+
+
 class Step:
     """One normal-turn action of ``actor`` on ``state`` in working form.
 
     ``me`` and ``them``: the actor's and the opponent's active Creatures (a normal turn
     always has both). ``side_changes``: fields of each side to change (``active``,
-    ``discarded``, ``choice``). ``events``: what happened, in order.
+    ``discarded``, ``choice``). ``events``: what happened, in order. The effect
+    interpreter (effects.resolve) sets the rest, its scratch for one move or card:
+    ``move_type``, ``damage_seen``, ``dodged``, ``dealt``, ``used_modifiers``.
     """
 
-    __slots__ = ("actor", "events", "me", "opponent", "side_changes", "state", "them")
+    __slots__ = (
+        "actor",
+        "damage_seen",
+        "dealt",
+        "dodged",
+        "events",
+        "me",
+        "move_type",
+        "opponent",
+        "own",
+        "side_changes",
+        "state",
+        "theirs",
+        "them",
+        "used_modifiers",
+    )
+
+    # The effect interpreter's scratch, set by ``effects.resolve``.
+    move_type: str | None  # None for a Power card: neutral damage
+    damage_seen: bool
+    dodged: bool
+    dealt: int  # damage actually dealt by this action's damage effects so far
+    used_modifiers: dict[Side, set[int]]
 
     def __init__(self, state: MatchState, actor: Side) -> None:
         self.state = state
         self.actor = actor
-        opponent = Side.CPU if actor is Side.PLAYER else Side.PLAYER
+        if actor is _PLAYER:
+            opponent, own, theirs = _CPU, state.player, state.cpu
+            names = ("player", "cpu")
+        else:
+            opponent, own, theirs = _PLAYER, state.cpu, state.player
+            names = ("cpu", "player")
         self.opponent = opponent
-        own, theirs = (
-            (state.player, state.cpu) if actor is Side.PLAYER else (state.cpu, state.player)
-        )
-        if own.active is None or theirs.active is None:
+        self.own = own  # the sides as the action found them
+        self.theirs = theirs
+        mine, their = own.active, theirs.active
+        if mine is None or their is None:
             raise ValueError("a normal-turn action needs both active Creatures")
-        self.me = Fighter(actor, own.active, own.creatures[own.active])
-        self.them = Fighter(opponent, theirs.active, theirs.creatures[theirs.active])
+        self.me = Fighter(names[0], mine, own.creatures[mine])
+        self.them = Fighter(names[1], their, theirs.creatures[their])
         self.side_changes: dict[Side, dict[str, Any]] = {actor: {}, opponent: {}}
         self.events: list[dict[str, Any]] = []
 
@@ -95,7 +128,7 @@ class Step:
         fighter = self.fighter(side)
         if fighter.hp > 0:
             return True
-        creatures = self.state.side(side).creatures
+        creatures = (self.own if side is self.actor else self.theirs).creatures
         return any(c.hp > 0 for i, c in enumerate(creatures) if i != fighter.index)
 
     def clear_defeated(self) -> bool:
@@ -108,16 +141,47 @@ class Step:
                     fighter.statuses = NO_STATUSES
         return defeated
 
-    def freeze(self, **fields: Any) -> MatchState:
-        """The new match: the Creatures and sides that changed, and ``fields``."""
-        state = self.state
-        for fighter, side in ((self.me, self.actor), (self.them, self.opponent)):
-            changes = self.side_changes[side]
-            creature = fighter.freeze()
-            if creature is not fighter.before:
-                creatures = list(state.side(side).creatures)
+    def freeze(self, fields: dict[str, Any]) -> MatchState:
+        """The new match: the Creatures and sides that changed, and ``fields``.
+
+        ``games.kit.frozen.evolve`` written out (this runs once an action): a new frozen
+        value is a bare instance whose attribute dict is the old one's, updated.
+        """
+        changes = self.side_changes
+        for fighter, side, before in (
+            (self.me, self.actor, self.own),
+            (self.them, self.opponent, self.theirs),
+        ):
+            changed = changes[side]
+            was = fighter.before
+            if (
+                fighter.hp != was.hp
+                or fighter.power != was.power
+                or fighter.statuses is not was.statuses
+                or fighter.used_moves is not was.used_moves
+            ):
+                creature = _new(was.__class__)
+                attributes = creature.__dict__
+                attributes.update(was.__dict__)
+                attributes["hp"] = fighter.hp
+                attributes["power"] = fighter.power
+                attributes["statuses"] = fighter.statuses
+                attributes["used_moves"] = fighter.used_moves
+                creatures = list(before.creatures)
                 creatures[fighter.index] = creature
-                changes["creatures"] = tuple(creatures)
-            if changes:
-                fields[str(side)] = evolve(state.side(side), **changes)
-        return evolve(state, **fields)
+                changed["creatures"] = tuple(creatures)
+            if changed:
+                new_side = _new(before.__class__)
+                attributes = new_side.__dict__
+                attributes.update(before.__dict__)
+                attributes.update(changed)
+                fields[fighter.side] = new_side
+        state = self.state
+        new = _new(state.__class__)
+        attributes = new.__dict__
+        attributes.update(state.__dict__)
+        attributes.update(fields)
+        return new
+
+
+_new = object.__new__

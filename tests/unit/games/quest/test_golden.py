@@ -46,7 +46,7 @@ from games.quest import (
     view,
 )
 from games.quest.cpu import CPU_DECK
-from games.quest.rules import legal_actions_by_refusal
+from games.quest.rules import _candidates, accepted_at_once, legal_actions_by_refusal, refusal
 from games.quest.state import SIDES, Side
 from tests.unit.games.quest.support import catalogue
 
@@ -57,6 +57,7 @@ GAPS = [1, 1, 1, 2, 30, 89, 90, 91, 600]
 MAX_STEPS = 400
 
 _ENTRIES = catalogue()
+OUT_OF_RANGE = (Action.use_move(4), Action.use_move(-1), Action.play_power_card(2), Action.swap(3))
 CREATURE_NAMES = sorted(n for n, e in _ENTRIES.items() if e["kind"] == "creature")
 POWER_NAMES = sorted(n for n, e in _ENTRIES.items() if e["kind"] == "power_card")
 
@@ -108,6 +109,10 @@ class Trace:
         for side in SIDES:
             legal = legal_actions(state, side)
             assert legal == legal_actions_by_refusal(state, side)  # listed = accepted
+            for action in (*_candidates(state, side), *OUT_OF_RANGE):
+                # The engine's shortcut accepts nothing that refusal refuses.
+                if accepted_at_once(state, side, action):
+                    assert refusal(state, side, action) is None, action
             self.add([a.to_dict() for a in legal])
             if views:
                 self.add(view(state, side))
