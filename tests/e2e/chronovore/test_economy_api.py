@@ -34,7 +34,18 @@ pytestmark = pytest.mark.e2e
 starters = support.starters  # the published seed catalogue (fixture)
 core_set = support.core_set  # the Core Set as the library shows it (fixture)
 
-T0 = datetime(2026, 12, 1, 23, 59, 50, tzinfo=UTC)  # ten seconds before a UTC midnight
+
+def _ten_seconds_before_a_coming_midnight() -> datetime:
+    """In the future of the real clock: the seed publishes the Core Set at real time, and
+    a version published before another of its lineage is kept as already superseded (a
+    fixed past date made the weakened replacement never active once that date passed)."""
+    tomorrow = (datetime.now(UTC) + timedelta(days=1)).date()
+    return datetime(tomorrow.year, tomorrow.month, tomorrow.day, tzinfo=UTC) + timedelta(
+        days=1, seconds=-10
+    )
+
+
+T0 = _ten_seconds_before_a_coming_midnight()
 CLOCKED = {"battle", "cards", "authoring"}
 
 
