@@ -40,7 +40,9 @@ class TcpRelay:
             eventlet.spawn(self._pump, upstream, client)
 
     def _pump(self, source: socket.socket, sink: socket.socket) -> None:
-        with contextlib.suppress(OSError):
+        # The other direction's pump may close these ends while this one reads: eventlet
+        # then raises EOFError (not an OSError) in this reader. Either way it is over.
+        with contextlib.suppress(OSError, EOFError):
             while data := source.recv(65536):
                 sink.sendall(data)
         for end in (source, sink):
