@@ -82,10 +82,10 @@ typecheck: install
 	$(BIN)/mypy
 
 # The whole suite: lint, types, then unit, integration and e2e tests on the real stack.
-# TEST_SHARDS=2 runs it in two pytest processes side by side (scripts/run-tests); one is
-# the default until the shards are dealt by measured times (tests/sharding.py).
+# Two pytest processes side by side (scripts/run-tests), their files dealt by measured
+# seconds (tests/sharding.py, tests/durations.json); TEST_SHARDS=1 runs one.
 test: machine browser-machine deploy-machine lint typecheck web
-	REQUIRE_SERVICES=$${REQUIRE_SERVICES-1} TEST_SHARDS=$${TEST_SHARDS-1} PYTHON=$(BIN)/python bash scripts/run-tests
+	REQUIRE_SERVICES=$${REQUIRE_SERVICES-1} TEST_SHARDS=$${TEST_SHARDS-2} PYTHON=$(BIN)/python bash scripts/run-tests
 
 # Measure each test file's seconds into tests/durations.json (the deal of the shards):
 # after a change that makes a file much slower or faster, run this and commit the file.
