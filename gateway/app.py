@@ -39,6 +39,7 @@ from gateway.routes.quest.attempts import QuestAttemptRoutes
 from gateway.routes.quest.battles import QuestBattleRoutes
 from gateway.routes.quest.cards import QuestCardRoutes
 from gateway.routes.quest.events import QuestEventRoutes
+from gateway.routes.quest.pvp import QuestPvpRoutes
 from gateway.routes.terrakard.attacks import TerraKardAttackRoutes
 from gateway.routes.terrakard.cards import TerraKardCardRoutes
 from gateway.routes.web import WebRoutes
@@ -77,6 +78,7 @@ class Gateway(
     QuestAttemptRoutes,
     QuestCardRoutes,
     QuestBattleRoutes,
+    QuestPvpRoutes,
     ChronovoreCardRoutes,
     ChronovoreMatchRoutes,
     ChronovoreCraftingRoutes,
