@@ -34,6 +34,7 @@ from gateway.routes.chronovore.matches import ChronovoreMatchRoutes
 from gateway.routes.chronovore.pvp import ChronovorePvpRoutes
 from gateway.routes.economy import EconomyRoutes
 from gateway.routes.fairness import FairnessRoutes
+from gateway.routes.invitations import InvitationRoutes
 from gateway.routes.platform import PlatformRoutes
 from gateway.routes.quest.attempts import QuestAttemptRoutes
 from gateway.routes.quest.battles import QuestBattleRoutes
@@ -83,6 +84,7 @@ class Gateway(
     ChronovoreMatchRoutes,
     ChronovoreCraftingRoutes,
     ChronovorePvpRoutes,
+    InvitationRoutes,
     EconomyRoutes,
     FairnessRoutes,
     TerraKardCardRoutes,

@@ -50,3 +50,14 @@ class InvitationsSchema(CamelSchema):
         fields.Nested(InvitationSchema),
         metadata={"description": "Your 20 newest invitations, sent and received"},
     )
+
+
+class AcceptedMatchSchema(CamelSchema):
+    """The new match as your seat sees it: the game's own match view (Chronovore's
+    ``MatchView``, as ``GET /chronovore/matches/{id}``; Quest's ``BattleView``, as
+    ``GET /quest/battles/{id}``), of which these fields are common to both."""
+
+    id = fields.UUID()
+    mode = fields.String(metadata={"example": "async", "description": "pvp | async"})
+    status = fields.String(metadata={"example": "active"})
+    version = fields.Integer(metadata={"description": "Send it back as expectedVersion"})

@@ -1,24 +1,9 @@
-"""Schemas of Chronovore against another player: the queue (invitations: shared with
-Quest's, gateway/routes/invitations_schemas.py)."""
+"""Schemas of Chronovore against another player: the queue (invitations:
+gateway/routes/invitations_schemas.py)."""
 
 from marshmallow import fields
 
 from gateway.casing import CamelSchema
-from gateway.routes.invitations_schemas import (
-    AcceptInvitationRequest,
-    InvitationSchema,
-    InvitationsSchema,
-    InviteRequest,
-)
-
-__all__ = [
-    "AcceptInvitationRequest",
-    "InvitationSchema",
-    "InvitationsSchema",
-    "InviteRequest",
-    "JoinQueueRequest",
-    "QueueSchema",
-]
 
 
 class JoinQueueRequest(CamelSchema):
