@@ -44,6 +44,7 @@ from services.battle.repository import SqlMatches
 from shared.clock import Clock
 from shared.db import UnitOfWork
 from shared.errors import Conflict, InvalidInput, NotFound
+from shared.events import INVITATION_UPDATED, new_event
 from shared.randomness import RandomSource
 
 PvpUnitOfWorkFactory = Callable[[], AbstractContextManager[PvpUnitOfWork]]
@@ -166,6 +167,37 @@ def _greet(uow: PvpUnitOfWork, player_id: uuid.UUID) -> str:
 
 def _time(moment: datetime | None) -> str | None:
     return None if moment is None else moment.isoformat()
+
+
+_INVITATION_EVENTS = uuid.UUID("5c0e2f7a-3d4b-4a61-8f2e-9b7d1c6a0e35")
+
+
+def _told(uow: PvpUnitOfWork, invitation: Invitation) -> None:
+    """InvitationUpdated for both players, with the change (one per invitation and status:
+    the id follows from them)."""
+    data = {
+        "invitation_id": invitation.id,
+        "game": invitation.game,
+        "status": invitation.status,
+        "from_player_id": invitation.from_player_id,
+        "to_player_id": invitation.to_player_id,
+        "match_id": invitation.match_id,
+        "expires_at": invitation.expires_at,
+        "updated_at": invitation.updated_at,
+    }
+    event_id = uuid.uuid5(_INVITATION_EVENTS, f"{invitation.id}:{invitation.status}")
+    event = new_event(
+        INVITATION_UPDATED, data, occurred_at=invitation.updated_at, event_id=event_id
+    )
+    uow.events.add_event(event)
+
+
+def _expire(uow: PvpUnitOfWork, now: datetime) -> int:
+    """Pending invitations past their time expired, both players told -> how many."""
+    expired = uow.pvp.expire(now, EXPIRIES_PER_SWEEP)
+    for invitation in expired:
+        _told(uow, invitation)
+    return len(expired)
 
 
 # -- starting a match between two players ----------------------------------------------------
@@ -331,7 +363,7 @@ def invite(pvp: Pvp, player_id: uuid.UUID, to: str, deck_id: uuid.UUID) -> dict[
     with pvp.unit_of_work() as uow:
         uow.players.admit(player_id)
         _greet(uow, player_id)
-        uow.pvp.expire(now, EXPIRIES_PER_SWEEP)  # an expired one no longer counts
+        _expire(uow, now)  # an expired one no longer counts
         if uow.pvp.pending_sent(player_id, table.game, now) >= MAX_PENDING_SENT:
             raise Conflict(
                 "invitation_limit_reached",
@@ -339,6 +371,7 @@ def invite(pvp: Pvp, player_id: uuid.UUID, to: str, deck_id: uuid.UUID) -> dict[
             )
         if not uow.pvp.add_invitation(invitation):
             raise Conflict("invitation_exists", "you have already invited this player")
+        _told(uow, invitation)
         return invitation_view(invitation, player_id, now)
 
 
@@ -427,6 +460,7 @@ def accept(
                 "opponent_busy", "the inviting player is in another match against a player"
             )
         uow.pvp.set_status(invitation.id, ACCEPTED, now, match.id)
+        _told(uow, replace(invitation, status=ACCEPTED, match_id=match.id, updated_at=now))
         seat = match.seat_of(player_id)
         assert seat is not None
         return table.hosted.views.match(match, seat)
@@ -440,7 +474,9 @@ def _close(
         uow.players.admit(player_id)
         invitation = _pending(uow, invitation_id, player_id, role, now, pvp.table.game)
         uow.pvp.set_status(invitation.id, status, now, None)
-        return invitation_view(replace(invitation, status=status, updated_at=now), player_id, now)
+        closed = replace(invitation, status=status, updated_at=now)
+        _told(uow, closed)
+        return invitation_view(closed, player_id, now)
 
 
 def decline(pvp: Pvp, player_id: uuid.UUID, invitation_id: uuid.UUID) -> dict[str, Any]:
@@ -454,7 +490,7 @@ def cancel(pvp: Pvp, player_id: uuid.UUID, invitation_id: uuid.UUID) -> dict[str
 def sweep(pvp: Pvp) -> tuple[int, int]:
     """The sweeper's part: expire invitations, pair what is left waiting -> (expired, paired)."""
     with pvp.unit_of_work() as uow:
-        expired = uow.pvp.expire(pvp.clock.now(), EXPIRIES_PER_SWEEP)
+        expired = _expire(uow, pvp.clock.now())
     return expired, pair(pvp, PAIRINGS_PER_SWEEP)
 
 

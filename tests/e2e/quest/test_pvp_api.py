@@ -15,6 +15,7 @@ entrypoint themselves, so only the sweeper, never a client, resolves them.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -24,7 +25,7 @@ from nameko.testing.services import entrypoint_hook
 
 from services.accounts.deletion import CONFIRMATION_PHRASE
 from tests.e2e.accounts.test_me import assert_problem
-from tests.e2e.chronovore.test_pvp_api import Inbox, at_version, finished
+from tests.e2e.chronovore.test_pvp_api import Inbox, at_version, finished, pseudonym
 from tests.e2e.platform.test_push import open_stream
 from tests.e2e.quest import test_cards_api as cards_api
 from tests.e2e.quest.test_battle_api import (
@@ -48,11 +49,6 @@ __all__ = ["chosen_seed", "clock", "platform"]  # fixtures, used by name
 
 WINDOW = timedelta(hours=24)  # rulebook: each decision has a 24-hour window
 INVITATION_TTL = timedelta(hours=24)  # rulebook: an invitation expires after 24 hours
-
-
-def pseudonym(player: Player) -> str:
-    player_id = player.call("GET", "/me").json()["id"]
-    return "Keeper-" + hashlib.sha256(player_id.encode()).hexdigest()[:6]
 
 
 def invite(one: Player, two: Player, deck: dict[str, Any]) -> dict[str, Any]:
@@ -82,6 +78,19 @@ def started(api):
     one, one_deck, two, two_deck = two_players(api)
     match = accept(two, invite(one, two, one_deck), two_deck)
     return {"player": one, "cpu": two}, match["id"]
+
+
+def invitation_is(invitation: dict[str, Any], status: str) -> Callable[[dict[str, Any]], bool]:
+    return lambda m: (
+        m["type"] == "invitation.updated"
+        and m["data"]
+        == {
+            **m["data"],
+            "invitationId": invitation["id"],
+            "game": "quest",
+            "status": status,
+        }
+    )
 
 
 def view_of(player: Player, match_id: str) -> dict[str, Any]:
@@ -173,6 +182,8 @@ def test_an_accepted_invitation_is_played_to_the_end_told_to_both_and_hides_each
             pseudonym(one),
         )
         assert invitation["expiresAt"] == (T0 + INVITATION_TTL).isoformat()
+        told = sockets["cpu"].until(invitation_is(invitation, "pending"))  # the invitee
+        assert told["data"]["expiresAt"] == invitation["expiresAt"]
         # Not Chronovore's: that game's routes do not know it.
         chronovore = f"/chronovore/invitations/{invitation['id']}/decline"
         assert_problem(two.call("POST", chronovore), 404, "invitation_not_found")
@@ -190,6 +201,8 @@ def test_an_accepted_invitation_is_played_to_the_end_told_to_both_and_hides_each
         )
         assert (view["phase"], view["deadline"]) == ("initial_selection", (T0 + WINDOW).isoformat())
         assert view["fairness"]["commitment"] and view["fairness"]["seed"] is None
+        told = sockets["player"].until(invitation_is(invitation, "accepted"))  # the inviter
+        assert told["data"]["matchId"] == match_id
         # Both told at once: the match waits for each of them.
         for socket in sockets.values():
             told = socket.until(at_version(match_id, 0))
@@ -268,6 +281,7 @@ def test_an_invitation_expires_after_24_hours_by_the_sweeper_and_one_is_cancelle
 ):
     stop_sweeper(platform["battle"])  # the test runs the sweeper itself
     one, one_deck, two, two_deck = two_players(api)
+    inviter = Inbox(open_stream(api.base_url, one.token)[0])
     expiring = invite(one, two, one_deck)
 
     def stored(invitation: dict[str, Any]) -> str:
@@ -282,6 +296,8 @@ def test_an_invitation_expires_after_24_hours_by_the_sweeper_and_one_is_cancelle
     clock.set(T0 + INVITATION_TTL)
     sweep(platform["battle"])
     assert stored(expiring) == "expired"  # the sweeper, not a read, marked it
+    inviter.until(invitation_is(expiring, "expired"))  # and told the players
+    inviter.socket.close()
     [listed] = two.call("GET", "/quest/invitations").json()["items"]
     assert listed["status"] == "expired"
     path = f"/quest/invitations/{expiring['id']}/accept"
