@@ -6,7 +6,8 @@ What differs between the games is a ``Table`` (mode, seats, the deck a snapshot 
 the engine's settings, how long an invitation waits, how many matches may run at once).
 
 The match itself is any hosted match (handlers.act, the sweeper, the views): two player
-seats, mode ``pvp``. What is new here is how two players come to sit in one:
+seats, the table's mode (``pvp``, ``async``). What is new here is how two players come to
+sit in one:
 
 - **The queue.** A join snapshots the player's legal deck (cards' ``deck_for_match``,
   outside any transaction), commits the entry, then pairs the two oldest entries under
@@ -16,6 +17,7 @@ seats, mode ``pvp``. What is new here is how two players come to sit in one:
 - **Invitations** to a player by pseudonym, with the inviter's legal deck; the invitee
   accepts with their own legal deck (the match starts), or declines; the inviter cancels;
   pending ones expire after the table's ``invitation_ttl`` (the sweeper marks them).
+  Every change writes ``InvitationUpdated``, so both players are told through push.
 
 Lock order, as everywhere in battle: players' gates first, then rows; the pairing and
 the sweeper hold rows already, so they only try the gates.
