@@ -411,12 +411,21 @@ def test_a_voluntary_forfeit_after_an_elapsed_window_loses_to_the_window(
     assert view_of(seats[side], match_id)["outcome"] == "victory"
 
 
-def test_stale_and_repeated_actions_change_nothing(api, starters):
+def test_stale_repeated_and_out_of_turn_actions_change_nothing(api, starters):
     seats, match_id = started(api)
     mover = select_both(seats, match_id)
     player = seats[mover["side"]]
+    waiting = next(p for s, p in seats.items() if s != mover["side"])
     path = f"/quest/battles/{match_id}/actions"
     action = choose(mover)
+    # The other side cannot take the mover's turn, nor a stranger read the match.
+    out_of_turn = {"expectedVersion": mover["version"], "action": {"kind": "timeout"}}
+    assert_problem(waiting.call("POST", path, json=out_of_turn), 409, "not_your_turn")
+    stranger, _ = with_deck(api, "Wit")
+    assert_problem(stranger.call("GET", f"/quest/battles/{match_id}"), 404, "match_not_found")
+    assert view_of(player, match_id) == mover
+    # The mover's action with a key; the same again answers the same; the key with
+    # another request is refused; the old version is stale.
     body = {"expectedVersion": mover["version"], "action": action}
     first = keyed(player, path, body, "turn-1")
     assert first.status_code == 200, first.text
@@ -426,14 +435,6 @@ def test_stale_and_repeated_actions_change_nothing(api, starters):
     assert_problem(keyed(player, path, other, "turn-1"), 422, "idempotency_key_reused")
     stale = player.call("POST", path, json=body)
     assert_problem(stale, 409, "stale_version")
-    # The other side cannot act out of turn, nor read or act in a match not theirs.
-    waiting = next(p for s, p in seats.items() if s != mover["side"])
-    now = view_of(waiting, match_id)
-    if not now["yourTurn"] and now["status"] == "active":
-        out_of_turn = {"expectedVersion": now["version"], "action": action}
-        assert_problem(waiting.call("POST", path, json=out_of_turn), 409, "not_your_turn")
-    stranger, _ = with_deck(api, "Wit")
-    assert_problem(stranger.call("GET", f"/quest/battles/{match_id}"), 404, "match_not_found")
     assert view_of(player, match_id)["version"] == first.json()["version"]
 
 
