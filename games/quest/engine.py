@@ -117,7 +117,10 @@ def _deadline_forfeit(state: MatchState, side: Side, action: Action, version: in
     state, events = finish(state, loser.other, FinishReason.MISSED_DEADLINE, version)
     missed: Event = {"type": "deadline_missed", "side": str(loser)}
     if action.kind is not ActionKind.TIMEOUT or side != loser:
-        missed["replaced_action"] = {"side": str(side), **action.to_dict()}
+        replaced = action.to_dict()
+        if action.kind is ActionKind.SELECT_CREATURE:
+            replaced.pop("index", None)  # a selection never made stays unknown to the other
+        missed["replaced_action"] = {"side": str(side), **replaced}
     return state, [missed, *events]
 
 

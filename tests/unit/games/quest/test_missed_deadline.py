@@ -7,11 +7,26 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
-from games.quest import QUEST, Action, MatchState, Phase, Settings, Side, apply, new_match
+from games.quest import (
+    QUEST,
+    Action,
+    ActionKind,
+    MatchState,
+    Phase,
+    Settings,
+    Side,
+    apply,
+    legal_actions,
+    new_match,
+    replay,
+)
 from games.quest.engine import expire, missed_by
 from games.quest.state import FinishReason, MissedDeadline
 from tests.unit.games.quest.support import CPU, PLAYER, T0, creature, deck
+from tests.unit.games.quest.test_properties import bounded, decks, rolls
 
 DAY = timedelta(hours=24)
 TICK = timedelta(microseconds=1)
@@ -93,6 +108,17 @@ def test_a_mandatory_replacement_has_its_own_window():
     assert (after.winner, after.finish_reason) == (PLAYER, FinishReason.MISSED_DEADLINE)
 
 
+def test_a_late_selection_is_not_made_and_its_creature_stays_unknown():
+    state, _ = apply(async_match(), CPU, Action.select_creature(0), T0)
+    after, events = apply(state, PLAYER, Action.select_creature(2), T0 + DAY)
+    assert (after.winner, after.player.choice) == (CPU, None)
+    assert events[0] == {
+        "type": "deadline_missed",
+        "side": "player",
+        "replaced_action": {"side": "player", "kind": "select_creature"},
+    }
+
+
 def test_both_missing_the_initial_selection_the_challengers_side_loses():
     after, events = expire(async_match(), T0 + DAY)
     assert after.winner is CPU and events[0]["side"] == "player"
@@ -116,3 +142,50 @@ def test_the_rule_survives_storage():
     assert MatchState.from_dict(state.to_dict()) == state
     assert state.missed_deadline is MissedDeadline.FORFEIT
     assert Side(QUEST.waiting_for(state)[0]) is state.turn
+
+
+# -- random play across windows -------------------------------------------------------------
+
+# Mostly in good time, so that games get far; now and then exactly at, just before or
+# after a window's end.
+GAPS = [timedelta(minutes=1)] * 12 + [timedelta(hours=5)] * 4 + [DAY - TICK, DAY, DAY + TICK]
+
+
+@bounded(60)
+@given(player=decks, cpu=decks, seed=st.integers(0, 2**63 - 1), choices=rolls)
+def test_every_open_decision_has_a_window_and_only_a_missed_one_forfeits(
+    player, cpu, seed, choices
+):
+    initial = new_match(player, cpu, seed, T0, ASYNC)
+    state, now, log = initial, T0, []
+    window_start = T0
+    for _ in range(60):
+        if state.phase is Phase.FINISHED:
+            break
+        assert state.deadline == window_start + DAY  # every open decision has its window
+        now += choices.pick(GAPS)
+        late = now >= state.deadline
+        loser = missed_by(state)
+        options = {  # a resignation ends a game at once: left out, as elsewhere
+            s: [a for a in legal_actions(state, s) if a.kind is not ActionKind.FORFEIT]
+            for s in (PLAYER, CPU)
+        }
+        side = choices.pick([s for s in (PLAYER, CPU) if options[s]])
+        action = choices.pick(options[side])
+        before = state
+        state, _ = apply(state, side, action, now)
+        log.append((side, action, now))
+        if late:
+            assert (state.winner, state.finish_reason) == (
+                loser.other if loser else None,
+                FinishReason.MISSED_DEADLINE,
+            )
+        else:
+            assert state.finish_reason is not FinishReason.MISSED_DEADLINE
+        if (state.phase, state.turn, state.turn_number) != (
+            before.phase,
+            before.turn,
+            before.turn_number,
+        ):
+            window_start = now  # a new turn or replacement: a new window
+    assert replay(initial, log) == state
