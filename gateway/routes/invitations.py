@@ -79,6 +79,7 @@ class InvitationRoutes(Caller):
             "Your pseudonym and your newest invitations of the game, sent and received",
             InvitationsSchema,
             auth="player",
+            errors=(404,),  # a game without invitations
             tags=TAGS,
             codes=BATTLE,
             operation_id="listInvitations",
