@@ -34,11 +34,13 @@ from gateway.routes.chronovore.matches import ChronovoreMatchRoutes
 from gateway.routes.chronovore.pvp import ChronovorePvpRoutes
 from gateway.routes.economy import EconomyRoutes
 from gateway.routes.fairness import FairnessRoutes
+from gateway.routes.invitations import InvitationRoutes
 from gateway.routes.platform import PlatformRoutes
 from gateway.routes.quest.attempts import QuestAttemptRoutes
 from gateway.routes.quest.battles import QuestBattleRoutes
 from gateway.routes.quest.cards import QuestCardRoutes
 from gateway.routes.quest.events import QuestEventRoutes
+from gateway.routes.quest.pvp import QuestPvpRoutes
 from gateway.routes.terrakard.attacks import TerraKardAttackRoutes
 from gateway.routes.terrakard.cards import TerraKardCardRoutes
 from gateway.routes.web import WebRoutes
@@ -77,10 +79,12 @@ class Gateway(
     QuestAttemptRoutes,
     QuestCardRoutes,
     QuestBattleRoutes,
+    QuestPvpRoutes,
     ChronovoreCardRoutes,
     ChronovoreMatchRoutes,
     ChronovoreCraftingRoutes,
     ChronovorePvpRoutes,
+    InvitationRoutes,
     EconomyRoutes,
     FairnessRoutes,
     TerraKardCardRoutes,

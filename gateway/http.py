@@ -101,10 +101,14 @@ def routes_of(cls: type) -> list[tuple[str, Route]]:
 # The games with a currency ledger and packs (services/cards/economy_data/currencies.json;
 # a unit test keeps the two equal): the ``economy`` converter's values.
 ECONOMY_GAMES = ("chronovore", "terrakard")
+# The games whose players invite each other by pseudonym (services/battle/pvp.py TABLES):
+# the ``versus`` converter's values.
+VERSUS_GAMES = ("chronovore", "quest")
 
 _VARIABLE = re.compile(r"<(?:([^:<>]+):)?([^<>]+)>")
 _CONVERTERS = {
     "economy": "|".join(ECONOMY_GAMES),  # grouped by path_pattern's named group
+    "versus": "|".join(VERSUS_GAMES),
     "uuid": r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}",
     "int": r"[0-9]{1,18}",  # beyond that no index exists (and int() of 5,000 digits fails)
     "": r"[^/]+",

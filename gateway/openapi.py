@@ -14,7 +14,7 @@ from typing import Any
 from apispec import APISpec
 from apispec.ext.marshmallow import MarshmallowPlugin
 
-from gateway.http import ECONOMY_GAMES, Route, routes_of
+from gateway.http import ECONOMY_GAMES, VERSUS_GAMES, Route, routes_of
 from gateway.problem_codes import INTERNAL_ERROR, codes_for
 from gateway.problems import PROBLEM_CONTENT_TYPE, ProblemSchema
 from gateway.ratelimit import MUTATING_METHODS
@@ -89,6 +89,7 @@ def problem_response(status: int, codes: list[str], description: str) -> dict[st
 _RULE_VARIABLE = re.compile(r"<(?:([^:<>]+):)?([^<>]+)>")
 _CONVERTER_SCHEMAS = {
     "economy": {"type": "string", "enum": list(ECONOMY_GAMES)},
+    "versus": {"type": "string", "enum": list(VERSUS_GAMES)},
     "int": {"type": "integer"},
     "float": {"type": "number"},
     "uuid": {"type": "string", "format": "uuid"},

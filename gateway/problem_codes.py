@@ -246,7 +246,7 @@ BATTLE: Codes = {
         "no_active_match",
         "deck_not_found",
         "collection_not_found",
-        # Chronovore against a player (services/battle/pvp.py).
+        # Against a player (services/battle/pvp.py).
         "not_queued",
         "invitation_not_found",
         "player_not_found",
@@ -254,6 +254,7 @@ BATTLE: Codes = {
     ),
     409: (
         "active_match_exists",
+        "active_match_limit",  # Quest's asynchronous matches (docs/quest-pvp.md)
         "invitation_exists",
         "invitation_limit_reached",
         "invitation_not_pending",

@@ -259,6 +259,21 @@ class MatchUpdatedV1(EventSchema):
     updated_at = fields.AwareDateTime(required=True)
 
 
+class InvitationUpdatedV1(EventSchema):
+    """An invitation to a match against another player was sent, accepted, declined,
+    cancelled or expired. The gateway tells both players (never who the other is: they
+    read their own invitations for the pseudonyms)."""
+
+    invitation_id = fields.UUID(required=True)
+    game = fields.String(required=True, validate=validate.Length(min=1, max=32))
+    status = fields.String(required=True, validate=validate.Length(min=1, max=16))
+    from_player_id = fields.UUID(required=True)
+    to_player_id = fields.UUID(required=True)
+    match_id = fields.UUID(required=True, allow_none=True)
+    expires_at = fields.AwareDateTime(required=True)
+    updated_at = fields.AwareDateTime(required=True)
+
+
 class AccountDeletionRequestedV1(EventSchema):
     """A player asked to delete their account; it is locked. Purge their personal data.
 
@@ -396,6 +411,14 @@ MATCH_UPDATED = EventContract(
     gateway=True,  # no service consumes it: it is for the players, through the gateway
 )
 
+INVITATION_UPDATED = EventContract(
+    "InvitationUpdated",
+    1,
+    "battle",
+    InvitationUpdatedV1,
+    gateway=True,  # for the two players, through the gateway
+)
+
 ACCOUNT_DELETION_REQUESTED = EventContract(
     "AccountDeletionRequested",
     1,
@@ -443,6 +466,7 @@ CONTRACTS: Mapping[str, EventContract] = {
             REWARD_GRANTED,
             MATCH_FINISHED,
             MATCH_UPDATED,
+            INVITATION_UPDATED,
             ACCOUNT_DELETION_REQUESTED,
         )
     },

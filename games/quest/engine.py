@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from games.kit.chance import RandomState
 from games.kit.frozen import evolve
@@ -24,6 +24,7 @@ from games.quest.state import (
     Creature,
     FinishReason,
     MatchState,
+    MissedDeadline,
     Phase,
     Side,
     SideState,
@@ -51,6 +52,9 @@ class Settings:
 
     turn_seconds: int = 90  # rulebook: a normal player turn has a 90-second deadline
     affinity_rules_version: int = CURRENT_VERSION  # what new matches store
+    # CPU battles: TIMEOUT. Asynchronous PvP: FORFEIT, with ``turn_seconds`` the 24-hour
+    # decision window of every turn and selection (state.MissedDeadline).
+    missed_deadline: MissedDeadline = MissedDeadline.TIMEOUT
 
 
 @dataclass(frozen=True)
@@ -81,6 +85,7 @@ def new_match(
             raise ValueError(f"the {side} deck needs 3 Creatures and 2 Power cards")
         creatures = tuple(Creature.fresh(card) for card in deck.creatures)
         sides[side] = SideState(creatures=creatures, power_cards=deck.power_cards)
+    forfeits = settings.missed_deadline is MissedDeadline.FORFEIT
     return MatchState(
         player=sides[Side.PLAYER],
         cpu=sides[Side.CPU],
@@ -88,12 +93,44 @@ def new_match(
         affinity_rules_version=settings.affinity_rules_version,
         turn_seconds=settings.turn_seconds,
         started_at=aware(now),
+        # The initial selection is a decision too when a missed window forfeits.
+        deadline=now + timedelta(seconds=settings.turn_seconds) if forfeits else None,
+        missed_deadline=settings.missed_deadline,
     )
 
 
 def overdue(state: MatchState, now: datetime) -> bool:
-    """Rulebook: an action at or after the deadline is too late (exactly at it counts)."""
-    return state.phase is Phase.NORMAL_TURN and state.deadline is not None and now >= state.deadline
+    """Rulebook: an action at or after the deadline is too late (exactly at it counts).
+    Only a normal turn has a deadline, unless a missed window forfeits (then every
+    selection has one too)."""
+    return (
+        state.phase is not Phase.FINISHED and state.deadline is not None and now >= state.deadline
+    )
+
+
+def missed_by(state: MatchState) -> Side | None:
+    """The side whose decision window is open: the mover of a normal turn, else the first
+    side still to select (ours: when both missed a simultaneous selection, the side in
+    seat order first, the challenger's, loses)."""
+    if state.phase is Phase.NORMAL_TURN:
+        return state.turn
+    pending = state.pending
+    return pending[0] if pending else None
+
+
+def _deadline_forfeit(state: MatchState, side: Side, action: Action, version: int) -> Result:
+    """Asynchronous PvP: an elapsed window ends the match, the side that missed it
+    losing, whatever arrives (a voluntary forfeit of the other side included)."""
+    loser = missed_by(state)
+    assert loser is not None
+    state, events = finish(state, loser.other, FinishReason.MISSED_DEADLINE, version)
+    missed: Event = {"type": "deadline_missed", "side": str(loser)}
+    if action.kind is not ActionKind.TIMEOUT or side != loser:
+        replaced = action.to_dict()
+        if action.kind is ActionKind.SELECT_CREATURE:
+            replaced.pop("index", None)  # a selection never made stays unknown to the other
+        missed["replaced_action"] = {"side": str(side), **replaced}
+    return state, [missed, *events]
 
 
 def _select(
@@ -211,13 +248,16 @@ def apply(
     An action of the side to move that arrives at or after the turn deadline is
     resolved as a timeout instead. A forfeit after the deadline is applied after
     that overdue timeout (the elapsed deadline takes precedence), if the match
-    is still on.
+    is still on. Where a missed window forfeits, any action after the deadline
+    ends the match instead, the side that missed it losing.
     """
     if now.tzinfo is None or now.utcoffset() is None:
         aware(now)  # raises: ``aware`` inline, this runs once an action
     if side.__class__ is not Side:
         side = Side(side)  # a plain "player"/"cpu" from a caller works too
     version = state.version + 1  # of the state this action makes, whatever it does
+    if state.missed_deadline is MissedDeadline.FORFEIT and overdue(state, now):
+        return _deadline_forfeit(state, side, action, version)
     mover = state.turn
     deadline = state.deadline  # overdue(state, now), inline: this runs once an action
     if (
@@ -255,9 +295,10 @@ def expire(state: MatchState, now: datetime) -> tuple[MatchState, list[Event]]:
     Exactly ``apply(state, state.turn, Action.timeout(), now)``, which is what the
     action log should record when it fires.
     """
-    if not overdue(state, aware(now)) or state.turn is None:
+    side = missed_by(state)
+    if not overdue(state, aware(now)) or side is None:
         return state, []
-    return apply(state, state.turn, Action.timeout(), now)
+    return apply(state, side, Action.timeout(), now)
 
 
 def replay(initial: MatchState, log: Iterable[LogEntry]) -> MatchState:

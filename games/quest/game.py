@@ -57,20 +57,23 @@ class QuestEngine:
         if state.phase is not Phase.FINISHED or state.winner is None:
             return None
         loser = state.winner.other
-        gave_up = state.finish_reason is FinishReason.FORFEIT
+        gave_up = state.finish_reason in (FinishReason.FORFEIT, FinishReason.MISSED_DEADLINE)
         return {
             str(state.winner): str(MatchOutcome.VICTORY),
             str(loser): str(MatchOutcome.FORFEIT if gave_up else MatchOutcome.DEFEAT),
         }
 
     def deadline(self, state: MatchState) -> datetime | None:
-        return state.deadline if state.phase is Phase.NORMAL_TURN else None
+        # A normal turn's; a selection's too where a missed window forfeits.
+        return None if state.phase is Phase.FINISHED else state.deadline
 
     def timeouts(self, state: MatchState) -> list[tuple[Seat, Action]]:
-        # Rulebook: a normal turn's deadline passing is that side's timeout (the turn ends).
-        if state.phase is not Phase.NORMAL_TURN or state.turn is None:
+        # Rulebook: a normal turn's deadline passing is that side's timeout (the turn
+        # ends); in asynchronous PvP the engine turns it into that side's forfeit.
+        side = engine.missed_by(state)
+        if state.deadline is None or side is None:
             return []
-        return [(str(state.turn), Action.timeout())]
+        return [(str(side), Action.timeout())]
 
     def expire(self, state: MatchState, now: datetime) -> tuple[MatchState, list[Event]]:
         return engine.expire(state, now)

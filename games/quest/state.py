@@ -52,6 +52,17 @@ _MANDATORY_REPLACEMENT = Phase.MANDATORY_REPLACEMENT
 class FinishReason(StrEnum):
     ALL_DEFEATED = "all_defeated"
     FORFEIT = "forfeit"
+    MISSED_DEADLINE = "missed_deadline"  # a decision window passed (asynchronous PvP)
+
+
+class MissedDeadline(StrEnum):
+    """What a decision deadline passing does. CPU battles (rulebook, "CPU battles"): the
+    normal turn times out and play goes on, selections have no deadline. Asynchronous
+    PvP (rulebook, "Asynchronous PvP"): every turn and every selection has a window, and
+    missing it ends the match by forfeit of the side that missed it, never a skip."""
+
+    TIMEOUT = "timeout"
+    FORFEIT = "forfeit"
 
 
 def aware(moment: datetime) -> datetime:
@@ -172,10 +183,11 @@ class MatchState:
     selecting: tuple[Side, ...] = SIDES  # who must select in a selection phase
     turn: Side | None = None  # to move; during replacement, who moves next
     turn_number: int = 0  # of the current (or next) normal turn, from 1
-    deadline: datetime | None = None  # normal turns only
+    deadline: datetime | None = None  # normal turns; selections too under FORFEIT
     winner: Side | None = None
     finish_reason: FinishReason | None = None
     version: int = 0  # +1 for every applied action
+    missed_deadline: MissedDeadline = MissedDeadline.TIMEOUT
 
     def side(self, side: Side) -> SideState:
         return self.player if side == "player" else self.cpu  # a Side is its str value
@@ -212,6 +224,13 @@ class MatchState:
             "started_at": self.started_at.isoformat(),
             "random": self.random.to_dict(),
             "sides": {str(s): self.side(s).to_dict() for s in SIDES},
+            # Written only where a missed window forfeits: a CPU battle's stored form (and
+            # the recorded golden games) stay as they were.
+            **(
+                {"missed_deadline": str(self.missed_deadline)}
+                if self.missed_deadline is not MissedDeadline.TIMEOUT
+                else {}
+            ),
         }
 
     @classmethod
@@ -240,4 +259,6 @@ class MatchState:
             if data["finish_reason"] is None
             else FinishReason(data["finish_reason"]),
             version=int(data["version"]),
+            # States stored before asynchronous PvP are CPU battles.
+            missed_deadline=MissedDeadline(data.get("missed_deadline", MissedDeadline.TIMEOUT)),
         )

@@ -16,7 +16,7 @@ from typing import Any
 
 from games.kit.frozen import evolve
 from games.quest.effects import Event
-from games.quest.state import SIDES, FinishReason, MatchState, Phase, Side
+from games.quest.state import SIDES, FinishReason, MatchState, MissedDeadline, Phase, Side
 from games.quest.working import Fighter, Step
 
 _TURN_LENGTHS: dict[int, timedelta] = {}  # turn_seconds -> its timedelta, made once
@@ -136,6 +136,13 @@ def _outcome(step: Step) -> Side | None:
     return _PLAYER if player else _CPU
 
 
+def _selection_deadline(state: MatchState, now: datetime) -> datetime | None:
+    """A mandatory replacement's window, where a missed window forfeits (async PvP)."""
+    if state.missed_deadline is not MissedDeadline.FORFEIT:
+        return None
+    return now + _turn_length(state.turn_seconds)
+
+
 def _finish_step(step: Step, winner: Side, version: int) -> tuple[MatchState, list[Event]]:
     fields, event = _finished(winner, FinishReason.ALL_DEFEATED)
     for side in SIDES:
@@ -236,7 +243,7 @@ def end_turn(
             "phase": Phase.MANDATORY_REPLACEMENT,
             "selecting": needing,
             "turn": following,  # the turn order continues as it would have
-            "deadline": None,
+            "deadline": _selection_deadline(state, now),
             "version": version,
         }
     )

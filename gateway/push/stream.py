@@ -61,6 +61,16 @@ def messages_for(contract: EventContract, data: dict[str, Any]) -> Messages:
             for seat in data["seats"]
             if seat["kind"] == "player" and seat["player_id"]
         ]
+    if name == "InvitationUpdated":
+        data_out = {
+            "invitation_id": str(data["invitation_id"]),
+            "game": data["game"],
+            "status": data["status"],
+            "match_id": None if data["match_id"] is None else str(data["match_id"]),
+            "expires_at": _iso(data["expires_at"]),
+        }
+        players = [str(data["from_player_id"]), str(data["to_player_id"])]
+        return [([player], "invitation.updated", data_out) for player in players]
     if name == "MatchFinished":
         return [
             (

@@ -96,13 +96,21 @@ def purge_player(
 
 
 def forget_pvp(session: Session, player_id: uuid.UUID) -> None:
-    """The player's matchmaking queue entry, invitations (sent and received), pseudonym."""
+    """The player's matchmaking queue entry, invitations (sent and received) and their
+    events, pseudonym."""
     session.execute(delete(pvp_queue).where(pvp_queue.c.player_id == player_id))
     sent_or_received = or_(
         pvp_invitations.c.from_player_id == player_id, pvp_invitations.c.to_player_id == player_id
     )
     session.execute(delete(pvp_invitations).where(sent_or_received))
     session.execute(delete(pvp_pseudonyms).where(pvp_pseudonyms.c.player_id == player_id))
+    # InvitationUpdated names both players.
+    data = plumbing.outbox.c.payload["data"]
+    named = or_(
+        data["from_player_id"].astext == str(player_id),
+        data["to_player_id"].astext == str(player_id),
+    )
+    session.execute(delete(plumbing.outbox).where(named))
 
 
 def forget_seated_events(session: Session, player_id: uuid.UUID) -> int:

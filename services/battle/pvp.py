@@ -1,8 +1,13 @@
-"""Chronovore against another player: the matchmaking queue, direct invitations, and the
-end of a deleted player's live matches (docs/chronovore.md, "Against another player").
+"""Matches against another player: Chronovore's matchmaking queue, direct invitations
+(Chronovore's live matches, Quest's asynchronous ones), and the end of a deleted player's
+active matches (docs/chronovore.md, "Against another player"; docs/quest-pvp.md).
+
+What differs between the games is a ``Table`` (mode, seats, the deck a snapshot makes,
+the engine's settings, how long an invitation waits, how many matches may run at once).
 
 The match itself is any hosted match (handlers.act, the sweeper, the views): two player
-seats, mode ``pvp``. What is new here is how two players come to sit in one:
+seats, the table's mode (``pvp``, ``async``). What is new here is how two players come to
+sit in one:
 
 - **The queue.** A join snapshots the player's legal deck (cards' ``deck_for_match``,
   outside any transaction), commits the entry, then pairs the two oldest entries under
@@ -11,7 +16,8 @@ seats, mode ``pvp``. What is new here is how two players come to sit in one:
   sweeper pairs again what a busy moment left waiting.
 - **Invitations** to a player by pseudonym, with the inviter's legal deck; the invitee
   accepts with their own legal deck (the match starts), or declines; the inviter cancels;
-  pending ones expire after ``INVITATION_MINUTES``.
+  pending ones expire after the table's ``invitation_ttl`` (the sweeper marks them).
+  Every change writes ``InvitationUpdated``, so both players are told through push.
 
 Lock order, as everywhere in battle: players' gates first, then rows; the pairing and
 the sweeper hold rows already, so they only try the gates.
@@ -29,24 +35,29 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from services.battle import host, match_seeds
-from services.battle.games import chronovore
+from services.battle import host, match_seeds, pvp_record
+from services.battle.games import chronovore, hosted, quest
 from services.battle.games.chronovore import GAME, PVP_MODE, PVP_SEATS
 from services.battle.games.terrakard import pseudonym
-from services.battle.host import Match, Seat, SeatKind, Status
+from services.battle.host import HostedGame, Match, Seat, SeatKind, Status
 from services.battle.orm import match_seats, matches, plumbing
 from services.battle.pvp_store import DeckSnapshot, Invitation, PvpUnitOfWork, QueueEntry
 from services.battle.repository import SqlMatches
 from shared.clock import Clock
 from shared.db import UnitOfWork
 from shared.errors import Conflict, InvalidInput, NotFound
+from shared.events import INVITATION_UPDATED, new_event
 from shared.randomness import RandomSource
 
 PvpUnitOfWorkFactory = Callable[[], AbstractContextManager[PvpUnitOfWork]]
 
 # Ours (the rulebook is silent).
-INVITATION_MINUTES = 10  # a pending invitation expires after this long
-MAX_PENDING_SENT = 10  # pending invitations a player may have sent at once
+INVITATION_MINUTES = 10  # a pending Chronovore invitation expires after this long
+# Rulebook, "Asynchronous PvP": "An invitation expires after 24 hours."
+QUEST_INVITATION_HOURS = 24
+# Ours (docs/quest-pvp.md): active asynchronous Quest matches a player may have at once.
+MAX_ASYNC_MATCHES = 10
+MAX_PENDING_SENT = 10  # pending invitations a player may have sent at once, per game
 LISTED_INVITATIONS = 20  # the newest invitations GET lists, sent and received
 PAIRINGS_PER_SWEEP = 25
 EXPIRIES_PER_SWEEP = 200
@@ -61,14 +72,57 @@ PENDING, ACCEPTED, DECLINED, CANCELLED, EXPIRED = (
 
 
 @dataclass(frozen=True)
+class Table:
+    """One game's matches against a player: what its invitations and starts need."""
+
+    game: str
+    mode: str
+    seats: tuple[str, str]  # the engine's seats: the inviter (or earlier player) first
+    player_deck: Callable[[list[dict[str, Any]]], Any]  # snapshot cards -> the engine's deck
+    kept: tuple[str, ...]  # what of each of cards' deck cards the snapshot keeps
+    invitation_ttl: timedelta
+    max_active: int  # active matches of this mode per player (1: the seats' unique index)
+    settings: Any = None  # the engine's, for every match of this mode
+
+    @property
+    def hosted(self) -> HostedGame:
+        return hosted(self.game)
+
+
+CHRONOVORE_TABLE = Table(
+    GAME,
+    PVP_MODE,
+    PVP_SEATS,
+    chronovore.player_deck,
+    ("kind", "definition"),
+    timedelta(minutes=INVITATION_MINUTES),
+    max_active=1,
+)
+QUEST_TABLE = Table(
+    quest.GAME,
+    quest.ASYNC_MODE,
+    (quest.ASYNC_SEATS[0], quest.ASYNC_SEATS[1]),
+    quest.player_deck,
+    ("kind", "definition_id", "definition"),
+    timedelta(hours=QUEST_INVITATION_HOURS),
+    max_active=MAX_ASYNC_MATCHES,
+    settings=quest.ASYNC_SETTINGS,
+)
+TABLES = {t.game: t for t in (CHRONOVORE_TABLE, QUEST_TABLE)}
+SHARED_MODES = frozenset((t.game, t.mode) for t in TABLES.values())
+
+
+@dataclass(frozen=True)
 class Pvp:
-    """What the queue and invitations need: the database, the cards service, time, chance."""
+    """What the queue and invitations need: the database, the cards service, time, chance,
+    and the game's table."""
 
     unit_of_work: PvpUnitOfWorkFactory
     cards: chronovore.CardsCatalogue
     clock: Clock
     rng: RandomSource
     new_id: Callable[[], uuid.UUID] = uuid.uuid4
+    table: Table = CHRONOVORE_TABLE
 
 
 def _active_match_exists(match_id: uuid.UUID | None) -> Conflict:
@@ -79,13 +133,30 @@ def _active_match_exists(match_id: uuid.UUID | None) -> Conflict:
     )
 
 
-def _snapshot(
-    cards: chronovore.CardsCatalogue, player_id: uuid.UUID, deck_id: uuid.UUID
-) -> DeckSnapshot:
+def _too_many(table: Table) -> Conflict:
+    return Conflict(
+        "active_match_limit",
+        f"you already have {table.max_active} active matches against players: finish one first",
+        {"limit": table.max_active},
+    )
+
+
+def _refuse_busy(uow: PvpUnitOfWork, table: Table, player_id: uuid.UUID) -> None:
+    """Refuse a player who may not start another match of the table's mode."""
+    if table.max_active == 1:
+        active = uow.matches.active_id(player_id, table.game, table.mode)
+        if active is not None:
+            raise _active_match_exists(active)
+    elif uow.matches.active_count(player_id, table.game, table.mode) >= table.max_active:
+        raise _too_many(table)
+
+
+def _snapshot(pvp: Pvp, player_id: uuid.UUID, deck_id: uuid.UUID) -> DeckSnapshot:
     """The player's legal saved deck, checked playable (outside any transaction)."""
-    deck = cards.deck_for_match(player_id=str(player_id), deck_id=str(deck_id), game=GAME)
-    kept = [{"kind": c["kind"], "definition": c["definition"]} for c in deck["cards"]]
-    chronovore.player_deck(kept)  # refused here, not at pairing time
+    table = pvp.table
+    deck = pvp.cards.deck_for_match(player_id=str(player_id), deck_id=str(deck_id), game=table.game)
+    kept = [{key: c[key] for key in table.kept} for c in deck["cards"]]
+    table.player_deck(kept)  # refused here, not at pairing time
     return DeckSnapshot(uuid.UUID(str(deck["deck_id"])), int(deck["version"]), kept)
 
 
@@ -100,6 +171,37 @@ def _time(moment: datetime | None) -> str | None:
     return None if moment is None else moment.isoformat()
 
 
+_INVITATION_EVENTS = uuid.UUID("5c0e2f7a-3d4b-4a61-8f2e-9b7d1c6a0e35")
+
+
+def _told(uow: PvpUnitOfWork, invitation: Invitation) -> None:
+    """InvitationUpdated for both players, with the change (one per invitation and status:
+    the id follows from them)."""
+    data = {
+        "invitation_id": invitation.id,
+        "game": invitation.game,
+        "status": invitation.status,
+        "from_player_id": invitation.from_player_id,
+        "to_player_id": invitation.to_player_id,
+        "match_id": invitation.match_id,
+        "expires_at": invitation.expires_at,
+        "updated_at": invitation.updated_at,
+    }
+    event_id = uuid.uuid5(_INVITATION_EVENTS, f"{invitation.id}:{invitation.status}")
+    event = new_event(
+        INVITATION_UPDATED, data, occurred_at=invitation.updated_at, event_id=event_id
+    )
+    uow.events.add_event(event)
+
+
+def _expire(uow: PvpUnitOfWork, now: datetime) -> int:
+    """Pending invitations past their time expired, both players told -> how many."""
+    expired = uow.pvp.expire(now, EXPIRIES_PER_SWEEP)
+    for invitation in expired:
+        _told(uow, invitation)
+    return len(expired)
+
+
 # -- starting a match between two players ----------------------------------------------------
 
 
@@ -110,22 +212,30 @@ def _create_match(
     second: tuple[uuid.UUID, DeckSnapshot],
 ) -> Match | None:
     """The match of two players (gates already passed), or None when one of them is in an
-    active match against a player already (the seats' unique index)."""
-    hosted = chronovore.HOSTED
+    active match against a player already (the seats' unique index, where one is the
+    limit)."""
+    table = pvp.table
     seats, brings = [], {}
-    for name, (player_id, deck) in zip(PVP_SEATS, (first, second), strict=True):
+    for name, (player_id, deck) in zip(table.seats, (first, second), strict=True):
         seats.append(Seat(name, SeatKind.PLAYER, player_id, deck.deck_id, deck.version))
-        brings[name] = chronovore.player_deck(deck.cards)
+        brings[name] = table.player_deck(deck.cards)
     now = pvp.clock.now()
     match, initial, steps = host.start(
-        hosted, pvp.new_id(), PVP_MODE, seats, brings, None, pvp.rng.seed_for_child(), now
+        table.hosted,
+        pvp.new_id(),
+        table.mode,
+        seats,
+        brings,
+        table.settings,
+        pvp.rng.seed_for_child(),
+        now,
     )
     match = match_seeds.salted(match, pvp.rng)  # committed from the first view (fairness)
     if not uow.matches.add_if_no_active(match, initial):
         return None
     uow.matches.add_steps(match.id, steps)
     uow.pvp.dequeue([first[0], second[0]])
-    uow.events.add_event(host.updated_event(hosted, match, now))  # both told at once
+    uow.events.add_event(host.updated_event(table.hosted, match, now))  # both told at once
     return match
 
 
@@ -181,7 +291,7 @@ def join_queue(pvp: Pvp, player_id: uuid.UUID, deck_id: uuid.UUID) -> dict[str, 
         active = uow.matches.active_id(player_id, GAME, PVP_MODE)
     if active is not None:
         raise _active_match_exists(active)
-    deck = _snapshot(pvp.cards, player_id, deck_id)  # outside any transaction
+    deck = _snapshot(pvp, player_id, deck_id)  # outside any transaction
     with pvp.unit_of_work() as uow:
         uow.players.admit(player_id)
         _greet(uow, player_id)
@@ -234,36 +344,36 @@ def invitation_view(invitation: Invitation, player_id: uuid.UUID, now: datetime)
 
 def invite(pvp: Pvp, player_id: uuid.UUID, to: str, deck_id: uuid.UUID) -> dict[str, Any]:
     """Invite the player with pseudonym ``to`` with a legal deck -> the invitation."""
+    table = pvp.table
     with pvp.unit_of_work() as uow:
         invitee = _invitee(uow, player_id, to)
-        active = uow.matches.active_id(player_id, GAME, PVP_MODE)
-    if active is not None:
-        raise _active_match_exists(active)
-    deck = _snapshot(pvp.cards, player_id, deck_id)
+        _refuse_busy(uow, table, player_id)
+    deck = _snapshot(pvp, player_id, deck_id)
     now = pvp.clock.now()
     invitation = Invitation(
         id=pvp.new_id(),
-        game=GAME,
+        game=table.game,
         from_player_id=player_id,
         to_player_id=invitee,
         deck=deck,
         status=PENDING,
         match_id=None,
         created_at=now,
-        expires_at=now + timedelta(minutes=INVITATION_MINUTES),
+        expires_at=now + table.invitation_ttl,
         updated_at=now,
     )
     with pvp.unit_of_work() as uow:
         uow.players.admit(player_id)
         _greet(uow, player_id)
-        uow.pvp.expire(now, EXPIRIES_PER_SWEEP)  # an expired one no longer counts
-        if uow.pvp.pending_sent(player_id, GAME, now) >= MAX_PENDING_SENT:
+        _expire(uow, now)  # an expired one no longer counts
+        if uow.pvp.pending_sent(player_id, table.game, now) >= MAX_PENDING_SENT:
             raise Conflict(
                 "invitation_limit_reached",
                 f"you have {MAX_PENDING_SENT} pending invitations: wait or cancel one",
             )
         if not uow.pvp.add_invitation(invitation):
             raise Conflict("invitation_exists", "you have already invited this player")
+        _told(uow, invitation)
         return invitation_view(invitation, player_id, now)
 
 
@@ -275,7 +385,7 @@ def _invitee(uow: PvpUnitOfWork, player_id: uuid.UUID, to: str) -> uuid.UUID:
         raise NotFound(
             "player_not_found",
             "no player has this pseudonym (a player shows up once they have opened "
-            "Chronovore's queue or invitations)",
+            "their invitations or Chronovore's queue)",
         )
     if len(found) > 1:
         raise Conflict("pseudonym_ambiguous", "more than one player has this pseudonym")
@@ -288,18 +398,23 @@ def invitations(pvp: Pvp, player_id: uuid.UUID) -> dict[str, Any]:
     with pvp.unit_of_work() as uow:
         uow.players.admit(player_id)
         you = _greet(uow, player_id)
-        found = uow.pvp.invitations_of(player_id, GAME, LISTED_INVITATIONS)
+        found = uow.pvp.invitations_of(player_id, pvp.table.game, LISTED_INVITATIONS)
         return {"you": you, "items": [invitation_view(i, player_id, now) for i in found]}
 
 
 def _pending(
-    uow: PvpUnitOfWork, invitation_id: uuid.UUID, player_id: uuid.UUID, role: str, now: datetime
+    uow: PvpUnitOfWork,
+    invitation_id: uuid.UUID,
+    player_id: uuid.UUID,
+    role: str,
+    now: datetime,
+    game: str,
 ) -> Invitation:
-    """The invitation, locked, if the player is its ``role`` ("from" or "to") and it is
-    still pending; another player's is not found."""
+    """The invitation of ``game``, locked, if the player is its ``role`` ("from" or "to")
+    and it is still pending; another player's (or another game's) is not found."""
     found = uow.pvp.invitation(invitation_id, for_update=True)
     owner = None if found is None else getattr(found, f"{role}_player_id")
-    if found is None or owner != player_id:
+    if found is None or owner != player_id or found.game != game:
         raise NotFound("invitation_not_found", "there is no such invitation")
     status = _status(found, now)
     if status != PENDING:
@@ -311,10 +426,12 @@ def accept(
     pvp: Pvp, player_id: uuid.UUID, invitation_id: uuid.UUID, deck_id: uuid.UUID
 ) -> dict[str, Any]:
     """Accept with one's own legal deck: the match starts (both told through push) -> the
-    accepting player's view of it."""
+    accepting player's view of it. Both decks are the snapshots of this moment's and the
+    invitation's (the rulebook's "deck snapshots")."""
+    table = pvp.table
     with pvp.unit_of_work() as uow:
-        _pending(uow, invitation_id, player_id, "to", pvp.clock.now())
-    deck = _snapshot(pvp.cards, player_id, deck_id)
+        _pending(uow, invitation_id, player_id, "to", pvp.clock.now(), table.game)
+    deck = _snapshot(pvp, player_id, deck_id)
     with pvp.unit_of_work() as uow:
         found = uow.pvp.invitation(invitation_id)
         if found is None:
@@ -324,21 +441,31 @@ def accept(
         for gate in sorted({player_id, found.from_player_id}, key=str):
             uow.players.admit(gate)
         now = pvp.clock.now()
-        invitation = _pending(uow, invitation_id, player_id, "to", now)
+        invitation = _pending(uow, invitation_id, player_id, "to", now, table.game)
+        if table.max_active > 1:  # counted under both gates: no race past the limit
+            _refuse_busy(uow, table, player_id)
+            if uow.matches.active_count(invitation.from_player_id, table.game, table.mode) >= (
+                table.max_active
+            ):
+                raise Conflict(
+                    "opponent_busy",
+                    "the inviting player has as many active matches as allowed",
+                )
         match = _create_match(
             pvp, uow, (invitation.from_player_id, invitation.deck), (player_id, deck)
         )
         if match is None:
-            mine = uow.matches.active_id(player_id, GAME, PVP_MODE)
+            mine = uow.matches.active_id(player_id, table.game, table.mode)
             if mine is not None:
                 raise _active_match_exists(mine)
             raise Conflict(
                 "opponent_busy", "the inviting player is in another match against a player"
             )
         uow.pvp.set_status(invitation.id, ACCEPTED, now, match.id)
+        _told(uow, replace(invitation, status=ACCEPTED, match_id=match.id, updated_at=now))
         seat = match.seat_of(player_id)
         assert seat is not None
-        return chronovore.HOSTED.views.match(match, seat)
+        return table.hosted.views.match(match, seat)
 
 
 def _close(
@@ -347,9 +474,11 @@ def _close(
     now = pvp.clock.now()
     with pvp.unit_of_work() as uow:
         uow.players.admit(player_id)
-        invitation = _pending(uow, invitation_id, player_id, role, now)
+        invitation = _pending(uow, invitation_id, player_id, role, now, pvp.table.game)
         uow.pvp.set_status(invitation.id, status, now, None)
-        return invitation_view(replace(invitation, status=status, updated_at=now), player_id, now)
+        closed = replace(invitation, status=status, updated_at=now)
+        _told(uow, closed)
+        return invitation_view(closed, player_id, now)
 
 
 def decline(pvp: Pvp, player_id: uuid.UUID, invitation_id: uuid.UUID) -> dict[str, Any]:
@@ -363,8 +492,55 @@ def cancel(pvp: Pvp, player_id: uuid.UUID, invitation_id: uuid.UUID) -> dict[str
 def sweep(pvp: Pvp) -> tuple[int, int]:
     """The sweeper's part: expire invitations, pair what is left waiting -> (expired, paired)."""
     with pvp.unit_of_work() as uow:
-        expired = uow.pvp.expire(pvp.clock.now(), EXPIRIES_PER_SWEEP)
+        expired = _expire(uow, pvp.clock.now())
     return expired, pair(pvp, PAIRINGS_PER_SWEEP)
+
+
+# -- a player's matches against players ------------------------------------------------------
+
+LISTED_MATCHES = 50  # ours: the matches GET lists, active first, then the newest
+
+
+def match_summary(table: Table, match: Match, seat: Seat) -> dict[str, Any]:
+    """One line of the list, from what both seats may see (no cards at all)."""
+    active = match.status is Status.ACTIVE
+    waiting = table.hosted.engine.waiting_for(match.state) if active else []
+    other = next(s for s in match.seats if s.name != seat.name)
+    return {
+        "id": str(match.id),
+        "mode": match.mode,
+        "status": str(match.status),
+        "side": seat.name,
+        "opponent_name": quest.DELETED_PLAYER
+        if other.player_id is None
+        else pseudonym(other.player_id),
+        "your_turn": seat.name in waiting,
+        "outcome": seat.result,
+        "version": match.version,
+        "deadline": _time(match.deadline),
+        "created_at": _time(match.created_at),
+        "updated_at": _time(match.updated_at),
+        "finished_at": _time(match.finished_at),
+    }
+
+
+def matches_of(pvp: Pvp, player_id: uuid.UUID) -> dict[str, Any]:
+    """The player's matches of the table's mode (active first) and their win/loss record
+    under the rule against farming (pvp_record)."""
+    table = pvp.table
+    with pvp.unit_of_work() as uow:
+        found = uow.matches.seated(player_id, table.game, table.mode, LISTED_MATCHES)
+        results = uow.matches.results_of(player_id, table.game, table.mode)
+    items = []
+    for match in found:
+        seat = match.seat_of(player_id)
+        if seat is not None:
+            items.append(match_summary(table, match, seat))
+    return {
+        "items": items,
+        "record": pvp_record.record(results).to_dict(),
+        "active_limit": table.max_active,
+    }
 
 
 # -- account deletion ----------------------------------------------------------------------
@@ -372,8 +548,9 @@ def sweep(pvp: Pvp) -> tuple[int, int]:
 
 def end_matches_of(session: Session, player_id: uuid.UUID, now: datetime) -> int:
     """In the purge, after the player's gate is sealed: each active match against a player
-    that the deleted player sits in ends as if they left (the opponent wins), with the
-    player already gone from its seat, so that its events never name them."""
+    that the deleted player sits in ends as if they left (the opponent wins; in Quest an
+    elapsed window still goes first), with the player already gone from its seat, so that
+    its events never name them."""
     store = SqlMatches(session)
     events = UnitOfWork(session, plumbing, lambda: now)
     ids = (
@@ -382,7 +559,7 @@ def end_matches_of(session: Session, player_id: uuid.UUID, now: datetime) -> int
             .join(match_seats, match_seats.c.match_id == matches.c.id)
             .where(
                 match_seats.c.player_id == player_id,
-                matches.c.mode == PVP_MODE,
+                matches.c.mode.in_(sorted({mode for _, mode in SHARED_MODES})),
                 matches.c.status == Status.ACTIVE.value,
             )
         )
@@ -394,6 +571,8 @@ def end_matches_of(session: Session, player_id: uuid.UUID, now: datetime) -> int
         seat = None if match is None else match.seat_of(player_id)
         if match is None or seat is None or match.status is not Status.ACTIVE:
             continue
+        if (match.game, match.mode) not in SHARED_MODES:
+            continue
         _leave_for(store, events, match, seat, now)
     return len(ids)
 
@@ -401,13 +580,13 @@ def end_matches_of(session: Session, player_id: uuid.UUID, now: datetime) -> int
 def _leave_for(
     store: SqlMatches, events: UnitOfWork, match: Match, seat: Seat, now: datetime
 ) -> None:
-    hosted = chronovore.HOSTED
-    action = host.parse_action(hosted, {"kind": "forfeit"})
-    state, steps = host.play(hosted, match.seats, match.state, seat.name, action, now)
-    after = host.advance(hosted, match, state, now)
+    game = hosted(match.game)
+    action = host.parse_action(game, {"kind": "forfeit"})
+    state, steps = host.play(game, match.seats, match.state, seat.name, action, now)
+    after = host.advance(game, match, state, now)
     gone = tuple(replace(s, player_id=None) if s.name == seat.name else s for s in after.seats)
     after = replace(after, seats=gone)
     store.save(after, match.version)
     store.add_steps(match.id, steps)
     events.add_event(host.finished_event(after))
-    events.add_event(host.updated_event(hosted, after, now))
+    events.add_event(host.updated_event(game, after, now))

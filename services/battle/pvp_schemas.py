@@ -1,17 +1,27 @@
 """Payloads of the battle RPC interface for matches against another player (pvp.py)."""
 
-from marshmallow import fields, validate
+from marshmallow import Schema, fields, validate
 
+from services.battle.pvp import TABLES
 from services.battle.schemas import PlayerSchema, StartMatchSchema
 
 MAX_PSEUDONYM = 32  # the pvp_pseudonyms column
 
 
-class InviteSchema(StartMatchSchema):
+class _TableField(Schema):
+    # The route's game (its Table): invitations of another game are not found there.
+    game = fields.String(load_default="chronovore", validate=validate.OneOf(sorted(TABLES)))
+
+
+class TablePlayerSchema(PlayerSchema, _TableField):
+    pass
+
+
+class InviteSchema(StartMatchSchema, _TableField):
     to = fields.String(required=True, validate=validate.Length(min=1, max=MAX_PSEUDONYM))
 
 
-class InvitationRefSchema(PlayerSchema):
+class InvitationRefSchema(TablePlayerSchema):
     invitation_id = fields.UUID(required=True)
 
 

@@ -224,8 +224,9 @@ class SqlPvp:
             .values(status=status, match_id=match_id, updated_at=now)
         )
 
-    def expire(self, now: datetime, limit: int) -> int:
-        """Mark pending invitations past their time expired (the sweeper; skip locked)."""
+    def expire(self, now: datetime, limit: int) -> list[Invitation]:
+        """Mark pending invitations past their time expired (the sweeper; skip locked) ->
+        those it marked."""
         due = (
             select(pvp_invitations.c.id)
             .where(pvp_invitations.c.status == "pending", pvp_invitations.c.expires_at <= now)
@@ -238,9 +239,9 @@ class SqlPvp:
             update(pvp_invitations)
             .where(pvp_invitations.c.id.in_(due))
             .values(status="expired", updated_at=now)
-            .returning(pvp_invitations.c.id)
+            .returning(*pvp_invitations.c)
         ).all()
-        return len(done)
+        return [_invitation(r) for r in done]
 
 
 @dataclass

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Protocol
 
-from sqlalchemy import delete, insert, literal, select, union_all, update
+from sqlalchemy import delete, func, insert, literal, select, union_all, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.orm import Session
 
@@ -347,6 +347,69 @@ class SqlMatches:
         ).all()
         seats = self._seats_of([r.id for r in rows])
         return [self._loaded(r, seats[r.id]) for r in rows]
+
+    def _seated_where(self, player_id: uuid.UUID, game: str, mode: str) -> tuple[Any, ...]:
+        return (
+            match_seats.c.player_id == player_id,
+            match_seats.c.kind == SeatKind.PLAYER.value,
+            matches.c.game == game,
+            matches.c.mode == mode,
+        )
+
+    def active_count(self, player_id: uuid.UUID, game: str, mode: str) -> int:
+        """How many active matches of ``game``/``mode`` the player is seated in."""
+        found = self._session.execute(
+            select(func.count())
+            .select_from(matches)
+            .join(match_seats, match_seats.c.match_id == matches.c.id)
+            .where(
+                *self._seated_where(player_id, game, mode),
+                matches.c.status == Status.ACTIVE.value,
+            )
+        ).scalar()
+        return int(found or 0)
+
+    def seated(self, player_id: uuid.UUID, game: str, mode: str, limit: int) -> list[Match]:
+        """The player's matches of ``game``/``mode``, active first, then newest first."""
+        rows = self._session.execute(
+            select(matches)
+            .join(match_seats, match_seats.c.match_id == matches.c.id)
+            .where(*self._seated_where(player_id, game, mode))
+            .order_by(
+                (matches.c.status == Status.ACTIVE.value).desc(),
+                matches.c.updated_at.desc(),
+                matches.c.id,
+            )
+            .limit(limit)
+        ).all()
+        seats = self._seats_of([r.id for r in rows])
+        return [self._loaded(r, seats[r.id]) for r in rows]
+
+    def results_of(
+        self, player_id: uuid.UUID, game: str, mode: str
+    ) -> list[tuple[uuid.UUID | None, datetime, str | None]]:
+        """Every finished two-player match of the player: (the opponent, or None once
+        deleted; when it finished; the player's result), oldest first."""
+        mine = match_seats.alias("mine")
+        theirs = match_seats.alias("theirs")
+        rows = self._session.execute(
+            select(theirs.c.player_id, matches.c.finished_at, mine.c.result)
+            .select_from(mine)
+            .join(matches, matches.c.id == mine.c.match_id)
+            .join(
+                theirs,
+                (theirs.c.match_id == mine.c.match_id) & (theirs.c.seat != mine.c.seat),
+            )
+            .where(
+                mine.c.player_id == player_id,
+                mine.c.kind == SeatKind.PLAYER.value,
+                matches.c.game == game,
+                matches.c.mode == mode,
+                matches.c.status == Status.FINISHED.value,
+            )
+            .order_by(matches.c.finished_at, matches.c.id)
+        ).all()
+        return [(r.player_id, r.finished_at, r.result) for r in rows]
 
     def overdue(self, now: datetime, limit: int) -> list[Match]:
         """Active matches whose deadline has passed, locked; others skip them."""

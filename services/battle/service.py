@@ -13,7 +13,12 @@ from services.battle import terrakard_handlers as terrakard
 from services.battle.dependencies import CardsRpc, CpuDeckProvider, ServicesRpc
 from services.battle.games.terrakard import GAME as TERRAKARD_GAME
 from services.battle.metrics import measure_matches
-from services.battle.pvp_schemas import AcceptSchema, InvitationRefSchema, InviteSchema
+from services.battle.pvp_schemas import (
+    AcceptSchema,
+    InvitationRefSchema,
+    InviteSchema,
+    TablePlayerSchema,
+)
 from services.battle.pvp_store import pvp_unit_of_work
 from services.battle.repository import BattleUnitOfWork, unit_of_work
 from services.battle.schemas import (
@@ -191,10 +196,18 @@ class BattleService(HealthEndpoints):
             args["player_id"], args["match_id"], partial(unit_of_work, self.db)
         )
 
-    # -- Chronovore against another player (docs/chronovore.md) -------------------------------
+    # -- against another player (docs/chronovore.md, docs/quest-pvp.md) ------------------------
+    # Invitations take the route's ``game`` (Chronovore's live matches by default, Quest's
+    # asynchronous ones); the queue is Chronovore's.
 
-    def _pvp(self) -> pvp.Pvp:
-        return pvp.Pvp(partial(pvp_unit_of_work, self.db), self.cards, self.clock, self.random)
+    def _pvp(self, game: str = "chronovore") -> pvp.Pvp:
+        return pvp.Pvp(
+            partial(pvp_unit_of_work, self.db),
+            self.cards,
+            self.clock,
+            self.random,
+            table=pvp.TABLES[game],
+        )
 
     @rpc
     def pvp_join_queue(self, player_id: str, deck_id: str) -> dict[str, Any]:
@@ -216,28 +229,36 @@ class BattleService(HealthEndpoints):
     def pvp_invite(self, **payload: Any) -> dict[str, Any]:
         """``player_id, to`` (a pseudonym), ``deck_id`` -> the invitation"""
         args = load(InviteSchema(), payload)
-        return pvp.invite(self._pvp(), args["player_id"], args["to"], args["deck_id"])
+        found = self._pvp(args["game"])
+        return pvp.invite(found, args["player_id"], args["to"], args["deck_id"])
 
     @rpc
-    def pvp_invitations(self, player_id: str) -> dict[str, Any]:
-        args = load(PlayerSchema(), {"player_id": player_id})
-        return pvp.invitations(self._pvp(), args["player_id"])
+    def pvp_invitations(self, **payload: Any) -> dict[str, Any]:
+        args = load(TablePlayerSchema(), payload)
+        return pvp.invitations(self._pvp(args["game"]), args["player_id"])
+
+    @rpc
+    def pvp_matches(self, **payload: Any) -> dict[str, Any]:
+        """``player_id, game`` -> the player's matches against players and their record"""
+        args = load(TablePlayerSchema(), payload)
+        return pvp.matches_of(self._pvp(args["game"]), args["player_id"])
 
     @rpc
     def pvp_accept(self, **payload: Any) -> dict[str, Any]:
         """``player_id, invitation_id, deck_id`` -> the new match as the accepter sees it"""
         args = load(AcceptSchema(), payload)
-        return pvp.accept(self._pvp(), args["player_id"], args["invitation_id"], args["deck_id"])
+        found = self._pvp(args["game"])
+        return pvp.accept(found, args["player_id"], args["invitation_id"], args["deck_id"])
 
     @rpc
     def pvp_decline(self, **payload: Any) -> dict[str, Any]:
         args = load(InvitationRefSchema(), payload)
-        return pvp.decline(self._pvp(), args["player_id"], args["invitation_id"])
+        return pvp.decline(self._pvp(args["game"]), args["player_id"], args["invitation_id"])
 
     @rpc
     def pvp_cancel(self, **payload: Any) -> dict[str, Any]:
         args = load(InvitationRefSchema(), payload)
-        return pvp.cancel(self._pvp(), args["player_id"], args["invitation_id"])
+        return pvp.cancel(self._pvp(args["game"]), args["player_id"], args["invitation_id"])
 
     @timer(interval=SWEEP_INTERVAL_SECONDS)
     def expire_overdue_turns(self) -> None:

@@ -75,6 +75,13 @@ class BattleViewSchema(CamelSchema):
     outcome = fields.String(
         allow_none=True, metadata={"description": "victory | defeat | forfeit once finished"}
     )
+    opponent_name = fields.String(
+        allow_none=True,
+        metadata={
+            "description": 'Against a player: their pseudonym, or "Deleted player"; '
+            "null against the CPU"
+        },
+    )
     version = fields.Integer(metadata={"description": "Send it back as expectedVersion"})
     side = fields.String(metadata={"example": "player"})
     phase = fields.String(
@@ -87,7 +94,11 @@ class BattleViewSchema(CamelSchema):
     your_turn = fields.Boolean()
     turn_number = fields.Integer()
     deadline = fields.AwareDateTime(
-        allow_none=True, metadata={"description": "Your normal turn's deadline (90 s)"}
+        allow_none=True,
+        metadata={
+            "description": "Your normal turn's deadline (90 s); against a player, the open "
+            "decision window's end (24 h)"
+        },
     )
     winner = fields.String(allow_none=True)
     finish_reason = fields.String(allow_none=True)
@@ -125,6 +136,7 @@ class BattleHistorySchema(CamelSchema):
     match_id = fields.UUID()
     status = fields.String()
     outcome = fields.String(allow_none=True)
+    opponent_name = fields.String(allow_none=True)
     version = fields.Integer()
     entries = fields.List(fields.Nested(BattleHistoryEntrySchema))
     fairness = match_seed()

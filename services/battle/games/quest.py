@@ -25,13 +25,24 @@ from games.quest import (
     view_events,
 )
 from games.quest.cpu import CpuDeckNames
-from games.quest.engine import CREATURES_PER_DECK, POWER_CARDS_PER_DECK
+from games.quest.engine import CREATURES_PER_DECK, POWER_CARDS_PER_DECK, Settings
 from games.quest.game import QUEST_CPU
+from games.quest.state import MissedDeadline
+from services.battle.games.terrakard import pseudonym
 from services.battle.host import HostedGame, Match, Seat, SeatKind, Step
 from shared.errors import InvalidInput, ServiceUnavailable
 
 GAME = QUEST.game
 CPU_MODE = "cpu"
+ASYNC_MODE = "async"  # asynchronous PvP by invitation (docs/quest-pvp.md)
+# Rulebook, "Asynchronous PvP": each turn or mandatory replacement has a 24-hour window,
+# and missing it forfeits (ours: the initial selection has one too).
+DECISION_SECONDS = 24 * 60 * 60
+ASYNC_SETTINGS = Settings(turn_seconds=DECISION_SECONDS, missed_deadline=MissedDeadline.FORFEIT)
+# The engine's sides: the challenger plays "player", the invited player "cpu" (a name of
+# the engine's; the seat is a player's, and the views say "side" for it).
+ASYNC_SEATS = (str(Side.PLAYER), str(Side.CPU))
+DELETED_PLAYER = "Deleted player"  # rulebook: shared history against a profile-free actor
 
 # -- seats and decks ----------------------------------------------------------------------
 
@@ -137,13 +148,23 @@ def _time(moment: datetime | None) -> str | None:
     return None if moment is None else moment.isoformat()
 
 
-def _player(match: Match) -> Seat:
-    return next(s for s in match.seats if s.name == Side.PLAYER)
+def _opponent_name(match: Match, seat: Seat) -> str | None:
+    """The other player's pseudonym in a match against a player ("Deleted player" once
+    their account is gone); None against the CPU."""
+    other = next((s for s in match.seats if s.name != seat.name), None)
+    if other is None or other.kind is not SeatKind.PLAYER:
+        return None
+    return DELETED_PLAYER if other.player_id is None else pseudonym(other.player_id)
 
 
-def player_view(match: Match) -> dict[str, Any]:
-    """The engine's view for the player, with the match's own fields."""
-    seat = _player(match)
+def _now(match: Match, seat: Seat) -> Seat:
+    """The seat as it is in ``match`` (an action's answer: with the result it just got)."""
+    return next(s for s in match.seats if s.name == seat.name)
+
+
+def player_view(match: Match, seat: Seat) -> dict[str, Any]:
+    """The engine's view for ``seat``, with the match's own fields."""
+    seat = _now(match, seat)
     return {
         **QUEST.view(match.state, seat.name),
         "id": str(match.id),
@@ -151,6 +172,7 @@ def player_view(match: Match) -> dict[str, Any]:
         "deck_id": str(seat.ref_id),
         "status": str(match.status),
         "outcome": seat.result,
+        "opponent_name": _opponent_name(match, seat),
         "version": match.version,
         "deadline": _time(match.deadline),
         "created_at": _time(match.created_at),
@@ -159,24 +181,24 @@ def player_view(match: Match) -> dict[str, Any]:
     }
 
 
-def result_view(match: Match, steps: Sequence[Step]) -> dict[str, Any]:
-    """The answer to an action: the match now, and what happened as the player may see it."""
+def result_view(match: Match, seat: Seat, steps: Sequence[Step]) -> dict[str, Any]:
+    """The answer to an action: the match now, and what happened as the seat may see it."""
     events = [event for step in steps for event in step.events]
-    return {**player_view(match), "events": view_events(events, Side.PLAYER)}
+    return {**player_view(match, seat), "events": view_events(events, Side(seat.name))}
 
 
-def history_view(match: Match, steps: Sequence[Step]) -> dict[str, Any]:
-    """The action log as the player may see it.
+def history_view(match: Match, seat: Seat, steps: Sequence[Step]) -> dict[str, Any]:
+    """The action log as ``seat`` may see it.
 
-    A CPU selection stays without its index until a later (or the same) step reveals
-    it (``creatures_revealed``); the CPU's unrevealed choice is hidden in its events too.
+    The other side's selection stays without its index until a later (or the same) step
+    reveals it (``creatures_revealed``); its unrevealed choice is hidden in its events too.
     """
     entries: list[dict[str, Any]] = []
     revealed = False
     for step in reversed(steps):
         revealed = revealed or any(e.get("type") == "creatures_revealed" for e in step.events)
         action = dict(step.action)
-        hidden = step.seat == Side.CPU and action.get("kind") == ActionKind.SELECT_CREATURE
+        hidden = step.seat != seat.name and action.get("kind") == ActionKind.SELECT_CREATURE
         if hidden and not revealed:
             action = {"kind": str(ActionKind.SELECT_CREATURE)}
         entries.append(
@@ -185,30 +207,31 @@ def history_view(match: Match, steps: Sequence[Step]) -> dict[str, Any]:
                 "side": step.seat,
                 "action": action,
                 "at": _time(step.at),
-                "events": view_events(step.events, Side.PLAYER),
+                "events": view_events(step.events, Side(seat.name)),
             }
         )
     entries.reverse()
     return {
         "match_id": str(match.id),
         "status": str(match.status),
-        "outcome": _player(match).result,
+        "outcome": _now(match, seat).result,
+        "opponent_name": _opponent_name(match, seat),
         "version": match.version,
         "entries": entries,
     }
 
 
 class QuestViews:
-    """The Quest battle routes' answers (only the player seat is shown: no PvP yet)."""
+    """The Quest battle routes' answers, each as the asking seat may see the match."""
 
     def match(self, match: Match, seat: Seat) -> dict[str, Any]:
-        return player_view(match)
+        return player_view(match, seat)
 
     def result(self, match: Match, seat: Seat, steps: Sequence[Step]) -> dict[str, Any]:
-        return result_view(match, steps)
+        return result_view(match, seat, steps)
 
     def history(self, match: Match, seat: Seat, steps: Sequence[Step]) -> dict[str, Any]:
-        return history_view(match, steps)
+        return history_view(match, seat, steps)
 
 
 # Rulebook, "CPU battles": "A player may have only one active CPU match."

@@ -195,16 +195,21 @@ MATRIX: list[tuple[str, str, str | None, tuple[int | str, ...]]] = [
                (ANON,       200,       NO_DECK,        NO_DECK,        LOCKED)),
     ("DELETE", "/chronovore/queue",                    None,
                (ANON,       204,       NOT_QUEUED,     NOT_QUEUED,     LOCKED)),
-    ("GET",    "/chronovore/invitations",              None,
+    # Invitations, in every game that has them (the row runs Chronovore's: the owner
+    # invites other; other cannot accept with the owner's deck and declines).
+    ("GET",    "/<versus:game>/invitations",           None,
                (ANON,       200,       200,            200,            LOCKED)),
-    ("POST",   "/chronovore/invitations",              "chronovore_invite",
+    ("POST",   "/<versus:game>/invitations",           "chronovore_invite",
                (ANON, 201, "422 cannot_invite_yourself", NO_DECK,      LOCKED)),
-    ("POST",   "/chronovore/invitations/<uuid:invitation_id>/accept", "chronovore_accept",
+    ("POST",   "/<versus:game>/invitations/<uuid:invitation_id>/accept", "chronovore_accept",
                (ANON,   NO_INVITATION, NO_DECK,        NO_INVITATION,  LOCKED)),
-    ("POST",   "/chronovore/invitations/<uuid:invitation_id>/decline", None,
+    ("POST",   "/<versus:game>/invitations/<uuid:invitation_id>/decline", None,
                (ANON,   NO_INVITATION, 200,            NO_INVITATION,  LOCKED)),
-    ("DELETE", "/chronovore/invitations/<uuid:invitation_id>", None,
+    ("DELETE", "/<versus:game>/invitations/<uuid:invitation_id>", None,
                (ANON, "409 invitation_not_pending", NO_INVITATION, NO_INVITATION, LOCKED)),
+    # Quest's asynchronous matches against a player: everyone's own list and record.
+    ("GET",    "/quest/pvp-matches",                   None,
+               (ANON,       200,       200,            200,            LOCKED)),
     # The economy of a game (the owner holds a pack and 100 Gold) and fairness.
     ("GET",    "/<economy:game>/packs/odds",           None,        OPEN),
     ("GET",    "/<economy:game>/wallet",               None,
@@ -762,6 +767,8 @@ def concrete_path(method: str, rule: str, world: World) -> str:
     if rule.startswith("/chronovore/"):
         values.update(deck_id=world.chronovore_spare, match_id=str(world.chronovore_match))
         values["invitation_id"] = str(world.chronovore_invitation)
+    if rule.startswith("/<versus:game>/invitations/"):
+        values["invitation_id"] = str(world.chronovore_invitation)
     path = _PARAMETER.sub(lambda m: values[m.group(1)], rule)
     return path + QUERIES.get((method, rule), QUERIES.get(rule, ""))
 
@@ -847,7 +854,7 @@ def run_row(world: World, method: str, rule: str, body_name: str | None, cells) 
         world.callers[first].ids.add(made["id"])
     if (method, rule) == ("POST", "/chronovore/matches"):
         world.chronovore_match = made["id"]
-    if (method, rule) == ("POST", "/chronovore/invitations"):
+    if (method, rule) == ("POST", "/<versus:game>/invitations"):
         # Shared by both players (other reads it among its invitations): no one's own.
         world.chronovore_invitation = made["id"]
         world.callers[first].ids.discard(made["id"])

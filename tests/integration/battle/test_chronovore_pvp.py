@@ -114,7 +114,7 @@ def test_a_pairing_waits_for_one_under_way_instead_of_passing_it_by(service, bat
     it never takes the second alone and leaves two players waiting."""
     players = sorted([uuid.uuid4(), uuid.uuid4()])  # same time: by id, the first is oldest
     for player in players:
-        deck = pvp._snapshot(service.cards, player, uuid.uuid4())
+        deck = pvp._snapshot(service, player, uuid.uuid4())
         with service.unit_of_work() as uow:
             uow.pvp.enqueue(QueueEntry(player, GAME, deck, T0))
     with battle_db.engine.connect() as holder:

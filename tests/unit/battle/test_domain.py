@@ -141,7 +141,7 @@ def test_a_finished_match_keeps_each_seats_result_and_its_deadline_is_gone():
     match = host.advance(quest.HOSTED, a_match(state), state, T0)
     assert (match.status, match.finished_at, match.deadline) == (Status.FINISHED, T0, None)
     assert [(s.name, s.result) for s in match.seats] == [("player", "forfeit"), ("cpu", "victory")]
-    assert views.player_view(match)["outcome"] == "forfeit"
+    assert views.player_view(match, match.seats[0])["outcome"] == "forfeit"
 
 
 def test_a_malformed_action_is_invalid_input():
@@ -151,11 +151,15 @@ def test_a_malformed_action_is_invalid_input():
     assert host.parse_action(quest.HOSTED, {"kind": "swap", "index": 2}) == Action.swap(2)
 
 
+def shown_to_player(match):
+    return views.player_view(match, match.seats[0])
+
+
 def test_the_view_shows_neither_the_seed_nor_the_cpus_hand_bench_or_hidden_choice():
     player, cpu = decks()
     seed = 987654321987
     state, _ = cpu_replies(new_match(player, cpu, seed, T0), T0)
-    view = views.player_view(a_match(state))
+    view = shown_to_player(a_match(state))
     shown = json.dumps(view)
     assert str(seed) not in shown and '"random"' not in shown
     assert view["opponent"]["active"] is None and view["opponent"]["has_chosen"] is True
@@ -170,7 +174,7 @@ def test_the_view_shows_neither_the_seed_nor_the_cpus_hand_bench_or_hidden_choic
         "played_power_cards",
     }
     state, _ = play(state, Side.PLAYER, Action.select_creature(0), T0)
-    view = views.player_view(a_match(state))
+    view = shown_to_player(a_match(state))
     active = view["opponent"]["active"]["name"]
     for name in {"Voltiki", "Karrik"} - {active}:  # the CPU's bench stays hidden
         assert name not in json.dumps(view)
@@ -183,12 +187,13 @@ def test_history_hides_the_cpus_selection_until_it_is_revealed():
     player, cpu = decks()
     state, steps = cpu_replies(new_match(player, cpu, 5, T0), T0)
     match = a_match(state)
-    [entry] = views.history_view(match, steps)["entries"]
+    [entry] = views.history_view(match, match.seats[0], steps)["entries"]
     assert entry["action"] == {"kind": "select_creature"}
     assert entry["events"] == [
         {"type": "creature_chosen", "side": "cpu", "phase": "initial_selection"}
     ]
     state, more = play(state, Side.PLAYER, Action.select_creature(1), T0)
-    entries = views.history_view(a_match(state), steps + more)["entries"]
+    later = a_match(state)
+    entries = views.history_view(later, later.seats[0], steps + more)["entries"]
     assert entries[0]["action"] == steps[0].action  # revealed by the player's pick
     assert [e["seq"] for e in entries] == list(range(1, state.version + 1))

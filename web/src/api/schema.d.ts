@@ -238,90 +238,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/chronovore/invitations": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Your pseudonym and your newest invitations, sent and received
-         * @description Requires the player role.
-         */
-        get: operations["listChronovoreInvitations"];
-        put?: never;
-        /**
-         * Invite a player by pseudonym with one of your legal decks (it expires after 10 minutes)
-         * @description Requires the player role.
-         */
-        post: operations["createChronovoreInvitation"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/chronovore/invitations/{invitation_id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        post?: never;
-        /**
-         * Cancel an invitation you sent
-         * @description Requires the player role.
-         */
-        delete: operations["cancelChronovoreInvitation"];
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/chronovore/invitations/{invitation_id}/accept": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Accept an invitation with one of your legal decks: the match starts
-         * @description Requires the player role.
-         */
-        post: operations["acceptChronovoreInvitation"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/chronovore/invitations/{invitation_id}/decline": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Decline an invitation sent to you
-         * @description Requires the player role.
-         */
-        post: operations["declineChronovoreInvitation"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/chronovore/library": {
         parameters: {
             query?: never;
@@ -1042,6 +958,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/quest/pvp-matches": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your asynchronous matches against players (active first) and your win/loss record
+         * @description Requires the player role.
+         */
+        get: operations["listQuestPvpMatches"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/quest/starter": {
         parameters: {
             query?: never;
@@ -1439,6 +1375,90 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/{game}/invitations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your pseudonym and your newest invitations of the game, sent and received
+         * @description Requires the player role.
+         */
+        get: operations["listInvitations"];
+        put?: never;
+        /**
+         * Invite a player by pseudonym with one of your legal decks (it expires after 10 minutes in Chronovore, 24 hours in Quest)
+         * @description Requires the player role.
+         */
+        post: operations["createInvitation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/{game}/invitations/{invitation_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Cancel a pending invitation you sent
+         * @description Requires the player role.
+         */
+        delete: operations["cancelInvitation"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/{game}/invitations/{invitation_id}/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Accept an invitation with one of your legal decks: the match starts (both decks snapshotted), answered as your seat sees it
+         * @description Requires the player role.
+         */
+        post: operations["acceptInvitation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/{game}/invitations/{invitation_id}/decline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Decline an invitation sent to you
+         * @description Requires the player role.
+         */
+        post: operations["declineInvitation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/{game}/packs": {
         parameters: {
             query?: never;
@@ -1586,6 +1606,19 @@ export interface components {
              * @description One of your legal decks
              */
             deckId: string;
+        };
+        AcceptedMatch: {
+            /** Format: uuid */
+            id?: string;
+            /**
+             * @description pvp | async
+             * @example async
+             */
+            mode?: string;
+            /** @example active */
+            status?: string;
+            /** @description Send it back as expectedVersion */
+            version?: number;
         };
         AnswerRequest: {
             /** @description An option id (multiple choice) */
@@ -1829,6 +1862,7 @@ export interface components {
             fairness?: components["schemas"]["MatchSeed"];
             /** Format: uuid */
             matchId?: string;
+            opponentName?: string | null;
             outcome?: string | null;
             /** @description Once the match is over (not for TerraKard attacks) */
             replay?: components["schemas"]["MatchReplay"] | null;
@@ -1855,7 +1889,7 @@ export interface components {
             createdAt?: string;
             /**
              * Format: date-time
-             * @description Your normal turn's deadline (90 s)
+             * @description Your normal turn's deadline (90 s); against a player, the open decision window's end (24 h)
              */
             deadline?: string | null;
             /** Format: uuid */
@@ -1890,6 +1924,8 @@ export interface components {
             opponent?: {
                 [key: string]: unknown;
             };
+            /** @description Against a player: their pseudonym, or "Deleted player"; null against the CPU */
+            opponentName?: string | null;
             /** @description victory | defeat | forfeit once finished */
             outcome?: string | null;
             /**
@@ -1924,7 +1960,7 @@ export interface components {
             createdAt?: string;
             /**
              * Format: date-time
-             * @description Your normal turn's deadline (90 s)
+             * @description Your normal turn's deadline (90 s); against a player, the open decision window's end (24 h)
              */
             deadline?: string | null;
             /** Format: uuid */
@@ -1955,6 +1991,8 @@ export interface components {
             opponent?: {
                 [key: string]: unknown;
             };
+            /** @description Against a player: their pseudonym, or "Deleted player"; null against the CPU */
+            opponentName?: string | null;
             /** @description victory | defeat | forfeit once finished */
             outcome?: string | null;
             /**
@@ -2455,7 +2493,7 @@ export interface components {
             deckId?: string | null;
             /**
              * Format: date-time
-             * @description 10 minutes after it was sent
+             * @description 10 minutes (Chronovore) or 24 hours (Quest) after it was sent
              */
             expiresAt?: string;
             /** @description The inviter's pseudonym */
@@ -3096,6 +3134,53 @@ export interface components {
             sourceId?: string;
             /** @example attempt */
             sourceType?: string;
+        };
+        PvpMatchSummary: {
+            /** Format: date-time */
+            createdAt?: string;
+            /**
+             * Format: date-time
+             * @description The open decision window's end (24 h)
+             */
+            deadline?: string | null;
+            /** Format: date-time */
+            finishedAt?: string | null;
+            /** Format: uuid */
+            id?: string;
+            /** @example async */
+            mode?: string;
+            /**
+             * @description Or "Deleted player"
+             * @example Keeper-3fa2c1
+             */
+            opponentName?: string;
+            /** @description victory | defeat | forfeit once finished */
+            outcome?: string | null;
+            /** @description Your side: player (inviter) | cpu (invited) */
+            side?: string;
+            /** @description active | finished */
+            status?: string;
+            /** Format: date-time */
+            updatedAt?: string;
+            version?: number;
+            /** @description The match waits for your decision */
+            yourTurn?: boolean;
+        };
+        PvpMatches: {
+            /**
+             * @description Active matches you may have at once
+             * @example 10
+             */
+            activeLimit?: number;
+            /** @description Active first, then the newest (50 at most) */
+            items?: components["schemas"]["PvpMatchSummary"][];
+            record?: components["schemas"]["PvpRecord"];
+        };
+        PvpRecord: {
+            losses?: number;
+            /** @description Finished matches beyond 3 a day against the same player */
+            uncounted?: number;
+            wins?: number;
         };
         Queue: {
             /**
@@ -5150,652 +5235,6 @@ export interface operations {
             };
         };
     };
-    listChronovoreInvitations: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Invitations"];
-                };
-            };
-            /** @description Missing or invalid access token */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "invalid_audience" | "invalid_issuer" | "invalid_token" | "missing_token" | "token_expired" | "token_not_yet_valid" | "unknown_signing_key";
-                        /** @enum {integer} */
-                        status?: 401;
-                    };
-                };
-            };
-            /** @description Not allowed (role, ownership or a locked account) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "account_locked";
-                        /** @enum {integer} */
-                        status?: 403;
-                    };
-                };
-            };
-            /** @description A service is unavailable */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
-                        /** @enum {integer} */
-                        status?: 503;
-                    };
-                };
-            };
-            /** @description Unexpected error */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "internal_error";
-                        /** @enum {integer} */
-                        status?: 500;
-                    };
-                };
-            };
-        };
-    };
-    createChronovoreInvitation: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["InviteRequest"];
-            };
-        };
-        responses: {
-            /** @description Success */
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Invitation"];
-                };
-            };
-            /** @description Malformed request */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "malformed_json" | "malformed_request" | "unsupported_media_type";
-                        /** @enum {integer} */
-                        status?: 400;
-                    };
-                };
-            };
-            /** @description Missing or invalid access token */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "invalid_audience" | "invalid_issuer" | "invalid_token" | "missing_token" | "token_expired" | "token_not_yet_valid" | "unknown_signing_key";
-                        /** @enum {integer} */
-                        status?: 401;
-                    };
-                };
-            };
-            /** @description Not allowed (role, ownership or a locked account) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "account_locked";
-                        /** @enum {integer} */
-                        status?: 403;
-                    };
-                };
-            };
-            /** @description Not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "collection_not_found" | "deck_not_found" | "invitation_not_found" | "match_not_found" | "no_active_match" | "no_defense" | "not_queued" | "plan_not_found" | "player_not_found" | "report_not_found" | "route_not_found" | "target_not_found";
-                        /** @enum {integer} */
-                        status?: 404;
-                    };
-                };
-            };
-            /** @description Conflict with the current state */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "active_match_exists" | "already_locked" | "answer_not_marked" | "attack_finished" | "card_already_played" | "card_not_in_hand" | "choosing_time_over" | "condition_unmet" | "creature_already_active" | "creature_defeated" | "invalid_action" | "invitation_exists" | "invitation_limit_reached" | "invitation_not_pending" | "match_finished" | "no_active_creature" | "no_ticket" | "not_a_seat" | "not_enough_power" | "not_overdue" | "not_your_seat" | "not_your_turn" | "nothing_to_select" | "opponent_busy" | "plan_limit_reached" | "power_card_discarded" | "pseudonym_ambiguous" | "same_slot" | "slot_empty" | "slot_taken" | "stale_version" | "stunned" | "target_not_allowed" | "target_protected" | "target_recently_attacked" | "target_under_attack" | "terrakard_not_started" | "tutorial_finished" | "tutorial_not_finished" | "unknown_card" | "unknown_choice" | "unknown_creature" | "unknown_move" | "unknown_power_card" | "unknown_slot" | "wrong_phase";
-                        /** @enum {integer} */
-                        status?: 409;
-                    };
-                };
-            };
-            /** @description Body too large */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "payload_too_large";
-                        /** @enum {integer} */
-                        status?: 413;
-                    };
-                };
-            };
-            /** @description Invalid input */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "cannot_attack_yourself" | "cannot_invite_yourself" | "card_not_owned" | "condition_unmet" | "creature_already_active" | "creature_defeated" | "deck_class_mixed" | "deck_composition" | "deck_copy_limit" | "deck_copy_not_owned" | "deck_copy_repeated" | "deck_cost_exceeded" | "deck_list_too_long" | "deck_mythic_limit" | "deck_name_blank" | "deck_name_invalid" | "deck_name_too_long" | "deck_not_playable" | "deck_size" | "duplicate_card" | "duplicate_copy" | "idempotency_key_mismatch" | "idempotency_key_reused" | "invalid_action" | "invalid_body" | "invalid_idempotency_key" | "invalid_posture" | "invalid_reserve_condition" | "invalid_text" | "match_finished" | "no_active_creature" | "not_enough_power" | "not_your_turn" | "nothing_to_select" | "over_budget" | "plan_size" | "power_card_discarded" | "starter_affinity_not_offered" | "stunned" | "unknown_affinity" | "unknown_card_kind" | "unknown_creature" | "unknown_game" | "unknown_move" | "unknown_power_card" | "unknown_rarity" | "validation_failed" | "wrong_phase";
-                        /** @enum {integer} */
-                        status?: 422;
-                    };
-                };
-            };
-            /** @description Too many changes: wait for Retry-After seconds */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "rate_limited";
-                        /** @enum {integer} */
-                        status?: 429;
-                    };
-                };
-            };
-            /** @description A service is unavailable */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
-                        /** @enum {integer} */
-                        status?: 503;
-                    };
-                };
-            };
-            /** @description Unexpected error */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "internal_error";
-                        /** @enum {integer} */
-                        status?: 500;
-                    };
-                };
-            };
-        };
-    };
-    cancelChronovoreInvitation: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                invitation_id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Invitation"];
-                };
-            };
-            /** @description Missing or invalid access token */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "invalid_audience" | "invalid_issuer" | "invalid_token" | "missing_token" | "token_expired" | "token_not_yet_valid" | "unknown_signing_key";
-                        /** @enum {integer} */
-                        status?: 401;
-                    };
-                };
-            };
-            /** @description Not allowed (role, ownership or a locked account) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "account_locked";
-                        /** @enum {integer} */
-                        status?: 403;
-                    };
-                };
-            };
-            /** @description Not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "collection_not_found" | "deck_not_found" | "invitation_not_found" | "match_not_found" | "no_active_match" | "no_defense" | "not_queued" | "plan_not_found" | "player_not_found" | "report_not_found" | "route_not_found" | "target_not_found";
-                        /** @enum {integer} */
-                        status?: 404;
-                    };
-                };
-            };
-            /** @description Conflict with the current state */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "active_match_exists" | "already_locked" | "answer_not_marked" | "attack_finished" | "card_already_played" | "card_not_in_hand" | "choosing_time_over" | "condition_unmet" | "creature_already_active" | "creature_defeated" | "invalid_action" | "invitation_exists" | "invitation_limit_reached" | "invitation_not_pending" | "match_finished" | "no_active_creature" | "no_ticket" | "not_a_seat" | "not_enough_power" | "not_overdue" | "not_your_seat" | "not_your_turn" | "nothing_to_select" | "opponent_busy" | "plan_limit_reached" | "power_card_discarded" | "pseudonym_ambiguous" | "same_slot" | "slot_empty" | "slot_taken" | "stale_version" | "stunned" | "target_not_allowed" | "target_protected" | "target_recently_attacked" | "target_under_attack" | "terrakard_not_started" | "tutorial_finished" | "tutorial_not_finished" | "unknown_card" | "unknown_choice" | "unknown_creature" | "unknown_move" | "unknown_power_card" | "unknown_slot" | "wrong_phase";
-                        /** @enum {integer} */
-                        status?: 409;
-                    };
-                };
-            };
-            /** @description Too many changes: wait for Retry-After seconds */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "rate_limited";
-                        /** @enum {integer} */
-                        status?: 429;
-                    };
-                };
-            };
-            /** @description A service is unavailable */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
-                        /** @enum {integer} */
-                        status?: 503;
-                    };
-                };
-            };
-            /** @description Unexpected error */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "internal_error";
-                        /** @enum {integer} */
-                        status?: 500;
-                    };
-                };
-            };
-        };
-    };
-    acceptChronovoreInvitation: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                invitation_id: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["AcceptInvitationRequest"];
-            };
-        };
-        responses: {
-            /** @description Success */
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["MatchView"];
-                };
-            };
-            /** @description Malformed request */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "malformed_json" | "malformed_request" | "unsupported_media_type";
-                        /** @enum {integer} */
-                        status?: 400;
-                    };
-                };
-            };
-            /** @description Missing or invalid access token */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "invalid_audience" | "invalid_issuer" | "invalid_token" | "missing_token" | "token_expired" | "token_not_yet_valid" | "unknown_signing_key";
-                        /** @enum {integer} */
-                        status?: 401;
-                    };
-                };
-            };
-            /** @description Not allowed (role, ownership or a locked account) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "account_locked";
-                        /** @enum {integer} */
-                        status?: 403;
-                    };
-                };
-            };
-            /** @description Not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "collection_not_found" | "deck_not_found" | "invitation_not_found" | "match_not_found" | "no_active_match" | "no_defense" | "not_queued" | "plan_not_found" | "player_not_found" | "report_not_found" | "route_not_found" | "target_not_found";
-                        /** @enum {integer} */
-                        status?: 404;
-                    };
-                };
-            };
-            /** @description Conflict with the current state */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "active_match_exists" | "already_locked" | "answer_not_marked" | "attack_finished" | "card_already_played" | "card_not_in_hand" | "choosing_time_over" | "condition_unmet" | "creature_already_active" | "creature_defeated" | "invalid_action" | "invitation_exists" | "invitation_limit_reached" | "invitation_not_pending" | "match_finished" | "no_active_creature" | "no_ticket" | "not_a_seat" | "not_enough_power" | "not_overdue" | "not_your_seat" | "not_your_turn" | "nothing_to_select" | "opponent_busy" | "plan_limit_reached" | "power_card_discarded" | "pseudonym_ambiguous" | "same_slot" | "slot_empty" | "slot_taken" | "stale_version" | "stunned" | "target_not_allowed" | "target_protected" | "target_recently_attacked" | "target_under_attack" | "terrakard_not_started" | "tutorial_finished" | "tutorial_not_finished" | "unknown_card" | "unknown_choice" | "unknown_creature" | "unknown_move" | "unknown_power_card" | "unknown_slot" | "wrong_phase";
-                        /** @enum {integer} */
-                        status?: 409;
-                    };
-                };
-            };
-            /** @description Body too large */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "payload_too_large";
-                        /** @enum {integer} */
-                        status?: 413;
-                    };
-                };
-            };
-            /** @description Invalid input */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "cannot_attack_yourself" | "cannot_invite_yourself" | "card_not_owned" | "condition_unmet" | "creature_already_active" | "creature_defeated" | "deck_class_mixed" | "deck_composition" | "deck_copy_limit" | "deck_copy_not_owned" | "deck_copy_repeated" | "deck_cost_exceeded" | "deck_list_too_long" | "deck_mythic_limit" | "deck_name_blank" | "deck_name_invalid" | "deck_name_too_long" | "deck_not_playable" | "deck_size" | "duplicate_card" | "duplicate_copy" | "idempotency_key_mismatch" | "idempotency_key_reused" | "invalid_action" | "invalid_body" | "invalid_idempotency_key" | "invalid_posture" | "invalid_reserve_condition" | "invalid_text" | "match_finished" | "no_active_creature" | "not_enough_power" | "not_your_turn" | "nothing_to_select" | "over_budget" | "plan_size" | "power_card_discarded" | "starter_affinity_not_offered" | "stunned" | "unknown_affinity" | "unknown_card_kind" | "unknown_creature" | "unknown_game" | "unknown_move" | "unknown_power_card" | "unknown_rarity" | "validation_failed" | "wrong_phase";
-                        /** @enum {integer} */
-                        status?: 422;
-                    };
-                };
-            };
-            /** @description Too many changes: wait for Retry-After seconds */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "rate_limited";
-                        /** @enum {integer} */
-                        status?: 429;
-                    };
-                };
-            };
-            /** @description A service is unavailable */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
-                        /** @enum {integer} */
-                        status?: 503;
-                    };
-                };
-            };
-            /** @description Unexpected error */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "internal_error";
-                        /** @enum {integer} */
-                        status?: 500;
-                    };
-                };
-            };
-        };
-    };
-    declineChronovoreInvitation: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                invitation_id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Invitation"];
-                };
-            };
-            /** @description Missing or invalid access token */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "invalid_audience" | "invalid_issuer" | "invalid_token" | "missing_token" | "token_expired" | "token_not_yet_valid" | "unknown_signing_key";
-                        /** @enum {integer} */
-                        status?: 401;
-                    };
-                };
-            };
-            /** @description Not allowed (role, ownership or a locked account) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "account_locked";
-                        /** @enum {integer} */
-                        status?: 403;
-                    };
-                };
-            };
-            /** @description Not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "collection_not_found" | "deck_not_found" | "invitation_not_found" | "match_not_found" | "no_active_match" | "no_defense" | "not_queued" | "plan_not_found" | "player_not_found" | "report_not_found" | "route_not_found" | "target_not_found";
-                        /** @enum {integer} */
-                        status?: 404;
-                    };
-                };
-            };
-            /** @description Conflict with the current state */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "active_match_exists" | "already_locked" | "answer_not_marked" | "attack_finished" | "card_already_played" | "card_not_in_hand" | "choosing_time_over" | "condition_unmet" | "creature_already_active" | "creature_defeated" | "invalid_action" | "invitation_exists" | "invitation_limit_reached" | "invitation_not_pending" | "match_finished" | "no_active_creature" | "no_ticket" | "not_a_seat" | "not_enough_power" | "not_overdue" | "not_your_seat" | "not_your_turn" | "nothing_to_select" | "opponent_busy" | "plan_limit_reached" | "power_card_discarded" | "pseudonym_ambiguous" | "same_slot" | "slot_empty" | "slot_taken" | "stale_version" | "stunned" | "target_not_allowed" | "target_protected" | "target_recently_attacked" | "target_under_attack" | "terrakard_not_started" | "tutorial_finished" | "tutorial_not_finished" | "unknown_card" | "unknown_choice" | "unknown_creature" | "unknown_move" | "unknown_power_card" | "unknown_slot" | "wrong_phase";
-                        /** @enum {integer} */
-                        status?: 409;
-                    };
-                };
-            };
-            /** @description Too many changes: wait for Retry-After seconds */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "rate_limited";
-                        /** @enum {integer} */
-                        status?: 429;
-                    };
-                };
-            };
-            /** @description A service is unavailable */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
-                        /** @enum {integer} */
-                        status?: 503;
-                    };
-                };
-            };
-            /** @description Unexpected error */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "internal_error";
-                        /** @enum {integer} */
-                        status?: 500;
-                    };
-                };
-            };
-        };
-    };
     getChronovoreLibrary: {
         parameters: {
             query?: never;
@@ -5916,7 +5355,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "active_match_exists" | "already_locked" | "answer_not_marked" | "attack_finished" | "card_already_played" | "card_not_in_hand" | "choosing_time_over" | "condition_unmet" | "creature_already_active" | "creature_defeated" | "invalid_action" | "invitation_exists" | "invitation_limit_reached" | "invitation_not_pending" | "match_finished" | "no_active_creature" | "no_ticket" | "not_a_seat" | "not_enough_power" | "not_overdue" | "not_your_seat" | "not_your_turn" | "nothing_to_select" | "opponent_busy" | "plan_limit_reached" | "power_card_discarded" | "pseudonym_ambiguous" | "same_slot" | "slot_empty" | "slot_taken" | "stale_version" | "stunned" | "target_not_allowed" | "target_protected" | "target_recently_attacked" | "target_under_attack" | "terrakard_not_started" | "tutorial_finished" | "tutorial_not_finished" | "unknown_card" | "unknown_choice" | "unknown_creature" | "unknown_move" | "unknown_power_card" | "unknown_slot" | "wrong_phase";
+                        code?: "active_match_exists" | "active_match_limit" | "already_locked" | "answer_not_marked" | "attack_finished" | "card_already_played" | "card_not_in_hand" | "choosing_time_over" | "condition_unmet" | "creature_already_active" | "creature_defeated" | "invalid_action" | "invitation_exists" | "invitation_limit_reached" | "invitation_not_pending" | "match_finished" | "no_active_creature" | "no_ticket" | "not_a_seat" | "not_enough_power" | "not_overdue" | "not_your_seat" | "not_your_turn" | "nothing_to_select" | "opponent_busy" | "plan_limit_reached" | "power_card_discarded" | "pseudonym_ambiguous" | "same_slot" | "slot_empty" | "slot_taken" | "stale_version" | "stunned" | "target_not_allowed" | "target_protected" | "target_recently_attacked" | "target_under_attack" | "terrakard_not_started" | "tutorial_finished" | "tutorial_not_finished" | "unknown_card" | "unknown_choice" | "unknown_creature" | "unknown_move" | "unknown_power_card" | "unknown_slot" | "wrong_phase";
                         /** @enum {integer} */
                         status?: 409;
                     };
@@ -6267,7 +5706,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "active_match_exists" | "already_locked" | "answer_not_marked" | "attack_finished" | "card_already_played" | "card_not_in_hand" | "choosing_time_over" | "condition_unmet" | "creature_already_active" | "creature_defeated" | "invalid_action" | "invitation_exists" | "invitation_limit_reached" | "invitation_not_pending" | "match_finished" | "no_active_creature" | "no_ticket" | "not_a_seat" | "not_enough_power" | "not_overdue" | "not_your_seat" | "not_your_turn" | "nothing_to_select" | "opponent_busy" | "plan_limit_reached" | "power_card_discarded" | "pseudonym_ambiguous" | "same_slot" | "slot_empty" | "slot_taken" | "stale_version" | "stunned" | "target_not_allowed" | "target_protected" | "target_recently_attacked" | "target_under_attack" | "terrakard_not_started" | "tutorial_finished" | "tutorial_not_finished" | "unknown_card" | "unknown_choice" | "unknown_creature" | "unknown_move" | "unknown_power_card" | "unknown_slot" | "wrong_phase";
+                        code?: "active_match_exists" | "active_match_limit" | "already_locked" | "answer_not_marked" | "attack_finished" | "card_already_played" | "card_not_in_hand" | "choosing_time_over" | "condition_unmet" | "creature_already_active" | "creature_defeated" | "invalid_action" | "invitation_exists" | "invitation_limit_reached" | "invitation_not_pending" | "match_finished" | "no_active_creature" | "no_ticket" | "not_a_seat" | "not_enough_power" | "not_overdue" | "not_your_seat" | "not_your_turn" | "nothing_to_select" | "opponent_busy" | "plan_limit_reached" | "power_card_discarded" | "pseudonym_ambiguous" | "same_slot" | "slot_empty" | "slot_taken" | "stale_version" | "stunned" | "target_not_allowed" | "target_protected" | "target_recently_attacked" | "target_under_attack" | "terrakard_not_started" | "tutorial_finished" | "tutorial_not_finished" | "unknown_card" | "unknown_choice" | "unknown_creature" | "unknown_move" | "unknown_power_card" | "unknown_slot" | "wrong_phase";
                         /** @enum {integer} */
                         status?: 409;
                     };
@@ -6528,7 +5967,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "active_match_exists" | "already_locked" | "answer_not_marked" | "attack_finished" | "card_already_played" | "card_not_in_hand" | "choosing_time_over" | "condition_unmet" | "creature_already_active" | "creature_defeated" | "invalid_action" | "invitation_exists" | "invitation_limit_reached" | "invitation_not_pending" | "match_finished" | "no_active_creature" | "no_ticket" | "not_a_seat" | "not_enough_power" | "not_overdue" | "not_your_seat" | "not_your_turn" | "nothing_to_select" | "opponent_busy" | "plan_limit_reached" | "power_card_discarded" | "pseudonym_ambiguous" | "same_slot" | "slot_empty" | "slot_taken" | "stale_version" | "stunned" | "target_not_allowed" | "target_protected" | "target_recently_attacked" | "target_under_attack" | "terrakard_not_started" | "tutorial_finished" | "tutorial_not_finished" | "unknown_card" | "unknown_choice" | "unknown_creature" | "unknown_move" | "unknown_power_card" | "unknown_slot" | "wrong_phase";
+                        code?: "active_match_exists" | "active_match_limit" | "already_locked" | "answer_not_marked" | "attack_finished" | "card_already_played" | "card_not_in_hand" | "choosing_time_over" | "condition_unmet" | "creature_already_active" | "creature_defeated" | "invalid_action" | "invitation_exists" | "invitation_limit_reached" | "invitation_not_pending" | "match_finished" | "no_active_creature" | "no_ticket" | "not_a_seat" | "not_enough_power" | "not_overdue" | "not_your_seat" | "not_your_turn" | "nothing_to_select" | "opponent_busy" | "plan_limit_reached" | "power_card_discarded" | "pseudonym_ambiguous" | "same_slot" | "slot_empty" | "slot_taken" | "stale_version" | "stunned" | "target_not_allowed" | "target_protected" | "target_recently_attacked" | "target_under_attack" | "terrakard_not_started" | "tutorial_finished" | "tutorial_not_finished" | "unknown_card" | "unknown_choice" | "unknown_creature" | "unknown_move" | "unknown_power_card" | "unknown_slot" | "wrong_phase";
                         /** @enum {integer} */
                         status?: 409;
                     };
@@ -6768,7 +6207,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "active_match_exists" | "already_locked" | "answer_not_marked" | "attack_finished" | "card_already_played" | "card_not_in_hand" | "choosing_time_over" | "condition_unmet" | "creature_already_active" | "creature_defeated" | "invalid_action" | "invitation_exists" | "invitation_limit_reached" | "invitation_not_pending" | "match_finished" | "no_active_creature" | "no_ticket" | "not_a_seat" | "not_enough_power" | "not_overdue" | "not_your_seat" | "not_your_turn" | "nothing_to_select" | "opponent_busy" | "plan_limit_reached" | "power_card_discarded" | "pseudonym_ambiguous" | "same_slot" | "slot_empty" | "slot_taken" | "stale_version" | "stunned" | "target_not_allowed" | "target_protected" | "target_recently_attacked" | "target_under_attack" | "terrakard_not_started" | "tutorial_finished" | "tutorial_not_finished" | "unknown_card" | "unknown_choice" | "unknown_creature" | "unknown_move" | "unknown_power_card" | "unknown_slot" | "wrong_phase";
+                        code?: "active_match_exists" | "active_match_limit" | "already_locked" | "answer_not_marked" | "attack_finished" | "card_already_played" | "card_not_in_hand" | "choosing_time_over" | "condition_unmet" | "creature_already_active" | "creature_defeated" | "invalid_action" | "invitation_exists" | "invitation_limit_reached" | "invitation_not_pending" | "match_finished" | "no_active_creature" | "no_ticket" | "not_a_seat" | "not_enough_power" | "not_overdue" | "not_your_seat" | "not_your_turn" | "nothing_to_select" | "opponent_busy" | "plan_limit_reached" | "power_card_discarded" | "pseudonym_ambiguous" | "same_slot" | "slot_empty" | "slot_taken" | "stale_version" | "stunned" | "target_not_allowed" | "target_protected" | "target_recently_attacked" | "target_under_attack" | "terrakard_not_started" | "tutorial_finished" | "tutorial_not_finished" | "unknown_card" | "unknown_choice" | "unknown_creature" | "unknown_move" | "unknown_power_card" | "unknown_slot" | "wrong_phase";
                         /** @enum {integer} */
                         status?: 409;
                     };
@@ -8586,7 +8025,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "active_match_exists" | "already_locked" | "answer_not_marked" | "attack_finished" | "card_already_played" | "card_not_in_hand" | "choosing_time_over" | "condition_unmet" | "creature_already_active" | "creature_defeated" | "invalid_action" | "invitation_exists" | "invitation_limit_reached" | "invitation_not_pending" | "match_finished" | "no_active_creature" | "no_ticket" | "not_a_seat" | "not_enough_power" | "not_overdue" | "not_your_seat" | "not_your_turn" | "nothing_to_select" | "opponent_busy" | "plan_limit_reached" | "power_card_discarded" | "pseudonym_ambiguous" | "same_slot" | "slot_empty" | "slot_taken" | "stale_version" | "stunned" | "target_not_allowed" | "target_protected" | "target_recently_attacked" | "target_under_attack" | "terrakard_not_started" | "tutorial_finished" | "tutorial_not_finished" | "unknown_card" | "unknown_choice" | "unknown_creature" | "unknown_move" | "unknown_power_card" | "unknown_slot" | "wrong_phase";
+                        code?: "active_match_exists" | "active_match_limit" | "already_locked" | "answer_not_marked" | "attack_finished" | "card_already_played" | "card_not_in_hand" | "choosing_time_over" | "condition_unmet" | "creature_already_active" | "creature_defeated" | "invalid_action" | "invitation_exists" | "invitation_limit_reached" | "invitation_not_pending" | "match_finished" | "no_active_creature" | "no_ticket" | "not_a_seat" | "not_enough_power" | "not_overdue" | "not_your_seat" | "not_your_turn" | "nothing_to_select" | "opponent_busy" | "plan_limit_reached" | "power_card_discarded" | "pseudonym_ambiguous" | "same_slot" | "slot_empty" | "slot_taken" | "stale_version" | "stunned" | "target_not_allowed" | "target_protected" | "target_recently_attacked" | "target_under_attack" | "terrakard_not_started" | "tutorial_finished" | "tutorial_not_finished" | "unknown_card" | "unknown_choice" | "unknown_creature" | "unknown_move" | "unknown_power_card" | "unknown_slot" | "wrong_phase";
                         /** @enum {integer} */
                         status?: 409;
                     };
@@ -8937,7 +8376,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "active_match_exists" | "already_locked" | "answer_not_marked" | "attack_finished" | "card_already_played" | "card_not_in_hand" | "choosing_time_over" | "condition_unmet" | "creature_already_active" | "creature_defeated" | "invalid_action" | "invitation_exists" | "invitation_limit_reached" | "invitation_not_pending" | "match_finished" | "no_active_creature" | "no_ticket" | "not_a_seat" | "not_enough_power" | "not_overdue" | "not_your_seat" | "not_your_turn" | "nothing_to_select" | "opponent_busy" | "plan_limit_reached" | "power_card_discarded" | "pseudonym_ambiguous" | "same_slot" | "slot_empty" | "slot_taken" | "stale_version" | "stunned" | "target_not_allowed" | "target_protected" | "target_recently_attacked" | "target_under_attack" | "terrakard_not_started" | "tutorial_finished" | "tutorial_not_finished" | "unknown_card" | "unknown_choice" | "unknown_creature" | "unknown_move" | "unknown_power_card" | "unknown_slot" | "wrong_phase";
+                        code?: "active_match_exists" | "active_match_limit" | "already_locked" | "answer_not_marked" | "attack_finished" | "card_already_played" | "card_not_in_hand" | "choosing_time_over" | "condition_unmet" | "creature_already_active" | "creature_defeated" | "invalid_action" | "invitation_exists" | "invitation_limit_reached" | "invitation_not_pending" | "match_finished" | "no_active_creature" | "no_ticket" | "not_a_seat" | "not_enough_power" | "not_overdue" | "not_your_seat" | "not_your_turn" | "nothing_to_select" | "opponent_busy" | "plan_limit_reached" | "power_card_discarded" | "pseudonym_ambiguous" | "same_slot" | "slot_empty" | "slot_taken" | "stale_version" | "stunned" | "target_not_allowed" | "target_protected" | "target_recently_attacked" | "target_under_attack" | "terrakard_not_started" | "tutorial_finished" | "tutorial_not_finished" | "unknown_card" | "unknown_choice" | "unknown_creature" | "unknown_move" | "unknown_power_card" | "unknown_slot" | "wrong_phase";
                         /** @enum {integer} */
                         status?: 409;
                     };
@@ -9106,7 +8545,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "active_match_exists" | "already_locked" | "answer_not_marked" | "attack_finished" | "card_already_played" | "card_not_in_hand" | "choosing_time_over" | "condition_unmet" | "creature_already_active" | "creature_defeated" | "invalid_action" | "invitation_exists" | "invitation_limit_reached" | "invitation_not_pending" | "match_finished" | "no_active_creature" | "no_ticket" | "not_a_seat" | "not_enough_power" | "not_overdue" | "not_your_seat" | "not_your_turn" | "nothing_to_select" | "opponent_busy" | "plan_limit_reached" | "power_card_discarded" | "pseudonym_ambiguous" | "same_slot" | "slot_empty" | "slot_taken" | "stale_version" | "stunned" | "target_not_allowed" | "target_protected" | "target_recently_attacked" | "target_under_attack" | "terrakard_not_started" | "tutorial_finished" | "tutorial_not_finished" | "unknown_card" | "unknown_choice" | "unknown_creature" | "unknown_move" | "unknown_power_card" | "unknown_slot" | "wrong_phase";
+                        code?: "active_match_exists" | "active_match_limit" | "already_locked" | "answer_not_marked" | "attack_finished" | "card_already_played" | "card_not_in_hand" | "choosing_time_over" | "condition_unmet" | "creature_already_active" | "creature_defeated" | "invalid_action" | "invitation_exists" | "invitation_limit_reached" | "invitation_not_pending" | "match_finished" | "no_active_creature" | "no_ticket" | "not_a_seat" | "not_enough_power" | "not_overdue" | "not_your_seat" | "not_your_turn" | "nothing_to_select" | "opponent_busy" | "plan_limit_reached" | "power_card_discarded" | "pseudonym_ambiguous" | "same_slot" | "slot_empty" | "slot_taken" | "stale_version" | "stunned" | "target_not_allowed" | "target_protected" | "target_recently_attacked" | "target_under_attack" | "terrakard_not_started" | "tutorial_finished" | "tutorial_not_finished" | "unknown_card" | "unknown_choice" | "unknown_creature" | "unknown_move" | "unknown_power_card" | "unknown_slot" | "wrong_phase";
                         /** @enum {integer} */
                         status?: 409;
                     };
@@ -10209,6 +9648,82 @@ export interface operations {
             };
         };
     };
+    listQuestPvpMatches: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PvpMatches"];
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_audience" | "invalid_issuer" | "invalid_token" | "missing_token" | "token_expired" | "token_not_yet_valid" | "unknown_signing_key";
+                        /** @enum {integer} */
+                        status?: 401;
+                    };
+                };
+            };
+            /** @description Not allowed (role, ownership or a locked account) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "account_locked";
+                        /** @enum {integer} */
+                        status?: 403;
+                    };
+                };
+            };
+            /** @description A service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
+                        /** @enum {integer} */
+                        status?: 503;
+                    };
+                };
+            };
+            /** @description Unexpected error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                        /** @enum {integer} */
+                        status?: 500;
+                    };
+                };
+            };
+        };
+    };
     getQuestStarter: {
         parameters: {
             query?: never;
@@ -10752,7 +10267,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "active_match_exists" | "already_locked" | "answer_not_marked" | "attack_finished" | "card_already_played" | "card_not_in_hand" | "choosing_time_over" | "condition_unmet" | "creature_already_active" | "creature_defeated" | "invalid_action" | "invitation_exists" | "invitation_limit_reached" | "invitation_not_pending" | "match_finished" | "no_active_creature" | "no_ticket" | "not_a_seat" | "not_enough_power" | "not_overdue" | "not_your_seat" | "not_your_turn" | "nothing_to_select" | "opponent_busy" | "plan_limit_reached" | "power_card_discarded" | "pseudonym_ambiguous" | "same_slot" | "slot_empty" | "slot_taken" | "stale_version" | "stunned" | "target_not_allowed" | "target_protected" | "target_recently_attacked" | "target_under_attack" | "terrakard_not_started" | "tutorial_finished" | "tutorial_not_finished" | "unknown_card" | "unknown_choice" | "unknown_creature" | "unknown_move" | "unknown_power_card" | "unknown_slot" | "wrong_phase";
+                        code?: "active_match_exists" | "active_match_limit" | "already_locked" | "answer_not_marked" | "attack_finished" | "card_already_played" | "card_not_in_hand" | "choosing_time_over" | "condition_unmet" | "creature_already_active" | "creature_defeated" | "invalid_action" | "invitation_exists" | "invitation_limit_reached" | "invitation_not_pending" | "match_finished" | "no_active_creature" | "no_ticket" | "not_a_seat" | "not_enough_power" | "not_overdue" | "not_your_seat" | "not_your_turn" | "nothing_to_select" | "opponent_busy" | "plan_limit_reached" | "power_card_discarded" | "pseudonym_ambiguous" | "same_slot" | "slot_empty" | "slot_taken" | "stale_version" | "stunned" | "target_not_allowed" | "target_protected" | "target_recently_attacked" | "target_under_attack" | "terrakard_not_started" | "tutorial_finished" | "tutorial_not_finished" | "unknown_card" | "unknown_choice" | "unknown_creature" | "unknown_move" | "unknown_power_card" | "unknown_slot" | "wrong_phase";
                         /** @enum {integer} */
                         status?: 409;
                     };
@@ -11013,7 +10528,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "active_match_exists" | "already_locked" | "answer_not_marked" | "attack_finished" | "card_already_played" | "card_not_in_hand" | "choosing_time_over" | "condition_unmet" | "creature_already_active" | "creature_defeated" | "invalid_action" | "invitation_exists" | "invitation_limit_reached" | "invitation_not_pending" | "match_finished" | "no_active_creature" | "no_ticket" | "not_a_seat" | "not_enough_power" | "not_overdue" | "not_your_seat" | "not_your_turn" | "nothing_to_select" | "opponent_busy" | "plan_limit_reached" | "power_card_discarded" | "pseudonym_ambiguous" | "same_slot" | "slot_empty" | "slot_taken" | "stale_version" | "stunned" | "target_not_allowed" | "target_protected" | "target_recently_attacked" | "target_under_attack" | "terrakard_not_started" | "tutorial_finished" | "tutorial_not_finished" | "unknown_card" | "unknown_choice" | "unknown_creature" | "unknown_move" | "unknown_power_card" | "unknown_slot" | "wrong_phase";
+                        code?: "active_match_exists" | "active_match_limit" | "already_locked" | "answer_not_marked" | "attack_finished" | "card_already_played" | "card_not_in_hand" | "choosing_time_over" | "condition_unmet" | "creature_already_active" | "creature_defeated" | "invalid_action" | "invitation_exists" | "invitation_limit_reached" | "invitation_not_pending" | "match_finished" | "no_active_creature" | "no_ticket" | "not_a_seat" | "not_enough_power" | "not_overdue" | "not_your_seat" | "not_your_turn" | "nothing_to_select" | "opponent_busy" | "plan_limit_reached" | "power_card_discarded" | "pseudonym_ambiguous" | "same_slot" | "slot_empty" | "slot_taken" | "stale_version" | "stunned" | "target_not_allowed" | "target_protected" | "target_recently_attacked" | "target_under_attack" | "terrakard_not_started" | "tutorial_finished" | "tutorial_not_finished" | "unknown_card" | "unknown_choice" | "unknown_creature" | "unknown_move" | "unknown_power_card" | "unknown_slot" | "wrong_phase";
                         /** @enum {integer} */
                         status?: 409;
                     };
@@ -12991,7 +12506,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "active_match_exists" | "already_locked" | "answer_not_marked" | "attack_finished" | "card_already_played" | "card_not_in_hand" | "choosing_time_over" | "condition_unmet" | "creature_already_active" | "creature_defeated" | "invalid_action" | "invitation_exists" | "invitation_limit_reached" | "invitation_not_pending" | "match_finished" | "no_active_creature" | "no_ticket" | "not_a_seat" | "not_enough_power" | "not_overdue" | "not_your_seat" | "not_your_turn" | "nothing_to_select" | "opponent_busy" | "plan_limit_reached" | "power_card_discarded" | "pseudonym_ambiguous" | "same_slot" | "slot_empty" | "slot_taken" | "stale_version" | "stunned" | "target_not_allowed" | "target_protected" | "target_recently_attacked" | "target_under_attack" | "terrakard_not_started" | "tutorial_finished" | "tutorial_not_finished" | "unknown_card" | "unknown_choice" | "unknown_creature" | "unknown_move" | "unknown_power_card" | "unknown_slot" | "wrong_phase";
+                        code?: "active_match_exists" | "active_match_limit" | "already_locked" | "answer_not_marked" | "attack_finished" | "card_already_played" | "card_not_in_hand" | "choosing_time_over" | "condition_unmet" | "creature_already_active" | "creature_defeated" | "invalid_action" | "invitation_exists" | "invitation_limit_reached" | "invitation_not_pending" | "match_finished" | "no_active_creature" | "no_ticket" | "not_a_seat" | "not_enough_power" | "not_overdue" | "not_your_seat" | "not_your_turn" | "nothing_to_select" | "opponent_busy" | "plan_limit_reached" | "power_card_discarded" | "pseudonym_ambiguous" | "same_slot" | "slot_empty" | "slot_taken" | "stale_version" | "stunned" | "target_not_allowed" | "target_protected" | "target_recently_attacked" | "target_under_attack" | "terrakard_not_started" | "tutorial_finished" | "tutorial_not_finished" | "unknown_card" | "unknown_choice" | "unknown_creature" | "unknown_move" | "unknown_power_card" | "unknown_slot" | "wrong_phase";
                         /** @enum {integer} */
                         status?: 409;
                     };
@@ -13022,6 +12537,673 @@ export interface operations {
                         code?: "cannot_attack_yourself" | "cannot_invite_yourself" | "card_not_owned" | "condition_unmet" | "creature_already_active" | "creature_defeated" | "deck_class_mixed" | "deck_composition" | "deck_copy_limit" | "deck_copy_not_owned" | "deck_copy_repeated" | "deck_cost_exceeded" | "deck_list_too_long" | "deck_mythic_limit" | "deck_name_blank" | "deck_name_invalid" | "deck_name_too_long" | "deck_not_playable" | "deck_size" | "duplicate_card" | "duplicate_copy" | "idempotency_key_mismatch" | "idempotency_key_reused" | "invalid_action" | "invalid_body" | "invalid_idempotency_key" | "invalid_posture" | "invalid_reserve_condition" | "invalid_text" | "match_finished" | "no_active_creature" | "not_enough_power" | "not_your_turn" | "nothing_to_select" | "over_budget" | "plan_size" | "power_card_discarded" | "starter_affinity_not_offered" | "stunned" | "unknown_affinity" | "unknown_card_kind" | "unknown_creature" | "unknown_game" | "unknown_move" | "unknown_power_card" | "unknown_rarity" | "validation_failed" | "wrong_phase";
                         /** @enum {integer} */
                         status?: 422;
+                    };
+                };
+            };
+            /** @description Too many changes: wait for Retry-After seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                        /** @enum {integer} */
+                        status?: 429;
+                    };
+                };
+            };
+            /** @description A service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
+                        /** @enum {integer} */
+                        status?: 503;
+                    };
+                };
+            };
+            /** @description Unexpected error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                        /** @enum {integer} */
+                        status?: 500;
+                    };
+                };
+            };
+        };
+    };
+    listInvitations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                game: "chronovore" | "quest";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Invitations"];
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_audience" | "invalid_issuer" | "invalid_token" | "missing_token" | "token_expired" | "token_not_yet_valid" | "unknown_signing_key";
+                        /** @enum {integer} */
+                        status?: 401;
+                    };
+                };
+            };
+            /** @description Not allowed (role, ownership or a locked account) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "account_locked";
+                        /** @enum {integer} */
+                        status?: 403;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "collection_not_found" | "deck_not_found" | "invitation_not_found" | "match_not_found" | "no_active_match" | "no_defense" | "not_queued" | "plan_not_found" | "player_not_found" | "report_not_found" | "route_not_found" | "target_not_found";
+                        /** @enum {integer} */
+                        status?: 404;
+                    };
+                };
+            };
+            /** @description A service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
+                        /** @enum {integer} */
+                        status?: 503;
+                    };
+                };
+            };
+            /** @description Unexpected error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                        /** @enum {integer} */
+                        status?: 500;
+                    };
+                };
+            };
+        };
+    };
+    createInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                game: "chronovore" | "quest";
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InviteRequest"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Invitation"];
+                };
+            };
+            /** @description Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "malformed_json" | "malformed_request" | "unsupported_media_type";
+                        /** @enum {integer} */
+                        status?: 400;
+                    };
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_audience" | "invalid_issuer" | "invalid_token" | "missing_token" | "token_expired" | "token_not_yet_valid" | "unknown_signing_key";
+                        /** @enum {integer} */
+                        status?: 401;
+                    };
+                };
+            };
+            /** @description Not allowed (role, ownership or a locked account) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "account_locked";
+                        /** @enum {integer} */
+                        status?: 403;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "collection_not_found" | "deck_not_found" | "invitation_not_found" | "match_not_found" | "no_active_match" | "no_defense" | "not_queued" | "plan_not_found" | "player_not_found" | "report_not_found" | "route_not_found" | "target_not_found";
+                        /** @enum {integer} */
+                        status?: 404;
+                    };
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "active_match_exists" | "active_match_limit" | "already_locked" | "answer_not_marked" | "attack_finished" | "card_already_played" | "card_not_in_hand" | "choosing_time_over" | "condition_unmet" | "creature_already_active" | "creature_defeated" | "invalid_action" | "invitation_exists" | "invitation_limit_reached" | "invitation_not_pending" | "match_finished" | "no_active_creature" | "no_ticket" | "not_a_seat" | "not_enough_power" | "not_overdue" | "not_your_seat" | "not_your_turn" | "nothing_to_select" | "opponent_busy" | "plan_limit_reached" | "power_card_discarded" | "pseudonym_ambiguous" | "same_slot" | "slot_empty" | "slot_taken" | "stale_version" | "stunned" | "target_not_allowed" | "target_protected" | "target_recently_attacked" | "target_under_attack" | "terrakard_not_started" | "tutorial_finished" | "tutorial_not_finished" | "unknown_card" | "unknown_choice" | "unknown_creature" | "unknown_move" | "unknown_power_card" | "unknown_slot" | "wrong_phase";
+                        /** @enum {integer} */
+                        status?: 409;
+                    };
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "payload_too_large";
+                        /** @enum {integer} */
+                        status?: 413;
+                    };
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "cannot_attack_yourself" | "cannot_invite_yourself" | "card_not_owned" | "condition_unmet" | "creature_already_active" | "creature_defeated" | "deck_class_mixed" | "deck_composition" | "deck_copy_limit" | "deck_copy_not_owned" | "deck_copy_repeated" | "deck_cost_exceeded" | "deck_list_too_long" | "deck_mythic_limit" | "deck_name_blank" | "deck_name_invalid" | "deck_name_too_long" | "deck_not_playable" | "deck_size" | "duplicate_card" | "duplicate_copy" | "idempotency_key_mismatch" | "idempotency_key_reused" | "invalid_action" | "invalid_body" | "invalid_idempotency_key" | "invalid_posture" | "invalid_reserve_condition" | "invalid_text" | "match_finished" | "no_active_creature" | "not_enough_power" | "not_your_turn" | "nothing_to_select" | "over_budget" | "plan_size" | "power_card_discarded" | "starter_affinity_not_offered" | "stunned" | "unknown_affinity" | "unknown_card_kind" | "unknown_creature" | "unknown_game" | "unknown_move" | "unknown_power_card" | "unknown_rarity" | "validation_failed" | "wrong_phase";
+                        /** @enum {integer} */
+                        status?: 422;
+                    };
+                };
+            };
+            /** @description Too many changes: wait for Retry-After seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                        /** @enum {integer} */
+                        status?: 429;
+                    };
+                };
+            };
+            /** @description A service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
+                        /** @enum {integer} */
+                        status?: 503;
+                    };
+                };
+            };
+            /** @description Unexpected error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                        /** @enum {integer} */
+                        status?: 500;
+                    };
+                };
+            };
+        };
+    };
+    cancelInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                game: "chronovore" | "quest";
+                invitation_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Invitation"];
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_audience" | "invalid_issuer" | "invalid_token" | "missing_token" | "token_expired" | "token_not_yet_valid" | "unknown_signing_key";
+                        /** @enum {integer} */
+                        status?: 401;
+                    };
+                };
+            };
+            /** @description Not allowed (role, ownership or a locked account) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "account_locked";
+                        /** @enum {integer} */
+                        status?: 403;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "collection_not_found" | "deck_not_found" | "invitation_not_found" | "match_not_found" | "no_active_match" | "no_defense" | "not_queued" | "plan_not_found" | "player_not_found" | "report_not_found" | "route_not_found" | "target_not_found";
+                        /** @enum {integer} */
+                        status?: 404;
+                    };
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "active_match_exists" | "active_match_limit" | "already_locked" | "answer_not_marked" | "attack_finished" | "card_already_played" | "card_not_in_hand" | "choosing_time_over" | "condition_unmet" | "creature_already_active" | "creature_defeated" | "invalid_action" | "invitation_exists" | "invitation_limit_reached" | "invitation_not_pending" | "match_finished" | "no_active_creature" | "no_ticket" | "not_a_seat" | "not_enough_power" | "not_overdue" | "not_your_seat" | "not_your_turn" | "nothing_to_select" | "opponent_busy" | "plan_limit_reached" | "power_card_discarded" | "pseudonym_ambiguous" | "same_slot" | "slot_empty" | "slot_taken" | "stale_version" | "stunned" | "target_not_allowed" | "target_protected" | "target_recently_attacked" | "target_under_attack" | "terrakard_not_started" | "tutorial_finished" | "tutorial_not_finished" | "unknown_card" | "unknown_choice" | "unknown_creature" | "unknown_move" | "unknown_power_card" | "unknown_slot" | "wrong_phase";
+                        /** @enum {integer} */
+                        status?: 409;
+                    };
+                };
+            };
+            /** @description Too many changes: wait for Retry-After seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                        /** @enum {integer} */
+                        status?: 429;
+                    };
+                };
+            };
+            /** @description A service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
+                        /** @enum {integer} */
+                        status?: 503;
+                    };
+                };
+            };
+            /** @description Unexpected error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                        /** @enum {integer} */
+                        status?: 500;
+                    };
+                };
+            };
+        };
+    };
+    acceptInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                game: "chronovore" | "quest";
+                invitation_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AcceptInvitationRequest"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AcceptedMatch"];
+                };
+            };
+            /** @description Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "malformed_json" | "malformed_request" | "unsupported_media_type";
+                        /** @enum {integer} */
+                        status?: 400;
+                    };
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_audience" | "invalid_issuer" | "invalid_token" | "missing_token" | "token_expired" | "token_not_yet_valid" | "unknown_signing_key";
+                        /** @enum {integer} */
+                        status?: 401;
+                    };
+                };
+            };
+            /** @description Not allowed (role, ownership or a locked account) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "account_locked";
+                        /** @enum {integer} */
+                        status?: 403;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "collection_not_found" | "deck_not_found" | "invitation_not_found" | "match_not_found" | "no_active_match" | "no_defense" | "not_queued" | "plan_not_found" | "player_not_found" | "report_not_found" | "route_not_found" | "target_not_found";
+                        /** @enum {integer} */
+                        status?: 404;
+                    };
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "active_match_exists" | "active_match_limit" | "already_locked" | "answer_not_marked" | "attack_finished" | "card_already_played" | "card_not_in_hand" | "choosing_time_over" | "condition_unmet" | "creature_already_active" | "creature_defeated" | "invalid_action" | "invitation_exists" | "invitation_limit_reached" | "invitation_not_pending" | "match_finished" | "no_active_creature" | "no_ticket" | "not_a_seat" | "not_enough_power" | "not_overdue" | "not_your_seat" | "not_your_turn" | "nothing_to_select" | "opponent_busy" | "plan_limit_reached" | "power_card_discarded" | "pseudonym_ambiguous" | "same_slot" | "slot_empty" | "slot_taken" | "stale_version" | "stunned" | "target_not_allowed" | "target_protected" | "target_recently_attacked" | "target_under_attack" | "terrakard_not_started" | "tutorial_finished" | "tutorial_not_finished" | "unknown_card" | "unknown_choice" | "unknown_creature" | "unknown_move" | "unknown_power_card" | "unknown_slot" | "wrong_phase";
+                        /** @enum {integer} */
+                        status?: 409;
+                    };
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "payload_too_large";
+                        /** @enum {integer} */
+                        status?: 413;
+                    };
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "cannot_attack_yourself" | "cannot_invite_yourself" | "card_not_owned" | "condition_unmet" | "creature_already_active" | "creature_defeated" | "deck_class_mixed" | "deck_composition" | "deck_copy_limit" | "deck_copy_not_owned" | "deck_copy_repeated" | "deck_cost_exceeded" | "deck_list_too_long" | "deck_mythic_limit" | "deck_name_blank" | "deck_name_invalid" | "deck_name_too_long" | "deck_not_playable" | "deck_size" | "duplicate_card" | "duplicate_copy" | "idempotency_key_mismatch" | "idempotency_key_reused" | "invalid_action" | "invalid_body" | "invalid_idempotency_key" | "invalid_posture" | "invalid_reserve_condition" | "invalid_text" | "match_finished" | "no_active_creature" | "not_enough_power" | "not_your_turn" | "nothing_to_select" | "over_budget" | "plan_size" | "power_card_discarded" | "starter_affinity_not_offered" | "stunned" | "unknown_affinity" | "unknown_card_kind" | "unknown_creature" | "unknown_game" | "unknown_move" | "unknown_power_card" | "unknown_rarity" | "validation_failed" | "wrong_phase";
+                        /** @enum {integer} */
+                        status?: 422;
+                    };
+                };
+            };
+            /** @description Too many changes: wait for Retry-After seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                        /** @enum {integer} */
+                        status?: 429;
+                    };
+                };
+            };
+            /** @description A service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
+                        /** @enum {integer} */
+                        status?: 503;
+                    };
+                };
+            };
+            /** @description Unexpected error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                        /** @enum {integer} */
+                        status?: 500;
+                    };
+                };
+            };
+        };
+    };
+    declineInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                game: "chronovore" | "quest";
+                invitation_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Invitation"];
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_audience" | "invalid_issuer" | "invalid_token" | "missing_token" | "token_expired" | "token_not_yet_valid" | "unknown_signing_key";
+                        /** @enum {integer} */
+                        status?: 401;
+                    };
+                };
+            };
+            /** @description Not allowed (role, ownership or a locked account) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "account_locked";
+                        /** @enum {integer} */
+                        status?: 403;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "collection_not_found" | "deck_not_found" | "invitation_not_found" | "match_not_found" | "no_active_match" | "no_defense" | "not_queued" | "plan_not_found" | "player_not_found" | "report_not_found" | "route_not_found" | "target_not_found";
+                        /** @enum {integer} */
+                        status?: 404;
+                    };
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "active_match_exists" | "active_match_limit" | "already_locked" | "answer_not_marked" | "attack_finished" | "card_already_played" | "card_not_in_hand" | "choosing_time_over" | "condition_unmet" | "creature_already_active" | "creature_defeated" | "invalid_action" | "invitation_exists" | "invitation_limit_reached" | "invitation_not_pending" | "match_finished" | "no_active_creature" | "no_ticket" | "not_a_seat" | "not_enough_power" | "not_overdue" | "not_your_seat" | "not_your_turn" | "nothing_to_select" | "opponent_busy" | "plan_limit_reached" | "power_card_discarded" | "pseudonym_ambiguous" | "same_slot" | "slot_empty" | "slot_taken" | "stale_version" | "stunned" | "target_not_allowed" | "target_protected" | "target_recently_attacked" | "target_under_attack" | "terrakard_not_started" | "tutorial_finished" | "tutorial_not_finished" | "unknown_card" | "unknown_choice" | "unknown_creature" | "unknown_move" | "unknown_power_card" | "unknown_slot" | "wrong_phase";
+                        /** @enum {integer} */
+                        status?: 409;
                     };
                 };
             };

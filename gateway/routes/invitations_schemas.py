@@ -1,0 +1,63 @@
+"""Schemas of invitations to a match against another player, by pseudonym: Chronovore's
+live matches and Quest's asynchronous ones (services/battle/pvp.py)."""
+
+from marshmallow import fields, validate
+
+from gateway.casing import CamelSchema
+
+MAX_PSEUDONYM = 32
+
+
+class InviteRequest(CamelSchema):
+    to = fields.String(
+        required=True,
+        validate=validate.Length(min=1, max=MAX_PSEUDONYM),
+        metadata={"example": "Keeper-3fa2c1", "description": "The player's pseudonym"},
+    )
+    deck_id = fields.UUID(required=True, metadata={"description": "One of your legal decks"})
+
+
+class AcceptInvitationRequest(CamelSchema):
+    deck_id = fields.UUID(required=True, metadata={"description": "One of your legal decks"})
+
+
+class InvitationSchema(CamelSchema):
+    id = fields.UUID()
+    from_ = fields.String(data_key="from", metadata={"description": "The inviter's pseudonym"})
+    to = fields.String(metadata={"description": "The invited player's pseudonym"})
+    sent = fields.Boolean(metadata={"description": "True when you sent it"})
+    status = fields.String(
+        metadata={"description": "pending | accepted | declined | cancelled | expired"}
+    )
+    deck_id = fields.UUID(
+        allow_none=True, metadata={"description": "Your deck, on an invitation you sent"}
+    )
+    match_id = fields.UUID(allow_none=True, metadata={"description": "Once accepted"})
+    created_at = fields.AwareDateTime()
+    expires_at = fields.AwareDateTime(
+        metadata={"description": "10 minutes (Chronovore) or 24 hours (Quest) after it was sent"}
+    )
+
+
+class InvitationsSchema(CamelSchema):
+    you = fields.String(
+        metadata={
+            "example": "Keeper-3fa2c1",
+            "description": "Your pseudonym: others invite you by it",
+        }
+    )
+    items = fields.List(
+        fields.Nested(InvitationSchema),
+        metadata={"description": "Your 20 newest invitations, sent and received"},
+    )
+
+
+class AcceptedMatchSchema(CamelSchema):
+    """The new match as your seat sees it: the game's own match view (Chronovore's
+    ``MatchView``, as ``GET /chronovore/matches/{id}``; Quest's ``BattleView``, as
+    ``GET /quest/battles/{id}``), of which these fields are common to both."""
+
+    id = fields.UUID()
+    mode = fields.String(metadata={"example": "async", "description": "pvp | async"})
+    status = fields.String(metadata={"example": "active"})
+    version = fields.Integer(metadata={"description": "Send it back as expectedVersion"})
