@@ -18,7 +18,7 @@ import { Loading, ProblemBox, Screen } from "../../ui/components";
 import { useAction, useResource } from "../../ui/resource";
 import { MatchBoard, sidesOf } from "./MatchBoard";
 
-type Invitation = NonNullable<Answer<"listChronovoreInvitations">["items"]>[number];
+type Invitation = NonNullable<Answer<"listInvitations">["items"]>[number];
 
 const STATUS_WORDS: Record<string, string> = {
   pending: "waiting for an answer",
@@ -79,9 +79,12 @@ function InvitationItem({ invitation, deckId, busy, act }: {
   );
 }
 
+/** The invitations routes serve every game with matches against a player. */
+const GAME = { params: { path: { game: "chronovore" as const } } };
+
 export function Versus() {
   const queue = useResource(() => unwrap(api.GET("/chronovore/queue")));
-  const invitations = useResource(() => unwrap(api.GET("/chronovore/invitations")));
+  const invitations = useResource(() => unwrap(api.GET("/{game}/invitations", GAME)));
   const decks = useResource(() => unwrap(api.GET("/chronovore/decks")));
   const [matchId, setMatchId] = useState<string | null>(null);
   const [deckId, setDeckId] = useState("");
@@ -128,7 +131,7 @@ export function Versus() {
     });
   const invite = () =>
     action.run(async () => {
-      const sent = await unwrap(api.POST("/chronovore/invitations", { body: { to: to.trim(), deckId } }));
+      const sent = await unwrap(api.POST("/{game}/invitations", { ...GAME, body: { to: to.trim(), deckId } }));
       setSaid(`Invitation sent to ${sent.to}.`);
       setTo("");
       await invitations.reload();
@@ -136,16 +139,16 @@ export function Versus() {
   const act = (change: "accept" | "decline" | "cancel", invitation: Invitation) =>
     void action.run(async () => {
       setSaid("");
-      const path = { params: { path: { invitation_id: invitation.id ?? "" } } };
+      const path = { params: { path: { game: "chronovore" as const, invitation_id: invitation.id ?? "" } } };
       try {
         if (change === "accept") {
-          const started = await unwrap(api.POST("/chronovore/invitations/{invitation_id}/accept", { ...path, body: { deckId } }));
+          const started = await unwrap(api.POST("/{game}/invitations/{invitation_id}/accept", { ...path, body: { deckId } }));
           setMatchId(started.id ?? null);
         } else if (change === "decline") {
-          await unwrap(api.POST("/chronovore/invitations/{invitation_id}/decline", path));
+          await unwrap(api.POST("/{game}/invitations/{invitation_id}/decline", path));
           setSaid(`You declined the invitation from ${invitation.from}.`);
         } else {
-          await unwrap(api.DELETE("/chronovore/invitations/{invitation_id}", path));
+          await unwrap(api.DELETE("/{game}/invitations/{invitation_id}", path));
           setSaid(`You cancelled the invitation to ${invitation.to}.`);
         }
       } finally {
