@@ -53,10 +53,14 @@ def clock():
 
 @pytest.fixture
 def service(battle_db, clock):
-    """The queue and invitations over the real database, the queue empty to start with."""
+    """The queue and invitations over the real database, the queue empty to start with
+    and left empty: the database is the session's, and a player left waiting here would
+    be paired with a later test's player (the e2e matches, the authorization matrix)."""
     with battle_db.transaction() as tx:
         tx.session.execute(sa.delete(pvp_queue))
-    return pvp.Pvp(partial(pvp_unit_of_work, battle_db), FakeCards(), clock, SeededRandomSource(3))
+    yield pvp.Pvp(partial(pvp_unit_of_work, battle_db), FakeCards(), clock, SeededRandomSource(3))
+    with battle_db.transaction() as tx:
+        tx.session.execute(sa.delete(pvp_queue))
 
 
 def together(calls: list[Callable[[], Any]]) -> list[Any]:
