@@ -448,7 +448,11 @@ def _after(cursor: str | None) -> tuple[datetime, uuid.UUID] | None:
     if found is None:
         raise InvalidInput("invalid_cursor", "this cursor was not given by this list")
     micros, hexid = found.groups()
-    return EPOCH + timedelta(microseconds=int(micros)), uuid.UUID(hex=hexid)
+    try:
+        created_at = EPOCH + timedelta(microseconds=int(micros))
+    except OverflowError:  # digits no attack's time has (beyond the year 9999)
+        raise InvalidInput("invalid_cursor", "this cursor was not given by this list") from None
+    return created_at, uuid.UUID(hex=hexid)
 
 
 def attacks(

@@ -189,8 +189,8 @@ def test_an_unanswered_question_times_out_after_15_s_with_no_effect(
             break
         seen = attacker.act(seen, {"kind": "play", "card": card})
         assert seen["phase"] in ("choose", "finished")
-    defender_report = json.dumps(seen)
-    assert "correct" not in defender_report and "answerKey" not in defender_report
+    shown = json.dumps(seen)
+    assert "correct" not in shown and "answerKey" not in shown
 
 
 def test_a_disconnected_attacker_may_come_back_within_the_round_else_the_sweeper_plays_on(
@@ -217,7 +217,7 @@ def test_a_disconnected_attacker_may_come_back_within_the_round_else_the_sweeper
     autos = [r["played"]["auto"] for r in state["rounds"]]
     assert autos[:2] == [False, False] and all(autos[2:]) and len(autos) >= 3
 
-    # The defender is told: the report is there without the attacker ever coming back.
+    # The defender's report is there without the attacker ever coming back.
     reports = wait_for(
         lambda: [r for r in defender.ok("GET", "/terrakard/defense-reports")["items"]
                  if r["matchId"] == view["id"]]
@@ -248,10 +248,15 @@ def test_the_list_of_your_attacks_pages_newest_first(api, catalogue, clock):
     assert seen[2]["defender"] == "Training plan"
     assert [a["outcome"] for a in seen] == ["forfeit"] * 3
     assert seen[0]["defender"] == defenders[1].pseudonym
-    # Another player's list is their own.
-    assert [a["id"] for a in defenders[0].ok("GET", "/terrakard/attacks")["items"]] != attacks[:1]
+    # Another player's list is their own: the defender's holds its tutorial only.
+    theirs = defenders[0].ok("GET", "/terrakard/attacks")["items"]
+    assert [a["mode"] for a in theirs] == ["tutorial"]
     assert_problem(attacker.call("GET", "/terrakard/attacks?cursor=12-zz"), 422,
                    "validation_failed")  # fmt: skip
+    # Well formed, but no attack's time (beyond the year 9999): refused, not a crash.
+    far = "644302095255559369-" + "ab" * 16
+    assert_problem(attacker.call("GET", f"/terrakard/attacks?cursor={far}"), 422,
+                   "invalid_cursor")  # fmt: skip
     assert_problem(attacker.call("GET", "/terrakard/attacks?limit=101"), 422,
                    "validation_failed")  # fmt: skip
 
