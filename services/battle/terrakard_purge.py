@@ -10,7 +10,11 @@ seats lose their id, in the purge's transaction:
   its own, and the attacker spent a ticket): the attacker plays it to its end and earns
   what it earns; nothing is written for the deleted defender;
 - in every attack the player defended, live or finished, the reconnaissance's
-  pseudonym (derived from their id) becomes "Deleted player".
+  pseudonym (derived from their id) becomes "Deleted player";
+- in every attack they sat in (either seat), their card copies' ids in the snapshots,
+  the log and the kept answers become new random ids (the same new id for the same
+  copy throughout the attack, so views, reports and replay are unchanged), and their
+  seat forgets the deck or plan it came from.
 """
 
 from __future__ import annotations
@@ -20,7 +24,7 @@ from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import select, update
+from sqlalchemy import select, text, update
 from sqlalchemy.orm import Session
 
 from games.terrakard.actions import give_up
@@ -39,17 +43,27 @@ DELETED = tk.pseudonym(None)
 
 
 def end_attacks_of(session: Session, player_id: uuid.UUID, now: datetime) -> int:
-    """The deleted player's live attacks end as given up; the attacks on their plan keep
-    no pseudonym of theirs. Returns how many attacks ended."""
+    """The deleted player's live attacks end as given up; no attack they sat in keeps
+    their pseudonym, copies, deck or plan. Returns how many attacks ended."""
     uow = BattleUnitOfWork(
         SqlMatches(session), UnitOfWork(session, plumbing, lambda: now),
         player_gate(session), SqlArena(session),
     )  # fmt: skip
-    ended = 0
-    for match_id in _seated(session, player_id, ATTACKER, live=True):
-        ended += _give_up_for(uow, match_id, player_id, now)
-    for match_id in _seated(session, player_id, DEFENDER, live=False):
+    # Found first: the give-up below empties the attacker's seat.
+    attacked = _seated(session, player_id, ATTACKER, live=False)
+    defended = _seated(session, player_id, DEFENDER, live=False)
+    live = _seated(session, player_id, ATTACKER, live=True)
+    session.execute(
+        update(match_seats)
+        .where(match_seats.c.player_id == player_id, match_seats.c.game == tk.GAME)
+        .values(ref_id=None, ref_version=None)
+    )
+    ended = sum(_give_up_for(uow, match_id, player_id, now) for match_id in live)
+    for match_id in defended:
         _forget_pseudonym(session, match_id)
+        _forget_copies(session, match_id, DEFENDER)
+    for match_id in attacked:
+        _forget_copies(session, match_id, ATTACKER)
     return ended
 
 
@@ -114,3 +128,43 @@ def _renamed(state: Any) -> Any:
     if not isinstance(state, dict) or not isinstance(state.get("defense"), dict):
         return state
     return {**state, "defense": {**state["defense"], "pseudonym": DELETED}}
+
+
+def _copy_ids(state: Any, seat: str) -> list[str]:
+    """The seat's copies in a stored attack state: the attacker's deck, or the plan's
+    five cards and its reserve."""
+    if not isinstance(state, dict):
+        return []
+    if seat == ATTACKER:
+        cards = state.get("attacker", {}).get("deck", [])
+    else:
+        plan = state.get("defense", {}).get("plan", {})
+        cards = [*plan.get("rounds", []), plan.get("reserve") or {}]
+    return [str(c["id"]) for c in cards if isinstance(c, dict) and c.get("id")]
+
+
+def _forget_copies(session: Session, match_id: uuid.UUID, seat: str) -> None:
+    """Each of the seat's copy ids, wherever the attack keeps it, becomes one new id."""
+    row = session.execute(
+        select(matches.c.state).where(matches.c.id == match_id).with_for_update()
+    ).first()
+    if row is None:
+        return
+    for old in dict.fromkeys(_copy_ids(row.state, seat)):
+        new = {"old": old, "new": str(uuid.uuid4())}
+        session.execute(
+            text(
+                "UPDATE matches SET state = replace(state::text, :old, :new)::jsonb, "
+                "initial_state = replace(initial_state::text, :old, :new)::jsonb "
+                "WHERE id = :match_id"
+            ),
+            {**new, "match_id": match_id},
+        )
+        session.execute(
+            text(
+                "UPDATE match_actions SET events = replace(events::text, :old, :new)::jsonb, "
+                "response = replace(response::text, :old, :new)::jsonb "
+                "WHERE match_id = :match_id"
+            ),
+            {**new, "match_id": match_id},
+        )

@@ -73,6 +73,35 @@ def battle_rows_naming(settings, player_id: str) -> dict[str, int]:
         engine.dispose()
 
 
+def battle_rows_holding(settings, ids: list[str]) -> int:
+    """Rows of battle's attacks (snapshots, log, kept answers, seats) naming any of
+    ``ids`` (a player's copies, decks and plans)."""
+    engine = sa.create_engine(settings.database_url_for("battle"))
+    query = sa.text(
+        "SELECT (SELECT count(*) FROM matches WHERE state::text LIKE :p "
+        "OR initial_state::text LIKE :p) + (SELECT count(*) FROM match_actions "
+        "WHERE events::text LIKE :p OR coalesce(response::text, '') LIKE :p) + "
+        "(SELECT count(*) FROM match_seats WHERE ref_id::text = :id)"
+    )
+    try:
+        with engine.connect() as conn:
+            return sum(conn.execute(query, {"p": f"%{i}%", "id": i}).scalar_one() for i in ids)
+    finally:
+        engine.dispose()
+
+
+def own_ids(player: Arena) -> list[str]:
+    """The player's copies, decks and plans (ids of their account's things)."""
+    decks = player.ok("GET", "/terrakard/decks")
+    plans = player.ok("GET", "/terrakard/plans")
+    found = [c["id"] for c in player.collection()["cards"]]
+    return found + [d["id"] for d in _items(decks)] + [p["id"] for p in _items(plans)]
+
+
+def _items(listed: Any) -> list[dict[str, Any]]:
+    return listed["items"] if isinstance(listed, dict) else listed
+
+
 def question_plan(defender: Arena) -> dict[str, Any]:
     """Five Commons, round 1's card with a published knowledge question."""
     mine = commons(defender.collection())
@@ -272,6 +301,8 @@ def test_deleting_the_attacker_ends_the_live_attack_as_given_up(
     attacker, defender, _, view = under_attack(api, catalogue, clock, questions=False)
     view = attacker.act(view, {"kind": "play", "card": 0})
     trophies = defender.profile()["trophies"]
+    theirs = own_ids(attacker)
+    assert battle_rows_holding(settings, theirs) > 0  # the attack holds their deck
     delete_account(attacker)
 
     reports = wait_for(
@@ -290,6 +321,7 @@ def test_deleting_the_attacker_ends_the_live_attack_as_given_up(
     assert battle_rows_naming(settings, attacker.id) == dict.fromkeys(
         ("seats", "arena", "objectives", "rewards", "outbox", "states"), 0
     )
+    assert battle_rows_holding(settings, theirs) == 0
     # The defense is free again.
     assert defender.profile()["shieldUntil"] is None
 
@@ -300,6 +332,8 @@ def test_deleting_the_defender_lets_the_attack_go_on_against_deleted_player(
     attacker, defender, _, view = under_attack(api, catalogue, clock, questions=False)
     view = attacker.act(view, {"kind": "play", "card": 0})
     before = attacker.profile()["trophies"]
+    theirs = own_ids(defender)
+    assert battle_rows_holding(settings, theirs) > 0  # the attack holds their plan
     delete_account(defender)
 
     def renamed():
@@ -335,3 +369,4 @@ def test_deleting_the_defender_lets_the_attack_go_on_against_deleted_player(
     finally:
         engine.dispose()
     assert kept == 0
+    assert battle_rows_holding(settings, theirs) == 0
