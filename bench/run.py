@@ -35,6 +35,11 @@ the same run.
     Chronovore CPU-vs-CPU matches, whole TerraKard attacks (a random attacker)
     a second on their pure engines, in this process, against their goals
     (2,000 and 20,000 a second on one core); a few seconds each.
+``terrakard round``, ``terrakard targets`` (``tkround``, ``tktargets``)
+    ``bench/terrakard_arena.py``: TerraKard attack rounds through the gateway (24
+    players spending their 5 tickets, 8 threads), p50/p99 of a round's round trip;
+    then the arena's target query over 100,000 arena rows seeded in battle's
+    database, p50/p99 (goal p99 <= 10 ms) and PostgreSQL's own share.
 ``push latency``, ``idle connections`` (``push``, ``idle``)
     ``bench/push.py``: 1,000 players on WebSocket (``bench/push_client.py``, a
     process of its own), ``MatchUpdated`` published as the battle relay does ->
@@ -116,7 +121,7 @@ SUBJECT = "auth0|bench"
 TOKEN_TIMEOUT = 30.0
 SCENARIOS = (
     "baseline", "me", "answers", "repeats", "battle", "rewards", "engine", "chronovore",
-    "terrakard", "push", "idle",
+    "terrakard", "tkround", "tktargets", "push", "idle",
 )  # fmt: skip
 ALIASES = {"gateway": "me"}
 # How the other scripts are sized from --duration (seconds measured per scenario):
@@ -128,6 +133,9 @@ ENGINE_MATCHES_PER_SECOND = 50  # per affinity, three affinities: ~150 matches/s
 # A tenth of --duration each (their goals are far above what they do here yet):
 CHRONOVORE_MATCHES_PER_SECOND = 20  # ~140 matches/s here: ~4 s at --duration 25
 TERRAKARD_ATTACKS_PER_SECOND = 150  # ~1,600 attacks/s here: ~2.5 s
+TK_PLAYERS = 24  # TerraKard players through the gateway, 5 attacks each: 600 rounds
+TK_ARENA_PLAYERS = 100_000  # arena rows for the target query (issue 17)
+TK_QUERIES = 2000
 PUSH_PLAYERS = 1000  # connected players while events are timed (issue 15)
 PUSH_EVENTS_PER_SECOND = 100  # MatchUpdated published, each to one of them
 IDLE_SOCKETS = 10_000  # idle WebSocket connections held on one gateway (issue 15)
@@ -137,6 +145,7 @@ PER_UNIT = {
     "events/s": "event",
     "matches/s": "match",
     "attacks/s": "attack",
+    "queries/s": "query",
     "sockets": "socket",
 }  # CPU ms per ...
 
@@ -336,6 +345,18 @@ def terrakard_argv(args: argparse.Namespace) -> list[str]:
     return ["--attacks", str(attacks), "--source", str(args.source)]
 
 
+def tk_arena_argv(args: argparse.Namespace) -> list[str]:
+    return [
+        *("--players", str(TK_PLAYERS), "--concurrency", "8"),
+        *("--arena-players", str(TK_ARENA_PLAYERS), "--queries", str(TK_QUERIES)),
+        *([] if "tkround" in args.scenarios else ["--no-rounds"]),
+        *([] if "tktargets" in args.scenarios else ["--no-targets"]),
+        *("--processes", "5" if args.processes == 2 else "1"),
+        *("--base-port", str(args.base_port + 900)),
+        *stack_flags(args),
+    ]
+
+
 def push_argv(args: argparse.Namespace) -> list[str]:
     return [
         *("--connections", str(PUSH_PLAYERS), "--rate", str(PUSH_EVENTS_PER_SECOND)),
@@ -414,6 +435,12 @@ def run_terrakard(args: argparse.Namespace) -> list[Result]:
     return [terrakard_engine.terrakard_result(run_script(args, "terrakard_engine"))]
 
 
+def run_tk_arena(args: argparse.Namespace) -> list[Result]:
+    options = args.script_options["terrakard_arena"]
+    found: list[Result] = run_script(args, "terrakard_arena").results(options)
+    return found
+
+
 def run_push(args: argparse.Namespace) -> list[Result]:
     import push
 
@@ -437,6 +464,7 @@ STEPS = (
     Step(frozenset({"engine"}), run_engine, "engine", engine_argv),
     Step(frozenset({"chronovore"}), run_chronovore, "chronovore_engine", chronovore_argv),
     Step(frozenset({"terrakard"}), run_terrakard, "terrakard_engine", terrakard_argv),
+    Step(frozenset({"tkround", "tktargets"}), run_tk_arena, "terrakard_arena", tk_arena_argv),
     Step(frozenset({"push", "idle"}), run_push, "push", push_argv),
 )
 
@@ -549,7 +577,8 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         type=int,
         default=18000,
         help="gateway port; accounts health +80, baseline +100, answers +200, battle +400, "
-        "rewards' cards health +600, push +700 (health +780, status +790)",
+        "rewards' cards health +600, push +700 (health +780, status +790), "
+        "TerraKard's gateway +900 (health +980..+983)",
     )
     add_source_option(parser)
     parser.add_argument(

@@ -164,7 +164,7 @@ TERRAKARD_REFUSALS: Codes = {
         "answer_not_marked",
         "not_overdue",
     ),
-    422: ("invalid_posture", "cannot_attack_yourself", "invalid_action"),
+    422: ("invalid_posture", "cannot_attack_yourself", "invalid_action", "invalid_cursor"),
     503: ("accounts_unavailable", "authoring_unavailable"),
 }
 # The ledger, packs and provably fair rolls (docs/economy.md, docs/fairness.md).

@@ -235,10 +235,20 @@ terrakard_arena = Table(
     CheckConstraint("tickets >= 0", name="ck_terrakard_arena_tickets"),
     CheckConstraint("trophies >= 0", name="ck_terrakard_arena_trophies"),
     CheckConstraint("experience >= 0", name="ck_terrakard_arena_experience"),
+    # The arena's targets, found from the attacker's trophies each way, in the arena's
+    # order (migration 0008; services/battle/terrakard_store.py, ``targets``).
     Index(
-        "ix_terrakard_arena_targets",
-        "level",
+        "ix_terrakard_arena_trophies_up",
         "trophies",
+        text("seen_at DESC"),
+        "player_id",
+        postgresql_where=text("tutorial_done_at IS NOT NULL"),
+    ),
+    Index(
+        "ix_terrakard_arena_trophies_down",
+        text("trophies DESC"),
+        text("seen_at DESC"),
+        "player_id",
         postgresql_where=text("tutorial_done_at IS NOT NULL"),
     ),
 )

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Protocol
 
-from sqlalchemy import delete, func, insert, literal, select, union_all, update
+from sqlalchemy import delete, func, insert, literal, select, tuple_, union_all, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.orm import Session
 
@@ -385,6 +385,32 @@ class SqlMatches:
         seats = self._seats_of([r.id for r in rows])
         return [self._loaded(r, seats[r.id]) for r in rows]
 
+    def played_by(
+        self,
+        player_id: uuid.UUID,
+        game: str,
+        before: tuple[datetime, uuid.UUID] | None,
+        limit: int,
+    ) -> list[Match]:
+        """Matches of ``game`` where ``player_id`` sits as a player, newest first (by
+        creation, then id), only those after ``before`` in that order; ``limit`` at most."""
+        query = (
+            select(matches)
+            .join(match_seats, match_seats.c.match_id == matches.c.id)
+            .where(
+                match_seats.c.player_id == player_id,
+                match_seats.c.kind == SeatKind.PLAYER.value,
+                matches.c.game == game,
+            )
+        )
+        if before is not None:
+            query = query.where(tuple_(matches.c.created_at, matches.c.id) < tuple_(*before))
+        rows = self._session.execute(
+            query.order_by(matches.c.created_at.desc(), matches.c.id.desc()).limit(limit)
+        ).all()
+        seats = self._seats_of([r.id for r in rows])
+        return [self._loaded(r, seats[r.id]) for r in rows]
+
     def results_of(
         self, player_id: uuid.UUID, game: str, mode: str
     ) -> list[tuple[uuid.UUID | None, datetime, str | None]]:
@@ -446,6 +472,13 @@ class Matches(Protocol):
         self, player_id: uuid.UUID, game: str, mode: str, since: datetime
     ) -> set[uuid.UUID]: ...
     def defended(self, player_id: uuid.UUID, game: str, limit: int) -> list[Match]: ...
+    def played_by(
+        self,
+        player_id: uuid.UUID,
+        game: str,
+        before: tuple[datetime, uuid.UUID] | None,
+        limit: int,
+    ) -> list[Match]: ...
 
 
 class EventSink(Protocol):

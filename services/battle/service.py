@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import uuid
 from contextlib import AbstractContextManager
+from datetime import datetime
 from functools import partial
 from typing import Any
 
 from nameko.timer import timer
+from sqlalchemy.orm import Session
 
 from services.battle import handlers, orm, purge, pvp
 from services.battle import terrakard_handlers as terrakard
@@ -30,6 +33,7 @@ from services.battle.schemas import (
     StartAttackSchema,
     StartMatchSchema,
 )
+from services.battle.terrakard_purge import end_attacks_of
 from shared.consumers import consume
 from shared.dependencies import ClockProvider, DatabaseProvider, RandomProvider
 from shared.events import ACCOUNT_DELETION_REQUESTED
@@ -39,6 +43,13 @@ from shared.rpc import rpc
 from shared.schemas import load
 
 SWEEP_INTERVAL_SECONDS = 5  # ours: an abandoned turn times out within seconds of its deadline
+
+
+def end_shared_matches(session: Session, player_id: uuid.UUID, now: datetime) -> None:
+    """In the purge: a deleted player's live matches against others end (Chronovore's
+    as left, TerraKard attacks as given up); attacks on their plan go on."""
+    pvp.end_matches_of(session, player_id, now)
+    end_attacks_of(session, player_id, now)
 
 
 class BattleService(HealthEndpoints):
@@ -63,7 +74,7 @@ class BattleService(HealthEndpoints):
             message,
             self.db.transaction,
             lambda event, tx: purge.purge_personal_data(
-                event, tx, self.clock, end_shared=pvp.end_matches_of
+                event, tx, self.clock, end_shared=end_shared_matches
             ),
         )
 
@@ -182,6 +193,16 @@ class BattleService(HealthEndpoints):
         args = load(PlayerSchema(), {"player_id": player_id})
         return terrakard.arena(
             args["player_id"], self.services, partial(unit_of_work, self.db), self.clock
+        )
+
+    @rpc
+    def terrakard_attacks(
+        self, player_id: str, cursor: str | None = None, limit: int = 50
+    ) -> dict[str, Any]:
+        """The player's own attacks, newest first: ``{"items", "next"}``."""
+        args = load(PlayerSchema(), {"player_id": player_id})
+        return terrakard.attacks(
+            args["player_id"], cursor, int(limit), partial(unit_of_work, self.db)
         )
 
     @rpc

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime, time
 from typing import Any
 
-from sqlalchemy import exists, func, select, update
+from sqlalchemy import Integer, bindparam, exists, func, select, union_all, update
 from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.orm import Session
 
@@ -22,6 +22,41 @@ from services.battle.orm import (
 )
 
 PLAN = "plan"
+
+
+def _targets() -> Any:
+    """The arena's target query, built once with bound parameters (the arena asks it on
+    every visit: building a statement this size costs more than PostgreSQL running it)."""
+    arena = terrakard_arena.c
+    defending = exists().where(
+        match_seats.c.player_id == arena.player_id,
+        match_seats.c.kind == PLAN,
+        match_seats.c.one_active,
+    )
+    eligible = select(terrakard_arena).where(
+        arena.tutorial_done_at.is_not(None),
+        arena.level.between(bindparam("low"), bindparam("high")),
+        arena.player_id.not_in(bindparam("exclude", expanding=True)),
+        arena.started_at <= bindparam("protected_before"),
+        (arena.shield_until.is_(None)) | (arena.shield_until <= bindparam("now")),
+        arena.seen_at >= bindparam("active_since"),
+        ~defending,
+    )
+    limit = bindparam("limit", type_=Integer)
+    up = (
+        eligible.where(arena.trophies >= bindparam("trophies"))
+        .order_by(arena.trophies, arena.seen_at.desc(), arena.player_id)
+        .limit(limit)
+    )
+    down = (
+        eligible.where(arena.trophies < bindparam("trophies"))
+        .order_by(arena.trophies.desc(), arena.seen_at.desc(), arena.player_id)
+        .limit(limit)
+    )
+    return union_all(up, down)
+
+
+TARGETS = _targets()
 
 
 @dataclass(frozen=True)
@@ -131,28 +166,31 @@ class SqlArena:
     ) -> list[ArenaPlayer]:
         """Who may be offered: tutorial finished, level in [low, high], not protected (as
         a new player or by a shield), seen within ``inactive_after``, not defending a live
-        attack; the closest in trophies first, then the most recently seen."""
-        arena = terrakard_arena.c
-        defending = exists().where(
-            match_seats.c.player_id == arena.player_id,
-            match_seats.c.kind == PLAN,
-            match_seats.c.one_active,
-        )
+        attack; the closest in trophies first, then the most recently seen, then the id.
+
+        Two index scans (one statement, ``TARGETS``) walk away from ``trophies``, one
+        each way, each in that very order (migration 0008), and stop at ``limit``
+        players: the closest ``limit`` of all are among those, so no query reads and
+        sorts every player of three levels."""
         rows = self._session.execute(
-            select(terrakard_arena)
-            .where(
-                arena.tutorial_done_at.is_not(None),
-                arena.level.between(low, high),
-                arena.player_id.not_in(list(exclude)),
-                arena.started_at <= now - rules.new_player_protection,
-                (arena.shield_until.is_(None)) | (arena.shield_until <= now),
-                arena.seen_at >= now - rules.inactive_after,
-                ~defending,
-            )
-            .order_by(func.abs(arena.trophies - trophies), arena.seen_at.desc(), arena.player_id)
-            .limit(limit)
+            TARGETS,
+            {
+                "low": low,
+                "high": high,
+                "trophies": trophies,
+                "exclude": list(exclude),
+                "now": now,
+                "protected_before": now - rules.new_player_protection,
+                "active_since": now - rules.inactive_after,
+                "limit": limit,
+            },
         ).all()
-        return [_player(r) for r in rows]
+        found = [_player(r) for r in rows]
+        # The arena's order, as stable sorts from the last key to the first.
+        found.sort(key=lambda p: p.player_id)
+        found.sort(key=lambda p: p.seen_at, reverse=True)
+        found.sort(key=lambda p: abs(p.trophies - trophies))
+        return found[:limit]
 
     # -- rewards --------------------------------------------------------------------------
 

@@ -13,7 +13,7 @@ from typing import Any
 from starlette.requests import Request
 
 from gateway.casing import load
-from gateway.http import RouteDoc, api, json_input
+from gateway.http import RouteDoc, api, json_input, query_args
 from gateway.problem_codes import BATTLE
 from gateway.routes.base import Caller
 from gateway.routes.quest.battles import IDEMPOTENCY_HEADER, idempotency_key
@@ -23,6 +23,8 @@ from gateway.routes.terrakard.schemas import (
     AttackHistorySchema,
     AttackResultSchema,
     AttackSchema,
+    AttacksPageSchema,
+    AttacksQuery,
     DefenseReportSchema,
     DefenseReportsSchema,
     ProfileSchema,
@@ -103,6 +105,24 @@ class TerraKardAttackRoutes(Caller):
             questions=args["questions"],
         )  # fmt: skip
         return 201, started
+
+    @api(
+        "GET",
+        "/terrakard/attacks",
+        RouteDoc("Your attacks (the tutorial too), newest first (?cursor=&limit=)",
+                 AttacksPageSchema, auth="player", query=AttacksQuery, errors=(422,),
+                 tags=TAGS, codes=BATTLE),
+    )  # fmt: skip
+    async def list_terrakard_attacks(self, request: Request) -> Any:
+        """-> ``{"items": [{"id": "...", "mode": "attack", "defender": "Keeper-3fa2c1",
+        "terrain": "Fog", "status": "finished", "outcome": "two_stars", "stars": 2,
+        ...}], "next": "1796130000000000-0f3c..."}``"""
+        player_id = await self._player_id(request)
+        args = load(AttacksQuery(), query_args(request))
+        return await self.services.call(
+            "battle", "terrakard_attacks", player_id=player_id, cursor=args["cursor"],
+            limit=args["limit"],
+        )  # fmt: skip
 
     @api(
         "GET",

@@ -8,6 +8,7 @@ from typing import Any
 from marshmallow import fields, validate
 
 from gateway.casing import CamelSchema
+from gateway.routes.economy_schemas import MAX_PAGE
 from gateway.routes.fairness_schemas import match_replay, match_seed
 from gateway.routes.quest.battles_schemas import MAX_IDEMPOTENCY_KEY
 
@@ -272,3 +273,44 @@ class DefenseReportSchema(CamelSchema):
 
 class DefenseReportsSchema(CamelSchema):
     items = fields.List(fields.Nested(DefenseReportSchema))
+
+
+class AttacksQuery(CamelSchema):
+    # Query parameters are text: "20" is the number 20.
+    cursor = fields.String(
+        load_default=None,
+        validate=validate.Regexp(r"^\d{1,19}-[0-9a-f]{32}$"),
+        metadata={"description": "The previous page's next"},
+    )
+    limit = fields.Integer(
+        load_default=20,
+        validate=validate.Range(min=1, max=MAX_PAGE),
+        metadata={"description": "At most 100 (default 20)"},
+    )
+
+
+class AttackSummarySchema(CamelSchema):
+    id = fields.UUID()
+    mode = fields.String(metadata={"description": "attack | tutorial"})
+    defender = fields.String(
+        metadata={"description": "The defender's pseudonym, Training plan, or Deleted player"}
+    )
+    terrain = fields.String(metadata={"example": "Fog"})
+    status = fields.String(metadata={"description": "active | finished"})
+    outcome = fields.String(
+        allow_none=True,
+        metadata={"description": "three_stars | two_stars | one_star | defeat | forfeit"},
+    )
+    stars = fields.Integer(allow_none=True, metadata={"description": "0-3 once finished"})
+    rounds_played = fields.Integer()
+    created_at = fields.AwareDateTime()
+    finished_at = fields.AwareDateTime(allow_none=True)
+
+
+class AttacksPageSchema(CamelSchema):
+    items = fields.List(
+        fields.Nested(AttackSummarySchema), metadata={"description": "Newest first"}
+    )
+    next = fields.String(
+        allow_none=True, metadata={"description": "The cursor of the next page; null at the end"}
+    )

@@ -228,6 +228,23 @@ def attack_view(match: Match) -> dict[str, Any]:
     }
 
 
+def attack_summary(match: Match) -> dict[str, Any]:
+    """One line of the attacker's list: whom, where, how it ended (no plan, no copy)."""
+    state: AttackState = match.state
+    return {
+        "id": str(match.id),
+        "mode": match.mode,
+        "defender": _defender_name(match),
+        "terrain": state.terrain.name,
+        "status": str(match.status),
+        "outcome": _attacker(match).result,
+        "stars": state.stars if state.finished else None,
+        "rounds_played": len(state.rounds),
+        "created_at": _time(match.created_at),
+        "finished_at": _time(match.finished_at),
+    }
+
+
 def _defender_name(match: Match) -> str:
     if match.mode == TUTORIAL_MODE:
         return TRAINING_PLAN

@@ -259,6 +259,9 @@ MATRIX: list[tuple[str, str, str | None, tuple[int | str, ...]]] = [
     # Owner and other have finished the tutorial; the author may not use the owner's deck.
     ("POST",   "/terrakard/tutorial",                  "tk_tutorial",
                (ANON, "409 tutorial_finished", "409 tutorial_finished", NO_DECK, LOCKED)),
+    # Each caller lists its own attacks only (the owner's holds the attack on other).
+    ("GET",    "/terrakard/attacks",                   None,
+               (ANON,       200,       200,            200,            LOCKED)),
     ("GET",    "/terrakard/attacks/<uuid:attack_id>",  None,
                (ANON,       200,       NO_MATCH,       NO_MATCH,       LOCKED)),
     ("GET",    "/terrakard/attacks/<uuid:attack_id>/history", None,
