@@ -35,6 +35,12 @@ the same run.
     Chronovore CPU-vs-CPU matches, whole TerraKard attacks (a random attacker)
     a second on their pure engines, in this process, against their goals
     (2,000 and 20,000 a second on one core); a few seconds each.
+``chronovore packs``, ``chronovore round`` (``cvpacks``, ``cvround``)
+    ``bench/chronovore_service.py``: Chronovore Core Set packs opened through the
+    cards service (``open_pack`` over RabbitMQ, 8 concurrent callers, each open a
+    roll persisted before the answer), opens/s and p50/p99; then lock-in rounds
+    against the CPU through the gateway (8 player threads placing up to four cards
+    and locking), rounds/s and the lock's p50/p99.
 ``push latency``, ``idle connections`` (``push``, ``idle``)
     ``bench/push.py``: 1,000 players on WebSocket (``bench/push_client.py``, a
     process of its own), ``MatchUpdated`` published as the battle relay does ->
@@ -116,7 +122,7 @@ SUBJECT = "auth0|bench"
 TOKEN_TIMEOUT = 30.0
 SCENARIOS = (
     "baseline", "me", "answers", "repeats", "battle", "rewards", "engine", "chronovore",
-    "terrakard", "push", "idle",
+    "terrakard", "cvpacks", "cvround", "push", "idle",
 )  # fmt: skip
 ALIASES = {"gateway": "me"}
 # How the other scripts are sized from --duration (seconds measured per scenario):
@@ -128,6 +134,11 @@ ENGINE_MATCHES_PER_SECOND = 50  # per affinity, three affinities: ~150 matches/s
 # A tenth of --duration each (their goals are far above what they do here yet):
 CHRONOVORE_MATCHES_PER_SECOND = 20  # ~140 matches/s here: ~4 s at --duration 25
 TERRAKARD_ATTACKS_PER_SECOND = 150  # ~1,600 attacks/s here: ~2.5 s
+# Chronovore through the services (a few seconds of packs, half --duration of rounds):
+CV_PACKS_PER_SECOND = 12  # ~55 opens/s here: 300 packs, ~6 s at --duration 25
+CV_PACKS_PER_PLAYER = 10
+CV_CALLERS = 8  # concurrent open_pack callers
+CV_PLAYERS = 8  # player threads in lock-in rounds
 PUSH_PLAYERS = 1000  # connected players while events are timed (issue 15)
 PUSH_EVENTS_PER_SECOND = 100  # MatchUpdated published, each to one of them
 IDLE_SOCKETS = 10_000  # idle WebSocket connections held on one gateway (issue 15)
@@ -137,6 +148,8 @@ PER_UNIT = {
     "events/s": "event",
     "matches/s": "match",
     "attacks/s": "attack",
+    "opens/s": "open",
+    "rounds/s": "round",
     "sockets": "socket",
 }  # CPU ms per ...
 
@@ -336,6 +349,20 @@ def terrakard_argv(args: argparse.Namespace) -> list[str]:
     return ["--attacks", str(attacks), "--source", str(args.source)]
 
 
+def cv_service_argv(args: argparse.Namespace) -> list[str]:
+    packs = CV_PACKS_PER_SECOND * args.duration
+    return [
+        *("--packs", str(packs), "--pack-players", str(math.ceil(packs / CV_PACKS_PER_PLAYER))),
+        *("--callers", str(CV_CALLERS), "--players", str(CV_PLAYERS)),
+        *("--duration", str(max(5, args.duration // 2)), "--warmup", str(args.warmup)),
+        *([] if "cvpacks" in args.scenarios else ["--no-packs"]),
+        *([] if "cvround" in args.scenarios else ["--no-rounds"]),
+        *("--processes", "5" if args.processes == 2 else "1"),
+        *("--base-port", str(args.base_port + 1000)),
+        *stack_flags(args),
+    ]
+
+
 def push_argv(args: argparse.Namespace) -> list[str]:
     return [
         *("--connections", str(PUSH_PLAYERS), "--rate", str(PUSH_EVENTS_PER_SECOND)),
@@ -414,6 +441,12 @@ def run_terrakard(args: argparse.Namespace) -> list[Result]:
     return [terrakard_engine.terrakard_result(run_script(args, "terrakard_engine"))]
 
 
+def run_cv_service(args: argparse.Namespace) -> list[Result]:
+    options = args.script_options["chronovore_service"]
+    found: list[Result] = run_script(args, "chronovore_service").results(options)
+    return found
+
+
 def run_push(args: argparse.Namespace) -> list[Result]:
     import push
 
@@ -437,6 +470,7 @@ STEPS = (
     Step(frozenset({"engine"}), run_engine, "engine", engine_argv),
     Step(frozenset({"chronovore"}), run_chronovore, "chronovore_engine", chronovore_argv),
     Step(frozenset({"terrakard"}), run_terrakard, "terrakard_engine", terrakard_argv),
+    Step(frozenset({"cvpacks", "cvround"}), run_cv_service, "chronovore_service", cv_service_argv),
     Step(frozenset({"push", "idle"}), run_push, "push", push_argv),
 )
 
@@ -549,7 +583,8 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         type=int,
         default=18000,
         help="gateway port; accounts health +80, baseline +100, answers +200, battle +400, "
-        "rewards' cards health +600, push +700 (health +780, status +790)",
+        "rewards' cards health +600, push +700 (health +780, status +790), "
+        "Chronovore's gateway +1000 (health +1080..+1083)",
     )
     add_source_option(parser)
     parser.add_argument(
