@@ -47,6 +47,7 @@ if __name__ == "__main__":
 import argparse
 import json
 import math
+import os
 import random
 import sys
 import threading
@@ -62,9 +63,11 @@ from harness import (
     HOST,
     BenchError,
     Children,
+    CpuWindow,
     Result,
     add_stack_options,
     children,
+    cpu_summary,
     deckyard_command,
     dev_tokens,
     fresh_databases,
@@ -130,6 +133,17 @@ def publish_core_set(settings: Any, started: Children) -> None:
         cards.dispose()
 
 
+def cpu_window(started: Children) -> CpuWindow:
+    """CPU of the services and of this script (its callers and player threads)."""
+    return CpuWindow({**started.pids(), "this script": os.getpid()})
+
+
+def cpu_of(window: CpuWindow) -> dict[str, float]:
+    used = window.finish()
+    used.pop("wrk", None)  # no wrk here
+    return used
+
+
 # -- packs opened over RPC ------------------------------------------------------------------
 
 
@@ -145,6 +159,7 @@ class Packs:
     finishes: Counter[str]
     openings_stored: int
     copies_stored: int
+    cpu: dict[str, float]  # each service process, RabbitMQ, PostgreSQL, the machine
 
 
 def rpc_config(settings: Any, amqp_uri: str) -> dict[str, object]:
@@ -216,7 +231,7 @@ def stored(settings: Any, player_ids: Sequence[str]) -> tuple[int, int]:
     return int(openings), int(copies)
 
 
-def time_packs(args: argparse.Namespace, settings: Any, amqp_uri: str) -> Packs:
+def time_packs(args: argparse.Namespace, settings: Any, amqp_uri: str, started: Children) -> Packs:
     from nameko.standalone.rpc import ClusterRpcProxy
 
     config = rpc_config(settings, amqp_uri)
@@ -231,9 +246,11 @@ def time_packs(args: argparse.Namespace, settings: Any, amqp_uri: str) -> Packs:
     with ThreadPoolExecutor(max_workers=len(shares)) as pool:
         futures = [pool.submit(open_packs, config, share, barrier) for share in shares]
         barrier.wait(timeout=RPC_TIMEOUT)  # every caller connected: the clock starts
+        window = cpu_window(started)
         t0 = time.perf_counter()
         found = [future.result() for future in futures]
         wall = time.perf_counter() - t0
+        cpu = cpu_of(window)
     times = [t for ms, _, _ in found for t in ms]
     cards = [c for _, _, cs in found for c in cs]
     openings, copies = stored(settings, list(granted))
@@ -248,6 +265,7 @@ def time_packs(args: argparse.Namespace, settings: Any, amqp_uri: str) -> Packs:
         finishes=Counter(str(c["finish"]) for c in cards),
         openings_stored=openings,
         copies_stored=copies,
+        cpu=cpu,
     )
 
 
@@ -262,6 +280,7 @@ def packs_result(found: Packs, args: argparse.Namespace) -> Result:
         non2xx=0,
         socket_errors=0,
         failures=len(found.failures),
+        cpu_percent=found.cpu,
         topology=f"{args.processes} process(es) for {', '.join(args.services)}",
         unit="opens/s",
         notes=[
@@ -453,6 +472,7 @@ def resync(client: Client, player: Player) -> None:
 class Rounds:
     players: list[Player]
     window: tuple[float, float]  # perf_counter at its start and end
+    cpu: dict[str, float]  # each service process, RabbitMQ, PostgreSQL, the machine
 
     @property
     def duration(self) -> float:
@@ -492,14 +512,16 @@ def play_rounds(args: argparse.Namespace, settings: Any, started: Children) -> R
         thread.start()
     if args.warmup:
         time.sleep(args.warmup)
+    window = cpu_window(started)
     t0 = time.perf_counter()
     time.sleep(args.duration)
     t1 = time.perf_counter()
+    cpu = cpu_of(window)
     stop.set()
     for thread in threads:
         thread.join(timeout=HTTP_TIMEOUT * 2)
     started.check_alive()
-    return Rounds(players, (t0, t1))
+    return Rounds(players, (t0, t1), cpu)
 
 
 def rounds_result(found: Rounds, args: argparse.Namespace) -> Result:
@@ -519,6 +541,7 @@ def rounds_result(found: Rounds, args: argparse.Namespace) -> Result:
         p99_ms=round(percentile(ok_locks, 99), 1),
         non2xx=sum(1 for s in actions if s.status not in (0, 200)),
         socket_errors=sum(1 for s in actions if s.status == 0),
+        cpu_percent=found.cpu,
         topology=f"{args.processes} process(es) for {', '.join(args.services)}",
         unit="rounds/s",
         notes=[
@@ -578,7 +601,7 @@ def run(args: argparse.Namespace) -> Outcome:
             publish_core_set(settings, started)
             print("  the Core Set is published", flush=True)
             if args.packs_enabled:
-                packs = time_packs(args, settings, amqp_uri)
+                packs = time_packs(args, settings, amqp_uri, started)
                 started.check_alive()
             if args.rounds:
                 rounds = play_rounds(args, settings, started)
@@ -596,6 +619,8 @@ def report(args: argparse.Namespace, outcome: Outcome) -> None:
         )
         for note in result.notes:
             print(f"  {note}")
+        per = result.unit.removesuffix("s/s").removesuffix("/s")
+        print(f"  CPU (100% = one core): {cpu_summary(result.cpu_percent, result.rps, per)}")
     for name, counts in outcome.problems.items():
         if counts:
             print(f"  {name} log: {dict(counts)}")

@@ -49,7 +49,7 @@ def test_the_round_row_counts_the_locks_begun_in_the_window(bench_path):
         script.Sample(script.LOCK, 2.0, 0.300, 200),
         script.Sample(script.LOCK, 3.0, 0.050, 409),  # refused: an error, not a round
     ]
-    row = script.rounds_result(script.Rounds([player], (1.0, 5.0)), args)
+    row = script.rounds_result(script.Rounds([player], (1.0, 5.0), {}), args)
     assert (row.scenario, row.unit, row.requests) == ("chronovore round", "rounds/s", 2)
     assert row.rps == 0.5 and row.errors == 1
     assert (row.p50_ms, row.p99_ms) == (200.0, 300.0)
