@@ -552,8 +552,8 @@ def rounds_result(found: Rounds, args: argparse.Namespace) -> Result:
             f"({len(places)}); whole round p50 {percentile(rounds, 50):.1f} ms, p99 "
             f"{percentile(rounds, 99):.1f} ms",
             f"new matches {len(starts)} (p50 "
-            f"{percentile([s.seconds * 1000 for s in starts], 50):.1f} ms); results of "
-            f"finished matches {dict(results)}",
+            f"{percentile([s.seconds * 1000 for s in starts], 50):.1f} ms); results of the "
+            f"matches finished, warm-up included: {dict(results)}",
             f"refusals {dict(Counter(r for p in found.players for r in p.refusals))}",
         ],
     )
