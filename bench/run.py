@@ -40,6 +40,12 @@ the same run.
     players spending their 5 tickets, 8 threads), p50/p99 of a round's round trip;
     then the arena's target query over 100,000 arena rows seeded in battle's
     database, p50/p99 (goal p99 <= 10 ms) and PostgreSQL's own share.
+``chronovore packs``, ``chronovore round`` (``cvpacks``, ``cvround``)
+    ``bench/chronovore_service.py``: Chronovore Core Set packs opened through the
+    cards service (``open_pack`` over RabbitMQ, 8 concurrent callers, each open a
+    roll persisted before the answer), opens/s and p50/p99; then lock-in rounds
+    against the CPU through the gateway (8 player threads placing up to four cards
+    and locking), rounds/s and the lock's p50/p99.
 ``push latency``, ``idle connections`` (``push``, ``idle``)
     ``bench/push.py``: 1,000 players on WebSocket (``bench/push_client.py``, a
     process of its own), ``MatchUpdated`` published as the battle relay does ->
@@ -121,7 +127,7 @@ SUBJECT = "auth0|bench"
 TOKEN_TIMEOUT = 30.0
 SCENARIOS = (
     "baseline", "me", "answers", "repeats", "battle", "rewards", "engine", "chronovore",
-    "terrakard", "tkround", "tktargets", "push", "idle",
+    "terrakard", "tkround", "tktargets", "cvpacks", "cvround", "push", "idle",
 )  # fmt: skip
 ALIASES = {"gateway": "me"}
 # How the other scripts are sized from --duration (seconds measured per scenario):
@@ -136,6 +142,11 @@ TERRAKARD_ATTACKS_PER_SECOND = 150  # ~1,600 attacks/s here: ~2.5 s
 TK_PLAYERS = 24  # TerraKard players through the gateway, 5 attacks each: 600 rounds
 TK_ARENA_PLAYERS = 100_000  # arena rows for the target query (issue 17)
 TK_QUERIES = 2000
+# Chronovore through the services (a few seconds of packs, half --duration of rounds):
+CV_PACKS_PER_SECOND = 12  # ~55 opens/s here: 300 packs, ~6 s at --duration 25
+CV_PACKS_PER_PLAYER = 10
+CV_CALLERS = 8  # concurrent open_pack callers
+CV_PLAYERS = 8  # player threads in lock-in rounds
 PUSH_PLAYERS = 1000  # connected players while events are timed (issue 15)
 PUSH_EVENTS_PER_SECOND = 100  # MatchUpdated published, each to one of them
 IDLE_SOCKETS = 10_000  # idle WebSocket connections held on one gateway (issue 15)
@@ -146,6 +157,8 @@ PER_UNIT = {
     "matches/s": "match",
     "attacks/s": "attack",
     "queries/s": "query",
+    "opens/s": "open",
+    "rounds/s": "round",
     "sockets": "socket",
 }  # CPU ms per ...
 
@@ -357,6 +370,20 @@ def tk_arena_argv(args: argparse.Namespace) -> list[str]:
     ]
 
 
+def cv_service_argv(args: argparse.Namespace) -> list[str]:
+    packs = CV_PACKS_PER_SECOND * args.duration
+    return [
+        *("--packs", str(packs), "--pack-players", str(math.ceil(packs / CV_PACKS_PER_PLAYER))),
+        *("--callers", str(CV_CALLERS), "--players", str(CV_PLAYERS)),
+        *("--duration", str(max(5, args.duration // 2)), "--warmup", str(args.warmup)),
+        *([] if "cvpacks" in args.scenarios else ["--no-packs"]),
+        *([] if "cvround" in args.scenarios else ["--no-rounds"]),
+        *("--processes", "5" if args.processes == 2 else "1"),
+        *("--base-port", str(args.base_port + 1000)),
+        *stack_flags(args),
+    ]
+
+
 def push_argv(args: argparse.Namespace) -> list[str]:
     return [
         *("--connections", str(PUSH_PLAYERS), "--rate", str(PUSH_EVENTS_PER_SECOND)),
@@ -441,6 +468,12 @@ def run_tk_arena(args: argparse.Namespace) -> list[Result]:
     return found
 
 
+def run_cv_service(args: argparse.Namespace) -> list[Result]:
+    options = args.script_options["chronovore_service"]
+    found: list[Result] = run_script(args, "chronovore_service").results(options)
+    return found
+
+
 def run_push(args: argparse.Namespace) -> list[Result]:
     import push
 
@@ -465,6 +498,7 @@ STEPS = (
     Step(frozenset({"chronovore"}), run_chronovore, "chronovore_engine", chronovore_argv),
     Step(frozenset({"terrakard"}), run_terrakard, "terrakard_engine", terrakard_argv),
     Step(frozenset({"tkround", "tktargets"}), run_tk_arena, "terrakard_arena", tk_arena_argv),
+    Step(frozenset({"cvpacks", "cvround"}), run_cv_service, "chronovore_service", cv_service_argv),
     Step(frozenset({"push", "idle"}), run_push, "push", push_argv),
 )
 
@@ -578,7 +612,8 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         default=18000,
         help="gateway port; accounts health +80, baseline +100, answers +200, battle +400, "
         "rewards' cards health +600, push +700 (health +780, status +790), "
-        "TerraKard's gateway +900 (health +980..+983)",
+        "TerraKard's gateway +900 (health +980..+983), "
+        "Chronovore's gateway +1000 (health +1080..+1083)",
     )
     add_source_option(parser)
     parser.add_argument(
