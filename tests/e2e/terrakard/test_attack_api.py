@@ -52,7 +52,10 @@ def _publish(authors, kind: str, body: dict[str, Any]) -> dict[str, Any]:
 def _article(index: int, views: int, languages: int) -> Any:
     return article_from(
         {
-            "title": f"Tk{uuid.uuid4().hex[:10]}",
+            # "Aa": first by name, so new players' starting collections (the first
+            # cards of each category by name) are these, with their questions, whatever
+            # other tests of the session published ("Tk matrix ...", "TK Common ...").
+            "title": f"Aa{uuid.uuid4().hex[:10]}",
             "wikidata": f"Q{900000 + index}",
             "category": str(CYCLE[index % len(CYCLE)]),
             "length": 4000,
