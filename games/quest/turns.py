@@ -137,8 +137,8 @@ def _outcome(step: Step) -> Side | None:
 
 
 def _selection_deadline(state: MatchState, now: datetime) -> datetime | None:
-    """A mandatory replacement's window, where a missed window forfeits (async PvP)."""
-    if state.missed_deadline is not MissedDeadline.FORFEIT:
+    """A mandatory replacement's window, where selections have one (PvP)."""
+    if not state.missed_deadline.windows_selections:
         return None
     return now + _turn_length(state.turn_seconds)
 
