@@ -22,7 +22,6 @@ from games.quest.engine import Deck, Settings
 from games.quest.points import MatchOutcome
 from games.quest.state import FinishReason, MatchState, Phase, Side
 
-
 _GIVEN_UP = (FinishReason.FORFEIT, FinishReason.MISSED_DEADLINE, FinishReason.TIMEOUTS)
 
 

@@ -16,7 +16,7 @@ from typing import Any
 
 from games.kit.frozen import evolve
 from games.quest.effects import Event
-from games.quest.state import SIDES, FinishReason, MatchState, MissedDeadline, Phase, Side
+from games.quest.state import SIDES, FinishReason, MatchState, Phase, Side
 from games.quest.working import Fighter, Step
 
 _TURN_LENGTHS: dict[int, timedelta] = {}  # turn_seconds -> its timedelta, made once

@@ -10,8 +10,18 @@ from datetime import timedelta
 from hypothesis import given
 from hypothesis import strategies as st
 
-from games.quest import QUEST, Action, ActionKind, MatchState, Phase, Settings, apply, replay
-from games.quest import legal_actions, new_match
+from games.quest import (
+    QUEST,
+    Action,
+    ActionKind,
+    MatchState,
+    Phase,
+    Settings,
+    apply,
+    legal_actions,
+    new_match,
+    replay,
+)
 from games.quest.engine import expire, missed_by
 from games.quest.live import TIMEOUTS_TO_FORFEIT
 from games.quest.state import FinishReason, MissedDeadline
