@@ -545,13 +545,19 @@ def match_summary(table: Table, match: Match, seat: Seat) -> dict[str, Any]:
     }
 
 
+def _modes_of(game: str) -> list[str]:
+    """Every mode of ``game`` against a player (Quest's asynchronous and live matches)."""
+    return sorted({mode for found, mode in SHARED_MODES if found == game})
+
+
 def matches_of(pvp: Pvp, player_id: uuid.UUID) -> dict[str, Any]:
-    """The player's matches of the table's mode (active first) and their win/loss record
-    under the rule against farming (pvp_record)."""
+    """The player's matches against players of the table's game, every mode (active
+    first), and their one win/loss record under the rule against farming (pvp_record)."""
     table = pvp.table
+    modes = _modes_of(table.game)
     with pvp.unit_of_work() as uow:
-        found = uow.matches.seated(player_id, table.game, table.mode, LISTED_MATCHES)
-        results = uow.matches.results_of(player_id, table.game, table.mode)
+        found = uow.matches.seated(player_id, table.game, modes, LISTED_MATCHES)
+        results = uow.matches.results_of(player_id, table.game, modes)
     items = []
     for match in found:
         seat = match.seat_of(player_id)

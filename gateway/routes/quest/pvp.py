@@ -30,7 +30,8 @@ class QuestPvpRoutes(QueueCalls):
         "GET",
         "/quest/pvp-matches",
         RouteDoc(
-            "Your asynchronous matches against players (active first) and your win/loss record",
+            "Your matches against players, asynchronous and live (active first), and your "
+            "win/loss record",
             PvpMatchesSchema,
             auth="player",
             tags=TAGS,

@@ -210,6 +210,14 @@ MATRIX: list[tuple[str, str, str | None, tuple[int | str, ...]]] = [
     # Quest's asynchronous matches against a player: everyone's own list and record.
     ("GET",    "/quest/pvp-matches",                   None,
                (ANON,       200,       200,            200,            LOCKED)),
+    # Quest's live queue: the owner waits with their deck and stops waiting; the others
+    # cannot use the owner's deck, nor leave a queue they are not in.
+    ("GET",    "/quest/queue",                         None,
+               (ANON,       200,       200,            200,            LOCKED)),
+    ("POST",   "/quest/queue",                         "quest_queue",
+               (ANON,       200,       NO_DECK,        NO_DECK,        LOCKED)),
+    ("DELETE", "/quest/queue",                         None,
+               (ANON,       204,       NOT_QUEUED,     NOT_QUEUED,     LOCKED)),
     # The economy of a game (the owner holds a pack and 100 Gold) and fairness.
     ("GET",    "/<economy:game>/packs/odds",           None,        OPEN),
     ("GET",    "/<economy:game>/wallet",               None,
@@ -456,6 +464,7 @@ BODIES = {
     },
     "chronovore_leave": lambda w: {"expectedVersion": chronovore_version(w)},
     "chronovore_queue": lambda w: {"deckId": w.chronovore_deck},
+    "quest_queue": lambda w: {"deckId": w.deck},
     "chronovore_invite": lambda w: {
         "to": "Keeper-" + hashlib.sha256(w.callers["other"].player_id.encode()).hexdigest()[:6],
         "deckId": w.chronovore_deck,

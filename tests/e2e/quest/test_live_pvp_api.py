@@ -131,6 +131,17 @@ def test_two_players_paired_by_the_queue_play_live_told_at_once(api, starters, p
         for side, player in seats.items():
             history = player.call("GET", f"/quest/battles/{match_id}/history").json()
             assert history["replay"] is None and history["outcome"] == views[side]["outcome"]
+        # Both list it beside their asynchronous matches, in the one record.
+        for side, player in seats.items():
+            listed = player.call("GET", "/quest/pvp-matches").json()
+            [item] = listed["items"]
+            assert (item["id"], item["mode"], item["outcome"]) == (
+                match_id,
+                "live",
+                views[side]["outcome"],
+            )
+            won = views[side]["outcome"] == "victory"
+            assert listed["record"] == {"wins": int(won), "losses": int(not won), "uncounted": 0}
         # Finished: the queue is open again, and idle.
         assert one.call("GET", "/quest/queue").json()["status"] == "idle"
     finally:
