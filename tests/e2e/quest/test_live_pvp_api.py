@@ -194,6 +194,8 @@ def test_missed_windows_time_out_and_three_in_a_row_forfeit(api, starters, platf
                     "side": absent,
                     "reason": "deadline",
                 }
+                counts = view_of(seats[absent], match_id)["timeoutsInRow"]
+                assert counts == {"you": missed, "opponent": 0}
                 if missed < 3:  # a timeout: the turn ends, play goes on
                     assert (after["status"], after["turn"], after["turnNumber"]) == (
                         "active",

@@ -1917,7 +1917,7 @@ export interface components {
             createdAt?: string;
             /**
              * Format: date-time
-             * @description Your normal turn's deadline (90 s); against a player, the open decision window's end (24 h)
+             * @description Your normal turn's deadline (90 s); against a player, the open decision window's end (24 h asynchronous, 60 s live)
              */
             deadline?: string | null;
             /** Format: uuid */
@@ -1927,6 +1927,7 @@ export interface components {
                 [key: string]: unknown;
             }[];
             fairness?: components["schemas"]["MatchSeed"];
+            /** @description all_defeated | forfeit | missed_deadline (24 h window, asynchronous) | timeouts (three missed 60 s windows in a row, live) */
             finishReason?: string | null;
             /** Format: date-time */
             finishedAt?: string | null;
@@ -1968,6 +1969,16 @@ export interface components {
              * @example active
              */
             status?: string;
+            /**
+             * @description Live matches only: the windows each side missed in a row (three forfeit)
+             * @example {
+             *       "opponent": 2,
+             *       "you": 0
+             *     }
+             */
+            timeoutsInRow?: {
+                [key: string]: number;
+            };
             /** @example player */
             turn?: string | null;
             turnNumber?: number;
@@ -1988,12 +1999,13 @@ export interface components {
             createdAt?: string;
             /**
              * Format: date-time
-             * @description Your normal turn's deadline (90 s); against a player, the open decision window's end (24 h)
+             * @description Your normal turn's deadline (90 s); against a player, the open decision window's end (24 h asynchronous, 60 s live)
              */
             deadline?: string | null;
             /** Format: uuid */
             deckId?: string;
             fairness?: components["schemas"]["MatchSeed"];
+            /** @description all_defeated | forfeit | missed_deadline (24 h window, asynchronous) | timeouts (three missed 60 s windows in a row, live) */
             finishReason?: string | null;
             /** Format: date-time */
             finishedAt?: string | null;
@@ -2035,6 +2047,16 @@ export interface components {
              * @example active
              */
             status?: string;
+            /**
+             * @description Live matches only: the windows each side missed in a row (three forfeit)
+             * @example {
+             *       "opponent": 2,
+             *       "you": 0
+             *     }
+             */
+            timeoutsInRow?: {
+                [key: string]: number;
+            };
             /** @example player */
             turn?: string | null;
             turnNumber?: number;

@@ -152,6 +152,13 @@ def test_the_third_timeout_goes_before_a_forfeit_of_the_other_side():
     assert events[-1] == {"type": "action_ignored", "side": str(absent.other), "action": "forfeit"}
 
 
+def test_each_side_sees_both_counts():
+    state = _miss_turns_of(in_turn(), in_turn().turn, 1)
+    absent = in_turn().turn
+    assert QUEST.view(state, str(absent))["timeouts_in_row"] == {"you": 1, "opponent": 0}
+    assert QUEST.view(state, str(absent.other))["timeouts_in_row"] == {"you": 0, "opponent": 1}
+
+
 def test_the_rule_and_the_count_survive_storage():
     state = _miss_turns_of(in_turn(), in_turn().turn, 1)
     assert state.to_dict()["timeouts_in_row"] in ([1, 0], [0, 1])
