@@ -1,8 +1,9 @@
-"""Matches against another player: Chronovore's matchmaking queue, direct invitations
-(Chronovore's live matches, Quest's asynchronous ones), and the end of a deleted player's
-active matches (docs/chronovore.md, "Against another player"; docs/quest-pvp.md).
+"""Matches against another player: the matchmaking queues (Chronovore's, Quest's live
+matches), direct invitations (Chronovore's live matches, Quest's asynchronous ones), and
+the end of a deleted player's active matches (docs/chronovore.md, "Against another
+player"; docs/quest-pvp.md).
 
-What differs between the games is a ``Table`` (mode, seats, the deck a snapshot makes,
+What differs between the games and modes is a ``Table`` (mode, seats, the deck a snapshot makes,
 the engine's settings, how long an invitation waits, how many matches may run at once).
 
 The match itself is any hosted match (handlers.act, the sweeper, the views): two player
