@@ -14,6 +14,7 @@ from datetime import datetime, timedelta
 
 from games.kit.chance import RandomState
 from games.kit.frozen import evolve
+from games.quest import live
 from games.quest.actions import Action, ActionKind
 from games.quest.cards import CreatureCard, PowerCard
 from games.quest.effects import Event, creature_event, resolve
@@ -41,6 +42,7 @@ _PLAY_POWER_CARD = ActionKind.PLAY_POWER_CARD
 _TIMEOUT = ActionKind.TIMEOUT
 _FORFEIT = ActionKind.FORFEIT
 _SELECT_CREATURE = ActionKind.SELECT_CREATURE
+_CPU_RULE = MissedDeadline.TIMEOUT
 
 CREATURES_PER_DECK = 3  # rulebook: "Saved decks"
 POWER_CARDS_PER_DECK = 2
@@ -85,7 +87,7 @@ def new_match(
             raise ValueError(f"the {side} deck needs 3 Creatures and 2 Power cards")
         creatures = tuple(Creature.fresh(card) for card in deck.creatures)
         sides[side] = SideState(creatures=creatures, power_cards=deck.power_cards)
-    forfeits = settings.missed_deadline is MissedDeadline.FORFEIT
+    windowed = settings.missed_deadline.windows_selections
     return MatchState(
         player=sides[Side.PLAYER],
         cpu=sides[Side.CPU],
@@ -93,8 +95,8 @@ def new_match(
         affinity_rules_version=settings.affinity_rules_version,
         turn_seconds=settings.turn_seconds,
         started_at=aware(now),
-        # The initial selection is a decision too when a missed window forfeits.
-        deadline=now + timedelta(seconds=settings.turn_seconds) if forfeits else None,
+        # The initial selection is a decision too against a player.
+        deadline=now + timedelta(seconds=settings.turn_seconds) if windowed else None,
         missed_deadline=settings.missed_deadline,
     )
 
@@ -249,15 +251,20 @@ def apply(
     resolved as a timeout instead. A forfeit after the deadline is applied after
     that overdue timeout (the elapsed deadline takes precedence), if the match
     is still on. Where a missed window forfeits, any action after the deadline
-    ends the match instead, the side that missed it losing.
+    ends the match instead, the side that missed it losing; in live PvP it is
+    the missing side's timeout (``_live``).
     """
     if now.tzinfo is None or now.utcoffset() is None:
         aware(now)  # raises: ``aware`` inline, this runs once an action
     if side.__class__ is not Side:
         side = Side(side)  # a plain "player"/"cpu" from a caller works too
     version = state.version + 1  # of the state this action makes, whatever it does
-    if state.missed_deadline is MissedDeadline.FORFEIT and overdue(state, now):
-        return _deadline_forfeit(state, side, action, version)
+    missed_deadline = state.missed_deadline
+    if missed_deadline is not _CPU_RULE:  # against a player
+        if missed_deadline is MissedDeadline.LIVE:
+            return _live(state, side, action, now)
+        if overdue(state, now):
+            return _deadline_forfeit(state, side, action, version)
     mover = state.turn
     deadline = state.deadline  # overdue(state, now), inline: this runs once an action
     if (
@@ -278,15 +285,88 @@ def apply(
             check(state, side, action)
             state, more = _dispatch(state, side, action, now, version)
             return state, events + more
-    kind = action.kind
+    return _in_time(state, side, action, now, version)
+
+
+def _in_time(state: MatchState, side: Side, action: Action, now: datetime, version: int) -> Result:
+    """An action with no elapsed deadline to resolve first: checked, then applied."""
     if accepted_at_once(state, side, action):  # the common case: no refusal to build
         index = action.index
         assert index is not None
-        if kind is _USE_MOVE:
+        if action.kind is _USE_MOVE:
             return _use_move(state, side, index, now, version)
         return _play_power_card(state, side, index, now, version)
     check(state, side, action)
     return _dispatch(state, side, action, now, version)
+
+
+def _missed_sides(state: MatchState) -> tuple[Side, ...]:
+    """Who missed an elapsed window: the mover of a normal turn, else every side still to
+    select."""
+    if state.phase is Phase.NORMAL_TURN:
+        return () if state.turn is None else (state.turn,)
+    return state.pending
+
+
+def _missed_selection(
+    state: MatchState,
+    missed: tuple[Side, ...],
+    now: datetime,
+    version: int,
+    replaced: tuple[Side, Action] | None,
+) -> Result:
+    """Live PvP: each side that missed a selection's window gets its first living Creature
+    in deck order (ours), as a timeout."""
+    events: list[Event] = []
+    for side in missed:
+        event: Event = {
+            "type": "timeout",
+            "side": str(side),
+            "reason": "deadline",
+            "phase": str(state.phase),
+        }
+        if replaced is not None and replaced[0] is side:
+            late = replaced[1].to_dict()
+            late.pop("index", None)  # a selection never made stays unknown to the other
+            event["replaced_action"] = late
+        events.append(event)
+        state, chosen = _select(state, side, live.first_living(state, side), now)
+        events.extend(chosen)
+    return evolve(state, version=version), events
+
+
+def _live(state: MatchState, side: Side, action: Action, now: datetime) -> Result:
+    """Live PvP (ours, docs/quest-pvp.md): a missed window is the missing side's timeout
+    (a turn ends, a selection picks for it) and counts towards three in a row, which
+    forfeit (live.py); the elapsed window goes before whatever arrives, a voluntary
+    forfeit included. A decision in time clears the side's count."""
+    version = state.version + 1
+    kind = action.kind
+    if not overdue(state, now):
+        after, events = _in_time(state, side, action, now, version)
+        if kind is _FORFEIT or after.phase is Phase.FINISHED:
+            return after, events
+        return live.cleared(after, side), events
+    missed = _missed_sides(state)
+    if side not in missed and kind is not _FORFEIT:
+        check(state, side, action)  # the other side's action: refused, as in time
+    late = None if kind is _FORFEIT or kind is _TIMEOUT or side not in missed else action
+    if state.phase is _NORMAL_TURN:
+        after, events = _timeout(state, missed[0], now, version, replaced=late)
+    else:
+        after, events = _missed_selection(
+            state, missed, now, version, None if late is None else (side, late)
+        )
+    after, more = live.counted(after, missed, version)
+    events.extend(more)
+    if kind is _FORFEIT:
+        if after.phase is Phase.FINISHED:
+            events.append({"type": "action_ignored", "side": str(side), "action": "forfeit"})
+        else:
+            check(after, side, action)
+            after, more = _dispatch(after, side, action, now, version)
+            events.extend(more)
+    return after, events
 
 
 def expire(state: MatchState, now: datetime) -> tuple[MatchState, list[Event]]:

@@ -22,6 +22,8 @@ from games.quest.engine import Deck, Settings
 from games.quest.points import MatchOutcome
 from games.quest.state import FinishReason, MatchState, Phase, Side
 
+_GIVEN_UP = (FinishReason.FORFEIT, FinishReason.MISSED_DEADLINE, FinishReason.TIMEOUTS)
+
 
 class QuestEngine:
     game = "quest"
@@ -57,7 +59,7 @@ class QuestEngine:
         if state.phase is not Phase.FINISHED or state.winner is None:
             return None
         loser = state.winner.other
-        gave_up = state.finish_reason in (FinishReason.FORFEIT, FinishReason.MISSED_DEADLINE)
+        gave_up = state.finish_reason in _GIVEN_UP
         return {
             str(state.winner): str(MatchOutcome.VICTORY),
             str(loser): str(MatchOutcome.FORFEIT if gave_up else MatchOutcome.DEFEAT),

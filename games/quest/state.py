@@ -53,16 +53,26 @@ class FinishReason(StrEnum):
     ALL_DEFEATED = "all_defeated"
     FORFEIT = "forfeit"
     MISSED_DEADLINE = "missed_deadline"  # a decision window passed (asynchronous PvP)
+    TIMEOUTS = "timeouts"  # ours, live PvP: three missed windows in a row by one side
 
 
 class MissedDeadline(StrEnum):
     """What a decision deadline passing does. CPU battles (rulebook, "CPU battles"): the
     normal turn times out and play goes on, selections have no deadline. Asynchronous
     PvP (rulebook, "Asynchronous PvP"): every turn and every selection has a window, and
-    missing it ends the match by forfeit of the side that missed it, never a skip."""
+    missing it ends the match by forfeit of the side that missed it, never a skip. Live
+    PvP (ours, docs/quest-pvp.md): every turn and every selection has a window; a missed
+    turn times out as in CPU battles, a missed selection picks the first living Creature
+    in deck order, and three missed windows in a row by one side forfeit (live.py)."""
 
     TIMEOUT = "timeout"
     FORFEIT = "forfeit"
+    LIVE = "live"
+
+    @property
+    def windows_selections(self) -> bool:
+        """Whether selections have a deadline too (not in CPU battles)."""
+        return self is not MissedDeadline.TIMEOUT
 
 
 def aware(moment: datetime) -> datetime:
@@ -188,6 +198,8 @@ class MatchState:
     finish_reason: FinishReason | None = None
     version: int = 0  # +1 for every applied action
     missed_deadline: MissedDeadline = MissedDeadline.TIMEOUT
+    # Live PvP: each side's missed windows in a row, in SIDES order (live.py).
+    timeouts_in_row: tuple[int, int] = (0, 0)
 
     def side(self, side: Side) -> SideState:
         return self.player if side == "player" else self.cpu  # a Side is its str value
@@ -231,6 +243,11 @@ class MatchState:
                 if self.missed_deadline is not MissedDeadline.TIMEOUT
                 else {}
             ),
+            **(
+                {"timeouts_in_row": list(self.timeouts_in_row)}
+                if self.missed_deadline is MissedDeadline.LIVE
+                else {}
+            ),
         }
 
     @classmethod
@@ -261,4 +278,12 @@ class MatchState:
             version=int(data["version"]),
             # States stored before asynchronous PvP are CPU battles.
             missed_deadline=MissedDeadline(data.get("missed_deadline", MissedDeadline.TIMEOUT)),
+            timeouts_in_row=_in_row(data.get("timeouts_in_row", (0, 0))),
         )
+
+
+def _in_row(counts: Any) -> tuple[int, int]:
+    player, cpu = (int(n) for n in counts)
+    if player < 0 or cpu < 0:
+        raise ValueError("timeouts in a row cannot be negative")
+    return player, cpu

@@ -16,7 +16,7 @@ from typing import Any
 
 from games.kit.frozen import evolve
 from games.quest.effects import Event
-from games.quest.state import SIDES, FinishReason, MatchState, MissedDeadline, Phase, Side
+from games.quest.state import SIDES, FinishReason, MatchState, Phase, Side
 from games.quest.working import Fighter, Step
 
 _TURN_LENGTHS: dict[int, timedelta] = {}  # turn_seconds -> its timedelta, made once
@@ -137,8 +137,8 @@ def _outcome(step: Step) -> Side | None:
 
 
 def _selection_deadline(state: MatchState, now: datetime) -> datetime | None:
-    """A mandatory replacement's window, where a missed window forfeits (async PvP)."""
-    if state.missed_deadline is not MissedDeadline.FORFEIT:
+    """A mandatory replacement's window, where selections have one (PvP)."""
+    if not state.missed_deadline.windows_selections:
         return None
     return now + _turn_length(state.turn_seconds)
 

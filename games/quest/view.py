@@ -15,7 +15,7 @@ from typing import Any
 
 from games.quest.effects import Event
 from games.quest.rules import legal_actions
-from games.quest.state import Creature, MatchState, Phase, Side, SideState
+from games.quest.state import SIDES, Creature, MatchState, MissedDeadline, Phase, Side, SideState
 
 
 def _creature(creature: Creature, index: int | None) -> dict[str, Any]:
@@ -53,6 +53,20 @@ def _opponent(state: MatchState, side: Side) -> dict[str, Any]:
     }
 
 
+def _live_counts(state: MatchState, side: Side) -> dict[str, Any]:
+    """Live PvP only (other views, and the recorded golden games, stay as they were): the
+    windows each side missed in a row (three forfeit)."""
+    if state.missed_deadline is not MissedDeadline.LIVE:
+        return {}
+    counts = state.timeouts_in_row
+    return {
+        "timeouts_in_row": {
+            "you": counts[SIDES.index(side)],
+            "opponent": counts[SIDES.index(side.other)],
+        }
+    }
+
+
 def view(state: MatchState, side: Side) -> dict[str, Any]:
     """A JSON-friendly dict for ``side``: its own cards fully, the opponent's public face."""
     side = Side(side)
@@ -65,6 +79,7 @@ def view(state: MatchState, side: Side) -> dict[str, Any]:
         "deadline": None if state.deadline is None else state.deadline.isoformat(),
         "winner": None if state.winner is None else str(state.winner),
         "finish_reason": None if state.finish_reason is None else str(state.finish_reason),
+        **_live_counts(state, side),
         "version": state.version,
         "affinity_rules_version": state.affinity_rules_version,
         "you": _own(state, side),

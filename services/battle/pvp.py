@@ -1,8 +1,9 @@
-"""Matches against another player: Chronovore's matchmaking queue, direct invitations
-(Chronovore's live matches, Quest's asynchronous ones), and the end of a deleted player's
-active matches (docs/chronovore.md, "Against another player"; docs/quest-pvp.md).
+"""Matches against another player: the matchmaking queues (Chronovore's, Quest's live
+matches), direct invitations (Chronovore's live matches, Quest's asynchronous ones), and
+the end of a deleted player's active matches (docs/chronovore.md, "Against another
+player"; docs/quest-pvp.md).
 
-What differs between the games is a ``Table`` (mode, seats, the deck a snapshot makes,
+What differs between the games and modes is a ``Table`` (mode, seats, the deck a snapshot makes,
 the engine's settings, how long an invitation waits, how many matches may run at once).
 
 The match itself is any hosted match (handlers.act, the sweeper, the views): two player
@@ -108,8 +109,20 @@ QUEST_TABLE = Table(
     max_active=MAX_ASYNC_MATCHES,
     settings=quest.ASYNC_SETTINGS,
 )
-TABLES = {t.game: t for t in (CHRONOVORE_TABLE, QUEST_TABLE)}
-SHARED_MODES = frozenset((t.game, t.mode) for t in TABLES.values())
+# Quest's live matches, made by its queue (docs/quest-pvp.md, "Live PvP"): one at a time.
+QUEST_LIVE_TABLE = Table(
+    quest.GAME,
+    quest.LIVE_MODE,
+    QUEST_TABLE.seats,
+    quest.player_deck,
+    QUEST_TABLE.kept,
+    QUEST_TABLE.invitation_ttl,  # unused: live matches come from the queue only (yet)
+    max_active=1,
+    settings=quest.LIVE_SETTINGS,
+)
+TABLES = {t.game: t for t in (CHRONOVORE_TABLE, QUEST_TABLE)}  # invitations, per game
+QUEUE_TABLES = {t.game: t for t in (CHRONOVORE_TABLE, QUEST_LIVE_TABLE)}  # queues, per game
+SHARED_MODES = frozenset((t.game, t.mode) for t in (*TABLES.values(), *QUEUE_TABLES.values()))
 
 
 @dataclass(frozen=True)
@@ -240,13 +253,17 @@ def _create_match(
 
 
 def _pair_once(pvp: Pvp, uow: PvpUnitOfWork) -> bool:
-    """Pair the two players waiting longest, if two are waiting and neither is busy."""
-    entries = uow.pvp.oldest_two(GAME)
+    """Pair the two players waiting longest for the table's game, if two are waiting and
+    neither is busy."""
+    table = pvp.table
+    entries = uow.pvp.oldest_two(table.game)
     if len(entries) < 2:
         return False
     if not all(uow.players.try_admit(e.player_id) for e in entries):
         return False  # busy (their own join, a purge): their own step or the sweeper pairs
-    busy = [e.player_id for e in entries if uow.matches.active_id(e.player_id, GAME, PVP_MODE)]
+    busy = [
+        e.player_id for e in entries if uow.matches.active_id(e.player_id, table.game, table.mode)
+    ]
     if busy:  # cannot happen through the routes (a join checks); never pair them
         uow.pvp.dequeue(busy)
         return True
@@ -271,50 +288,55 @@ def pair(pvp: Pvp, limit: int = 1) -> int:
 # -- the queue ----------------------------------------------------------------------------
 
 
-def _queue_view(uow: PvpUnitOfWork, player_id: uuid.UUID) -> dict[str, Any]:
+def _queue_view(uow: PvpUnitOfWork, table: Table, player_id: uuid.UUID) -> dict[str, Any]:
     entry = uow.pvp.entry(player_id)
-    active = uow.matches.active_id(player_id, GAME, PVP_MODE)
+    if entry is not None and entry.game != table.game:
+        entry = None  # waiting in another game's queue
+    active = uow.matches.active_id(player_id, table.game, table.mode)
     status = "queued" if entry is not None else "idle" if active is None else "matched"
     return {
         "status": status,
         "deck_id": None if entry is None else str(entry.deck.deck_id),
         "joined_at": None if entry is None else _time(entry.joined_at),
         "match_id": None if active is None else str(active),
-        "waiting": uow.pvp.waiting(GAME),
+        "waiting": uow.pvp.waiting(table.game),
     }
 
 
 def join_queue(pvp: Pvp, player_id: uuid.UUID, deck_id: uuid.UUID) -> dict[str, Any]:
     """Wait for an opponent with a legal deck (joined already: the deck changes, the place
-    stays) -> the queue as the player sees it: ``queued``, or ``matched`` with the match."""
+    stays; waiting in another game's queue: moved to this one) -> the queue as the player
+    sees it: ``queued``, or ``matched`` with the match."""
+    table = pvp.table
     with pvp.unit_of_work() as uow:
-        active = uow.matches.active_id(player_id, GAME, PVP_MODE)
+        active = uow.matches.active_id(player_id, table.game, table.mode)
     if active is not None:
         raise _active_match_exists(active)
     deck = _snapshot(pvp, player_id, deck_id)  # outside any transaction
     with pvp.unit_of_work() as uow:
         uow.players.admit(player_id)
         _greet(uow, player_id)
-        active = uow.matches.active_id(player_id, GAME, PVP_MODE)
+        active = uow.matches.active_id(player_id, table.game, table.mode)
         if active is not None:
             raise _active_match_exists(active)
-        uow.pvp.enqueue(QueueEntry(player_id, GAME, deck, pvp.clock.now()))
+        uow.pvp.enqueue(QueueEntry(player_id, table.game, deck, pvp.clock.now()))
     # Committed: every concurrent join now sees this entry in its own pairing step.
     pair(pvp, limit=2)
     with pvp.unit_of_work() as uow:
-        return _queue_view(uow, player_id)
+        return _queue_view(uow, table, player_id)
 
 
 def leave_queue(pvp: Pvp, player_id: uuid.UUID) -> None:
     with pvp.unit_of_work() as uow:
         uow.players.admit(player_id)
-        if not uow.pvp.dequeue([player_id]):
+        entry = uow.pvp.entry(player_id)
+        if entry is None or entry.game != pvp.table.game or not uow.pvp.dequeue([player_id]):
             raise NotFound("not_queued", "you are not waiting in the queue")
 
 
 def queue_status(pvp: Pvp, player_id: uuid.UUID) -> dict[str, Any]:
     with pvp.unit_of_work() as uow:
-        return _queue_view(uow, player_id)
+        return _queue_view(uow, pvp.table, player_id)
 
 
 # -- invitations --------------------------------------------------------------------------
@@ -524,13 +546,19 @@ def match_summary(table: Table, match: Match, seat: Seat) -> dict[str, Any]:
     }
 
 
+def _modes_of(game: str) -> list[str]:
+    """Every mode of ``game`` against a player (Quest's asynchronous and live matches)."""
+    return sorted({mode for found, mode in SHARED_MODES if found == game})
+
+
 def matches_of(pvp: Pvp, player_id: uuid.UUID) -> dict[str, Any]:
-    """The player's matches of the table's mode (active first) and their win/loss record
-    under the rule against farming (pvp_record)."""
+    """The player's matches against players of the table's game, every mode (active
+    first), and their one win/loss record under the rule against farming (pvp_record)."""
     table = pvp.table
+    modes = _modes_of(table.game)
     with pvp.unit_of_work() as uow:
-        found = uow.matches.seated(player_id, table.game, table.mode, LISTED_MATCHES)
-        results = uow.matches.results_of(player_id, table.game, table.mode)
+        found = uow.matches.seated(player_id, table.game, modes, LISTED_MATCHES)
+        results = uow.matches.results_of(player_id, table.game, modes)
     items = []
     for match in found:
         seat = match.seat_of(player_id)

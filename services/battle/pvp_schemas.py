@@ -17,6 +17,10 @@ class TablePlayerSchema(PlayerSchema, _TableField):
     pass
 
 
+class QueueJoinSchema(StartMatchSchema, _TableField):
+    pass
+
+
 class InviteSchema(StartMatchSchema, _TableField):
     to = fields.String(required=True, validate=validate.Length(min=1, max=MAX_PSEUDONYM))
 

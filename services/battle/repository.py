@@ -348,12 +348,14 @@ class SqlMatches:
         seats = self._seats_of([r.id for r in rows])
         return [self._loaded(r, seats[r.id]) for r in rows]
 
-    def _seated_where(self, player_id: uuid.UUID, game: str, mode: str) -> tuple[Any, ...]:
+    def _seated_where(
+        self, player_id: uuid.UUID, game: str, modes: str | Sequence[str]
+    ) -> tuple[Any, ...]:
         return (
             match_seats.c.player_id == player_id,
             match_seats.c.kind == SeatKind.PLAYER.value,
             matches.c.game == game,
-            matches.c.mode == mode,
+            matches.c.mode.in_([modes] if isinstance(modes, str) else list(modes)),
         )
 
     def active_count(self, player_id: uuid.UUID, game: str, mode: str) -> int:
@@ -369,12 +371,14 @@ class SqlMatches:
         ).scalar()
         return int(found or 0)
 
-    def seated(self, player_id: uuid.UUID, game: str, mode: str, limit: int) -> list[Match]:
-        """The player's matches of ``game``/``mode``, active first, then newest first."""
+    def seated(
+        self, player_id: uuid.UUID, game: str, modes: str | Sequence[str], limit: int
+    ) -> list[Match]:
+        """The player's matches of ``game`` in ``modes``, active first, then newest first."""
         rows = self._session.execute(
             select(matches)
             .join(match_seats, match_seats.c.match_id == matches.c.id)
-            .where(*self._seated_where(player_id, game, mode))
+            .where(*self._seated_where(player_id, game, modes))
             .order_by(
                 (matches.c.status == Status.ACTIVE.value).desc(),
                 matches.c.updated_at.desc(),
@@ -412,7 +416,7 @@ class SqlMatches:
         return [self._loaded(r, seats[r.id]) for r in rows]
 
     def results_of(
-        self, player_id: uuid.UUID, game: str, mode: str
+        self, player_id: uuid.UUID, game: str, modes: str | Sequence[str]
     ) -> list[tuple[uuid.UUID | None, datetime, str | None]]:
         """Every finished two-player match of the player: (the opponent, or None once
         deleted; when it finished; the player's result), oldest first."""
@@ -430,7 +434,7 @@ class SqlMatches:
                 mine.c.player_id == player_id,
                 mine.c.kind == SeatKind.PLAYER.value,
                 matches.c.game == game,
-                matches.c.mode == mode,
+                matches.c.mode.in_([modes] if isinstance(modes, str) else list(modes)),
                 matches.c.status == Status.FINISHED.value,
             )
             .order_by(matches.c.finished_at, matches.c.id)

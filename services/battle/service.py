@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import uuid
+from collections.abc import Mapping
 from contextlib import AbstractContextManager
 from datetime import datetime
 from functools import partial
@@ -20,6 +21,7 @@ from services.battle.pvp_schemas import (
     AcceptSchema,
     InvitationRefSchema,
     InviteSchema,
+    QueueJoinSchema,
     TablePlayerSchema,
 )
 from services.battle.pvp_store import pvp_unit_of_work
@@ -219,32 +221,38 @@ class BattleService(HealthEndpoints):
 
     # -- against another player (docs/chronovore.md, docs/quest-pvp.md) ------------------------
     # Invitations take the route's ``game`` (Chronovore's live matches by default, Quest's
-    # asynchronous ones); the queue is Chronovore's.
+    # asynchronous ones); so do the queues (Chronovore's, Quest's live matches).
 
-    def _pvp(self, game: str = "chronovore") -> pvp.Pvp:
+    def _pvp(
+        self, game: str = "chronovore", tables: Mapping[str, pvp.Table] = pvp.TABLES
+    ) -> pvp.Pvp:
         return pvp.Pvp(
             partial(pvp_unit_of_work, self.db),
             self.cards,
             self.clock,
             self.random,
-            table=pvp.TABLES[game],
+            table=tables[game],
         )
 
+    def _queue(self, game: str) -> pvp.Pvp:
+        return self._pvp(game, pvp.QUEUE_TABLES)
+
     @rpc
-    def pvp_join_queue(self, player_id: str, deck_id: str) -> dict[str, Any]:
-        """Wait for an opponent with a legal Chronovore deck -> ``{"status": "queued" |
+    def pvp_join_queue(self, **payload: Any) -> dict[str, Any]:
+        """``player_id, deck_id, game`` (Chronovore's by default) -> ``{"status": "queued" |
         "matched", "matchId", ...}``"""
-        args = load(StartMatchSchema(), {"player_id": player_id, "deck_id": deck_id})
-        return pvp.join_queue(self._pvp(), args["player_id"], args["deck_id"])
+        args = load(QueueJoinSchema(), payload)
+        return pvp.join_queue(self._queue(args["game"]), args["player_id"], args["deck_id"])
 
     @rpc
-    def pvp_leave_queue(self, player_id: str) -> None:
-        pvp.leave_queue(self._pvp(), load(PlayerSchema(), {"player_id": player_id})["player_id"])
+    def pvp_leave_queue(self, **payload: Any) -> None:
+        args = load(TablePlayerSchema(), payload)
+        pvp.leave_queue(self._queue(args["game"]), args["player_id"])
 
     @rpc
-    def pvp_queue(self, player_id: str) -> dict[str, Any]:
-        args = load(PlayerSchema(), {"player_id": player_id})
-        return pvp.queue_status(self._pvp(), args["player_id"])
+    def pvp_queue(self, **payload: Any) -> dict[str, Any]:
+        args = load(TablePlayerSchema(), payload)
+        return pvp.queue_status(self._queue(args["game"]), args["player_id"])
 
     @rpc
     def pvp_invite(self, **payload: Any) -> dict[str, Any]:
@@ -286,7 +294,8 @@ class BattleService(HealthEndpoints):
         """Time out turns nobody played; expire invitations, pair players left waiting."""
         with self._uow() as uow:
             handlers.expire_overdue(uow, self.clock)
-        pvp.sweep(self._pvp())
+        for game in pvp.QUEUE_TABLES:  # Chronovore's invitations expire in its sweep
+            pvp.sweep(self._queue(game))
 
     @timer(interval=SWEEP_INTERVAL_SECONDS)
     def deliver_terrakard_rewards(self) -> None:

@@ -13,16 +13,16 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import Response
 
-from gateway.casing import load
-from gateway.http import RouteDoc, api, json_input
+from gateway.http import RouteDoc, api
 from gateway.problem_codes import BATTLE
-from gateway.routes.base import WRITE_ERRORS, Caller, no_content
+from gateway.routes.base import WRITE_ERRORS
 from gateway.routes.chronovore.pvp_schemas import JoinQueueRequest, QueueSchema
+from gateway.routes.queue import QueueCalls
 
 TAGS = ("chronovore against a player",)
 
 
-class ChronovorePvpRoutes(Caller):
+class ChronovorePvpRoutes(QueueCalls):
     @api(
         "POST",
         "/chronovore/queue",
@@ -42,11 +42,7 @@ class ChronovorePvpRoutes(Caller):
     async def join_chronovore_queue(self, request: Request) -> Any:
         """``{"deckId": "<deck id>"}`` -> ``{"status": "queued", "waiting": 1, ...}`` or,
         paired, ``{"status": "matched", "matchId": "..."}``"""
-        player_id = await self._player_id(request)
-        args = load(JoinQueueRequest(), json_input(request))
-        return await self.services.call(
-            "battle", "pvp_join_queue", player_id=player_id, deck_id=str(args["deck_id"])
-        )
+        return await self._join_queue(request, "chronovore")
 
     @api(
         "GET",
@@ -62,9 +58,7 @@ class ChronovorePvpRoutes(Caller):
     )
     async def chronovore_queue(self, request: Request) -> Any:
         """``GET /chronovore/queue`` -> ``{"status": "matched", "matchId": "...", ...}``"""
-        return await self.services.call(
-            "battle", "pvp_queue", player_id=await self._player_id(request)
-        )
+        return await self._queue(request, "chronovore")
 
     @api(
         "DELETE",
@@ -81,7 +75,4 @@ class ChronovorePvpRoutes(Caller):
     )
     async def leave_chronovore_queue(self, request: Request) -> Response:
         """``DELETE /chronovore/queue`` -> 204, no body"""
-        await self.services.call(
-            "battle", "pvp_leave_queue", player_id=await self._player_id(request)
-        )
-        return no_content()
+        return await self._leave_queue(request, "chronovore")

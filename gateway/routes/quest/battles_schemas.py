@@ -97,11 +97,26 @@ class BattleViewSchema(CamelSchema):
         allow_none=True,
         metadata={
             "description": "Your normal turn's deadline (90 s); against a player, the open "
-            "decision window's end (24 h)"
+            "decision window's end (24 h asynchronous, 60 s live)"
         },
     )
     winner = fields.String(allow_none=True)
-    finish_reason = fields.String(allow_none=True)
+    finish_reason = fields.String(
+        allow_none=True,
+        metadata={
+            "description": "all_defeated | forfeit | missed_deadline (24 h window, "
+            "asynchronous) | timeouts (three missed 60 s windows in a row, live)"
+        },
+    )
+    timeouts_in_row = fields.Dict(
+        keys=fields.String(),
+        values=fields.Integer(),
+        metadata={
+            "example": {"you": 0, "opponent": 2},
+            "description": "Live matches only: the windows each side missed in a row "
+            "(three forfeit)",
+        },
+    )
     affinity_rules_version = fields.Integer()
     you = fields.Dict(metadata={"description": "Your Creatures and Power cards, in full"})
     opponent = fields.Dict(

@@ -1,5 +1,6 @@
-"""Quest against another player, asynchronously: your matches and your record
-(docs/quest-pvp.md; invitations by pseudonym: gateway/routes/invitations.py).
+"""Quest against another player: your asynchronous matches and your record, and the live
+matchmaking queue (docs/quest-pvp.md; invitations by pseudonym:
+gateway/routes/invitations.py).
 
 An accepted invitation's match is played through the battle routes (``battles.py``: view,
 actions with the expected version and an idempotency key, forfeit, history), each seat
@@ -12,21 +13,25 @@ from __future__ import annotations
 from typing import Any
 
 from starlette.requests import Request
+from starlette.responses import Response
 
 from gateway.http import RouteDoc, api
 from gateway.problem_codes import BATTLE
-from gateway.routes.base import Caller
+from gateway.routes.base import WRITE_ERRORS
+from gateway.routes.chronovore.pvp_schemas import JoinQueueRequest, QueueSchema
 from gateway.routes.quest.pvp_schemas import PvpMatchesSchema
+from gateway.routes.queue import QueueCalls
 
 TAGS = ("quest against a player",)
 
 
-class QuestPvpRoutes(Caller):
+class QuestPvpRoutes(QueueCalls):
     @api(
         "GET",
         "/quest/pvp-matches",
         RouteDoc(
-            "Your asynchronous matches against players (active first) and your win/loss record",
+            "Your matches against players, asynchronous and live (active first), and your "
+            "win/loss record",
             PvpMatchesSchema,
             auth="player",
             tags=TAGS,
@@ -41,3 +46,59 @@ class QuestPvpRoutes(Caller):
         return await self.services.call(
             "battle", "pvp_matches", player_id=await self._player_id(request), game="quest"
         )
+
+    # -- live matches: the matchmaking queue ---------------------------------------------------
+
+    @api(
+        "POST",
+        "/quest/queue",
+        RouteDoc(
+            "Wait for a live opponent with one of your legal decks (snapshotted now; again: "
+            "the deck changes, your place stays); paired at once when someone is waiting "
+            "(409 while you have an active live match). Live matches have 60-second windows",
+            QueueSchema,
+            JoinQueueRequest,
+            auth="player",
+            errors=WRITE_ERRORS,
+            tags=TAGS,
+            codes=BATTLE,
+            operation_id="joinQuestQueue",
+        ),
+    )
+    async def join_quest_queue(self, request: Request) -> Any:
+        """``{"deckId": "<deck id>"}`` -> ``{"status": "queued", "waiting": 1, ...}`` or,
+        paired, ``{"status": "matched", "matchId": "..."}``"""
+        return await self._join_queue(request, "quest")
+
+    @api(
+        "GET",
+        "/quest/queue",
+        RouteDoc(
+            "Whether you wait in the live queue, and your active live match",
+            QueueSchema,
+            auth="player",
+            tags=TAGS,
+            codes=BATTLE,
+            operation_id="getQuestQueue",
+        ),
+    )
+    async def quest_queue(self, request: Request) -> Any:
+        """``GET /quest/queue`` -> ``{"status": "matched", "matchId": "...", ...}``"""
+        return await self._queue(request, "quest")
+
+    @api(
+        "DELETE",
+        "/quest/queue",
+        RouteDoc(
+            "Stop waiting for a live opponent (404 when you are not in the queue)",
+            auth="player",
+            status=204,
+            errors=(404,),
+            tags=TAGS,
+            codes=BATTLE,
+            operation_id="leaveQuestQueue",
+        ),
+    )
+    async def leave_quest_queue(self, request: Request) -> Response:
+        """``DELETE /quest/queue`` -> 204, no body"""
+        return await self._leave_queue(request, "quest")

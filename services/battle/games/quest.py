@@ -42,6 +42,11 @@ ASYNC_SETTINGS = Settings(turn_seconds=DECISION_SECONDS, missed_deadline=MissedD
 # The engine's sides: the challenger plays "player", the invited player "cpu" (a name of
 # the engine's; the seat is a player's, and the views say "side" for it).
 ASYNC_SEATS = (str(Side.PLAYER), str(Side.CPU))
+# Ours (docs/quest-pvp.md, "Live PvP"): matches made by the queue; every turn and selection
+# has a 60-second window, a missed one is a timeout, three in a row forfeit.
+LIVE_MODE = "live"
+LIVE_SECONDS = 60
+LIVE_SETTINGS = Settings(turn_seconds=LIVE_SECONDS, missed_deadline=MissedDeadline.LIVE)
 DELETED_PLAYER = "Deleted player"  # rulebook: shared history against a profile-free actor
 
 # -- seats and decks ----------------------------------------------------------------------
@@ -235,4 +240,4 @@ class QuestViews:
 
 
 # Rulebook, "CPU battles": "A player may have only one active CPU match."
-HOSTED = HostedGame(QUEST, QuestViews(), QUEST_CPU, one_active=frozenset({CPU_MODE}))
+HOSTED = HostedGame(QUEST, QuestViews(), QUEST_CPU, one_active=frozenset({CPU_MODE, LIVE_MODE}))
