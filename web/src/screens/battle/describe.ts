@@ -129,7 +129,7 @@ export function describeEvent(event: BattleEvent, seat: Seat = AGAINST_THE_COMPU
     case "match_finished":
       return `The battle is over: ${event.winner === seat.side ? "you won" : `${seat.them} won`} (${words(String(event.reason ?? ""))}).`;
     case "power_card_played":
-      return `${who} played ${name}.`;
+      return `${mine ? "You" : them} played ${name}.`;
     case "swapped_in":
       return `${subject} came in.`;
     case "creature_defeated":
