@@ -23,6 +23,8 @@ describe("the battle log told from a seat", () => {
     expect(describeEvent({ type: "match_finished", winner: "cpu", reason: "forfeit" }, invited)).toBe("The battle is over: you won (forfeit).");
     expect(describeEvent({ type: "forfeit", side: "player" }, invited)).toBe("Keeper-3fa2c1 forfeited.");
     expect(describeEvent({ type: "creature_defeated", side: "player", name: "Quillip" }, invited)).toBe("Keeper-3fa2c1's Quillip was defeated.");
+    expect(describeEvent({ type: "move_used", side: "player", name: "Quillip", move_name: "Tackle" }, invited)).toBe("Keeper-3fa2c1's Quillip used Tackle.");
+    expect(describeEvent({ type: "move_used", side: "cpu", name: "Brambleback", move_name: "Bash" }, invited)).toBe("Your Brambleback used Bash.");
   });
 
   it("names the invited player to the inviter, and never the computer", () => {

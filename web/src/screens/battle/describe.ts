@@ -128,6 +128,8 @@ export function describeEvent(event: BattleEvent, seat: Seat = AGAINST_THE_COMPU
       return `${who} turn ended.`;
     case "match_finished":
       return `The battle is over: ${event.winner === seat.side ? "you won" : `${seat.them} won`} (${words(String(event.reason ?? ""))}).`;
+    case "move_used":
+      return `${subject} used ${typeof event.move_name === "string" ? event.move_name : "a move"}.`;
     case "power_card_played":
       return `${mine ? "You" : them} played ${name}.`;
     case "swapped_in":
