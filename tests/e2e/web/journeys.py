@@ -444,6 +444,9 @@ def quest_pvp(browser: Browser, url: str, names: list[str]) -> None:
     invited.get_by_role("button", name=re.compile("^Send out")).first.click()
     expect(invited.get_by_text(f"Waiting for {inviter_as}.")).to_be_visible()
     expect(invited.get_by_text(re.compile(f"^{inviter_as} must decide by "))).to_be_visible()
+    expect(
+        inviter.get_by_text(re.compile(f"^{invited_as} has chosen their first Creature"))
+    ).to_be_visible()
     inviter.get_by_role("button", name=re.compile("^Send out")).first.click()
 
     # The inviter's answer tells who goes first; the invited player learns it through push.

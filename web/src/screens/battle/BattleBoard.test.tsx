@@ -61,6 +61,20 @@ describe("a Quest match against a player, from the invited player's seat", () =>
     expect(document.body.textContent).not.toMatch(/computer|Turn time left/i);
   });
 
+  it("says the other player has chosen their first Creature, without naming it", () => {
+    const selection = invitedView({
+      phase: "initial_selection",
+      you: { active: null, creatures: [creature("Brambleback", 0)], powerCards: [] },
+      opponent: { active: null, hasChosen: true, creaturesLeft: 3, powerCardsInHand: 2 },
+      legalActions: [{ kind: "select_creature", index: 0 }, { kind: "forfeit" }],
+    });
+    render(<BattleBoard view={selection} onView={() => undefined} reload={() => undefined} />);
+    expect(screen.getByRole("status").textContent).toBe("Choose the Creature you send out first.");
+    expect(screen.getByText("Keeper-77aa01 has chosen their first Creature; it stays hidden until you choose yours.")).toBeTruthy();
+    expect(screen.getByText("Keeper-77aa01's: none out yet.")).toBeTruthy();
+    expect(screen.getByRole("button", { name: "Send out Brambleback" })).toBeTruthy();
+  });
+
   it("on your turn, plays a legal action with the view's version and a key", async () => {
     const views: BattleView[] = [];
     const yours = invitedView({ yourTurn: true, turnNumber: 2, legalActions: [{ kind: "use_move", index: 0 }, { kind: "forfeit" }] });

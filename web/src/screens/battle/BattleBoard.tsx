@@ -89,6 +89,11 @@ export function BattleBoard({ view, onView, reload, children }: {
             );
       onView(result);
     });
+  // A stale version: the other player (or another tab) moved meanwhile; show what is.
+  useEffect(() => {
+    if (action.problem?.code === "stale_version") reload();
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [action.problem]);
 
   const you = (view.you ?? {}) as unknown as Side;
   const opponent = (view.opponent ?? {}) as unknown as Side;
@@ -102,6 +107,9 @@ export function BattleBoard({ view, onView, reload, children }: {
       <p role="status">{statusText(view, seat)}</p>
       {!over && against === null && view.yourTurn && <Countdown deadline={view.deadline} label="Turn time left" onExpired={reload} />}
       {!over && against !== null && <DecisionWindow deadline={view.deadline} who={yours ? null : against} onExpired={reload} />}
+      {!over && view.phase === "initial_selection" && opponent.hasChosen && (
+        <p>{capital(seat.them)} has chosen their first Creature; it stays hidden until you choose yours.</p>
+      )}
       <div class="arena">
         <CreatureCard creature={yourActive} title="Yours" />
         <CreatureCard creature={theirActive} title={capital(possessive(seat.them))} />

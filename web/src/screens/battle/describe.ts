@@ -32,6 +32,8 @@ export interface Side {
   creaturesDefeated?: number;
   powerCardsInHand?: number;
   playedPowerCards?: { name: string }[];
+  /** Of the opponent, while both choose: they have chosen (what stays hidden) */
+  hasChosen?: boolean;
 }
 export interface Action {
   kind: string;
