@@ -9,6 +9,7 @@ const invitations = {
   items: [
     { id: "i1", from: "Keeper-bbbbbb", to: "Keeper-aaaaaa", sent: false, status: "pending", expiresAt: new Date(Date.now() + 24 * hour).toISOString() },
     { id: "i2", from: "Keeper-aaaaaa", to: "Keeper-cccccc", sent: true, status: "declined", expiresAt: new Date(Date.now() + hour).toISOString() },
+    { id: "i4", from: "Keeper-aaaaaa", to: "Keeper-eeeeee", sent: true, status: "accepted", matchId: "match-9", expiresAt: new Date(Date.now() + hour).toISOString() },
   ],
 };
 const ok = (data: unknown) => ({ data, response: new Response(null, { status: 200 }) });
@@ -62,6 +63,12 @@ describe("the invitations lobby every game shares", () => {
       path: "/{game}/invitations/{invitation_id}/accept",
       init: { params: { path: { game: "quest", invitation_id: "i1" } }, body: { deckId: "deck-2" } },
     });
+  });
+
+  it("links an accepted invitation to its match where the screen says", async () => {
+    render(<InvitationsLobby game="quest" deckId="deck-1" expiry="24 hours" onAccepted={() => undefined} matchHref={(id) => `#/quest/matches/${id}`} />);
+    const link = await screen.findByRole("link", { name: "Open the match against Keeper-eeeeee" });
+    expect(link.getAttribute("href")).toBe("#/quest/matches/match-9");
   });
 
   it("offers no accepting without a deck, and no answer to a settled invitation", async () => {

@@ -45,11 +45,12 @@ export function invitationText(invitation: Invitation, now: Date = new Date()): 
   return `${other}: ${status}${until}.`;
 }
 
-function InvitationItem({ invitation, deckId, busy, act }: {
+function InvitationItem({ invitation, deckId, busy, act, matchHref }: {
   invitation: Invitation;
   deckId: string;
   busy: boolean;
   act: (change: Change, invitation: Invitation) => void;
+  matchHref?: (matchId: string) => string;
 }) {
   const other = invitation.sent ? invitation.to : invitation.from;
   const pending = invitation.status === "pending";
@@ -65,11 +66,14 @@ function InvitationItem({ invitation, deckId, busy, act }: {
       {pending && invitation.sent && (
         <button type="button" class="danger" disabled={busy} onClick={() => act("cancel", invitation)} aria-label={`Cancel the invitation to ${other}`}>Cancel</button>
       )}
+      {invitation.status === "accepted" && invitation.matchId && matchHref && (
+        <a href={matchHref(invitation.matchId)}>Open the match against {other}</a>
+      )}
     </li>
   );
 }
 
-export function InvitationsLobby({ game, deckId, expiry, onAccepted, onChange }: {
+export function InvitationsLobby({ game, deckId, expiry, onAccepted, onChange, matchHref }: {
   game: InvitationGame;
   /** The deck to invite or accept with ("" while there is none) */
   deckId: string;
@@ -78,6 +82,8 @@ export function InvitationsLobby({ game, deckId, expiry, onAccepted, onChange }:
   onAccepted: (matchId: string) => void;
   /** Anything changed (pushed or polled): the screen may reload what it shows besides */
   onChange?: () => void;
+  /** Where an accepted invitation's match opens (none: the screen opens it itself) */
+  matchHref?: (matchId: string) => string;
 }) {
   const GAME = { params: { path: { game } } };
   const invitations = useResource(() => unwrap(api.GET("/{game}/invitations", GAME)), [game]);
@@ -155,7 +161,7 @@ export function InvitationsLobby({ game, deckId, expiry, onAccepted, onChange }:
         <h2 id={id("received")}>Invitations to you ({received.filter((i) => i.status === "pending").length} waiting)</h2>
         {received.length === 0 ? <p>None yet.</p> : (
           <ul aria-labelledby={id("received")} class="menu">
-            {received.map((i) => <InvitationItem key={i.id} invitation={i} deckId={deckId} busy={action.busy} act={act} />)}
+            {received.map((i) => <InvitationItem key={i.id} invitation={i} deckId={deckId} busy={action.busy} act={act} matchHref={matchHref} />)}
           </ul>
         )}
       </section>
@@ -163,7 +169,7 @@ export function InvitationsLobby({ game, deckId, expiry, onAccepted, onChange }:
         <h2 id={id("sent")}>Invitations you sent</h2>
         {sent.length === 0 ? <p>None yet.</p> : (
           <ul aria-labelledby={id("sent")} class="menu">
-            {sent.map((i) => <InvitationItem key={i.id} invitation={i} deckId={deckId} busy={action.busy} act={act} />)}
+            {sent.map((i) => <InvitationItem key={i.id} invitation={i} deckId={deckId} busy={action.busy} act={act} matchHref={matchHref} />)}
           </ul>
         )}
       </section>

@@ -82,6 +82,7 @@ export function QuestVersus() {
         expiry="24 hours"
         onAccepted={(id) => navigate({ name: "q_match", id })}
         onChange={() => void matches.reload()}
+        matchHref={(id) => href({ name: "q_match", id })}
       />
     </Screen>
   );
