@@ -22,13 +22,15 @@ function invitedView(over: Partial<BattleView>): BattleView {
     ...over,
   };
 }
-const history = {
+const history: { version: number; entries: { seq: number; side: string; events: Record<string, unknown>[] }[] } = {
   version: 4,
   entries: [
     { seq: 3, side: "cpu", events: [{ type: "first_turn_chosen", side: "player" }] },
     { seq: 4, side: "player", events: [{ type: "turn_started", side: "player" }] },
   ],
 };
+
+const firstEntries = [...history.entries];
 
 vi.mock("../../api/client", () => ({
   api: {
@@ -47,6 +49,8 @@ const { BattleBoard } = await import("./BattleBoard");
 describe("a Quest match against a player, from the invited player's seat", () => {
   beforeEach(() => {
     posts.length = 0;
+    history.version = 4;
+    history.entries = [...firstEntries];
   });
   afterEach(cleanup);
 
@@ -87,6 +91,17 @@ describe("a Quest match against a player, from the invited player's seat", () =>
       path: "/quest/battles/{match_id}/actions",
       init: { params: { path: { match_id: "m1" } }, body: { expectedVersion: 4, action: { kind: "use_move", index: 0 }, idempotencyKey: "key-0" } },
     });
+  });
+
+  it("shows what the other player's pushed move did, once the view moves on", async () => {
+    const { rerender } = render(<BattleBoard view={invitedView({})} onView={() => undefined} reload={() => undefined} />);
+    await screen.findByText("Action log (2)");
+    expect(screen.queryByRole("heading", { name: "What just happened" })).toBeNull();
+    history.version = 5;
+    history.entries = [...history.entries, { seq: 5, side: "player", events: [{ type: "move_used", side: "player", name: "Quillip", move_name: "Tackle" }] }];
+    rerender(<BattleBoard view={invitedView({ version: 5 })} onView={() => undefined} reload={() => undefined} />);
+    await screen.findByRole("heading", { name: "What just happened" });
+    expect(screen.getAllByText("Keeper-77aa01's Quillip used Tackle.")).toHaveLength(2); // just now, and in the log
   });
 
   it("keeps the computer's 90-second timer for CPU battles", () => {
