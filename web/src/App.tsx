@@ -9,6 +9,8 @@ import { Attempt } from "./screens/attempt/Attempt";
 import { ContentEditor } from "./screens/author/ContentEditor";
 import { ContentList } from "./screens/author/ContentList";
 import { Battle } from "./screens/battle/Battle";
+import { PvpBattle } from "./screens/battle/PvpBattle";
+import { QuestVersus } from "./screens/battle/QuestVersus";
 import { CvCollection, CvDeckEditor, CvDecks } from "./screens/chronovore/Decks";
 import { Library } from "./screens/chronovore/Library";
 import { Crafting } from "./screens/chronovore/Crafting";
@@ -57,6 +59,10 @@ function screenFor(route: Route, current: Session | null) {
       return <DeckBuilder key={route.id ?? "new"} id={route.id} />;
     case "battle":
       return <Battle />;
+    case "q_versus":
+      return <QuestVersus />;
+    case "q_match":
+      return <PvpBattle key={route.id} id={route.id} />;
     case "profile":
       return <Profile onSignOut={() => signOut(current)} />;
     case "fairness":
@@ -144,6 +150,7 @@ function gameLinks(game: Game): NavLink[] {
         ["Cards", { name: "collection" }],
         ["Decks", { name: "decks" }, ["deck"]],
         ["Battle", { name: "battle" }],
+        ["Versus", { name: "q_versus" }, ["q_match"]],
       ];
     case "terrakard":
       return [

@@ -401,6 +401,77 @@ def chronovore_pvp(browser: Browser, url: str, names: list[str]) -> None:
     shot(inviter, "chronovore-pvp-result")
 
 
+def quest_pvp(browser: Browser, url: str, names: list[str]) -> None:
+    """Two Quest players, each in a browser of their own (starter decks prepared by the
+    test): the inviter invites the other by the pseudonym their Versus lobby shows; the
+    invitation reaches them (push, or the lobby's polling) and they accept it, which opens
+    the match; the inviter opens it from their matches. Both choose their first Creature
+    on a board that names the other player and shows the 24-hour window, never the
+    computer; the player whose turn it is uses a move, and the other sees it happen."""
+    invited, inviter = (new_page(browser) for _ in names)
+    for page, name in zip((invited, inviter), names, strict=True):
+        signed_in_at(page, url, "#/quest/versus", name)
+        expect(page.get_by_role("heading", name="Play another player", level=1)).to_be_visible()
+    invited_as, inviter_as = pseudonym_of(invited), pseudonym_of(inviter)
+
+    inviter.get_by_label("Pseudonym to invite").fill(invited_as)
+    inviter.get_by_role("button", name="Send invitation").click()
+    expect(inviter.get_by_text(f"Invitation sent to {invited_as}.")).to_be_visible()
+    sent = inviter.get_by_role("list", name="Invitations you sent")
+    expect(sent.get_by_text(re.compile(f"^To {invited_as}: waiting for an answer"))).to_be_visible()
+    received = invited.get_by_role("list", name=re.compile(r"^Invitations to you"))
+    expect(
+        received.get_by_text(re.compile(f"^From {inviter_as}: waiting for an answer"))
+    ).to_be_visible()
+    shot(invited, "quest-versus")
+    invited.get_by_role("button", name=f"Accept the invitation from {inviter_as}").click()
+    expect(
+        invited.get_by_role("heading", name=f"Match against {inviter_as}", level=1)
+    ).to_be_visible()
+
+    matches = inviter.get_by_role("list", name=re.compile(r"^Your matches"))
+    matches.get_by_role("link", name=re.compile(f"^Against {invited_as}: ")).click()
+    expect(
+        inviter.get_by_role("heading", name=f"Match against {invited_as}", level=1)
+    ).to_be_visible()
+
+    window = re.compile(r"^Your decision is due by .+ \(2[34] h")  # 24 hours from the start
+    for page, them in ((invited, inviter_as), (inviter, invited_as)):
+        expect(page.get_by_text("Choose the Creature you send out first.")).to_be_visible()
+        expect(page.get_by_text(window)).to_be_visible()
+        expect(page.get_by_text(f"{them} has 3 Creatures left", exact=False)).to_be_visible()
+    shot(invited, "quest-pvp-selection")
+    invited.get_by_role("button", name=re.compile("^Send out")).first.click()
+    expect(invited.get_by_text(f"Waiting for {inviter_as}.")).to_be_visible()
+    expect(invited.get_by_text(re.compile(f"^{inviter_as} must decide by "))).to_be_visible()
+    expect(
+        inviter.get_by_text(re.compile(f"^{invited_as} has chosen their first Creature"))
+    ).to_be_visible()
+    inviter.get_by_role("button", name=re.compile("^Send out")).first.click()
+
+    # The inviter's answer tells who goes first; the invited player learns it through push.
+    status = re.compile(rf"^(Your turn \(turn 1\)\.|Waiting for {re.escape(invited_as)}\.)$")
+    said = inviter.get_by_text(status)
+    expect(said).to_be_visible()
+    if said.inner_text().startswith("Your turn"):
+        mover, mover_as, watcher = inviter, inviter_as, invited
+    else:
+        mover, mover_as, watcher = invited, invited_as, inviter
+    expect(mover.get_by_text("Your turn (turn 1).")).to_be_visible()
+    expect(watcher.get_by_text(f"Waiting for {mover_as}.")).to_be_visible()
+    expect(watcher.get_by_text(re.compile(f"^{mover_as} must decide by "))).to_be_visible()
+    shot(mover, "quest-pvp-turn")
+
+    mover.get_by_role("button", name=re.compile("^Use ")).first.click()
+    expect(mover.get_by_role("heading", name="What just happened")).to_be_visible()
+    seen = watcher.locator(".latest")
+    expect(seen.get_by_role("heading", name="What just happened")).to_be_visible()
+    expect(seen.get_by_text(re.compile(f"^{re.escape(mover_as)}'s .+ used .+\\.$"))).to_be_visible()
+    for page in (invited, inviter):
+        expect(page.get_by_text(re.compile("computer", re.IGNORECASE))).to_have_count(0)
+    shot(watcher, "quest-pvp-seen")
+
+
 def chronovore_crafting(browser: Browser, url: str, names: list[str]) -> None:
     """A player with opened packs, a saved deck and a Diamond pack (prepared by the test):
     the prices, a loose copy shredded (the fragments it paid), a craft refused as the server
@@ -476,6 +547,7 @@ JOURNEYS_FROM_URL: dict[str, Callable[[Page, str], None]] = {"chronovore_tour": 
 JOURNEYS_OF_PLAYERS: dict[str, Callable[[Browser, str, list[str]], None]] = {
     "chronovore_pvp": chronovore_pvp,
     "chronovore_crafting": chronovore_crafting,
+    "quest_pvp": quest_pvp,
 }
 PAGES: list[tuple[Page, list[str]]] = []  # every page opened and its console, for a failure
 

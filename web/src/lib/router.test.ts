@@ -14,6 +14,8 @@ describe("hash routes", () => {
       { name: "deck", id: null },
       { name: "deck", id: "d1" },
       { name: "battle" },
+      { name: "q_versus" },
+      { name: "q_match", id: "m1" },
       { name: "profile" },
       { name: "fairness" },
       { name: "author" },
@@ -47,6 +49,8 @@ describe("hash routes", () => {
 
   it("knows which game a screen belongs to", () => {
     expect(gameOf(parseRoute("#/quest/battle"))).toBe("quest");
+    expect(gameOf(parseRoute("#/quest/versus"))).toBe("quest");
+    expect(gameOf(parseRoute("#/quest/matches/m1"))).toBe("quest");
     expect(gameOf(parseRoute("#/terrakard/arena"))).toBe("terrakard");
     expect(gameOf(parseRoute("#/chronovore"))).toBe("chronovore");
     expect(gameOf(parseRoute("#/profile"))).toBeNull();

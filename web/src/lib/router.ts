@@ -13,6 +13,8 @@ export type Route =
   | { name: "decks" }
   | { name: "deck"; id: string | null }
   | { name: "battle" }
+  | { name: "q_versus" }
+  | { name: "q_match"; id: string }
   | { name: "profile" }
   | { name: "fairness" }
   | { name: "author" }
@@ -44,7 +46,7 @@ export type Game = "quest" | "terrakard" | "chronovore";
 export function gameOf(route: Route): Game | null {
   if (route.name.startsWith("tk_")) return "terrakard";
   if (route.name.startsWith("cv_")) return "chronovore";
-  if (["home", "events", "attempt", "starter", "collection", "decks", "deck", "battle"].includes(route.name)) return "quest";
+  if (["home", "events", "attempt", "starter", "collection", "decks", "deck", "battle", "q_versus", "q_match"].includes(route.name)) return "quest";
   return null;
 }
 
@@ -63,6 +65,8 @@ export function parseRoute(hash: string): Route {
     if (b === "decks" && !c) return { name: "decks" };
     if (b === "decks" && c) return { name: "deck", id: c === "new" ? null : c };
     if (b === "battle") return { name: "battle" };
+    if (b === "versus" && !c) return { name: "q_versus" };
+    if (b === "matches" && c) return { name: "q_match", id: c };
   }
   if (a === "terrakard") {
     if (!b) return { name: "tk_home" };
@@ -108,6 +112,10 @@ export function href(route: Route): string {
       return `#/quest/decks/${route.id ?? "new"}`;
     case "battle":
       return "#/quest/battle";
+    case "q_versus":
+      return "#/quest/versus";
+    case "q_match":
+      return `#/quest/matches/${route.id}`;
     case "profile":
       return "#/profile";
     case "fairness":

@@ -32,6 +32,8 @@ export interface Side {
   creaturesDefeated?: number;
   powerCardsInHand?: number;
   playedPowerCards?: { name: string }[];
+  /** Of the opponent, while both choose: they have chosen (what stays hidden) */
+  hasChosen?: boolean;
 }
 export interface Action {
   kind: string;
@@ -76,38 +78,68 @@ export function actionLabel(action: Action, you: Side): string {
   }
 }
 
-function whose(side: unknown): string {
-  return side === "player" ? "Your" : side === "cpu" ? "The computer's" : "";
+/**
+ * Who the log speaks for: the engine names its sides `player` and `cpu`, but against a
+ * player the invited one sits `cpu`, so "you" is the view's side and "them" its opponent
+ * (the computer, or the other player's pseudonym).
+ */
+export interface Seat {
+  side: string;
+  them: string;
+}
+export const AGAINST_THE_COMPUTER: Seat = { side: "player", them: "the computer" };
+
+/** The seat of a battle view: its side, and the opponent's name (none: the computer). */
+export function seatOf(view: { side?: string | null; opponentName?: string | null }): Seat {
+  return { side: view.side ?? "player", them: view.opponentName ?? AGAINST_THE_COMPUTER.them };
 }
 
-/** One line of the action log. */
-export function describeEvent(event: BattleEvent): string {
+export function capital(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+export function possessive(name: string): string {
+  return name.endsWith("s") ? `${name}'` : `${name}'s`;
+}
+
+function whose(side: unknown, seat: Seat): string {
+  if (side === seat.side) return "Your";
+  return side === "player" || side === "cpu" ? capital(possessive(seat.them)) : "";
+}
+
+/** One line of the action log, told from `seat`'s side. */
+export function describeEvent(event: BattleEvent, seat: Seat = AGAINST_THE_COMPUTER): string {
   const name = typeof event.name === "string" ? event.name : "";
-  const who = whose(event.side);
+  const who = whose(event.side, seat);
+  const mine = event.side === seat.side;
+  const them = capital(seat.them);
+  const other = seat.side === "player" ? "cpu" : "player";
   const subject = name ? `${who} ${name}`.trim() : who || "";
   switch (event.type) {
     case "creature_chosen":
       return `${who} Creature was chosen.`.trim();
     case "creatures_revealed": {
       const sides = (event.sides ?? {}) as Record<string, { name?: string }>;
-      return `You send out ${sides.player?.name ?? "?"}; the computer sends out ${sides.cpu?.name ?? "?"}.`;
+      return `You send out ${sides[seat.side]?.name ?? "?"}; ${seat.them} sends out ${sides[other]?.name ?? "?"}.`;
     }
     case "first_turn_chosen":
-      return event.side === "player" ? "You go first." : "The computer goes first.";
+      return mine ? "You go first." : `${them} goes first.`;
     case "turn_started":
-      return event.side === "player" ? "Your turn." : "The computer's turn.";
+      return mine ? "Your turn." : `${capital(possessive(seat.them))} turn.`;
     case "turn_ended":
       return `${who} turn ended.`;
     case "match_finished":
-      return `The battle is over: ${event.winner === "player" ? "you won" : "the computer won"} (${words(String(event.reason ?? ""))}).`;
+      return `The battle is over: ${event.winner === seat.side ? "you won" : `${seat.them} won`} (${words(String(event.reason ?? ""))}).`;
+    case "move_used":
+      return `${subject} used ${typeof event.move_name === "string" ? event.move_name : "a move"}.`;
     case "power_card_played":
-      return `${who} played ${name}.`;
+      return `${mine ? "You" : them} played ${name}.`;
     case "swapped_in":
       return `${subject} came in.`;
     case "creature_defeated":
       return `${subject} was defeated.`;
     case "forfeit":
-      return `${who === "Your" ? "You" : "The computer"} forfeited.`;
+      return `${mine ? "You" : them} forfeited.`;
     default: {
       const details = ["amount", "hp", "effect", "move"]
         .filter((key) => event[key] !== undefined && event[key] !== null)
@@ -116,4 +148,38 @@ export function describeEvent(event: BattleEvent): string {
       return `${subject ? `${subject}: ` : ""}${words(event.type)}${details ? ` (${details})` : ""}.`;
     }
   }
+}
+
+/** Time left in a 24-hour window, in words: hours and minutes, "no time left" at zero. */
+export function leftText(seconds: number): string {
+  if (seconds <= 0) return "no time left";
+  const minutes = Math.ceil(seconds / 60);
+  const hours = Math.floor(minutes / 60);
+  const rest = minutes % 60;
+  if (hours === 0) return `${rest} min left`;
+  return rest === 0 ? `${hours} h left` : `${hours} h ${rest} min left`;
+}
+
+interface StatusView {
+  status?: string;
+  outcome?: string | null;
+  finishReason?: string | null;
+  yourTurn?: boolean;
+  turnNumber?: number;
+  phase?: string;
+  legalActions?: Record<string, unknown>[];
+}
+
+/** Where the battle stands for `seat`: the result, your decision, or whom it waits for. */
+export function statusText(view: StatusView, seat: Seat = AGAINST_THE_COMPUTER): string {
+  if (view.status === "finished") {
+    const result = view.outcome === "victory" ? "you won" : view.outcome === "forfeit" ? "you forfeited" : "you lost";
+    const missed = view.finishReason === "missed_deadline" ? " (a decision window was missed)" : "";
+    return `Finished: ${result}${missed}.`;
+  }
+  const kinds = (view.legalActions ?? []).map((a) => a.kind);
+  if (view.yourTurn) return `Your turn (turn ${view.turnNumber}).`;
+  if (kinds.includes("select_creature")) return "Choose the Creature you send out first.";
+  if (view.phase === "mandatory_replacement" && kinds.includes("swap")) return "Choose the Creature that replaces your defeated one.";
+  return `Waiting for ${seat.them}.`;
 }

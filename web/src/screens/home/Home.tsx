@@ -34,6 +34,7 @@ export function Home() {
         <li><a href={href({ name: "collection" })}>Your collection</a></li>
         <li><a href={href({ name: "decks" })}>Your decks</a></li>
         <li><a href={href({ name: "battle" })}>Battle the computer</a></li>
+        <li><a href={href({ name: "q_versus" })}>Play another player</a></li>
         <li><a href={href({ name: "profile" })}>Profile and account</a></li>
         {isAuthor(session()) && <li><a href={href({ name: "author" })}>Authoring</a></li>}
       </ul>
