@@ -1,5 +1,5 @@
 """Cursor pages over rows ordered newest first by (a time, an id): the cursor is the
-position of the last row shown, ``<microseconds since the epoch>.<id in hex>``, opaque to
+position of the last row shown, ``<microseconds since the epoch>-<id in hex>``, opaque to
 clients (docs/api.md, "Lists"). A keyset, not an offset: rows added meanwhile neither
 shift nor repeat a page."""
 
@@ -17,7 +17,7 @@ T = TypeVar("T")
 
 MAX_PAGE = 100
 DEFAULT_PAGE = 50
-CURSOR_PATTERN = re.compile(r"(\d{1,18})\.([0-9a-f]{32})")
+CURSOR_PATTERN = re.compile(r"(\d{1,19})-([0-9a-f]{32})")
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
 Position = tuple[datetime, uuid.UUID]
@@ -25,7 +25,7 @@ Position = tuple[datetime, uuid.UUID]
 
 def cursor_of(at: datetime, row_id: uuid.UUID) -> str:
     micros = (at - EPOCH) // timedelta(microseconds=1)
-    return f"{micros}.{row_id.hex}"
+    return f"{micros}-{row_id.hex}"
 
 
 def position(cursor: str | None) -> Position | None:
@@ -35,7 +35,10 @@ def position(cursor: str | None) -> Position | None:
     found = CURSOR_PATTERN.fullmatch(cursor)
     if found is None:
         raise InvalidInput("invalid_cursor", "this cursor was not given by this list")
-    at = EPOCH + timedelta(microseconds=int(found.group(1)))
+    try:
+        at = EPOCH + timedelta(microseconds=int(found.group(1)))
+    except OverflowError:  # digits no row's time has (beyond the year 9999)
+        raise InvalidInput("invalid_cursor", "this cursor was not given by this list") from None
     return at, uuid.UUID(hex=found.group(2))
 
 

@@ -9,11 +9,10 @@ terrakard_arena.py (docs/terrakard.md, "The arena (ours)").
 from __future__ import annotations
 
 import logging
-import re
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from games.terrakard import arena as rules_of
@@ -25,6 +24,7 @@ from services.battle.games import terrakard as tk
 from services.battle.handlers import UnitOfWorkFactory
 from services.battle.host import Match
 from services.battle.terrakard_store import ArenaPlayer, Reward, SqlArena, day_start, utc_day
+from shared import pages
 from shared.clock import Clock
 from shared.errors import Conflict, DeckyardError, Forbidden, InvalidInput, NotFound
 from shared.randomness import RandomSource
@@ -33,9 +33,6 @@ log = logging.getLogger(__name__)
 
 ARENA_SIZE = 10  # ours: targets offered at once
 REPORTS_LIMIT = 50
-MAX_PAGE = 100  # the attacks list's largest page (docs/api.md: at most 100)
-EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
-CURSOR = re.compile(r"^(\d{1,19})-([0-9a-f]{32})$")
 
 
 @dataclass(frozen=True)
@@ -436,36 +433,12 @@ def defense_report(
         return tk.report_view(match, uow.matches.steps(match.id))
 
 
-def _cursor_of(match: Match) -> str:
-    return f"{(match.created_at - EPOCH) // timedelta(microseconds=1)}-{match.id.hex}"
-
-
-def _after(cursor: str | None) -> tuple[datetime, uuid.UUID] | None:
-    """The (created_at, id) a cursor stands for: older attacks come next."""
-    if cursor is None:
-        return None
-    found = CURSOR.match(cursor)
-    if found is None:
-        raise InvalidInput("invalid_cursor", "this cursor was not given by this list")
-    micros, hexid = found.groups()
-    try:
-        created_at = EPOCH + timedelta(microseconds=int(micros))
-    except OverflowError:  # digits no attack's time has (beyond the year 9999)
-        raise InvalidInput("invalid_cursor", "this cursor was not given by this list") from None
-    return created_at, uuid.UUID(hex=hexid)
-
-
 def attacks(
     player_id: uuid.UUID, cursor: str | None, limit: int, unit_of_work: UnitOfWorkFactory
 ) -> dict[str, Any]:
     """The player's own attacks (the tutorial too), newest first, a page at a time:
     ``{"items", "next"}``, ``next`` the cursor of the following page or None."""
-    before = _after(cursor)
-    limit = max(1, min(MAX_PAGE, limit))
+    limit = max(1, min(pages.MAX_PAGE, limit))
     with unit_of_work() as uow:
-        found = uow.matches.played_by(player_id, tk.GAME, before, limit + 1)
-    shown = found[:limit]
-    return {
-        "items": [tk.attack_summary(m) for m in shown],
-        "next": _cursor_of(shown[-1]) if len(found) > limit and shown else None,
-    }
+        found = uow.matches.played_by(player_id, tk.GAME, pages.position(cursor), limit + 1)
+    return pages.page(found, limit, lambda m: (m.created_at, m.id), tk.attack_summary)

@@ -16,8 +16,10 @@ def test_a_cursor_stands_for_the_position_of_the_last_row_shown():
 
 
 @pytest.mark.parametrize(
-    "cursor", ["", "12", "12.zz", "-1." + "0" * 32, "1." + "0" * 31, "1" * 19 + "." + "0" * 32]
-)
+    "cursor",
+    ["", "12", "12-zz", "-1-" + "0" * 32, "1-" + "0" * 31, "1" * 20 + "-" + "0" * 32,
+     "1." + "0" * 32, "9" * 18 + "-" + "0" * 32],  # the last well-formed, but after 9999
+)  # fmt: skip
 def test_a_cursor_not_given_by_a_list_is_refused(cursor):
     with pytest.raises(InvalidInput) as refused:
         pages.position(cursor)
