@@ -120,7 +120,8 @@ def quest_tour(page: Page) -> None:
     page.get_by_role("button", name=re.compile("^Send out")).first.click()
     expect(page.get_by_role("heading", name="What just happened")).to_be_visible()
     expect(page.get_by_text(re.compile(r"Turn time left: ?1:\d\d|Waiting"))).to_be_visible()
-    page.get_by_role("button", name=re.compile("^Use ")).first.click()
+    # A move, else a Power card or a swap: a stunned Creature has no move to use.
+    page.get_by_role("button", name=re.compile("^(Use |Play |Swap in )")).first.click()
     expect(page.get_by_text(re.compile("Action log \\(\\d+\\)"))).to_be_visible()
 
 
