@@ -107,12 +107,31 @@ def load(schema: Schema, data: Any) -> dict[str, Any]:
         raise
 
 
+class _Only:
+    """A one-value "set" by identity: ``1 in {True}`` holds in Python, ``1 in _Only(True)``
+    does not."""
+
+    def __init__(self, value: bool) -> None:
+        self._value = value
+
+    def __contains__(self, candidate: object) -> bool:
+        return candidate is self._value
+
+    def __bool__(self) -> bool:
+        return True
+
+
 class CamelSchema(Schema):
-    """A schema whose snake_case field names are camelCase on the wire (and in OpenAPI)."""
+    """A schema whose snake_case field names are camelCase on the wire (and in OpenAPI).
+
+    Its booleans take JSON's ``true`` and ``false`` only: marshmallow's own would read
+    ``"no"``, ``"off"``, ``0`` or ``"1"`` as one, and a garbage type is refused (422)."""
 
     def on_bind_field(self, field_name: str, field_obj: fields.Field[Any]) -> None:
         if field_obj.data_key is None:
             field_obj.data_key = camel(field_name)
+        if isinstance(field_obj, fields.Boolean):
+            field_obj.truthy, field_obj.falsy = _Only(True), _Only(False)  # type: ignore[assignment]
 
 
 @cache

@@ -18,6 +18,7 @@ from sqlalchemy import (
     UniqueConstraint,
     Uuid,
     text,
+    true,
 )
 from sqlalchemy.dialects.postgresql import JSONB
 
@@ -232,6 +233,8 @@ terrakard_arena = Table(
     Column("level", Integer, nullable=False),
     Column("tutorial_done_at", DateTime(timezone=True), nullable=True),
     Column("seen_at", DateTime(timezone=True), nullable=False),
+    # The player's setting: knowledge questions in their attacks (migration 0009).
+    Column("questions", Boolean, nullable=False, server_default=true()),
     CheckConstraint("tickets >= 0", name="ck_terrakard_arena_tickets"),
     CheckConstraint("trophies >= 0", name="ck_terrakard_arena_trophies"),
     CheckConstraint("experience >= 0", name="ck_terrakard_arena_experience"),

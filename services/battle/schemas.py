@@ -47,4 +47,8 @@ class ForfeitSchema(_VersionedSchema):
 class StartAttackSchema(PlayerSchema):
     deck_id = fields.UUID(required=True)
     target_id = fields.UUID(required=True)
-    questions = fields.Boolean(load_default=True)
+    questions = fields.Boolean(load_default=None, allow_none=True)
+
+
+class TerraKardSettingsSchema(PlayerSchema):
+    questions = fields.Boolean(required=True)

@@ -34,6 +34,7 @@ from services.battle.schemas import (
     PlayerSchema,
     StartAttackSchema,
     StartMatchSchema,
+    TerraKardSettingsSchema,
 )
 from services.battle.terrakard_purge import end_attacks_of
 from shared.consumers import consume
@@ -161,6 +162,14 @@ class BattleService(HealthEndpoints):
         """Tickets, protection, shield, trophies, experience, level, objectives."""
         args = load(PlayerSchema(), {"player_id": player_id})
         return terrakard.profile(args["player_id"], partial(unit_of_work, self.db), self.clock)
+
+    @rpc
+    def terrakard_change_settings(self, player_id: str, questions: bool) -> dict[str, Any]:
+        """``questions`` on or off for the player's next attacks -> ``{"questions": ...}``."""
+        args = load(TerraKardSettingsSchema(), {"player_id": player_id, "questions": questions})
+        return terrakard.change_settings(
+            args["player_id"], args["questions"], partial(unit_of_work, self.db), self.clock
+        )
 
     @rpc
     def terrakard_level(self, player_id: str) -> dict[str, Any]:

@@ -40,7 +40,7 @@ class StartAttack:
     player_id: uuid.UUID
     deck_id: uuid.UUID
     target_id: uuid.UUID  # the arena's id of the defender, never an account id
-    questions: bool = True
+    questions: bool | None = None  # this attack only; None: the player's setting
 
 
 def _arena(uow: Any) -> SqlArena:
@@ -92,9 +92,10 @@ def start_attack(
         defender = _arena(uow).get(defender_id)
         _check_attack(uow, cmd.player_id, defender_id, attacker, defender, since, now)
     assert defender is not None
+    questions = attacker.questions if cmd.questions is None else cmd.questions
     # Outside any transaction: three services answer.
     seats, brings = tk.attack_setup(
-        services, _profile(attacker), cmd.deck_id, _profile(defender), cmd.questions
+        services, _profile(attacker), cmd.deck_id, _profile(defender), questions
     )
     game = hosted(tk.GAME)
     match_id = new_id()
@@ -313,6 +314,18 @@ def arena(
     }
 
 
+def change_settings(
+    player_id: uuid.UUID, questions: bool, unit_of_work: UnitOfWorkFactory, clock: Clock
+) -> dict[str, Any]:
+    """The player's TerraKard settings (knowledge questions on or off), from their next
+    attack: an attack already started keeps what it started with (its snapshot)."""
+    with unit_of_work() as uow:
+        _admit_all(uow, [player_id])
+        _visit(uow, player_id, clock.now())
+        _arena(uow).set_questions(player_id, questions)
+    return {"questions": questions}
+
+
 def profile(
     player_id: uuid.UUID, unit_of_work: UnitOfWorkFactory, clock: Clock,
     rules: rules_of.ArenaRules = rules_of.ARENA,
@@ -341,6 +354,7 @@ def profile(
         "level": me.level,
         "next_level_at": next_level(me.experience),
         "tutorial_finished": me.tutorial_done_at is not None,
+        "questions": me.questions,
         "victory_packs_today": packs,
         "victory_packs_per_day": rules.victory_packs_per_day,
         "objectives": [

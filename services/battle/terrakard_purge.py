@@ -53,6 +53,10 @@ def end_attacks_of(session: Session, player_id: uuid.UUID, now: datetime) -> int
     attacked = _seated(session, player_id, ATTACKER, live=False)
     defended = _seated(session, player_id, DEFENDER, live=False)
     live = _seated(session, player_id, ATTACKER, live=True)
+    # Every match row before any seat or arena row, in id order: a write to an attack
+    # (an action, the sweeper) takes its match row, then its seats and the arena rows;
+    # taking the seats first here would let the two wait on each other.
+    _lock_matches(session, {*attacked, *defended})
     session.execute(
         update(match_seats)
         .where(match_seats.c.player_id == player_id, match_seats.c.game == tk.GAME)
@@ -65,6 +69,15 @@ def end_attacks_of(session: Session, player_id: uuid.UUID, now: datetime) -> int
     for match_id in attacked:
         _forget_copies(session, match_id, ATTACKER)
     return ended
+
+
+def _lock_matches(session: Session, match_ids: set[uuid.UUID]) -> None:
+    session.execute(
+        select(matches.c.id)
+        .where(matches.c.id.in_(sorted(match_ids)))
+        .order_by(matches.c.id)
+        .with_for_update()
+    )
 
 
 def _seated(session: Session, player_id: uuid.UUID, seat: str, live: bool) -> list[uuid.UUID]:

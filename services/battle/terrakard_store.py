@@ -70,13 +70,14 @@ class ArenaPlayer:
     level: int
     tutorial_done_at: datetime | None
     seen_at: datetime
+    questions: bool = True  # the player's setting: knowledge questions in their attacks
 
 
 def _player(row: Any) -> ArenaPlayer:
     return ArenaPlayer(
         row.player_id, row.started_at, Tickets(row.tickets, row.tickets_since),
         row.shield_until, row.trophies, row.experience, row.level, row.tutorial_done_at,
-        row.seen_at,
+        row.seen_at, row.questions,
     )  # fmt: skip
 
 
@@ -145,6 +146,13 @@ class SqlArena:
                 tutorial_done_at=player.tutorial_done_at,
                 seen_at=player.seen_at,
             )
+        )
+
+    def set_questions(self, player_id: uuid.UUID, questions: bool) -> None:
+        self._session.execute(
+            update(terrakard_arena)
+            .where(terrakard_arena.c.player_id == player_id)
+            .values(questions=questions)
         )
 
     def seen(self, player_id: uuid.UUID, now: datetime) -> None:

@@ -28,6 +28,7 @@ from gateway.routes.terrakard.schemas import (
     DefenseReportSchema,
     DefenseReportsSchema,
     ProfileSchema,
+    SettingsSchema,
     StartAttackRequest,
     StartTutorialRequest,
 )
@@ -51,6 +52,23 @@ class TerraKardAttackRoutes(Caller):
         1, "goal": 3, "done": false, "experience": 20, ...}], ...}``"""
         player_id = await self._player_id(request)
         return await self.services.call("battle", "terrakard_profile", player_id=player_id)
+
+    @api(
+        "PUT",
+        "/terrakard/settings",
+        RouteDoc("Your settings: knowledge questions on or off in your attacks, from the "
+                 "next one (an attack under way keeps its own)", SettingsSchema,
+                 SettingsSchema, auth="player", errors=(400, 413, 422, 503), tags=TAGS,
+                 codes=BATTLE),
+    )  # fmt: skip
+    async def edit_terrakard_settings(self, request: Request) -> Any:
+        """``{"questions": false}`` -> ``{"questions": false}`` (also in the profile)"""
+        player_id = await self._player_id(request)
+        args = load(SettingsSchema(), json_input(request))
+        return await self.services.call(
+            "battle", "terrakard_change_settings", player_id=player_id,
+            questions=args["questions"],
+        )  # fmt: skip
 
     @api(
         "POST",

@@ -184,6 +184,9 @@ class ProfileSchema(CamelSchema):
         allow_none=True, metadata={"description": "The experience the next level needs"}
     )
     tutorial_finished = fields.Boolean()
+    questions = fields.Boolean(
+        metadata={"description": "Your setting: knowledge questions in your attacks"}
+    )
     victory_packs_today = fields.Integer()
     victory_packs_per_day = fields.Integer()
     objectives = fields.List(fields.Nested(ObjectiveSchema))
@@ -194,7 +197,18 @@ class StartAttackRequest(CamelSchema):
     deck_id = fields.UUID(required=True, metadata={"description": "One of your attack decks"})
     target_id = fields.UUID(required=True, metadata={"description": "A target of the arena"})
     questions = fields.Boolean(
-        load_default=True, metadata={"description": "Knowledge questions on (your setting)"}
+        load_default=None,
+        metadata={
+            "description": "Knowledge questions in this attack only (absent: your setting, "
+            "PUT /terrakard/settings)"
+        },
+    )
+
+
+class SettingsSchema(CamelSchema):
+    questions = fields.Boolean(
+        required=True,
+        metadata={"description": "Knowledge questions in your attacks, from the next one"},
     )
 
 

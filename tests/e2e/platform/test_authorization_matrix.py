@@ -264,6 +264,9 @@ MATRIX: list[tuple[str, str, str | None, tuple[int | str, ...]]] = [
                (ANON,       200,       200,            200,            LOCKED)),
     ("GET",    "/terrakard/profile",                   None,
                (ANON,       200,       200,            200,            LOCKED)),
+    # Each caller changes its own setting only (on stays on: the other rows are unmoved).
+    ("PUT",    "/terrakard/settings",                  "tk_settings",
+               (ANON,       200,       200,            200,            LOCKED)),
     # Owner and other have finished the tutorial; the author may not use the owner's deck.
     ("POST",   "/terrakard/tutorial",                  "tk_tutorial",
                (ANON, "409 tutorial_finished", "409 tutorial_finished", NO_DECK, LOCKED)),
@@ -493,6 +496,7 @@ BODIES = {
         "action": {"kind": "give_up"},
     },
     "tk_tutorial": lambda w: {"deckId": w.terrakard["deck"]},
+    "tk_settings": lambda w: {"questions": True},
     "tk_attack": lambda w: {"deckId": w.terrakard["deck"], "targetId": w.terrakard["target"]},
 }
 

@@ -124,15 +124,19 @@ def question_plan(defender: Arena) -> dict[str, Any]:
     return plan
 
 
-def under_attack(api, catalogue, clock, questions: bool = True):
+def under_attack(api, catalogue, clock, questions: bool | None = True, settings=None):
     """An attacker (two Uncommons first in its deck, then six Commons) has begun an
     attack on a defender whose round 1 card asks a question -> (attacker, defender,
-    deck, the attack after ``begin``)."""
+    deck, the attack after ``begin``). ``questions`` None: the attacker's setting, after
+    ``settings`` (a body for PUT /terrakard/settings) if given."""
     attacker, defender = ready(api, catalogue, clock, 2)
     deck, _ = _strong_deck(attacker)
     question_plan(defender)
-    body = {"deckId": deck["id"], "targetId": attacker.target_of(defender),
-            "questions": questions}  # fmt: skip
+    if settings is not None:
+        attacker.ok("PUT", "/terrakard/settings", settings)
+    body = {"deckId": deck["id"], "targetId": attacker.target_of(defender)}
+    if questions is not None:
+        body["questions"] = questions
     response = attacker.call("POST", "/terrakard/attacks", body)
     assert response.status_code == 201, response.text
     view = attacker.act(response.json(), {"kind": "begin"})
@@ -220,6 +224,35 @@ def test_an_unanswered_question_times_out_after_15_s_with_no_effect(
         assert seen["phase"] in ("choose", "finished")
     shown = json.dumps(seen)
     assert "correct" not in shown and "answerKey" not in shown
+
+
+def test_the_players_setting_turns_the_questions_off_from_the_next_attack(
+    api, platform, settings, catalogue, clock
+):
+    attacker, _, _, view = under_attack(
+        api, catalogue, clock, questions=None, settings={"questions": False}
+    )
+    assert attacker.ok("GET", "/terrakard/profile")["questions"] is False
+    # Round 1's defense card has a question: with the setting off, none is asked.
+    view = attacker.act(view, {"kind": "play", "card": 0})
+    assert (view["phase"], view["round"]) == ("choose", 2)
+    assert view["question"] is None and not view["rounds"][0]["knowledge"]
+    # Turned on again during the attack: the attack keeps what it started with.
+    assert attacker.ok("PUT", "/terrakard/settings", {"questions": True}) == {"questions": True}
+    assert attacker.ok("GET", "/terrakard/profile")["questions"] is True
+    view = attacker.act(view, {"kind": "play", "card": 1})
+    assert view["phase"] in ("choose", "finished") and view["question"] is None
+    # Garbage is refused and changes nothing.
+    refused = attacker.call("PUT", "/terrakard/settings", {"questions": "no"})
+    assert_problem(refused, 422, "validation_failed")
+    assert attacker.ok("GET", "/terrakard/profile")["questions"] is True
+
+
+def test_the_setting_defaults_to_questions_on(api, platform, settings, catalogue, clock):
+    attacker, _, _, view = under_attack(api, catalogue, clock, questions=None)
+    assert attacker.ok("GET", "/terrakard/profile")["questions"] is True
+    view = attacker.act(view, {"kind": "play", "card": 0})
+    assert view["phase"] == "question"
 
 
 def test_a_disconnected_attacker_may_come_back_within_the_round_else_the_sweeper_plays_on(

@@ -55,6 +55,19 @@ def test_a_camel_schema_reads_camel_case_and_refuses_snake_case():
     assert set(refused.value.messages) == {"accuracy_m", "accuracyM"}
 
 
+class Setting(CamelSchema):
+    questions_on = fields.Boolean(required=True)
+
+
+@pytest.mark.parametrize("garbage", ["no", "true", "1", 0, 1, 1.0, None, [], {}])
+def test_a_boolean_is_json_true_or_false_and_nothing_else(garbage):
+    assert Setting().load({"questionsOn": True}) == {"questions_on": True}
+    assert Setting().load({"questionsOn": False}) == {"questions_on": False}
+    with pytest.raises(ValidationError) as refused:
+        Setting().load({"questionsOn": garbage})
+    assert set(refused.value.messages) == {"questionsOn"}
+
+
 class Inner(Schema):
     acquired_at = fields.String()
 
