@@ -17,6 +17,7 @@ from shared.config import Settings, settings_from_nameko_config
 from shared.db import Database, make_engine
 from shared.outbox import OutboxRelay, RelayLoop, nameko_publisher
 from shared.plumbing_tables import PlumbingTables
+from shared.queues import quorum_enabled
 from shared.randomness import RandomSource, SystemRandomSource
 
 
@@ -42,6 +43,7 @@ class DatabaseProvider(DependencyProvider):  # type: ignore[misc]
             self.plumbing,
             nameko_publisher(settings.amqp_uri),
             service=self.container.service_name,
+            quorum=quorum_enabled(self.container.config),
         )
         self.relay_loop = RelayLoop(relay, poll_interval=self.relay_poll_interval)
         self.database = Database(
