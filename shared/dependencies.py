@@ -12,6 +12,7 @@ from typing import Any
 from nameko.extensions import DependencyProvider
 
 from games.quest.canonical import QUEST_CANONICAL, CanonicalCards
+from shared import tracing
 from shared.clock import Clock, SystemClock
 from shared.config import Settings, settings_from_nameko_config
 from shared.db import Database, make_engine
@@ -38,6 +39,7 @@ class DatabaseProvider(DependencyProvider):  # type: ignore[misc]
     def setup(self) -> None:
         settings = settings_from_nameko_config(self.container.config)
         engine = make_engine(settings.database_url_for(self.container.service_name))
+        tracing.instrument_engine(engine, self.container.service_name)
         relay = OutboxRelay(
             engine,
             self.plumbing,

@@ -28,6 +28,7 @@ from nameko.standalone.events import get_event_exchange
 from sqlalchemy import Engine, Table, delete, func, select, update
 from sqlalchemy.orm import Session
 
+from shared import tracing
 from shared.events import AWAITING_CONSUMERS, contract_for
 from shared.logs import Throttled
 from shared.metrics import OUTBOX_PUBLISH_FAILURES, OUTBOX_PUBLISHED, OUTBOX_RELAY_DELAY
@@ -152,16 +153,18 @@ class OutboxRelay:
                 declare = declarations(row.exchange, row.routing_key, self._quorum)
                 # The request that caused the event is its consumers' context too.
                 request_id = row.payload.get("request_id")
+                headers = {"nameko.request_id": request_id} if request_id else {}
                 try:
-                    self._publisher.publish(
-                        row.payload,
-                        exchange=declare[0],
-                        declare=declare,
-                        routing_key=row.routing_key,
-                        mandatory=True,
-                        message_id=str(row.event_id),
-                        headers={"nameko.request_id": request_id} if request_id else {},
-                    )
+                    with tracing.publish_span(self._service, row.routing_key, row.payload, headers):
+                        self._publisher.publish(
+                            row.payload,
+                            exchange=declare[0],
+                            declare=declare,
+                            routing_key=row.routing_key,
+                            mandatory=True,
+                            message_id=str(row.event_id),
+                            headers=headers,
+                        )
                 except UndeliverableMessage:
                     OUTBOX_PUBLISH_FAILURES.labels(self._service).inc()
                     self._record_failure(conn, row.seq, "no queue is bound for this event yet")

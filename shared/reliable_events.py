@@ -120,7 +120,7 @@ class ReliableEventHandler(EventHandler):  # type: ignore[misc]
         before that happens (a message that cannot be dead-lettered yet waits in the queue).
         If the broker is away now, the first message this handler parks declares it."""
         try:
-            with Connection(amqp_uri, connect_timeout=5) as conn:  # type: ignore[no-untyped-call]
+            with Connection(amqp_uri, connect_timeout=5) as conn:
                 dead_letter_queue(self.queue.name, quorum=True)(conn.default_channel).declare()
         except Exception as exc:
             log.warning("could not declare %s.dead yet: %s", self.queue.name, exc)
