@@ -40,8 +40,8 @@ from shared.metrics import (
 )
 from shared.readiness import DEFAULT_TTL_SECONDS, BrokerLink, CachedCheck
 from shared.rpc import rpc
-from shared.tracing import WorkerTracing
 from shared.web_server import http
+from shared.worker_tracing import WorkerTracing
 
 log = logging.getLogger(__name__)
 

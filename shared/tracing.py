@@ -11,8 +11,10 @@ follows a request through the platform:
   (``CLIENT``, gateway/rpc.py), whose context travels as the nameko context header
   ``nameko.traceparent``, beside ``nameko.request_id``;
 * the service's **entrypoint** (``SERVER`` for an RPC, ``CONSUMER`` for an event;
-  ``WorkerTracing``), a child of the caller's span, and its **SQL statements** (the
-  SQLAlchemy instrumentation on the service's engine; only inside a traced worker);
+  ``WorkerTracing``, shared/worker_tracing.py: this module stays free of nameko and
+  eventlet, which the asyncio gateway does not load), a child of the caller's span,
+  and its **SQL statements** (the SQLAlchemy instrumentation on the service's engine;
+  only inside a traced worker);
   calls the worker makes with nameko's own proxies carry its context on;
 * an **event** it writes: the outbox envelope keeps the writer's context
   (``traceparent``, as it keeps ``request_id``); the relay's **publish** (``PRODUCER``)
@@ -31,10 +33,6 @@ import contextlib
 import os
 from collections.abc import Iterator, Mapping, MutableMapping
 from typing import TYPE_CHECKING, Any
-
-from nameko.events import EventHandler
-from nameko.extensions import DependencyProvider
-from nameko.rpc import Rpc
 
 from shared.errors import outcome_of
 from shared.logs import REQUEST_ID
@@ -134,7 +132,7 @@ def _request_id_processor() -> Any:
     return RequestIdAttribute()
 
 
-def _context_headers(prefix: str = "") -> dict[str, str]:
+def context_headers(prefix: str = "") -> dict[str, str]:
     """The current span's context as W3C ``traceparent`` (and ``tracestate``) entries."""
     from opentelemetry.trace.propagation.tracecontext import TraceContextTextMapPropagator
 
@@ -143,13 +141,13 @@ def _context_headers(prefix: str = "") -> dict[str, str]:
     return {prefix + key: value for key, value in carrier.items()}
 
 
-def _parent(carrier: Mapping[str, Any]) -> Any:
+def parent_context(carrier: Mapping[str, Any]) -> Any:
     from opentelemetry.trace.propagation.tracecontext import TraceContextTextMapPropagator
 
     return TraceContextTextMapPropagator().extract(carrier)
 
 
-def _end_with(span: Span, exc: BaseException | None) -> None:
+def record_failure(span: Span, exc: BaseException | None) -> None:
     """Record a failure on a span; only a failure of ours (not a refusal) is an error."""
     from opentelemetry.trace import StatusCode
 
@@ -208,74 +206,19 @@ def rpc_client_span(service: str, method: str) -> Iterator[dict[str, str]]:
         set_status_on_exception=False,
     ) as span:
         try:
-            yield _context_headers(CONTEXT_HEADER_PREFIX)
+            yield context_headers(CONTEXT_HEADER_PREFIX)
         except BaseException as exc:
-            _end_with(span, exc)
+            record_failure(span, exc)
             raise
 
 
 # -- the services -----------------------------------------------------------------------------
 
 
-class WorkerTracing(DependencyProvider):  # type: ignore[misc]
-    """A span for every RPC and event-handler worker, a child of its caller's or its
-    event's publisher's span (the ``traceparent`` of the message's context)."""
-
-    def setup(self) -> None:
-        self._spans: dict[Any, tuple[Span, object]] = {}
-
-    def worker_setup(self, worker_ctx: Any) -> None:
-        if _on is None:
-            return
-        from opentelemetry import context, trace
-        from opentelemetry.trace import SpanKind
-
-        entrypoint = worker_ctx.entrypoint
-        service, method = worker_ctx.service_name, entrypoint.method_name
-        if isinstance(entrypoint, Rpc):
-            kind = SpanKind.SERVER
-            attributes = {"rpc.system": "nameko", "rpc.service": service, "rpc.method": method}
-        elif isinstance(entrypoint, EventHandler):
-            kind = SpanKind.CONSUMER
-            attributes = {
-                "messaging.system": "rabbitmq",
-                "messaging.operation.type": "process",
-                "messaging.destination.name": entrypoint.queue.name,
-                "deckyard.event": f"{entrypoint.source_service}.{entrypoint.event_type}",
-            }
-        else:
-            return  # timers, health and metrics scrapes: not part of a request
-        parent = _parent(worker_ctx.context_data)
-        span = tracer(service).start_span(
-            f"{service}.{method}", context=parent, kind=kind, attributes=attributes
-        )
-        request_id = worker_ctx.context_data.get("request_id")
-        if request_id:
-            span.set_attribute(REQUEST_ID_ATTRIBUTE, str(request_id))
-        token = context.attach(trace.set_span_in_context(span, parent))
-        # nameko passes a worker's context on to the calls it makes: this span's, now.
-        worker_ctx.data.update(_context_headers())
-        self._spans[worker_ctx] = (span, token)
-
-    def worker_result(self, worker_ctx: Any, result: Any = None, exc_info: Any = None) -> None:
-        started = self._spans.get(worker_ctx)
-        if started is not None and exc_info:
-            _end_with(started[0], exc_info[1])
-
-    def worker_teardown(self, worker_ctx: Any) -> None:
-        started = self._spans.pop(worker_ctx, None)
-        if started is not None:
-            from opentelemetry import context
-
-            span, token = started
-            span.end()
-            context.detach(token)  # type: ignore[arg-type]
-
-
 def write_trace_context(envelope: MutableMapping[str, Any]) -> None:
     """Keep the writer's span in an event's envelope (the outbox), as its request id."""
     if _on is not None:
-        traceparent = _context_headers().get(TRACEPARENT)
+        traceparent = context_headers().get(TRACEPARENT)
         if traceparent:
             envelope[TRACEPARENT] = traceparent
 
@@ -299,7 +242,7 @@ def _publishing(
 ) -> Iterator[object]:
     from opentelemetry.trace import SpanKind
 
-    parent = _parent({TRACEPARENT: envelope[TRACEPARENT]} if TRACEPARENT in envelope else {})
+    parent = parent_context({TRACEPARENT: envelope[TRACEPARENT]} if TRACEPARENT in envelope else {})
     attributes = {
         "messaging.system": "rabbitmq",
         "messaging.operation.type": "publish",
@@ -313,7 +256,7 @@ def _publishing(
         kind=SpanKind.PRODUCER,
         attributes=attributes,
     ) as span:
-        headers.update(_context_headers(CONTEXT_HEADER_PREFIX))
+        headers.update(context_headers(CONTEXT_HEADER_PREFIX))
         yield span
 
 
