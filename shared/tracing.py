@@ -45,6 +45,7 @@ ENDPOINT_VARIABLES = ("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "OTEL_EXPORTER_OTLP_
 REQUEST_ID_ATTRIBUTE = "deckyard.request_id"
 TRACEPARENT = "traceparent"  # W3C trace context: the envelope's key, the header's suffix
 CONTEXT_HEADER_PREFIX = "nameko."  # nameko hands these headers to the worker's context
+CLIENT_CONTEXT_HEADERS = (b"traceparent", b"tracestate", b"baggage")
 FAILED_OUTCOMES = ("unavailable", "error")  # a refusal (4xx) is the API working: not an error
 
 
@@ -176,7 +177,13 @@ def traced_asgi(app: Any) -> Any:
     )
 
     async def dispatch(scope: Any, receive: Any, send: Any) -> None:
-        await (traced if scope["type"] == "http" else app)(scope, receive, send)
+        if scope["type"] != "http":
+            await app(scope, receive, send)
+            return
+        # The gateway starts every trace: a client's trace context (and so its say on
+        # sampling) is dropped at the edge.
+        headers = [(k, v) for k, v in scope["headers"] if k not in CLIENT_CONTEXT_HEADERS]
+        await traced({**scope, "headers": headers}, receive, send)
 
     return dispatch
 

@@ -119,7 +119,9 @@ def test_one_request_is_one_trace_from_the_gateway_to_the_event_consumer(
     api = ApiClient(f"http://127.0.0.1:{http_port(traced['gateway'])}", settings)
     request_id = f"traced-{uuid.uuid4().hex}"
     token = api.token(random_sub())
-    answer = api.get("/me", token=token, headers={"X-Request-ID": request_id})
+    foreign = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01"  # a client's own
+    headers = {"X-Request-ID": request_id, "traceparent": foreign}
+    answer = api.get("/me", token=token, headers=headers)
     assert answer.status_code == 200  # a new player: accounts writes PlayerRegistered
 
     def consumed():
@@ -150,7 +152,8 @@ def test_one_request_is_one_trace_from_the_gateway_to_the_event_consumer(
     )
     request = parent(call)
     assert (request.service, request.kind, request.name) == ("deckyard-gateway", SERVER, "GET /me")
-    assert request.attributes["http.route"] == "/me" and request.parent_id == ""
+    assert request.attributes["http.route"] == "/me"
+    assert request.parent_id == "" and request.trace_id not in foreign  # the gateway's own
 
     # The writer's SQL statements are its children (the outbox insert among them).
     statements = [s for s in spans if s.parent_id == writer.span_id and s.kind == CLIENT]
