@@ -20,6 +20,7 @@ from kombu.entity import Queue
 from shared.events import CONTRACTS
 from shared.reliable_events import (
     ATTEMPTS_HEADER,
+    BROKER_HEADERS,
     DEFAULT_EXCHANGE,
     ERROR_HEADER,
     FAILED_AT_HEADER,
@@ -63,13 +64,19 @@ def _drain(conn: Connection, origin: str) -> Iterator[Any]:
 
 def _describe(origin: str, message: Any) -> Parked:
     payload = message.payload if isinstance(message.payload, dict) else {}
+    headers = message.headers
+    error = headers.get(ERROR_HEADER)
+    deaths = headers.get("x-death") or []
+    if deaths and deaths[0].get("reason") == "delivery_limit":  # the newest death first
+        # Parked by the broker, not by its handler (shared/queues.py, DELIVERY_LIMIT).
+        error = "delivered too many times without being settled (the broker's delivery limit)"
     return Parked(
         queue=origin,
         event_type=payload.get("type"),
         event_id=payload.get("event_id"),
-        attempts=int(message.headers.get(ATTEMPTS_HEADER, 0)),
-        failed_at=message.headers.get(FAILED_AT_HEADER),
-        error=message.headers.get(ERROR_HEADER),
+        attempts=int(headers.get(ATTEMPTS_HEADER, 0)),
+        failed_at=headers.get(FAILED_AT_HEADER),
+        error=error,
     )
 
 
@@ -103,7 +110,7 @@ def replay(amqp_uri: str, queues: list[str] | None = None, event_id: str | None 
                     k: v
                     for k, v in message.headers.items()
                     if k not in (ATTEMPTS_HEADER, ERROR_HEADER, FAILED_AT_HEADER, ORIGIN_HEADER)
-                    and not k.startswith("x-death")
+                    and not k.startswith(BROKER_HEADERS)
                 }
                 producer.publish(
                     payload,

@@ -15,6 +15,7 @@ import eventlet
 from nameko.containers import ServiceContainer, get_container_cls
 
 from deckyard.registry import service_class
+from shared import tracing
 from shared.config import Settings
 from shared.db import use_cooperative_psycopg
 from shared.logs import configure_logging
@@ -114,6 +115,7 @@ def _alone(services: Sequence[str]) -> bool:
 
 def run_services(settings: Settings, services: Sequence[str]) -> None:
     configure_logging(settings.log_format, settings.log_level)
+    tracing.configure()  # traces only when OTEL_EXPORTER_OTLP_ENDPOINT is set
     use_cooperative_psycopg()
     alone = _alone(services)
     containers = []

@@ -43,6 +43,7 @@ from gateway.problems import (
     response_for_exception,
     route_not_found,
 )
+from shared import tracing
 from shared.errors import PayloadTooLarge
 
 _USABLE_REQUEST_ID = re.compile(r"[\x21-\x7e]{1,128}")
@@ -177,6 +178,9 @@ class GatewayApp:
         origin = request.headers.get("origin")
         matched = self.routes.match(scope["path"])
         scope[_MATCHED] = matched
+        if tracing.enabled():
+            route = str(next(iter(matched[0].values())).route.url) if matched else None
+            tracing.annotate_request(scope["method"], route, request_id)
         if CorsPolicy.is_preflight(
             scope["method"], origin, request.headers.get("access-control-request-method")
         ):

@@ -43,6 +43,7 @@ from nameko.exceptions import deserialize
 
 from gateway.http import REQUEST_ID
 from gateway.metrics import observe_rpc
+from shared import tracing
 from shared.errors import ServiceUnavailable, outcome_of
 
 log = logging.getLogger(__name__)
@@ -114,7 +115,13 @@ class NamekoRpc:
         started = time.perf_counter()
         outcome = "cancelled"  # unless it ends otherwise: the request went away first
         try:
-            result = await self._call(service, method, request_id, timeout, kwargs)
+            if tracing.enabled():  # a span per call, its context in the call's headers
+                with tracing.rpc_client_span(service, method) as trace_headers:
+                    result = await self._call(
+                        service, method, request_id, timeout, kwargs, trace_headers
+                    )
+            else:
+                result = await self._call(service, method, request_id, timeout, kwargs)
             outcome = "ok"
             return result
         except Exception as exc:
@@ -130,6 +137,7 @@ class NamekoRpc:
         request_id: str | None,
         timeout: float | None,
         kwargs: dict[str, Any],
+        trace_headers: dict[str, str] | None = None,
     ) -> Any:
         deadline = self.timeout if timeout is None else timeout
         if self._exchange is None or not self.connected:
@@ -143,6 +151,8 @@ class NamekoRpc:
         request_id = request_id or REQUEST_ID.get()
         if request_id:
             headers["nameko.request_id"] = request_id
+        if trace_headers:
+            headers.update(trace_headers)
         message = aio_pika.Message(
             json.dumps({"args": [], "kwargs": kwargs}).encode(),
             content_type="application/json",

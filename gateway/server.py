@@ -31,6 +31,7 @@ import uvicorn
 
 from gateway.app import Gateway
 from gateway.transport import ProblemHttpProtocol
+from shared import tracing
 from shared.config import Settings, load_settings
 from shared.logs import configure_logging
 
@@ -85,7 +86,7 @@ async def serve(settings: Settings, ports_file: Path | None = None) -> None:
     gateway = Gateway(settings)
     api_socket = bind(settings.bind_host, settings.gateway_port)
     status_socket = bind(settings.bind_host, settings.status_port)
-    api = _Server(_config(gateway.api_app(), lifespan="on"))
+    api = _Server(_config(tracing.traced_asgi(gateway.api_app()), lifespan="on"))
     status = _Server(_config(gateway.status_app(), lifespan="off"))
 
     def stop() -> None:
@@ -120,6 +121,7 @@ async def serve(settings: Settings, ports_file: Path | None = None) -> None:
 
 def run(settings: Settings, ports_file: Path | None = None) -> None:
     configure_logging(settings.log_format, settings.log_level)
+    tracing.configure()  # traces only when OTEL_EXPORTER_OTLP_ENDPOINT is set
     import uvloop
 
     uvloop.run(serve(settings, ports_file))

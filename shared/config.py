@@ -136,6 +136,7 @@ class Settings:
     auth0_client_id: str = ""
     map_tiles_url: str = ""
     map_tiles_attribution: str = ""
+    quorum_queues: bool = False  # QUORUM_QUEUES: the services' queues replicated (shared/queues.py)
 
     def database_url_for(self, service: str) -> URL:
         """The SQLAlchemy URL of one service's own database (psycopg 3 driver)."""
@@ -152,6 +153,7 @@ class Settings:
             "max_workers": 10,
             "parent_calls_tracked": 10,
             "DECKYARD_SETTINGS": self,
+            "QUORUM_QUEUES": self.quorum_queues,
         }
         config.update(overrides)
         return config
@@ -256,6 +258,7 @@ def load_settings(env: Mapping[str, str] | None = None) -> Settings:
         auth0_client_id=env.get("AUTH0_CLIENT_ID", "").strip(),
         map_tiles_url=env.get("MAP_TILES_URL", "").strip(),
         map_tiles_attribution=env.get("MAP_TILES_ATTRIBUTION", "").strip(),
+        quorum_queues=_flag(env.get("QUORUM_QUEUES")),
     )
 
 

@@ -22,6 +22,7 @@ from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.engine import URL
 from sqlalchemy.orm import Session, sessionmaker
 
+from shared import tracing
 from shared.errors import ServiceUnavailable
 from shared.events import Event
 from shared.logs import REQUEST_ID
@@ -113,6 +114,7 @@ class UnitOfWork:
         request_id = REQUEST_ID.get()
         if request_id:
             payload["request_id"] = request_id
+        tracing.write_trace_context(payload)
         self.session.execute(
             insert(self._plumbing.outbox).values(
                 event_id=event.event_id,

@@ -12,11 +12,13 @@ from typing import Any
 from nameko.extensions import DependencyProvider
 
 from games.quest.canonical import QUEST_CANONICAL, CanonicalCards
+from shared import tracing
 from shared.clock import Clock, SystemClock
 from shared.config import Settings, settings_from_nameko_config
 from shared.db import Database, make_engine
 from shared.outbox import OutboxRelay, RelayLoop, nameko_publisher
 from shared.plumbing_tables import PlumbingTables
+from shared.queues import quorum_enabled
 from shared.randomness import RandomSource, SystemRandomSource
 
 
@@ -37,11 +39,13 @@ class DatabaseProvider(DependencyProvider):  # type: ignore[misc]
     def setup(self) -> None:
         settings = settings_from_nameko_config(self.container.config)
         engine = make_engine(settings.database_url_for(self.container.service_name))
+        tracing.instrument_engine(engine, self.container.service_name)
         relay = OutboxRelay(
             engine,
             self.plumbing,
             nameko_publisher(settings.amqp_uri),
             service=self.container.service_name,
+            quorum=quorum_enabled(self.container.config),
         )
         self.relay_loop = RelayLoop(relay, poll_interval=self.relay_poll_interval)
         self.database = Database(

@@ -41,6 +41,7 @@ from shared.metrics import (
 from shared.readiness import DEFAULT_TTL_SECONDS, BrokerLink, CachedCheck
 from shared.rpc import rpc
 from shared.web_server import http
+from shared.worker_tracing import WorkerTracing
 
 log = logging.getLogger(__name__)
 
@@ -148,6 +149,7 @@ class HealthEndpoints:
     db: Database
     broker_ready = BrokerReadiness()
     worker_metrics = WorkerMetrics()
+    worker_tracing = WorkerTracing()  # a span per RPC and event, with OTEL_EXPORTER_OTLP_ENDPOINT
     # A service that measures more declares its own: ServiceGauges(measure_matches).
     service_gauges = ServiceGauges()
 

@@ -28,11 +28,13 @@ from nameko.standalone.events import get_event_exchange
 from sqlalchemy import Engine, Table, delete, func, select, update
 from sqlalchemy.orm import Session
 
+from shared import tracing
 from shared.events import AWAITING_CONSUMERS, contract_for
 from shared.logs import Throttled
 from shared.metrics import OUTBOX_PUBLISH_FAILURES, OUTBOX_PUBLISHED, OUTBOX_RELAY_DELAY
 from shared.plumbing_tables import PlumbingTables
 from shared.push import PUSH_QUEUE, PUSH_QUEUE_ARGUMENTS
+from shared.queues import consumer_queue_arguments
 
 log = logging.getLogger(__name__)
 
@@ -57,8 +59,11 @@ def _exchange(source_service: str) -> Exchange:
     return exchange
 
 
-def declarations(exchange_name: str, routing_key: str) -> list[Exchange | Queue]:
-    """The exchange and the queues of the contract's consumers, as nameko declares them."""
+def declarations(
+    exchange_name: str, routing_key: str, quorum: bool = False
+) -> list[Exchange | Queue]:
+    """The exchange and the queues of the contract's consumers, as their handlers declare
+    them (``quorum``: as quorum queues, shared/queues.py; the arguments must match)."""
     exchange = _exchange(exchange_name.removesuffix(".events"))
     contract = contract_for(exchange_name, routing_key)
     queues = []
@@ -71,6 +76,7 @@ def declarations(exchange_name: str, routing_key: str) -> list[Exchange | Queue]
                 durable=True,
                 auto_delete=False,
                 exclusive=False,
+                queue_arguments=consumer_queue_arguments(name, quorum),
             )
             for name in contract.consumer_queues()
         ]
@@ -109,12 +115,14 @@ class OutboxRelay:
         publisher: Publisher,
         batch_size: int = 100,
         service: str = "",
+        quorum: bool = False,
     ) -> None:
         self._engine = engine
         self._outbox = plumbing.outbox
         self._publisher = publisher
         self._batch_size = batch_size
         self._service = service
+        self._quorum = quorum  # the consumers' queues are quorum queues (QUORUM_QUEUES)
         # While the broker is away every round's first publish fails: one line per 30 s.
         self._publish_failures = Throttled(log, f"{service or 'outbox'} relay publish")
 
@@ -142,19 +150,21 @@ class OutboxRelay:
                 .with_for_update(skip_locked=True)
             ).all()
             for row in rows:
-                declare = declarations(row.exchange, row.routing_key)
+                declare = declarations(row.exchange, row.routing_key, self._quorum)
                 # The request that caused the event is its consumers' context too.
                 request_id = row.payload.get("request_id")
+                headers = {"nameko.request_id": request_id} if request_id else {}
                 try:
-                    self._publisher.publish(
-                        row.payload,
-                        exchange=declare[0],
-                        declare=declare,
-                        routing_key=row.routing_key,
-                        mandatory=True,
-                        message_id=str(row.event_id),
-                        headers={"nameko.request_id": request_id} if request_id else {},
-                    )
+                    with tracing.publish_span(self._service, row.routing_key, row.payload, headers):
+                        self._publisher.publish(
+                            row.payload,
+                            exchange=declare[0],
+                            declare=declare,
+                            routing_key=row.routing_key,
+                            mandatory=True,
+                            message_id=str(row.event_id),
+                            headers=headers,
+                        )
                 except UndeliverableMessage:
                     OUTBOX_PUBLISH_FAILURES.labels(self._service).inc()
                     self._record_failure(conn, row.seq, "no queue is bound for this event yet")

@@ -18,6 +18,14 @@ delivers. ``reliable_event_handler`` does neither:
 
 Consumers are idempotent (``processed_messages``), so a retry that races a
 success changes nothing.
+
+With ``QUORUM_QUEUES=1`` (shared/queues.py) these queues are quorum queues, and the
+broker counts what this code cannot: a delivery that never reaches
+``handle_message_processed`` (the consumer died with the message, its connection
+broke, the set-aside failed and the message was requeued). After ``DELIVERY_LIMIT``
+such deliveries the broker dead-letters the message into ``<queue>.dead`` itself.
+The attempt count above stays ours: a message set aside in a delay queue comes back
+as a new message, whose count the broker starts again (docs/reliability.md).
 """
 
 from __future__ import annotations
@@ -27,6 +35,7 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
 
+from kombu.connection import Connection
 from kombu.entity import Exchange, Queue
 from nameko.amqp.publish import Publisher
 from nameko.constants import AMQP_URI_CONFIG_KEY
@@ -34,6 +43,12 @@ from nameko.events import EventHandler
 
 from shared.events import UnprocessableMessage
 from shared.metrics import EVENTS_PARKED, EVENTS_RETRIED
+from shared.queues import (
+    consumer_queue_arguments,
+    durable_queue_arguments,
+    make_quorum,
+    quorum_enabled,
+)
 
 __all__ = ["UnprocessableMessage", "reliable_event_handler"]
 
@@ -43,11 +58,13 @@ ATTEMPTS_HEADER = "x-deckyard-attempts"
 ERROR_HEADER = "x-deckyard-error"
 FAILED_AT_HEADER = "x-deckyard-failed-at"
 ORIGIN_HEADER = "x-deckyard-origin-queue"
+# Set by the broker, never carried over: a quorum queue counts its own deliveries.
+BROKER_HEADERS = ("x-death", "x-delivery-count")
 DEFAULT_RETRY_DELAYS_MS: tuple[int, ...] = (1_000, 5_000, 30_000, 120_000, 600_000)  # ours
 DEFAULT_EXCHANGE = Exchange("", type="direct")
 
 
-def retry_queue(queue_name: str, attempt: int, delay_ms: int) -> Queue:
+def retry_queue(queue_name: str, attempt: int, delay_ms: int, quorum: bool = False) -> Queue:
     name = f"{queue_name}.retry.{attempt}"
     return Queue(
         name,
@@ -55,6 +72,7 @@ def retry_queue(queue_name: str, attempt: int, delay_ms: int) -> Queue:
         routing_key=name,
         durable=True,
         queue_arguments={
+            **durable_queue_arguments(quorum),
             "x-message-ttl": delay_ms,
             "x-dead-letter-exchange": "",
             "x-dead-letter-routing-key": queue_name,
@@ -62,9 +80,15 @@ def retry_queue(queue_name: str, attempt: int, delay_ms: int) -> Queue:
     )
 
 
-def dead_letter_queue(queue_name: str) -> Queue:
+def dead_letter_queue(queue_name: str, quorum: bool = False) -> Queue:
     name = f"{queue_name}.dead"
-    return Queue(name, exchange=DEFAULT_EXCHANGE, routing_key=name, durable=True)
+    return Queue(
+        name,
+        exchange=DEFAULT_EXCHANGE,
+        routing_key=name,
+        durable=True,
+        queue_arguments=durable_queue_arguments(quorum),
+    )
 
 
 def _error_text(exc_info: Any) -> str:
@@ -80,12 +104,26 @@ class ReliableEventHandler(EventHandler):  # type: ignore[misc]
     def setup(self) -> None:
         super().setup()
         config = self.container.config
+        self.quorum = quorum_enabled(config)
+        make_quorum(self.queue, consumer_queue_arguments(self.queue.name, self.quorum))
+        if self.quorum:
+            self._declare_dead_letter_queue(config[AMQP_URI_CONFIG_KEY])
         self.delays: Sequence[int] = tuple(
             config.get("EVENT_RETRY_DELAYS_MS", DEFAULT_RETRY_DELAYS_MS)
         )
         self.republisher = Publisher(
             config[AMQP_URI_CONFIG_KEY], use_confirms=True, serializer="json"
         )
+
+    def _declare_dead_letter_queue(self, amqp_uri: str) -> None:
+        """Where the broker dead-letters a message past its delivery limit: it must exist
+        before that happens (a message that cannot be dead-lettered yet waits in the queue).
+        If the broker is away now, the first message this handler parks declares it."""
+        try:
+            with Connection(amqp_uri, connect_timeout=5) as conn:
+                dead_letter_queue(self.queue.name, quorum=True)(conn.default_channel).declare()
+        except Exception as exc:
+            log.warning("could not declare %s.dead yet: %s", self.queue.name, exc)
 
     def handle_message_processed(
         self, message: Any, result: Any = None, exc_info: Any = None
@@ -97,7 +135,7 @@ class ReliableEventHandler(EventHandler):  # type: ignore[misc]
         hopeless = issubclass(exc_info[0], UnprocessableMessage)
         parking = hopeless or attempts > len(self.delays)
         if parking:
-            target = dead_letter_queue(self.queue.name)
+            target = dead_letter_queue(self.queue.name, self.quorum)
             log.error(
                 "parking a %s message in %s after %d attempt(s): %s",
                 self.event_type,
@@ -106,16 +144,17 @@ class ReliableEventHandler(EventHandler):  # type: ignore[misc]
                 _error_text(exc_info),
             )
         else:
-            target = retry_queue(self.queue.name, attempts, self.delays[attempts - 1])
+            delay = self.delays[attempts - 1]
+            target = retry_queue(self.queue.name, attempts, delay, self.quorum)
             log.warning(
                 "%s failed (attempt %d), retrying in %d ms: %s",
                 self.event_type,
                 attempts,
-                self.delays[attempts - 1],
+                delay,
                 _error_text(exc_info),
             )
         headers = {
-            **{k: v for k, v in message.headers.items() if not k.startswith("x-death")},
+            **{k: v for k, v in message.headers.items() if not k.startswith(BROKER_HEADERS)},
             ATTEMPTS_HEADER: attempts,
             ERROR_HEADER: _error_text(exc_info),
             FAILED_AT_HEADER: datetime.now(UTC).isoformat(),

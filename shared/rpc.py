@@ -40,6 +40,8 @@ from nameko.constants import (
 )
 from nameko.rpc import ReplyListener, Responder, Rpc, RpcConsumer, get_rpc_exchange
 
+from shared.queues import durable_queue_arguments, make_quorum, quorum_enabled
+
 log = logging.getLogger(__name__)
 
 # What talking to a broker that went away raises (a reset socket is an OSError).
@@ -55,6 +57,11 @@ class ReplyResponder(Responder):  # type: ignore[misc]
 
 
 class ReplyingRpcConsumer(RpcConsumer):  # type: ignore[misc]
+    def setup(self) -> None:
+        """nameko's ``rpc-<service>`` queue; a quorum queue with ``QUORUM_QUEUES=1``."""
+        super().setup()
+        make_quorum(self.queue, durable_queue_arguments(quorum_enabled(self.container.config)))
+
     def handle_result(self, message: Any, result: Any, exc_info: Any) -> tuple[Any, Any]:
         """nameko's, with :class:`ReplyResponder`: send the reply, then acknowledge."""
         config = self.container.config

@@ -118,7 +118,15 @@ def isolated_stack() -> Iterator[TestStack]:
             amqp_uri = _with_vhost(amqp_uri, wanted)
             vhost = wanted
         settings = replace(
-            load_settings({"DATABASE_URL": database_url, "AMQP_URI": amqp_uri, "DEV_AUTH": "1"}),
+            load_settings(
+                {
+                    "DATABASE_URL": database_url,
+                    "AMQP_URI": amqp_uri,
+                    "DEV_AUTH": "1",
+                    # QUORUM_QUEUES=1 runs the tests on quorum queues (their own vhost).
+                    "QUORUM_QUEUES": os.environ.get("QUORUM_QUEUES", ""),
+                }
+            ),
             database_prefix=f"deckyard_test_{run_id}",
             rpc_exchange=f"deckyard-test-rpc-{run_id}",
             rpc_timeout=5.0,

@@ -66,7 +66,10 @@ def test_a_failed_publish_stays_pending_and_is_retried(accounts_db, settings):
     assert "unreachable" in row.last_error
 
     relay = OutboxRelay(
-        accounts_db.engine, accounts_db.plumbing, nameko_publisher(settings.amqp_uri)
+        accounts_db.engine,
+        accounts_db.plumbing,
+        nameko_publisher(settings.amqp_uri),
+        quorum=settings.quorum_queues,  # declares the consumers' queues as their handlers do
     )
     with bound_queue(settings, "accounts.events", "PlayerRegistered"):
         relay.relay_all()
@@ -108,7 +111,10 @@ def test_an_event_no_queue_receives_stays_pending_until_one_is_bound(accounts_db
             )
         )
     relay = OutboxRelay(
-        accounts_db.engine, accounts_db.plumbing, nameko_publisher(settings.amqp_uri)
+        accounts_db.engine,
+        accounts_db.plumbing,
+        nameko_publisher(settings.amqp_uri),
+        quorum=settings.quorum_queues,  # declares the consumers' queues as their handlers do
     )
 
     relay.relay_all()

@@ -63,7 +63,7 @@ def send(settings, plan):
 
 
 def dead_letters(settings):
-    queue = dead_letter_queue(f"evt-{SOURCE}-Happened--flaky.on_happened")
+    queue = dead_letter_queue(f"evt-{SOURCE}-Happened--flaky.on_happened", settings.quorum_queues)
     found = []
     with Connection(settings.amqp_uri) as conn:
         bound = queue(conn.default_channel)

@@ -339,6 +339,16 @@ def test_production_mode_is_configured():
     assert config["data"]["DECKYARD_ENV"] == "production"
 
 
+def test_production_declares_quorum_queues_and_keeps_the_base_configuration():
+    # Quorum queues survive a broker node's loss; the in-cluster single-node broker of
+    # development keeps classic ones (shared/queues.py, docs/reliability.md).
+    (production,) = _of_kind("ConfigMap", PRODUCTION).values()
+    (development,) = _of_kind("ConfigMap").values()
+    assert production["data"]["QUORUM_QUEUES"] == "1"
+    assert "QUORUM_QUEUES" not in development["data"]
+    assert set(development["data"]) <= set(production["data"])
+
+
 def test_the_gateway_trusts_exactly_the_ingress_as_a_proxy():
     # One Ingress in front of the gateway: one hop. The gateway reads the ConfigMap as its
     # environment, so it must load as settings (with the secrets the pods add).
