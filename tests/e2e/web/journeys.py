@@ -12,7 +12,6 @@ wait is on what the page shows, never a sleep.
 from __future__ import annotations
 
 import argparse
-import os
 import re
 import sys
 import traceback
@@ -21,24 +20,8 @@ from collections.abc import Callable
 
 from playwright.sync_api import Browser, Page, expect, sync_playwright
 
-CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
-PHONE = {"width": 390, "height": 844}
-expect.set_options(timeout=20_000)  # a wait on what the page shows, bounded, never a sleep
-
-
-def shot(page: Page, name: str) -> None:
-    """A full-page screenshot when WEB_SCREENSHOTS names a folder (for docs and review)."""
-    folder = os.environ.get("WEB_SCREENSHOTS")
-    if folder:
-        os.makedirs(folder, exist_ok=True)
-        page.screenshot(path=os.path.join(folder, f"{name}.png"), full_page=True)
-
-
-def sign_in(page: Page, name: str, role: str = "Player") -> None:
-    expect(page.get_by_role("heading", name="Sign in", level=1)).to_be_visible()
-    page.get_by_label("Name").fill(name)
-    page.get_by_role("radio", name=re.compile(f"^{role}")).check()
-    page.get_by_role("button", name=f"Sign in as {name}").click()
+from tests.e2e.web.author_journey import author_publishing
+from tests.e2e.web.browser import CHROMIUM, PAGES, new_page, shot, sign_in, signed_in_at
 
 
 def first_visit(page: Page) -> None:
@@ -66,9 +49,6 @@ def first_visit(page: Page) -> None:
     for card in names:
         expect(table.get_by_role("rowheader", name=card)).to_be_visible()
     expect(table.get_by_role("row")).to_have_count(1 + 5)  # the header and the five cards
-
-
-TRAFALGAR_SQUARE = {"latitude": 51.5080, "longitude": -0.1281, "accuracy": 10}  # demo content
 
 
 def quest_tour(page: Page) -> None:
@@ -297,12 +277,6 @@ def chronovore_tour(page: Page, url: str) -> None:
         re.compile(r"Health \d+ of 30")
     )
     shot(page, "chronovore-resolution")
-
-
-def signed_in_at(page: Page, url: str, screen: str, name: str) -> None:
-    """``name`` (a player the test prepared) signed in on the page at ``screen``."""
-    page.goto(url + screen)
-    sign_in(page, name)
 
 
 def pseudonym_of(page: Page) -> str:
@@ -551,27 +525,11 @@ JOURNEYS: dict[str, Callable[[Page], None]] = {
 JOURNEYS_FROM_URL: dict[str, Callable[[Page, str], None]] = {"chronovore_tour": chronovore_tour}
 # Journeys that open their own pages (two players), for players the test prepared by name.
 JOURNEYS_OF_PLAYERS: dict[str, Callable[[Browser, str, list[str]], None]] = {
+    "author_publishing": author_publishing,
     "chronovore_pvp": chronovore_pvp,
     "chronovore_crafting": chronovore_crafting,
     "quest_pvp": quest_pvp,
 }
-PAGES: list[tuple[Page, list[str]]] = []  # every page opened and its console, for a failure
-
-
-def new_page(browser: Browser) -> Page:
-    """A phone-sized page in a context of its own (its own sign-in), its console kept."""
-    context = browser.new_context(
-        viewport=PHONE,
-        locale="en-GB",
-        geolocation=TRAFALGAR_SQUARE,
-        permissions=["geolocation"],
-    )
-    context.set_default_timeout(20_000)
-    page = context.new_page()
-    console: list[str] = []
-    page.on("console", lambda message: console.append(f"{message.type}: {message.text}"))
-    PAGES.append((page, console))
-    return page
 
 
 def run(journey: str, url: str, names: list[str]) -> int:
