@@ -20,6 +20,7 @@ from collections.abc import Callable
 
 from playwright.sync_api import Browser, Page, expect, sync_playwright
 
+from tests.e2e.web.account_journey import account_deletion
 from tests.e2e.web.author_journey import author_publishing
 from tests.e2e.web.browser import CHROMIUM, PAGES, new_page, shot, sign_in, signed_in_at
 
@@ -525,6 +526,7 @@ JOURNEYS: dict[str, Callable[[Page], None]] = {
 JOURNEYS_FROM_URL: dict[str, Callable[[Page, str], None]] = {"chronovore_tour": chronovore_tour}
 # Journeys that open their own pages (two players), for players the test prepared by name.
 JOURNEYS_OF_PLAYERS: dict[str, Callable[[Browser, str, list[str]], None]] = {
+    "account_deletion": account_deletion,
     "author_publishing": author_publishing,
     "chronovore_pvp": chronovore_pvp,
     "chronovore_crafting": chronovore_crafting,
