@@ -102,4 +102,3 @@ def author_publishing(browser: Browser, url: str, names: list[str]) -> None:
         expect(audit.get_by_role("cell", name=step, exact=True)).to_be_visible()
     expect(audit.get_by_role("row")).to_have_count(1 + 5)  # created, saved, three moves
     shot(review, "author-published")
-
