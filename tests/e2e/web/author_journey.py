@@ -54,7 +54,7 @@ def author_publishing(browser: Browser, url: str, names: list[str]) -> None:
     expect(missing.get_by_text("a question needs four non-blank choices")).to_be_visible()
     expect(missing.get_by_text("a question needs a non-blank explanation")).to_be_visible()
     expect(page.get_by_text("State: Draft, version 1.")).to_be_visible()
-    shot(page, "author-not-ready")
+    shot(page, "author-not-ready", of=refusal)
 
     # The same draft open in a second tab (its own sign-in): saved there first.
     content_url = page.url
@@ -73,7 +73,7 @@ def author_publishing(browser: Browser, url: str, names: list[str]) -> None:
     expect(
         page.get_by_text(re.compile("^Another Author \\(or another tab\\) moved"))
     ).to_be_visible()
-    shot(page, "author-stale")
+    shot(page, "author-stale", of=page.get_by_role("alert"))
     page.get_by_role("button", name="Load the current version").click()
     expect(page.get_by_text("State: Draft, version 2.")).to_be_visible()
     expect(page.get_by_label(re.compile(r"^Body \(JSON\)"))).to_have_value(
@@ -101,4 +101,4 @@ def author_publishing(browser: Browser, url: str, names: list[str]) -> None:
     for step in ("Draft → In review", "In review → Approved", "Approved → Published"):
         expect(audit.get_by_role("cell", name=step, exact=True)).to_be_visible()
     expect(audit.get_by_role("row")).to_have_count(1 + 5)  # created, saved, three moves
-    shot(review, "author-published")
+    shot(review, "author-published", of=audit)

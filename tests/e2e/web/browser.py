@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 import re
 
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Locator, Page, expect
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 PHONE = {"width": 390, "height": 844}
@@ -21,20 +21,34 @@ expect.set_options(timeout=20_000)  # a wait on what the page shows, bounded, ne
 PAGES: list[tuple[Page, list[str]]] = []  # every page opened and its console, for a failure
 
 
-def shot(page: Page, name: str) -> None:
+def shot(page: Page, name: str, of: Locator | None = None) -> None:
     """``SCREENSHOTS_DIR/<name>.png``, what the phone's screen shows, when that variable
     names a folder (``SCREENSHOTS_DIR=docs/client make test-browser`` refreshes the
     pictures of docs/client.md); nothing otherwise, so a test run leaves the tree alone.
-    The screen's own heading is scrolled to the top first: a phone shows the screen, not
-    the navigation above it."""
+    The screen's own heading is scrolled to the top first (a phone shows the screen, not
+    the navigation above it), or ``of``, the part the picture is about, to the middle."""
     folder = os.environ.get("SCREENSHOTS_DIR")
     if not folder:
         return
     os.makedirs(folder, exist_ok=True)
     heading = page.get_by_role("heading", level=1)
-    if heading.count() == 1:
+    if of is not None:
+        of.evaluate("element => element.scrollIntoView({block: 'center'})")
+    elif heading.count() == 1:
         heading.evaluate("element => element.scrollIntoView({block: 'start'})")
-    page.screenshot(path=os.path.join(folder, f"{name}.png"), animations="disabled")
+    path = os.path.join(folder, f"{name}.png")
+    page.screenshot(path=path, animations="disabled")
+    smaller(path)
+
+
+def smaller(path: str) -> None:
+    """The PNG in 64 colours without dithering: a third of the bytes, the text as crisp
+    (a page is a few flat colours). Pillow is in the dev environment (matplotlib's)."""
+    from PIL import Image  # only when screenshots are taken
+
+    with Image.open(path) as taken:
+        fewer = taken.convert("RGB").quantize(colors=64, dither=Image.Dither.NONE)
+    fewer.save(path, optimize=True)
 
 
 def sign_in(page: Page, name: str, role: str = "Player") -> None:

@@ -202,7 +202,9 @@ def terrakard_tour(page: Page) -> None:
     nav.get_by_role("link", name="Your attacks").click()
     attacks = page.get_by_role("list", name="Your attacks, newest first")
     expect(attacks.get_by_role("listitem")).to_have_count(1)
-    expect(attacks.get_by_role("listitem").first).to_contain_text("Training plan (the tutorial): ")
+    expect(attacks.get_by_role("listitem").first.get_by_role("link")).to_have_text(
+        "Training plan (the tutorial)"
+    )
 
     nav.get_by_role("link", name="Reports").click()
     expect(page.get_by_text("No one has attacked you yet.")).to_be_visible()

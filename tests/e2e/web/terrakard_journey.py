@@ -57,17 +57,24 @@ def terrakard_defense(browser: Browser, url: str, args: list[str]) -> None:
     ).to_be_visible()
     shot(page, "terrakard-report")
     watch_round_by_round(page)
-    shot(page, "terrakard-report-replay")
+    shot(
+        page,
+        "terrakard-report-replay",
+        of=page.get_by_role("heading", name=re.compile("^Watch again")),
+    )
 
     seat = new_page(browser)
     signed_in_at(seat, url, "#/terrakard/attacks", attacker)
     expect(seat.get_by_role("heading", name="Your attacks", level=1)).to_be_visible()
     attacks = seat.get_by_role("list", name="Your attacks, newest first")
     expect(attacks.get_by_role("listitem")).to_have_count(2)  # this one and the tutorial
-    expect(attacks.get_by_role("listitem").first).to_contain_text(f": {defender_as}: ")
-    expect(attacks.get_by_role("listitem").nth(1)).to_contain_text(
-        "Training plan (the tutorial): You gave up (a defeat)"
+    expect(attacks.get_by_role("listitem").first.get_by_role("link")).to_have_text(defender_as)
+    expect(attacks.get_by_role("listitem").first).to_contain_text(
+        re.compile(r": (Victory: (one|two|three) stars?|Defeat), \d rounds?$")
     )
+    tutorial = attacks.get_by_role("listitem").nth(1)
+    expect(tutorial.get_by_role("link")).to_have_text("Training plan (the tutorial)")
+    expect(tutorial).to_contain_text(": You gave up (a defeat), 0 rounds")
     shot(seat, "terrakard-attacks")
     attacks.get_by_role("link").first.click()
     expect(seat.get_by_role("heading", name=f"Attack on {defender_as}", level=1)).to_be_visible()

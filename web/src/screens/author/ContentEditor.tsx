@@ -164,6 +164,7 @@ function ExistingContent({ id }: { id: string }) {
       <section aria-labelledby="audit-title">
         <h2 id="audit-title">Audit trail</h2>
         <ProblemBox problem={audit.problem} />
+        <div class="scroll-x">
         <table>
           <caption class="visually-hidden">Who did what, when</caption>
           <thead><tr><th scope="col">Version</th><th scope="col">When</th><th scope="col">Who</th><th scope="col">What</th><th scope="col">Reason</th></tr></thead>
@@ -179,6 +180,7 @@ function ExistingContent({ id }: { id: string }) {
             ))}
           </tbody>
         </table>
+        </div>
       </section>
     </Screen>
   );

@@ -24,18 +24,18 @@ vi.mock("../../api/client", () => ({
 }));
 vi.mock("../../stream/live", () => ({ useLive: () => {} }));
 
-const { AttackHistory, attackLine } = await import("./AttackHistory");
+const { AttackHistory, attackResult, attackTarget } = await import("./AttackHistory");
 
 describe("your TerraKard attacks", () => {
   afterEach(cleanup);
 
-  it("says each attack's result in words, the tutorial and one under way too", () => {
-    const [won, tutorial] = (pages.first as { items: Parameters<typeof attackLine>[0][] }).items;
+  it("says whom each attack was against and how it ended, the tutorial and one under way too", () => {
+    const [won, tutorial] = (pages.first as { items: Parameters<typeof attackResult>[0][] }).items;
     if (!won || !tutorial) throw new Error("two attacks on the first page");
-    expect(attackLine(won)).toBe("Keeper-3fa2c1: Victory: two stars, ★★☆ Two stars, 5 rounds");
-    expect(attackLine(tutorial)).toBe("Training plan (the tutorial): Defeat, no star, 1 round");
-    expect(attackLine({ defender: "Deleted player", status: "active", roundsPlayed: 2 })).toBe(
-      "Deleted player: under way, round 2 of 5 played",
+    expect(`${attackTarget(won)}: ${attackResult(won)}`).toBe("Keeper-3fa2c1: Victory: two stars, 5 rounds");
+    expect(`${attackTarget(tutorial)}: ${attackResult(tutorial)}`).toBe("Training plan (the tutorial): Defeat, 1 round");
+    expect(attackResult({ defender: "Deleted player", status: "active", roundsPlayed: 2 })).toBe(
+      "under way, round 2 of 5 played",
     );
   });
 
@@ -43,9 +43,9 @@ describe("your TerraKard attacks", () => {
     render(<AttackHistory />);
     const list = await screen.findByRole("list", { name: "Your attacks, newest first" });
     expect(list.querySelectorAll("li")).toHaveLength(2);
-    expect(list.querySelector("a")?.getAttribute("href")).toBe("#/terrakard/attacks/a2");
+    expect(screen.getByRole("link", { name: "Keeper-3fa2c1" }).getAttribute("href")).toBe("#/terrakard/attacks/a2");
     fireEvent.click(screen.getByRole("button", { name: "Show older attacks" }));
-    expect(await screen.findByText(/Deleted player: under way/)).toBeTruthy();
+    expect(await screen.findByText(/under way, round 2 of 5 played/)).toBeTruthy();
     expect(asked).toEqual([{ limit: 20 }, { limit: 20, cursor: "c1" }]);
     expect(screen.queryByRole("button", { name: "Show older attacks" })).toBeNull();
   });

@@ -1,6 +1,6 @@
 /**
  * Your attacks (the tutorial too), newest first, a page at a time from the server's cursor
- * (`GET /terrakard/attacks`): against whom, when, and the result with its stars; each
+ * (`GET /terrakard/attacks`): against whom, when, and how it ended (the stars in words); each
  * opens the attack's own page, where a finished one can be watched again round by round.
  */
 import { useState } from "preact/hooks";
@@ -10,16 +10,20 @@ import { href } from "../../lib/router";
 import { useLive } from "../../stream/live";
 import { Loading, ProblemBox, Screen } from "../../ui/components";
 import { useAction, useResource } from "../../ui/resource";
-import { outcomeText, starsText } from "./describe";
+import { outcomeText } from "./describe";
 
 type AttackSummary = Schemas["AttackSummary"];
 
-/** One attack in a line: whom, how it ended (or that it is under way), the stars. */
-export function attackLine(attack: AttackSummary): string {
-  const against = attack.mode === "tutorial" ? `${attack.defender} (the tutorial)` : attack.defender;
-  if (attack.status !== "finished") return `${against}: under way, round ${attack.roundsPlayed ?? 0} of 5 played`;
+/** Whom an attack was against (the link's words). */
+export function attackTarget(attack: AttackSummary): string {
+  return attack.mode === "tutorial" ? `${attack.defender} (the tutorial)` : (attack.defender ?? "");
+}
+
+/** How an attack ended (its outcome says the stars), or that it is under way. */
+export function attackResult(attack: AttackSummary): string {
+  if (attack.status !== "finished") return `under way, round ${attack.roundsPlayed ?? 0} of 5 played`;
   const rounds = attack.roundsPlayed === 1 ? "1 round" : `${attack.roundsPlayed ?? 0} rounds`;
-  return `${against}: ${outcomeText(attack.outcome)}, ${starsText(attack.stars ?? 0)}, ${rounds}`;
+  return `${outcomeText(attack.outcome)}, ${rounds}`;
 }
 
 export function AttackHistory() {
@@ -48,10 +52,8 @@ export function AttackHistory() {
       <ul class="menu" aria-label="Your attacks, newest first">
         {items.map((attack) => (
           <li key={attack.id}>
-            <a href={href({ name: "tk_attack", id: attack.id ?? "" })}>
-              {attack.createdAt ? new Date(attack.createdAt).toLocaleString() : "Attack"}
-            </a>
-            : {attackLine(attack)}
+            <a href={href({ name: "tk_attack", id: attack.id ?? "" })}>{attackTarget(attack)}</a>
+            {attack.createdAt ? `, ${new Date(attack.createdAt).toLocaleString()}` : ""}: {attackResult(attack)}
           </li>
         ))}
       </ul>
