@@ -6,7 +6,7 @@ DATABASE_URL ?= postgresql://postgres@127.0.0.1:5432/postgres
 AMQP_URI ?= amqp://guest:guest@127.0.0.1:5672/
 export DATABASE_URL AMQP_URI
 
-.PHONY: install lock machine bench-machine browser-machine deploy-machine run migrate test test-durations test-unit lint typecheck bench token fuzz faults soak web web-api
+.PHONY: install lock machine bench-machine browser-machine deploy-machine run migrate test test-browser test-durations test-unit lint typecheck bench token fuzz faults soak web web-api
 
 # The locked dependencies (hashes checked), then the project itself without resolving again.
 $(BIN)/deckyard: pyproject.toml requirements/dev.lock
@@ -83,9 +83,16 @@ typecheck: install
 
 # The whole suite: lint, types, then unit, integration and e2e tests on the real stack.
 # Two pytest processes side by side (scripts/run-tests), their files dealt by measured
-# seconds (tests/sharding.py, tests/durations.json); TEST_SHARDS=1 runs one.
+# seconds (tests/sharding.py, tests/durations.json); TEST_SHARDS=1 runs one. Of the
+# browser journeys only the smoke subset runs (the rest is marked browser_full).
 test: machine browser-machine deploy-machine lint typecheck web
-	REQUIRE_SERVICES=$${REQUIRE_SERVICES-1} TEST_SHARDS=$${TEST_SHARDS-2} PYTHON=$(BIN)/python bash scripts/run-tests
+	REQUIRE_SERVICES=$${REQUIRE_SERVICES-1} TEST_SHARDS=$${TEST_SHARDS-2} PYTHON=$(BIN)/python bash scripts/run-tests -m "not browser_full"
+
+# Every browser journey (tests/e2e/web): the smoke subset and the browser_full ones, in
+# Debian's chromium against the real stack. SCREENSHOTS_DIR=docs/client also saves a
+# phone-sized screenshot of each screen the journeys pass (docs/client.md shows them).
+test-browser: machine browser-machine install web
+	REQUIRE_SERVICES=$${REQUIRE_SERVICES-1} TEST_SHARDS=$${TEST_SHARDS-2} PYTHON=$(BIN)/python bash scripts/run-tests tests/e2e/web
 
 # Measure each test file's seconds into tests/durations.json (the deal of the shards):
 # after a change that makes a file much slower or faster, run this and commit the file.

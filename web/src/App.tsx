@@ -28,6 +28,7 @@ import { SignIn } from "./screens/signin/SignIn";
 import { Starter } from "./screens/starter/Starter";
 import { Arena } from "./screens/terrakard/Arena";
 import { Attack } from "./screens/terrakard/Attack";
+import { AttackHistory } from "./screens/terrakard/AttackHistory";
 import { Reports, ReportView } from "./screens/terrakard/Reports";
 import { TkDeckEditor, TkDecks } from "./screens/terrakard/TkDecks";
 import { TkHome } from "./screens/terrakard/TkHome";
@@ -83,6 +84,8 @@ function screenFor(route: Route, current: Session | null) {
       return <TkPlanEditor key={route.id ?? "new"} id={route.id} />;
     case "tk_arena":
       return <Arena />;
+    case "tk_attacks":
+      return <AttackHistory />;
     case "tk_attack":
       return <Attack key={route.id} id={route.id} />;
     case "tk_reports":
@@ -157,7 +160,8 @@ function gameLinks(game: Game): NavLink[] {
         ["Collection", { name: "tk_home" }],
         ["Attack decks", { name: "tk_decks" }, ["tk_deck"]],
         ["Defense plans", { name: "tk_plans" }, ["tk_plan"]],
-        ["Arena", { name: "tk_arena" }, ["tk_attack"]],
+        ["Arena", { name: "tk_arena" }],
+        ["Your attacks", { name: "tk_attacks" }, ["tk_attack"]],
         ["Reports", { name: "tk_reports" }, ["tk_report"]],
         ["Packs", { name: "tk_packs" }],
       ];

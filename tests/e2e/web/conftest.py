@@ -99,12 +99,20 @@ def seed_catalogue(settings: Any, api: str) -> None:
 
 
 @pytest.fixture
-def web_platform(start_service, settings, client_server):
+def battle_clock() -> Any:
+    """The battle service's clock: its own (None), unless a test module overrides this
+    fixture with a clock it moves (TerraKard's new players are protected for days)."""
+    return None
+
+
+@pytest.fixture
+def web_platform(start_service, settings, client_server, battle_clock):
     """Every service, the seeded catalogue, and a gateway that lets the client's origin
     call it; answers the page's URL."""
     origin, client_config = client_server
     for name in SERVICE_NAMES:
-        start_service(name)
+        moved = name == "battle" and battle_clock is not None
+        start_service(name, replacements={"clock": battle_clock} if moved else None)
     gateway = start_service("gateway", CORS_ORIGINS=origin)
     api = f"http://127.0.0.1:{http_port(gateway)}"
     seed_catalogue(settings, api)

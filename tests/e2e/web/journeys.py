@@ -12,7 +12,6 @@ wait is on what the page shows, never a sleep.
 from __future__ import annotations
 
 import argparse
-import os
 import re
 import sys
 import traceback
@@ -21,37 +20,27 @@ from collections.abc import Callable
 
 from playwright.sync_api import Browser, Page, expect, sync_playwright
 
-CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
-PHONE = {"width": 390, "height": 844}
-expect.set_options(timeout=20_000)  # a wait on what the page shows, bounded, never a sleep
-
-
-def shot(page: Page, name: str) -> None:
-    """A full-page screenshot when WEB_SCREENSHOTS names a folder (for docs and review)."""
-    folder = os.environ.get("WEB_SCREENSHOTS")
-    if folder:
-        os.makedirs(folder, exist_ok=True)
-        page.screenshot(path=os.path.join(folder, f"{name}.png"), full_page=True)
-
-
-def sign_in(page: Page, name: str, role: str = "Player") -> None:
-    expect(page.get_by_role("heading", name="Sign in", level=1)).to_be_visible()
-    page.get_by_label("Name").fill(name)
-    page.get_by_role("radio", name=re.compile(f"^{role}")).check()
-    page.get_by_role("button", name=f"Sign in as {name}").click()
+from tests.e2e.web.account_journey import account_deletion
+from tests.e2e.web.author_journey import author_publishing
+from tests.e2e.web.browser import CHROMIUM, PAGES, new_page, shot, sign_in, signed_in_at
+from tests.e2e.web.terrakard_journey import terrakard_defense
 
 
 def first_visit(page: Page) -> None:
     """A new player signs in, picks a starter, and finds its cards in the collection."""
     name = f"web-{uuid.uuid4().hex[:8]}"
+    expect(page.get_by_role("heading", name="Sign in", level=1)).to_be_visible()
+    shot(page, "sign-in")
     sign_in(page, name)
 
     expect(page.get_by_text("Welcome! Your account was just created.")).to_be_visible()
+    shot(page, "home")
     page.get_by_role("link", name="choose your starter cards").click()
 
     expect(page.get_by_role("heading", name="Choose your starter", level=1)).to_be_visible()
     expect(page.get_by_role("button", name="Choose an affinity")).to_be_disabled()
     page.get_by_role("radio", name=re.compile(r"^Grit")).check()
+    shot(page, "starter")
     page.get_by_role("button", name="Choose Grit").click()
 
     expect(page.get_by_role("heading", name="Your starter", level=1)).to_be_visible()
@@ -66,9 +55,7 @@ def first_visit(page: Page) -> None:
     for card in names:
         expect(table.get_by_role("rowheader", name=card)).to_be_visible()
     expect(table.get_by_role("row")).to_have_count(1 + 5)  # the header and the five cards
-
-
-TRAFALGAR_SQUARE = {"latitude": 51.5080, "longitude": -0.1281, "accuracy": 10}  # demo content
+    shot(page, "collection")
 
 
 def quest_tour(page: Page) -> None:
@@ -86,10 +73,12 @@ def quest_tour(page: Page) -> None:
     # The first of its kind: another test module may have seeded the demo again.
     expect(events.get_by_role("heading", name="Trafalgar Square").first).to_be_visible()
     expect(events.get_by_text("You are inside the area.").first).to_be_visible()
+    shot(page, "events")
     page.get_by_role("button", name="Start the challenge at Trafalgar Square").first.click()
 
     expect(page.get_by_role("heading", name="Challenge", level=1)).to_be_visible()
     expect(page.get_by_text(re.compile(r"Time left: ?\d:\d\d"))).to_be_visible()
+    shot(page, "attempt")
     for n in range(1, 6):
         group = page.get_by_role("group", name=re.compile(f"^Question {n} of 5"))
         radios = group.get_by_role("radio")
@@ -99,6 +88,7 @@ def quest_tour(page: Page) -> None:
         expect(group.get_by_text(re.compile("Locked:"))).to_be_visible()
     expect(page.get_by_role("heading", name=re.compile(r"Result: \d of 5 correct"))).to_be_visible()
     expect(page.get_by_role("heading", name="Reward")).to_be_visible()
+    shot(page, "attempt-result")
 
     nav.get_by_role("link", name="Decks").click()
     page.get_by_role("link", name="New deck").click()
@@ -111,6 +101,7 @@ def quest_tour(page: Page) -> None:
             "button", name=re.compile("^Add"), disabled=False
         ).first.click()
     expect(page.get_by_text("This deck is legal.")).to_be_visible()
+    shot(page, "deck-builder")
     page.get_by_role("button", name="Save deck").click()
     expect(page.get_by_role("heading", name="Deck: Evening walk", level=1)).to_be_visible()
 
@@ -123,6 +114,7 @@ def quest_tour(page: Page) -> None:
     # A move, else a Power card or a swap: a stunned Creature has no move to use.
     page.get_by_role("button", name=re.compile("^(Use |Play |Swap in )")).first.click()
     expect(page.get_by_text(re.compile("Action log \\(\\d+\\)"))).to_be_visible()
+    shot(page, "battle")
 
 
 def add_until(page: Page, cards: str, count: int) -> None:
@@ -205,11 +197,20 @@ def terrakard_tour(page: Page) -> None:
     nav.get_by_role("link", name="Arena").click()
     expect(page.get_by_role("heading", name=re.compile(r"^Targets \(\d+\)"))).to_be_visible()
     expect(page.get_by_role("button", name="Play the tutorial")).to_have_count(0)
+    shot(page, "terrakard-targets")
+
+    nav.get_by_role("link", name="Your attacks").click()
+    attacks = page.get_by_role("list", name="Your attacks, newest first")
+    expect(attacks.get_by_role("listitem")).to_have_count(1)
+    expect(attacks.get_by_role("listitem").first.get_by_role("link")).to_have_text(
+        "Training plan (the tutorial)"
+    )
 
     nav.get_by_role("link", name="Reports").click()
     expect(page.get_by_text("No one has attacked you yet.")).to_be_visible()
     nav.get_by_role("link", name="Packs").click()
     expect(page.get_by_role("heading", name="TerraKard packs", level=1)).to_be_visible()
+    shot(page, "terrakard-packs")
 
 
 def chronovore_tour(page: Page, url: str) -> None:
@@ -297,12 +298,6 @@ def chronovore_tour(page: Page, url: str) -> None:
         re.compile(r"Health \d+ of 30")
     )
     shot(page, "chronovore-resolution")
-
-
-def signed_in_at(page: Page, url: str, screen: str, name: str) -> None:
-    """``name`` (a player the test prepared) signed in on the page at ``screen``."""
-    page.goto(url + screen)
-    sign_in(page, name)
 
 
 def pseudonym_of(page: Page) -> str:
@@ -551,27 +546,13 @@ JOURNEYS: dict[str, Callable[[Page], None]] = {
 JOURNEYS_FROM_URL: dict[str, Callable[[Page, str], None]] = {"chronovore_tour": chronovore_tour}
 # Journeys that open their own pages (two players), for players the test prepared by name.
 JOURNEYS_OF_PLAYERS: dict[str, Callable[[Browser, str, list[str]], None]] = {
+    "account_deletion": account_deletion,
+    "author_publishing": author_publishing,
     "chronovore_pvp": chronovore_pvp,
     "chronovore_crafting": chronovore_crafting,
     "quest_pvp": quest_pvp,
+    "terrakard_defense": terrakard_defense,
 }
-PAGES: list[tuple[Page, list[str]]] = []  # every page opened and its console, for a failure
-
-
-def new_page(browser: Browser) -> Page:
-    """A phone-sized page in a context of its own (its own sign-in), its console kept."""
-    context = browser.new_context(
-        viewport=PHONE,
-        locale="en-GB",
-        geolocation=TRAFALGAR_SQUARE,
-        permissions=["geolocation"],
-    )
-    context.set_default_timeout(20_000)
-    page = context.new_page()
-    console: list[str] = []
-    page.on("console", lambda message: console.append(f"{message.type}: {message.text}"))
-    PAGES.append((page, console))
-    return page
 
 
 def run(journey: str, url: str, names: list[str]) -> int:

@@ -11,7 +11,7 @@ from tests.e2e.economy.support import grant_packs
 from tests.e2e.web import chronovore_players
 from tests.e2e.web.conftest import run_journey
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.browser_full]
 
 
 def test_a_player_shreds_loose_copies_crafts_a_card_and_sells_a_diamond_pack(

@@ -11,7 +11,7 @@ import pytest
 from tests.e2e.web import chronovore_players
 from tests.e2e.web.conftest import run_journey
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.browser_full]
 
 
 def test_two_players_invite_each_other_by_pseudonym_and_play_to_the_end(web_platform, web_api, rpc):

@@ -10,7 +10,7 @@ import pytest
 from tests.e2e.web import quest_players
 from tests.e2e.web.conftest import run_journey
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.browser_full]
 
 
 def test_two_players_invite_each_other_by_pseudonym_and_play_a_turn(web_platform, web_api):

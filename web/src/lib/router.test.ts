@@ -29,6 +29,7 @@ describe("hash routes", () => {
       { name: "tk_plan", id: null },
       { name: "tk_plan", id: "p1" },
       { name: "tk_arena" },
+      { name: "tk_attacks" },
       { name: "tk_attack", id: "a2" },
       { name: "tk_reports" },
       { name: "tk_report", id: "r1" },

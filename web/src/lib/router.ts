@@ -25,6 +25,7 @@ export type Route =
   | { name: "tk_plans" }
   | { name: "tk_plan"; id: string | null }
   | { name: "tk_arena" }
+  | { name: "tk_attacks" }
   | { name: "tk_attack"; id: string }
   | { name: "tk_reports" }
   | { name: "tk_report"; id: string }
@@ -73,7 +74,7 @@ export function parseRoute(hash: string): Route {
     if (b === "decks") return c ? { name: "tk_deck", id: orNew(c) } : { name: "tk_decks" };
     if (b === "plans") return c ? { name: "tk_plan", id: orNew(c) } : { name: "tk_plans" };
     if (b === "arena" && !c) return { name: "tk_arena" };
-    if (b === "attacks" && c) return { name: "tk_attack", id: c };
+    if (b === "attacks") return c ? { name: "tk_attack", id: c } : { name: "tk_attacks" };
     if (b === "reports") return c ? { name: "tk_report", id: c } : { name: "tk_reports" };
     if (b === "packs" && !c) return { name: "tk_packs" };
   }
@@ -136,6 +137,8 @@ export function href(route: Route): string {
       return `#/terrakard/plans/${route.id ?? "new"}`;
     case "tk_arena":
       return "#/terrakard/arena";
+    case "tk_attacks":
+      return "#/terrakard/attacks";
     case "tk_attack":
       return `#/terrakard/attacks/${route.id}`;
     case "tk_reports":

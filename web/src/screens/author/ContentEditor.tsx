@@ -107,13 +107,15 @@ function ExistingContent({ id }: { id: string }) {
       setJsonProblem(invalidJson(error));
       return;
     }
+    move.clear(); // one refusal at a time: the one for what was just tried
     void edit.run(async () => {
       content.set(await unwrap(api.PUT("/authoring/content/{content_id}", { params: { path: { content_id: id } }, body: { expectedVersion: c.version ?? 0, body } })));
       void audit.reload();
     });
   };
-  const transition = (to: string, needsReason: boolean) =>
-    move.run(async () => {
+  const transition = (to: string, needsReason: boolean) => {
+    edit.clear();
+    return move.run(async () => {
       content.set(
         await unwrap(
           api.POST("/authoring/content/{content_id}/transitions", {
@@ -125,6 +127,7 @@ function ExistingContent({ id }: { id: string }) {
       setReason("");
       void audit.reload();
     });
+  };
   const moves = movesFrom(state);
   return (
     <Screen title={`${c.kind?.replace(/_/g, " ")} · ${STATE_NAMES[state] ?? state}`}>
@@ -161,6 +164,7 @@ function ExistingContent({ id }: { id: string }) {
       <section aria-labelledby="audit-title">
         <h2 id="audit-title">Audit trail</h2>
         <ProblemBox problem={audit.problem} />
+        <div class="scroll-x">
         <table>
           <caption class="visually-hidden">Who did what, when</caption>
           <thead><tr><th scope="col">Version</th><th scope="col">When</th><th scope="col">Who</th><th scope="col">What</th><th scope="col">Reason</th></tr></thead>
@@ -176,6 +180,7 @@ function ExistingContent({ id }: { id: string }) {
             ))}
           </tbody>
         </table>
+        </div>
       </section>
     </Screen>
   );

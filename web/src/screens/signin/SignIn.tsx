@@ -3,6 +3,7 @@ import { useState } from "preact/hooks";
 
 import { signInWithAuth0 } from "../../auth/auth0";
 import { beginSession } from "../../auth/begin";
+import { takeNotice } from "../../auth/notice";
 import { sessionFromToken } from "../../auth/session";
 import { apiBase, config } from "../../config";
 import { ProblemBox, Screen } from "../../ui/components";
@@ -32,8 +33,10 @@ export function SignIn() {
   const [name, setName] = useState("");
   const [role, setRole] = useState<"player" | "author">("player");
   const action = useAction();
+  const [notice] = useState(takeNotice);
   return (
     <Screen title="Sign in">
+      {notice && <p role="status" class="callout">{notice}</p>}
       {cfg.auth0 && (
         <p>
           <button type="button" onClick={() => cfg.auth0 && void signInWithAuth0(cfg.auth0)}>
