@@ -120,7 +120,7 @@ class TerraKardAttackRoutes(Caller):
         started = await self.services.call(
             "battle", "terrakard_start_attack", player_id=player_id,
             deck_id=str(args["deck_id"]), target_id=str(args["target_id"]),
-            questions=args["questions"],
+            questions=args.get("questions"),  # absent: the player's setting
         )  # fmt: skip
         return 201, started
 

@@ -197,7 +197,6 @@ class StartAttackRequest(CamelSchema):
     deck_id = fields.UUID(required=True, metadata={"description": "One of your attack decks"})
     target_id = fields.UUID(required=True, metadata={"description": "A target of the arena"})
     questions = fields.Boolean(
-        load_default=None,
         metadata={
             "description": "Knowledge questions in this attack only (absent: your setting, "
             "PUT /terrakard/settings)"

@@ -197,6 +197,14 @@ def terrakard_tour(page: Page) -> None:
     nav.get_by_role("link", name="Arena").click()
     expect(page.get_by_role("heading", name=re.compile(r"^Targets \(\d+\)"))).to_be_visible()
     expect(page.get_by_role("button", name="Play the tutorial")).to_have_count(0)
+    # The questions setting is stored by the server: still off after a reload.
+    questions = page.get_by_role("checkbox", name=re.compile("^Knowledge questions in my attacks"))
+    expect(questions).to_be_checked()
+    questions.uncheck()
+    expect(questions).not_to_be_checked()
+    expect(questions).to_be_enabled()
+    page.reload()
+    expect(questions).not_to_be_checked()
     shot(page, "terrakard-targets")
 
     nav.get_by_role("link", name="Your attacks").click()

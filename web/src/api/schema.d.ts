@@ -3376,11 +3376,8 @@ export interface components {
              * @description One of your attack decks
              */
             deckId: string;
-            /**
-             * @description Knowledge questions in this attack only (absent: your setting, PUT /terrakard/settings)
-             * @default null
-             */
-            questions: boolean | null;
+            /** @description Knowledge questions in this attack only (absent: your setting, PUT /terrakard/settings) */
+            questions?: boolean;
             /**
              * Format: uuid
              * @description A target of the arena

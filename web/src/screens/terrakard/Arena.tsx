@@ -21,8 +21,10 @@ export function Arena() {
   const profile = useResource(() => unwrap(api.GET("/terrakard/profile")));
   const decks = useTkDecks();
   const [deckId, setDeckId] = useState("");
-  const [questions, setQuestions] = useState(true);
   const action = useAction();
+  const setting = useAction();
+  // The checkbox shows the choice at once; the server's answer (the profile) then confirms it.
+  const [questions, setQuestions] = useState<boolean | null>(null);
   useLive(() => {
     void arena.reload();
     void profile.reload();
@@ -34,7 +36,8 @@ export function Arena() {
 
   const attack = (targetId: string) =>
     action.run(async () => {
-      const started = await unwrap(api.POST("/terrakard/attacks", { body: { deckId, targetId, questions } }));
+      // No `questions` here: the player's stored setting decides (PUT /terrakard/settings).
+      const started = await unwrap(api.POST("/terrakard/attacks", { body: { deckId, targetId } }));
       navigate({ name: "tk_attack", id: started.id ?? "" });
     });
 
@@ -43,6 +46,18 @@ export function Arena() {
       const started = await unwrap(api.POST("/terrakard/tutorial", { body: { deckId } }));
       navigate({ name: "tk_attack", id: started.id ?? "" });
     });
+
+  const changeQuestions = (wanted: boolean) => {
+    setQuestions(wanted);
+    void setting.run(async () => {
+      try {
+        await unwrap(api.PUT("/terrakard/settings", { body: { questions: wanted } }));
+      } finally {
+        await profile.reload(); // what the server kept, refused or not
+        setQuestions(null);
+      }
+    });
+  };
 
   const targets = arena.data?.items ?? [];
   const me = profile.data;
@@ -69,10 +84,20 @@ export function Arena() {
           <select id="tk-attack-deck" value={deckId} onChange={(e) => setDeckId(e.currentTarget.value)}>
             {legal.map((d) => <option key={d.id} value={d.id}>{d.name} (cost {d.cost} of {d.budget})</option>)}
           </select>
+        </>
+      )}
+      {me && (
+        <>
           <label class="choice">
-            <input type="checkbox" checked={questions} onChange={(e) => setQuestions(e.currentTarget.checked)} />
-            Knowledge questions on (turning them off gives up a major edge)
+            <input
+              type="checkbox"
+              checked={questions ?? me.questions ?? true}
+              disabled={setting.busy}
+              onChange={(e) => changeQuestions(e.currentTarget.checked)}
+            />
+            Knowledge questions in my attacks (a setting, from the next attack; turning them off gives up a major edge)
           </label>
+          <ProblemBox problem={setting.problem} title="The setting did not change:" />
         </>
       )}
       {me && !me.tutorialFinished && legal.length > 0 && (
