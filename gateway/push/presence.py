@@ -52,6 +52,9 @@ class PresenceReporter:
         self._changed: set[str] = set()
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
+        # Checked by the task too: before 3.12 ``wait_for`` can swallow a cancellation
+        # that arrives as the wait ends.
+        self._stopping = False
         self.reports = 0  # sent and answered
         hub.on_change = self.changed
 
@@ -66,6 +69,8 @@ class PresenceReporter:
     async def stop(self) -> None:
         """After the hub closed every connection: one last report says so (best effort;
         otherwise the lease runs out)."""
+        self._stopping = True
+        self._wake.set()
         if self._task is not None:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -94,10 +99,12 @@ class PresenceReporter:
             self._wake.set()
 
     async def _run(self) -> None:
-        while True:
+        while not self._stopping:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), self.heartbeat_seconds)
             self._wake.clear()
+            if self._stopping:
+                return
             try:
                 await self.flush()
             except asyncio.CancelledError:
