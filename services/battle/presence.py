@@ -53,7 +53,7 @@ RECONNECT_WINDOW = timedelta(seconds=90)
 LEASE = timedelta(seconds=45)
 MAX_LEASE = timedelta(minutes=5)  # a replica may not ask for more
 KEPT = timedelta(days=1)  # closed rows and vanished replicas are forgotten after this
-PER_SWEEP = 200  # live seats read per sweep
+PER_SWEEP = 1000  # disconnected players of live matches read per sweep, oldest match first
 
 
 @dataclass(frozen=True)
@@ -169,8 +169,22 @@ def gone_too_long(presence: Presence, started_at: datetime, now: datetime) -> bo
     return now - since >= RECONNECT_WINDOW
 
 
-def _live_seats(session: Session, limit: int) -> list[tuple[uuid.UUID, uuid.UUID, datetime]]:
-    """(match id, player id, match start) of players seated in active live matches."""
+def _live_seats(
+    session: Session, real_now: datetime, limit: int
+) -> list[tuple[uuid.UUID, uuid.UUID, datetime]]:
+    """(match id, player id, match start) of players seated in active live matches with
+    no connection on a live replica: the only ones the rule may end (a connected player
+    is never read, however many play)."""
+    connected = (
+        select(push_presence.c.player_id)
+        .join(push_replicas, push_replicas.c.replica_id == push_presence.c.replica_id)
+        .where(
+            push_presence.c.player_id == match_seats.c.player_id,
+            push_presence.c.connections > 0,
+            push_replicas.c.lease_until > real_now,
+        )
+        .exists()
+    )
     rows = session.execute(
         select(match_seats.c.match_id, match_seats.c.player_id, matches.c.created_at)
         .join(matches, matches.c.id == match_seats.c.match_id)
@@ -179,7 +193,9 @@ def _live_seats(session: Session, limit: int) -> list[tuple[uuid.UUID, uuid.UUID
             match_seats.c.mode == quest.LIVE_MODE,
             match_seats.c.kind == SeatKind.PLAYER.value,
             match_seats.c.player_id.is_not(None),
+            match_seats.c.one_active,  # an active live seat is (the small partial index)
             matches.c.status == Status.ACTIVE.value,
+            ~connected,
         )
         .order_by(matches.c.created_at, match_seats.c.match_id)
         .limit(limit)
@@ -210,7 +226,7 @@ def end_disconnected(
     """The sweeper's part: end each live match with a player disconnected for the whole
     window, as that player's forfeit, one match a transaction -> how many it ended."""
     with unit_of_work() as (session, _):
-        seats = _live_seats(session, limit)
+        seats = _live_seats(session, real_now, limit)
         presence = presence_of(session, (p for _, p, _ in seats), real_now)
     due = {m: p for m, p, start in seats if gone_too_long(presence[p], start, now)}
     ended = 0
