@@ -12,7 +12,7 @@ from sqlalchemy.orm import Session
 
 from services.battle import presence
 from services.battle.presence import LEASE, Presence
-from services.battle.purge import player_gate
+from services.battle.purge import player_gate, purge_player
 from tests.integration.battle import support
 
 pytestmark = pytest.mark.integration
@@ -84,3 +84,13 @@ def test_a_purged_player_is_not_recorded_and_old_rows_are_forgotten(battle_engin
     with Session(battle_engine) as session, session.begin():
         presence.forget_old(session, REAL_T0, GAME_T0 + presence.KEPT + SECOND)
     assert read(battle_engine, kept, REAL_T0) == Presence(False, None)
+
+
+def test_account_deletion_leaves_nothing_of_the_players_connections(battle_engine):
+    player, one = uuid.uuid4(), replica()
+    report(battle_engine, one, {player: 1}, GAME_T0, REAL_T0)
+    with Session(battle_engine) as session, session.begin():
+        purge_player(session, player, GAME_T0)
+    assert read(battle_engine, player, REAL_T0) == Presence(False, None)
+    report(battle_engine, one, {player: 0}, GAME_T0, REAL_T0)  # its stream closing after
+    assert read(battle_engine, player, REAL_T0) == Presence(False, None)
