@@ -30,6 +30,7 @@ log = logging.getLogger(__name__)
 HEARTBEAT_SECONDS = 15.0  # a report at least this often (the lease's renewal)
 LEASE_SECONDS = 45.0  # how long battle trusts a report: three heartbeats
 RETRY_SECONDS = 2.0
+STOP_SECONDS = 2.0  # the last report may hold a shutdown this long, no more
 MAX_PLAYERS_PER_REPORT = 5_000
 
 Call = Callable[..., Awaitable[Any]]
@@ -76,7 +77,7 @@ class PresenceReporter:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
         with contextlib.suppress(Exception):
-            await asyncio.wait_for(self.flush(), self.heartbeat_seconds)
+            await asyncio.wait_for(self.flush(), STOP_SECONDS)
 
     async def flush(self) -> None:
         """One report: the players changed since the last one, and the lease."""
