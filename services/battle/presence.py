@@ -165,8 +165,7 @@ def gone_too_long(presence: Presence, started_at: datetime, now: datetime) -> bo
     match's start counting as a connection."""
     if presence.connected:
         return False
-    since = started_at if presence.since is None else max(presence.since, started_at)
-    return now - since >= RECONNECT_WINDOW
+    return now - away_since(presence, started_at) >= RECONNECT_WINDOW
 
 
 def _live_seats(
@@ -228,36 +227,46 @@ def end_disconnected(
     with unit_of_work() as (session, _):
         seats = _live_seats(session, real_now, limit)
         presence = presence_of(session, (p for _, p, _ in seats), real_now)
-    due = {m: p for m, p, start in seats if gone_too_long(presence[p], start, now)}
+    due = sorted({m for m, p, start in seats if gone_too_long(presence[p], start, now)})
     ended = 0
-    for match_id, player_id in due.items():
+    for match_id in due:
         with unit_of_work() as (session, uow):
-            ended += _end_one(session, uow, match_id, player_id, now, real_now)
+            ended += _end_one(session, uow, match_id, now, real_now)
     return ended
+
+
+def away_since(presence: Presence, started_at: datetime) -> datetime:
+    """Since when the rule counts a disconnected player away."""
+    return started_at if presence.since is None else max(presence.since, started_at)
 
 
 def _end_one(
     session: Session,
     uow: BattleUnitOfWork,
     match_id: uuid.UUID,
-    player_id: uuid.UUID,
     now: datetime,
     real_now: datetime,
 ) -> int:
-    """Under the match's lock, with the rule read again (the player may have come back
-    since): the disconnected side's end. A busy player or match is left for the next
-    sweep."""
+    """Under the match's lock, with the rule read again (a player may have come back
+    since): the disconnected side's end. Both away for the whole window (ours): the one
+    away longer loses; as long, the first seat (Quest's ``player``, as when both miss a
+    window). A busy player or match is left for the next sweep."""
     match = uow.matches.get(match_id, for_update=True)
     if match is None or match.status is not Status.ACTIVE:
         return 0
-    seat = match.seat_of(player_id)
-    if seat is None or not all(uow.players.try_admit(p) for p in match.players):
+    if not all(uow.players.try_admit(p) for p in match.players):
         return 0
-    if not gone_too_long(
-        presence_of(session, [player_id], real_now)[player_id], match.created_at, now
-    ):
+    seated = [s for s in match.seats if s.kind is SeatKind.PLAYER and s.player_id is not None]
+    found = presence_of(session, [s.player_id for s in seated if s.player_id], real_now)
+    gone = [
+        (away_since(found[s.player_id], match.created_at), position, s.name)
+        for position, s in enumerate(seated)
+        if s.player_id is not None and gone_too_long(found[s.player_id], match.created_at, now)
+    ]
+    if not gone:
         return 0
-    handlers.sweeper_action(uow, match, seat.name, {"kind": "disconnected"}, now)
+    _, _, loser = min(gone)
+    handlers.sweeper_action(uow, match, loser, {"kind": "disconnected"}, now)
     return 1
 
 

@@ -167,6 +167,18 @@ def test_a_player_who_never_connects_has_90_seconds_from_the_start(
         present.socket.close()
 
 
+def test_both_away_the_one_away_longer_loses_as_long_the_side_player(
+    api, starters, platform, clock
+):
+    stop_sweeper(platform["battle"])
+    seats, match_id = paired(api)  # neither ever opens a stream: both away from the start
+    clock.set(T0 + RECONNECT)
+    sweep(platform["battle"])
+    views = {side: view_of(p, match_id) for side, p in seats.items()}
+    assert (views["player"]["outcome"], views["cpu"]["outcome"]) == ("forfeit", "victory")
+    assert views["player"]["finishReason"] == "disconnected"
+
+
 # -- direct live challenges -----------------------------------------------------------------
 
 
