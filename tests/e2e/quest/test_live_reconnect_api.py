@@ -36,7 +36,14 @@ from tests.e2e.quest.test_battle_api import (
 )
 from tests.e2e.quest.test_cards_api import Player
 from tests.e2e.quest.test_live_pvp_api import paired
-from tests.e2e.quest.test_pvp_api import _query, send, sweep, two_players, view_of
+from tests.e2e.quest.test_pvp_api import (
+    _query,
+    hidden_from,
+    send,
+    sweep,
+    two_players,
+    view_of,
+)
 from tests.helpers import wait_for
 
 pytestmark = pytest.mark.e2e
@@ -190,7 +197,27 @@ def challenge(one: Player, two: Player, deck: dict[str, Any]) -> dict[str, Any]:
     return sent.json()
 
 
-def test_a_live_challenge_accepted_is_a_live_match_played_to_the_end(api, starters, platform):
+def never_shown(settings, seats: dict[str, Player], inboxes, match_id: str, answers) -> None:
+    """No name of the other side's unrevealed cards in anything a side was shown: its
+    answers, push messages, view, history and match list (as test_pvp_api.py)."""
+    for side, player in seats.items():
+        hidden = hidden_from(settings, match_id, side)
+        seen = [
+            *answers[side],
+            *(str(m) for m in inboxes[player.token].seen),
+            player.call("GET", f"/quest/battles/{match_id}").text,
+            player.call("GET", f"/quest/battles/{match_id}/history").text,
+            player.call("GET", "/quest/pvp-matches").text,
+        ]
+        for text in seen:
+            leaked = [n for n in hidden if n in text]
+            assert not leaked, (side, leaked, text)
+        answers[side] = []
+
+
+def test_a_live_challenge_accepted_is_a_live_match_played_to_the_end(
+    api, starters, platform, settings
+):
     stop_sweeper(platform["battle"])
     one, one_deck, two, two_deck = two_players(api)
     inboxes = {p.token: Inbox(open_stream(api.base_url, p.token)[0]) for p in (one, two)}
@@ -225,6 +252,8 @@ def test_a_live_challenge_accepted_is_a_live_match_played_to_the_end(api, starte
             (T0 + timedelta(seconds=60)).isoformat(),
         )
         seats = {"player": one, "cpu": two}
+        answers: dict[str, list[str]] = {"player": [], "cpu": [accepted.text]}
+        assert hidden_from(settings, match["id"], "player"), "the check would prove nothing"
         for player in seats.values():
             told = inboxes[player.token].until(
                 lambda m: m["type"] == "match.your_turn" and m["data"]["matchId"] == match["id"]
@@ -241,10 +270,9 @@ def test_a_live_challenge_accepted_is_a_live_match_played_to_the_end(api, starte
             views = {side: view_of(p, match["id"]) for side, p in seats.items()}
             if views["player"]["status"] == "finished":
                 break
-            for view in views.values():  # hidden information: never the other's hand
-                assert "hand" not in view["opponent"] and "bench" not in view["opponent"]
+            never_shown(settings, seats, inboxes, match["id"], answers)
             side = next(s for s, v in views.items() if v["yourTurn"] or v["you"]["mustSelect"])
-            send(seats[side], views[side], choose(views[side]))
+            answers[side].append(str(send(seats[side], views[side], choose(views[side]))))
             steps += 1
             assert steps < 200
         assert {views["player"]["outcome"], views["cpu"]["outcome"]} == {"victory", "defeat"}
