@@ -22,6 +22,7 @@ from gateway.http import routes_of
 from gateway.metrics import GATEWAY_STATE, MetricsRoutes
 from gateway.players import PlayerLeases
 from gateway.push.hub import PushHub
+from gateway.push.presence import PresenceReporter
 from gateway.push.routes import PushRoutes
 from gateway.push.stream import EventStream
 from gateway.ratelimit import Limit, RateLimits
@@ -100,6 +101,7 @@ class Gateway(
         self.services = NamekoRpc(settings.amqp_uri, settings.rpc_exchange, settings.rpc_timeout)
         self.hub = PushHub()
         self.stream = EventStream(settings.amqp_uri, self.hub, self.players.forget)
+        self.presence = PresenceReporter(self.hub, self.services.call)  # to battle
         GATEWAY_STATE.attach(self.hub, self.broker_ready)  # read by GET /metrics
 
     def broker_ready(self) -> bool:
@@ -110,10 +112,12 @@ class Gateway(
     async def running(self) -> AsyncIterator[None]:
         await self.services.start()
         await self.stream.start()
+        await self.presence.start()
         try:
             yield
         finally:
             await self.hub.close_all()
+            await self.presence.stop()
             await self.stream.stop()
             await self.services.stop()
 

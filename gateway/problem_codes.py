@@ -276,6 +276,7 @@ BATTLE: Codes = {
     422: (
         "deck_not_playable",
         "cannot_invite_yourself",
+        "mode_not_offered",  # an invitation mode the game does not have
         "idempotency_key_reused",
         "idempotency_key_mismatch",
         "invalid_idempotency_key",

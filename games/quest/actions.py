@@ -22,6 +22,9 @@ class ActionKind(StrEnum):
     SELECT_CREATURE = "select_creature"  # index: initial or replacement Creature
     TIMEOUT = "timeout"  # the turn ends with no move or card
     FORFEIT = "forfeit"
+    # Live PvP only, never a client's (ours, docs/quest-pvp.md, "Reconnect"): the battle
+    # sweeper ends the match for a side whose player stayed disconnected 90 seconds.
+    DISCONNECTED = "disconnected"
 
 
 _INDEXED = frozenset(
@@ -64,6 +67,10 @@ class Action:
     @classmethod
     def forfeit(cls) -> Action:
         return cls(ActionKind.FORFEIT)
+
+    @classmethod
+    def disconnected(cls) -> Action:
+        return cls(ActionKind.DISCONNECTED)
 
     def to_dict(self) -> dict[str, Any]:
         return {"kind": str(self.kind)} | ({} if self.index is None else {"index": self.index})

@@ -41,6 +41,9 @@ _USE_MOVE = ActionKind.USE_MOVE
 _PLAY_POWER_CARD = ActionKind.PLAY_POWER_CARD
 _TIMEOUT = ActionKind.TIMEOUT
 _FORFEIT = ActionKind.FORFEIT
+_DISCONNECTED = ActionKind.DISCONNECTED
+# What ends the match for the side it names, whoever's turn it is.
+_RESIGNATIONS = frozenset({_FORFEIT, _DISCONNECTED})
 _SELECT_CREATURE = ActionKind.SELECT_CREATURE
 _CPU_RULE = MissedDeadline.TIMEOUT
 
@@ -234,6 +237,9 @@ def _dispatch(state: MatchState, side: Side, action: Action, now: datetime, vers
     if kind is _FORFEIT:
         state, events = finish(state, side.other, FinishReason.FORFEIT, version)
         return state, [{"type": "forfeit", "side": str(side)}, *events]
+    if kind is _DISCONNECTED:
+        state, events = finish(state, side.other, FinishReason.DISCONNECTED, version)
+        return state, [{"type": "disconnected", "side": str(side)}, *events]
     assert index is not None
     if kind is _SELECT_CREATURE:
         state, events = _select(state, side, index, now)
@@ -339,18 +345,19 @@ def _live(state: MatchState, side: Side, action: Action, now: datetime) -> Resul
     """Live PvP (ours, docs/quest-pvp.md): a missed window is the missing side's timeout
     (a turn ends, a selection picks for it) and counts towards three in a row, which
     forfeit (live.py); the elapsed window goes before whatever arrives, a voluntary
-    forfeit included. A decision in time clears the side's count."""
+    forfeit (or the sweeper's end for a disconnected side) included. A decision in time
+    clears the side's count."""
     version = state.version + 1
     kind = action.kind
     if not overdue(state, now):
         after, events = _in_time(state, side, action, now, version)
-        if kind is _FORFEIT or after.phase is Phase.FINISHED:
+        if kind in _RESIGNATIONS or after.phase is Phase.FINISHED:
             return after, events
         return live.cleared(after, side), events
     missed = _missed_sides(state)
-    if side not in missed and kind is not _FORFEIT:
+    if side not in missed and kind not in _RESIGNATIONS:
         check(state, side, action)  # the other side's action: refused, as in time
-    late = None if kind is _FORFEIT or kind is _TIMEOUT or side not in missed else action
+    late = None if kind in _RESIGNATIONS or kind is _TIMEOUT or side not in missed else action
     if state.phase is _NORMAL_TURN:
         after, events = _timeout(state, missed[0], now, version, replaced=late)
     else:
@@ -359,9 +366,9 @@ def _live(state: MatchState, side: Side, action: Action, now: datetime) -> Resul
         )
     after, more = live.counted(after, missed, version)
     events.extend(more)
-    if kind is _FORFEIT:
+    if kind in _RESIGNATIONS:
         if after.phase is Phase.FINISHED:
-            events.append({"type": "action_ignored", "side": str(side), "action": "forfeit"})
+            events.append({"type": "action_ignored", "side": str(side), "action": str(kind)})
         else:
             check(after, side, action)
             after, more = _dispatch(after, side, action, now, version)

@@ -22,7 +22,12 @@ from games.quest.engine import Deck, Settings
 from games.quest.points import MatchOutcome
 from games.quest.state import FinishReason, MatchState, Phase, Side
 
-_GIVEN_UP = (FinishReason.FORFEIT, FinishReason.MISSED_DEADLINE, FinishReason.TIMEOUTS)
+_GIVEN_UP = (
+    FinishReason.FORFEIT,
+    FinishReason.MISSED_DEADLINE,
+    FinishReason.TIMEOUTS,
+    FinishReason.DISCONNECTED,
+)
 
 
 class QuestEngine:

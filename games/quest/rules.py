@@ -11,7 +11,15 @@ from typing import Any
 
 from games.quest.actions import Action, ActionKind
 from games.quest.errors import IllegalAction, RefusalCode
-from games.quest.state import SIDES, Creature, MatchState, Phase, Side, SideState
+from games.quest.state import (
+    SIDES,
+    Creature,
+    MatchState,
+    MissedDeadline,
+    Phase,
+    Side,
+    SideState,
+)
 from games.quest.vocabulary import (
     Condition,
     HpAtLeastPercent,
@@ -32,6 +40,7 @@ _PLAYER = Side.PLAYER
 _USE_MOVE_KIND = ActionKind.USE_MOVE
 _PLAY_POWER_CARD_KIND = ActionKind.PLAY_POWER_CARD
 _FORFEIT_KIND = ActionKind.FORFEIT
+_DISCONNECTED_KIND = ActionKind.DISCONNECTED
 _SELECT_CREATURE_KIND = ActionKind.SELECT_CREATURE
 
 
@@ -131,6 +140,10 @@ def refusal(state: MatchState, side: Side, action: Action) -> Problem | None:
     kind = action.kind
     if kind is _FORFEIT_KIND:
         return None
+    if kind is _DISCONNECTED_KIND:  # the sweeper's, in live PvP only (docs/quest-pvp.md)
+        if state.missed_deadline is MissedDeadline.LIVE:
+            return None
+        return Problem(RefusalCode.INVALID_ACTION, "only a live match ends by disconnection")
     if kind is not _SELECT_CREATURE_KIND:
         return _turn_refusal(state, side, action)
     if state.phase not in SELECTION_PHASES:

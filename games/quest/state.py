@@ -54,6 +54,7 @@ class FinishReason(StrEnum):
     FORFEIT = "forfeit"
     MISSED_DEADLINE = "missed_deadline"  # a decision window passed (asynchronous PvP)
     TIMEOUTS = "timeouts"  # ours, live PvP: three missed windows in a row by one side
+    DISCONNECTED = "disconnected"  # ours, live PvP: a side's player gone 90 seconds
 
 
 class MissedDeadline(StrEnum):

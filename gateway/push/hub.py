@@ -19,7 +19,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import OrderedDict, deque
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -95,6 +95,8 @@ class PushHub:
         self.count = 0
         self.delivered = 0
         self.slow_dropped = 0
+        # Told of every connection opened or closed (presence.py reports them to battle).
+        self.on_change: Callable[[str], None] = lambda player_id: None
 
     # -- connections ------------------------------------------------------------------------
 
@@ -108,6 +110,7 @@ class PushHub:
         connection = Connection(player_id, asyncio.Queue(maxsize=self.queue_per_connection))
         mine.add(connection)
         self.count += 1
+        self.on_change(player_id)
         return connection
 
     def disconnect(self, connection: Connection) -> None:
@@ -117,6 +120,10 @@ class PushHub:
             self.count -= 1
             if not mine:
                 del self._connections[connection.player_id]
+            self.on_change(connection.player_id)
+
+    def connections_of(self, player_id: str) -> int:
+        return len(self._connections.get(player_id, ()))
 
     def close_player(self, player_id: str, code: int) -> None:
         for connection in list(self._connections.get(player_id, ())):

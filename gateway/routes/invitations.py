@@ -1,7 +1,9 @@
 """Invitations to a match against another player, by pseudonym, in each game that has
 them (``/<versus:game>/...``: Chronovore's live matches, docs/chronovore.md; Quest's
-asynchronous ones, docs/quest-pvp.md). The rules are battle's (services/battle/pvp.py);
-an invitation of another game is not found under this one.
+asynchronous ones and, with ``"mode": "live"``, its direct live challenges,
+docs/quest-pvp.md). Accepting, declining and cancelling work on either kind by id.
+The rules are battle's (services/battle/pvp.py); an invitation of another game is not
+found under this one.
 
 The accepted invitation's match is played through its game's match routes; both players
 are told at once through push (``match.your_turn``).
@@ -46,7 +48,8 @@ class InvitationRoutes(Caller):
         "/<versus:game>/invitations",
         RouteDoc(
             "Invite a player by pseudonym with one of your legal decks (it expires after "
-            "10 minutes in Chronovore, 24 hours in Quest)",
+            "10 minutes in Chronovore, 24 hours in Quest; a Quest live challenge, mode "
+            "live, after 2 minutes)",
             InvitationSchema,
             InviteRequest,
             auth="player",
@@ -58,8 +61,9 @@ class InvitationRoutes(Caller):
         ),
     )
     async def invite(self, request: Request, game: str) -> tuple[int, Any]:
-        """``POST /quest/invitations {"to": "Keeper-3fa2c1", "deckId": "..."}`` -> 201
-        ``{"id": "...", "status": "pending", "expiresAt": "..."}``"""
+        """``POST /quest/invitations {"to": "Keeper-3fa2c1", "deckId": "...", "mode":
+        "live"}`` -> 201 ``{"id": "...", "status": "pending", "mode": "live", "expiresAt":
+        "..."}``"""
         player_id = await self._player_id(request)
         args = load(InviteRequest(), json_input(request))
         invitation = await self.services.call(
@@ -69,6 +73,7 @@ class InvitationRoutes(Caller):
             to=args["to"],
             deck_id=str(args["deck_id"]),
             game=game,
+            mode=args["mode"],
         )
         return 201, invitation
 

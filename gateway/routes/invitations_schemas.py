@@ -15,6 +15,17 @@ class InviteRequest(CamelSchema):
         metadata={"example": "Keeper-3fa2c1", "description": "The player's pseudonym"},
     )
     deck_id = fields.UUID(required=True, metadata={"description": "One of your legal decks"})
+    mode = fields.String(
+        load_default=None,
+        allow_none=True,
+        validate=validate.Length(min=1, max=16),
+        metadata={
+            "example": "live",
+            "description": "Quest only: live for a direct live challenge (it expires after "
+            "2 minutes; accepted, a live match with 60-second windows starts); absent or "
+            "async for an asynchronous invitation",
+        },
+    )
 
 
 class AcceptInvitationRequest(CamelSchema):
@@ -29,13 +40,19 @@ class InvitationSchema(CamelSchema):
     status = fields.String(
         metadata={"description": "pending | accepted | declined | cancelled | expired"}
     )
+    mode = fields.String(
+        metadata={"example": "async", "description": "The match it starts: pvp | async | live"}
+    )
     deck_id = fields.UUID(
         allow_none=True, metadata={"description": "Your deck, on an invitation you sent"}
     )
     match_id = fields.UUID(allow_none=True, metadata={"description": "Once accepted"})
     created_at = fields.AwareDateTime()
     expires_at = fields.AwareDateTime(
-        metadata={"description": "10 minutes (Chronovore) or 24 hours (Quest) after it was sent"}
+        metadata={
+            "description": "10 minutes (Chronovore), 24 hours (Quest) or 2 minutes (Quest's "
+            "live challenges) after it was sent"
+        }
     )
 
 
@@ -58,6 +75,6 @@ class AcceptedMatchSchema(CamelSchema):
     ``GET /quest/battles/{id}``), of which these fields are common to both."""
 
     id = fields.UUID()
-    mode = fields.String(metadata={"example": "async", "description": "pvp | async"})
+    mode = fields.String(metadata={"example": "async", "description": "pvp | async | live"})
     status = fields.String(metadata={"example": "active"})
     version = fields.Integer(metadata={"description": "Send it back as expectedVersion"})

@@ -26,6 +26,8 @@ from shared.randomness import RandomSource
 
 UnitOfWorkFactory = Callable[[], AbstractContextManager[BattleUnitOfWork]]
 CPU_MODE = "cpu"  # every game's matches against the computer
+# Actions only the sweeper takes, never a client's (docs/quest-pvp.md, "Reconnect").
+SWEEPER_ONLY = frozenset({"disconnected"})
 
 
 @dataclass(frozen=True)
@@ -234,6 +236,8 @@ def act(
     the locked match at the expected version.
     """
     hosted_game = hosted(cmd.game)
+    if cmd.action.get("kind") in SWEEPER_ONLY:
+        raise InvalidInput("invalid_action", "this action is the server's, not a player's")
     action = host.parse_action(hosted_game, cmd.action)
     uow.players.admit(cmd.player_id)
     match, seat = _owned(uow, cmd.player_id, cmd.match_id, cmd.game)
@@ -299,3 +303,15 @@ def expire_overdue(uow: BattleUnitOfWork, clock: Clock, limit: int = SWEEP_LIMIT
             _caught_up(uow, match, now)
             resolved += 1
     return resolved
+
+
+def sweeper_action(
+    uow: BattleUnitOfWork, match: Match, seat: str, action: Mapping[str, Any], now: datetime
+) -> Match:
+    """An action the sweeper takes for ``seat`` of a locked match (the gates passed): a
+    live match's end for a disconnected player (services/battle/presence.py). The engine
+    resolves an elapsed window first; both players are told."""
+    hosted_game = hosted(match.game)
+    parsed = host.parse_action(hosted_game, action)
+    state, steps = host.play(hosted_game, match.seats, match.state, seat, parsed, now)
+    return _commit(uow, match, state, steps, now)[0]

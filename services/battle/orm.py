@@ -184,6 +184,9 @@ pvp_invitations = Table(
     Column("created_at", DateTime(timezone=True), nullable=False),
     Column("expires_at", DateTime(timezone=True), nullable=False),
     Column("updated_at", DateTime(timezone=True), nullable=False),
+    # Quest's live challenges (2 minutes, a live match: migration 0009) beside the game's
+    # standing invitations.
+    Column("live_challenge", Boolean, nullable=False, server_default=text("false")),
     CheckConstraint(
         "status IN ('pending', 'accepted', 'declined', 'cancelled', 'expired')",
         name="ck_pvp_invitations_status",
@@ -193,16 +196,44 @@ pvp_invitations = Table(
     ),
     CheckConstraint("from_player_id <> to_player_id", name="ck_pvp_invitations_not_self"),
     Index(
-        "uq_pvp_invitations_pending",
+        "uq_pvp_invitations_pending_kind",
         "from_player_id",
         "to_player_id",
         "game",
+        "live_challenge",
         unique=True,
         postgresql_where=text("status = 'pending'"),
     ),
     Index("ix_pvp_invitations_from", "from_player_id"),
     Index("ix_pvp_invitations_to", "to_player_id"),
     Index("ix_pvp_invitations_expiry", "expires_at", postgresql_where=text("status = 'pending'")),
+)
+
+# What the gateway replicas report of their push connections (services/battle/presence.py,
+# docs/quest-pvp.md, "Reconnect"). A replica renews its lease (``lease_until``, real time:
+# the liveness of a process, not a game rule) while it runs; ``renewed_at`` is the
+# battle clock's time of the last renewal, the moment its players were last known
+# connected should it stop renewing (a crash).
+push_replicas = Table(
+    "push_replicas",
+    metadata,
+    Column("replica_id", String(64), primary_key=True),
+    Column("renewed_at", DateTime(timezone=True), nullable=False),
+    Column("lease_until", DateTime(timezone=True), nullable=False),
+)
+
+# Per replica and player: the open push connections and when that number last changed
+# (battle's clock at the report; 0 connections: when the last one closed there).
+push_presence = Table(
+    "push_presence",
+    metadata,
+    Column("replica_id", String(64), nullable=False),
+    Column("player_id", Uuid, nullable=False),
+    Column("connections", Integer, nullable=False),
+    Column("changed_at", DateTime(timezone=True), nullable=False),
+    PrimaryKeyConstraint("replica_id", "player_id", name="pk_push_presence"),
+    CheckConstraint("connections >= 0", name="ck_push_presence_connections"),
+    Index("ix_push_presence_player", "player_id"),
 )
 
 # The pseudonyms players are invited by (derived from the player id: accounts keeps no

@@ -26,6 +26,7 @@ from services.battle.orm import (
     matches,
     plumbing,
     purged_players,
+    push_presence,
     pvp_invitations,
     pvp_pseudonyms,
     pvp_queue,
@@ -97,13 +98,15 @@ def purge_player(
 
 def forget_pvp(session: Session, player_id: uuid.UUID) -> None:
     """The player's matchmaking queue entry, invitations (sent and received) and their
-    events, pseudonym."""
+    events, pseudonym, push presence."""
     session.execute(delete(pvp_queue).where(pvp_queue.c.player_id == player_id))
     sent_or_received = or_(
         pvp_invitations.c.from_player_id == player_id, pvp_invitations.c.to_player_id == player_id
     )
     session.execute(delete(pvp_invitations).where(sent_or_received))
     session.execute(delete(pvp_pseudonyms).where(pvp_pseudonyms.c.player_id == player_id))
+    # What the gateway reported of their push connections (presence.py).
+    session.execute(delete(push_presence).where(push_presence.c.player_id == player_id))
     # InvitationUpdated names both players.
     data = plumbing.outbox.c.payload["data"]
     named = or_(

@@ -56,6 +56,8 @@ PvpUnitOfWorkFactory = Callable[[], AbstractContextManager[PvpUnitOfWork]]
 INVITATION_MINUTES = 10  # a pending Chronovore invitation expires after this long
 # Rulebook, "Asynchronous PvP": "An invitation expires after 24 hours."
 QUEST_INVITATION_HOURS = 24
+# Ours (docs/quest-pvp.md, "Live PvP"): a direct live challenge waits 2 minutes.
+LIVE_CHALLENGE_MINUTES = 2
 # Ours (docs/quest-pvp.md): active asynchronous Quest matches a player may have at once.
 MAX_ASYNC_MATCHES = 10
 MAX_PENDING_SENT = 10  # pending invitations a player may have sent at once, per game
@@ -84,6 +86,7 @@ class Table:
     invitation_ttl: timedelta
     max_active: int  # active matches of this mode per player (1: the seats' unique index)
     settings: Any = None  # the engine's, for every match of this mode
+    live_challenge: bool = False  # its invitations are Quest's live challenges
 
     @property
     def hosted(self) -> HostedGame:
@@ -109,20 +112,56 @@ QUEST_TABLE = Table(
     max_active=MAX_ASYNC_MATCHES,
     settings=quest.ASYNC_SETTINGS,
 )
-# Quest's live matches, made by its queue (docs/quest-pvp.md, "Live PvP"): one at a time.
+# Quest's live matches (docs/quest-pvp.md, "Live PvP"), one at a time, made by its queue
+# or by a direct live challenge (an invitation of mode ``live``, 2 minutes).
 QUEST_LIVE_TABLE = Table(
     quest.GAME,
     quest.LIVE_MODE,
     QUEST_TABLE.seats,
     quest.player_deck,
     QUEST_TABLE.kept,
-    QUEST_TABLE.invitation_ttl,  # unused: live matches come from the queue only (yet)
+    timedelta(minutes=LIVE_CHALLENGE_MINUTES),
     max_active=1,
     settings=quest.LIVE_SETTINGS,
+    live_challenge=True,
 )
 TABLES = {t.game: t for t in (CHRONOVORE_TABLE, QUEST_TABLE)}  # invitations, per game
 QUEUE_TABLES = {t.game: t for t in (CHRONOVORE_TABLE, QUEST_LIVE_TABLE)}  # queues, per game
+# The second kind of invitation a game offers, by the mode the invitation names.
+CHALLENGE_TABLES = {(QUEST_LIVE_TABLE.game, QUEST_LIVE_TABLE.mode): QUEST_LIVE_TABLE}
 SHARED_MODES = frozenset((t.game, t.mode) for t in (*TABLES.values(), *QUEUE_TABLES.values()))
+
+
+def invitation_table(game: str, mode: str | None) -> Table:
+    """The table of an invitation of ``game`` naming ``mode`` (None: the game's own)."""
+    own = TABLES[game]
+    if mode is None or mode == own.mode:
+        return own
+    found = CHALLENGE_TABLES.get((game, mode))
+    if found is None:
+        offered = sorted({own.mode, *(m for g, m in CHALLENGE_TABLES if g == game)})
+        raise InvalidInput(
+            "mode_not_offered",
+            f"{game} invitations are of mode {' or '.join(offered)}",
+            {"modes": offered},
+        )
+    return found
+
+
+def _table_of(invitation: Invitation) -> Table:
+    if invitation.live_challenge:
+        return QUEST_LIVE_TABLE
+    return TABLES[invitation.game]
+
+
+def _for_invitation(pvp: Pvp, invitation_id: uuid.UUID) -> Pvp:
+    """``pvp`` with the table of the invitation's kind (a live challenge or the game's
+    own invitation); an unknown one keeps the game's (and is not found later)."""
+    with pvp.unit_of_work() as uow:
+        found = uow.pvp.invitation(invitation_id)
+    if found is None or found.game != pvp.table.game:
+        return pvp
+    return replace(pvp, table=_table_of(found))
 
 
 @dataclass(frozen=True)
@@ -357,6 +396,7 @@ def invitation_view(invitation: Invitation, player_id: uuid.UUID, now: datetime)
         "to": pseudonym(invitation.to_player_id),
         "sent": sent,
         "status": _status(invitation, now),
+        "mode": _table_of(invitation).mode,
         "deck_id": str(invitation.deck.deck_id) if sent else None,  # the inviter's own
         "match_id": None if invitation.match_id is None else str(invitation.match_id),
         "created_at": _time(invitation.created_at),
@@ -383,6 +423,7 @@ def invite(pvp: Pvp, player_id: uuid.UUID, to: str, deck_id: uuid.UUID) -> dict[
         created_at=now,
         expires_at=now + table.invitation_ttl,
         updated_at=now,
+        live_challenge=table.live_challenge,
     )
     with pvp.unit_of_work() as uow:
         uow.players.admit(player_id)
@@ -431,12 +472,15 @@ def _pending(
     role: str,
     now: datetime,
     game: str,
+    live_challenge: bool | None = None,
 ) -> Invitation:
     """The invitation of ``game``, locked, if the player is its ``role`` ("from" or "to")
     and it is still pending; another player's (or another game's) is not found."""
     found = uow.pvp.invitation(invitation_id, for_update=True)
     owner = None if found is None else getattr(found, f"{role}_player_id")
     if found is None or owner != player_id or found.game != game:
+        raise NotFound("invitation_not_found", "there is no such invitation")
+    if live_challenge is not None and found.live_challenge != live_challenge:
         raise NotFound("invitation_not_found", "there is no such invitation")
     status = _status(found, now)
     if status != PENDING:
@@ -449,7 +493,8 @@ def accept(
 ) -> dict[str, Any]:
     """Accept with one's own legal deck: the match starts (both told through push) -> the
     accepting player's view of it. Both decks are the snapshots of this moment's and the
-    invitation's (the rulebook's "deck snapshots")."""
+    invitation's (the rulebook's "deck snapshots"). A live challenge starts a live match."""
+    pvp = _for_invitation(pvp, invitation_id)
     table = pvp.table
     with pvp.unit_of_work() as uow:
         _pending(uow, invitation_id, player_id, "to", pvp.clock.now(), table.game)
@@ -463,7 +508,9 @@ def accept(
         for gate in sorted({player_id, found.from_player_id}, key=str):
             uow.players.admit(gate)
         now = pvp.clock.now()
-        invitation = _pending(uow, invitation_id, player_id, "to", now, table.game)
+        invitation = _pending(
+            uow, invitation_id, player_id, "to", now, table.game, table.live_challenge
+        )
         if table.max_active > 1:  # counted under both gates: no race past the limit
             _refuse_busy(uow, table, player_id)
             if uow.matches.active_count(invitation.from_player_id, table.game, table.mode) >= (

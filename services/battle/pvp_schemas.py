@@ -23,6 +23,20 @@ class QueueJoinSchema(StartMatchSchema, _TableField):
 
 class InviteSchema(StartMatchSchema, _TableField):
     to = fields.String(required=True, validate=validate.Length(min=1, max=MAX_PSEUDONYM))
+    # The invitation's kind (pvp.invitation_table): None for the game's own.
+    mode = fields.String(load_default=None, allow_none=True, validate=validate.Length(max=16))
+
+
+class PresenceReportSchema(Schema):
+    """A gateway replica's push connections (services/battle/presence.py)."""
+
+    replica_id = fields.String(required=True, validate=validate.Length(min=1, max=64))
+    players = fields.Dict(
+        keys=fields.UUID(),
+        values=fields.Integer(strict=True, validate=validate.Range(min=0, max=10_000)),
+        load_default=dict,
+    )
+    lease_seconds = fields.Float(required=True, validate=validate.Range(min=0, max=300))
 
 
 class InvitationRefSchema(TablePlayerSchema):

@@ -57,6 +57,7 @@ class Invitation:
     created_at: datetime
     expires_at: datetime
     updated_at: datetime
+    live_challenge: bool = False  # Quest's live challenge (2 minutes, a live match)
 
 
 def _deck(row: Any) -> DeckSnapshot:
@@ -79,6 +80,7 @@ def _invitation(row: Any) -> Invitation:
         created_at=row.created_at,
         expires_at=row.expires_at,
         updated_at=row.updated_at,
+        live_challenge=row.live_challenge,
     )
 
 
@@ -172,6 +174,7 @@ class SqlPvp:
                 created_at=invitation.created_at,
                 expires_at=invitation.expires_at,
                 updated_at=invitation.updated_at,
+                live_challenge=invitation.live_challenge,
                 **_deck_columns(invitation.deck),
             )
             .on_conflict_do_nothing()
@@ -200,7 +203,7 @@ class SqlPvp:
         return int(found or 0)
 
     def invitations_of(self, player_id: uuid.UUID, game: str, limit: int) -> list[Invitation]:
-        """The player's newest invitations of ``game``, sent or received."""
+        """The player's newest invitations of ``game`` (both kinds), sent or received."""
         rows = self._session.execute(
             select(pvp_invitations)
             .where(

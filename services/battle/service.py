@@ -5,14 +5,15 @@ from __future__ import annotations
 import uuid
 from collections.abc import Mapping
 from contextlib import AbstractContextManager
-from datetime import datetime
+from dataclasses import replace
+from datetime import datetime, timedelta
 from functools import partial
 from typing import Any
 
 from nameko.timer import timer
 from sqlalchemy.orm import Session
 
-from services.battle import handlers, orm, purge, pvp
+from services.battle import handlers, orm, presence, purge, pvp
 from services.battle import terrakard_handlers as terrakard
 from services.battle.dependencies import CardsRpc, CpuDeckProvider, ServicesRpc
 from services.battle.games.terrakard import GAME as TERRAKARD_GAME
@@ -21,6 +22,7 @@ from services.battle.pvp_schemas import (
     AcceptSchema,
     InvitationRefSchema,
     InviteSchema,
+    PresenceReportSchema,
     QueueJoinSchema,
     TablePlayerSchema,
 )
@@ -37,6 +39,7 @@ from services.battle.schemas import (
     TerraKardSettingsSchema,
 )
 from services.battle.terrakard_purge import end_attacks_of
+from shared.clock import Clock, SystemClock
 from shared.consumers import consume
 from shared.dependencies import ClockProvider, DatabaseProvider, RandomProvider
 from shared.events import ACCOUNT_DELETION_REQUESTED
@@ -65,6 +68,9 @@ class BattleService(HealthEndpoints):
     cpu_deck = CpuDeckProvider()
     services = ServicesRpc()
     service_gauges = ServiceGauges(measure_matches)  # + matches by game and status
+    # Real time for the gateway replicas' leases (the liveness of a process, not a game
+    # rule: services/battle/presence.py); the game's time is ``clock``.
+    lease_clock: Clock = SystemClock()
 
     def _uow(self) -> AbstractContextManager[BattleUnitOfWork]:
         return unit_of_work(self.db)
@@ -267,7 +273,9 @@ class BattleService(HealthEndpoints):
     def pvp_invite(self, **payload: Any) -> dict[str, Any]:
         """``player_id, to`` (a pseudonym), ``deck_id`` -> the invitation"""
         args = load(InviteSchema(), payload)
-        found = self._pvp(args["game"])
+        found = replace(
+            self._pvp(args["game"]), table=pvp.invitation_table(args["game"], args["mode"])
+        )
         return pvp.invite(found, args["player_id"], args["to"], args["deck_id"])
 
     @rpc
@@ -298,11 +306,33 @@ class BattleService(HealthEndpoints):
         args = load(InvitationRefSchema(), payload)
         return pvp.cancel(self._pvp(args["game"]), args["player_id"], args["invitation_id"])
 
+    # -- push connections (docs/quest-pvp.md, "Reconnect") ---------------------------------
+
+    @rpc
+    def push_presence(self, **payload: Any) -> None:
+        """A gateway replica's report: ``replica_id``, ``players`` {player id: open push
+        connections there}, ``lease_seconds`` until its next report."""
+        args = load(PresenceReportSchema(), payload)
+        with self.db.transaction() as tx:
+            presence.report(
+                tx.session,
+                args["replica_id"],
+                args["players"],
+                self.clock.now(),
+                self.lease_clock.now(),
+                timedelta(seconds=args["lease_seconds"]),
+            )
+
     @timer(interval=SWEEP_INTERVAL_SECONDS)
     def expire_overdue_turns(self) -> None:
-        """Time out turns nobody played; expire invitations, pair players left waiting."""
+        """Time out turns nobody played; end live matches of players gone too long;
+        expire invitations, pair players left waiting."""
         with self._uow() as uow:
             handlers.expire_overdue(uow, self.clock)
+        now, real_now = self.clock.now(), self.lease_clock.now()
+        presence.end_disconnected(partial(presence.unit_of_work, self.db), now, real_now)
+        with self.db.transaction() as tx:
+            presence.forget_old(tx.session, real_now, now)
         for game in pvp.QUEUE_TABLES:  # Chronovore's invitations expire in its sweep
             pvp.sweep(self._queue(game))
 

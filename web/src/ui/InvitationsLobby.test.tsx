@@ -54,6 +54,18 @@ describe("the invitations lobby every game shares", () => {
     expect(sent).toMatchObject({ path: "/{game}/invitations", init: { params: { path: { game: "quest" } }, body: { to: "Keeper-dddddd", deckId: "deck-1" } } });
   });
 
+  it("sends a live challenge when asked, and names one as such", async () => {
+    render(<InvitationsLobby game="quest" deckId="deck-1" expiry="24 hours" liveChallenge onAccepted={() => undefined} />);
+    expect(await screen.findByText("An invitation expires after 24 hours; a live challenge after 2 minutes.")).toBeTruthy();
+    fireEvent.input(screen.getByLabelText("Pseudonym to invite"), { target: { value: "Keeper-dddddd" } });
+    fireEvent.click(screen.getByLabelText("Live challenge (60-second turns)"));
+    fireEvent.click(screen.getByRole("button", { name: "Send invitation" }));
+    expect((await screen.findByRole("status")).textContent).toBe("Live challenge sent to Keeper-dddddd.");
+    const sent = calls.find((c) => c.method === "POST");
+    expect(sent).toMatchObject({ init: { body: { to: "Keeper-dddddd", deckId: "deck-1", mode: "live" } } });
+    expect(invitationText({ from: "Keeper-bbbbbb", sent: false, status: "declined", mode: "live" })).toBe("Live challenge from Keeper-bbbbbb: declined.");
+  });
+
   it("accepts with the chosen deck and hands the match on", async () => {
     const accepted: string[] = [];
     render(<InvitationsLobby game="quest" deckId="deck-2" expiry="24 hours" onAccepted={(id) => accepted.push(id)} />);

@@ -39,10 +39,11 @@ export function untilText(at: string | null | undefined, now: Date = new Date())
 
 /** One invitation in words: who, what became of it, until when it may be answered. */
 export function invitationText(invitation: Invitation, now: Date = new Date()): string {
-  const other = invitation.sent ? `To ${invitation.to}` : `From ${invitation.from}`;
+  const kind = invitation.mode === "live" ? "Live challenge " : "";
+  const other = invitation.sent ? `${kind}to ${invitation.to}` : `${kind}from ${invitation.from}`;
   const status = STATUS_WORDS[invitation.status ?? ""] ?? invitation.status ?? "";
   const until = invitation.status === "pending" && invitation.expiresAt ? `, until ${untilText(invitation.expiresAt, now)}` : "";
-  return `${other}: ${status}${until}.`;
+  return `${other.charAt(0).toUpperCase()}${other.slice(1)}: ${status}${until}.`;
 }
 
 function InvitationItem({ invitation, deckId, busy, act, matchHref }: {
@@ -73,7 +74,7 @@ function InvitationItem({ invitation, deckId, busy, act, matchHref }: {
   );
 }
 
-export function InvitationsLobby({ game, deckId, expiry, onAccepted, onChange, matchHref }: {
+export function InvitationsLobby({ game, deckId, expiry, onAccepted, onChange, matchHref, liveChallenge }: {
   game: InvitationGame;
   /** The deck to invite or accept with ("" while there is none) */
   deckId: string;
@@ -84,10 +85,13 @@ export function InvitationsLobby({ game, deckId, expiry, onAccepted, onChange, m
   onChange?: () => void;
   /** Where an accepted invitation's match opens (none: the screen opens it itself) */
   matchHref?: (matchId: string) => string;
+  /** Quest: an invitation may be a live challenge instead (2 minutes, a live match) */
+  liveChallenge?: boolean;
 }) {
   const GAME = { params: { path: { game } } };
   const invitations = useResource(() => unwrap(api.GET("/{game}/invitations", GAME)), [game]);
   const [to, setTo] = useState("");
+  const [live, setLive] = useState(false);
   const [said, setSaid] = useState("");
   const action = useAction();
 
@@ -105,8 +109,8 @@ export function InvitationsLobby({ game, deckId, expiry, onAccepted, onChange, m
   const invite = () =>
     action.run(async () => {
       setSaid("");
-      const sent = await unwrap(api.POST("/{game}/invitations", { ...GAME, body: { to: to.trim(), deckId } }));
-      setSaid(`Invitation sent to ${sent.to}.`);
+      const sent = await unwrap(api.POST("/{game}/invitations", { ...GAME, body: { to: to.trim(), deckId, mode: live ? "live" : null } }));
+      setSaid(`${live ? "Live challenge" : "Invitation"} sent to ${sent.to}.`);
       setTo("");
       await invitations.reload();
     });
@@ -152,9 +156,14 @@ export function InvitationsLobby({ game, deckId, expiry, onAccepted, onChange, m
         <form onSubmit={(e) => { e.preventDefault(); void invite(); }}>
           <label for={id("invite-to")}>Pseudonym to invite</label>
           <input id={id("invite-to")} required maxLength={32} autoComplete="off" placeholder="Keeper-3fa2c1" value={to} onInput={(e) => setTo(e.currentTarget.value)} />
+          {liveChallenge && (
+            <label>
+              <input type="checkbox" checked={live} onChange={(e) => setLive(e.currentTarget.checked)} /> Live challenge (60-second turns)
+            </label>
+          )}
           <button type="submit" disabled={action.busy || !deckId || !to.trim()}>Send invitation</button>
         </form>
-        <p class="note">An invitation expires after {expiry}.</p>
+        <p class="note">An invitation expires after {expiry}{liveChallenge ? "; a live challenge after 2 minutes" : ""}.</p>
       </section>
 
       <section aria-labelledby={id("received")}>

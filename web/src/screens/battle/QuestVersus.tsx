@@ -80,6 +80,7 @@ export function QuestVersus() {
         game="quest"
         deckId={deckId}
         expiry="24 hours"
+        liveChallenge
         onAccepted={(id) => navigate({ name: "q_match", id })}
         onChange={() => void matches.reload()}
         matchHref={(id) => href({ name: "q_match", id })}

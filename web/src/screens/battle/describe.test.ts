@@ -55,6 +55,12 @@ describe("where the battle stands", () => {
     expect(statusText({ status: "finished", outcome: "victory" }, invited)).toBe("Finished: you won.");
     expect(statusText({ status: "finished", outcome: "forfeit", finishReason: "missed_deadline" }, invited))
       .toBe("Finished: you forfeited (a decision window was missed).");
+    expect(statusText({ status: "finished", outcome: "forfeit", finishReason: "disconnected" }, invited))
+      .toBe("Finished: you forfeited (away from the game for 90 seconds).");
+    expect(statusText({ status: "finished", outcome: "victory", finishReason: "timeouts" }, invited))
+      .toBe("Finished: you won (your opponent missed three windows in a row).");
+    expect(statusText({ status: "finished", outcome: "victory", finishReason: "disconnected" }, invited))
+      .toBe("Finished: you won (your opponent was away for 90 seconds).");
   });
 
   it("says a 24-hour window's time left in hours and minutes", () => {

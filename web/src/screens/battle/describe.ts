@@ -140,6 +140,8 @@ export function describeEvent(event: BattleEvent, seat: Seat = AGAINST_THE_COMPU
       return `${subject} was defeated.`;
     case "forfeit":
       return `${mine ? "You" : them} forfeited.`;
+    case "disconnected":
+      return `${mine ? "You were" : `${them} was`} away for 90 seconds.`;
     default: {
       const details = ["amount", "hp", "effect", "move"]
         .filter((key) => event[key] !== undefined && event[key] !== null)
@@ -160,6 +162,20 @@ export function leftText(seconds: number): string {
   return rest === 0 ? `${hours} h left` : `${hours} h ${rest} min left`;
 }
 
+/** Why a match against a player ended, where the result alone does not say it. */
+function reasonWords(reason: string | null | undefined, won: boolean): string {
+  switch (reason) {
+    case "missed_deadline":
+      return " (a decision window was missed)";
+    case "timeouts":
+      return won ? " (your opponent missed three windows in a row)" : " (three windows missed in a row)";
+    case "disconnected":
+      return won ? " (your opponent was away for 90 seconds)" : " (away from the game for 90 seconds)";
+    default:
+      return "";
+  }
+}
+
 interface StatusView {
   status?: string;
   outcome?: string | null;
@@ -174,8 +190,7 @@ interface StatusView {
 export function statusText(view: StatusView, seat: Seat = AGAINST_THE_COMPUTER): string {
   if (view.status === "finished") {
     const result = view.outcome === "victory" ? "you won" : view.outcome === "forfeit" ? "you forfeited" : "you lost";
-    const missed = view.finishReason === "missed_deadline" ? " (a decision window was missed)" : "";
-    return `Finished: ${result}${missed}.`;
+    return `Finished: ${result}${reasonWords(view.finishReason, view.outcome === "victory")}.`;
   }
   const kinds = (view.legalActions ?? []).map((a) => a.kind);
   if (view.yourTurn) return `Your turn (turn ${view.turnNumber}).`;
