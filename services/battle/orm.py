@@ -264,7 +264,7 @@ terrakard_arena = Table(
     Column("level", Integer, nullable=False),
     Column("tutorial_done_at", DateTime(timezone=True), nullable=True),
     Column("seen_at", DateTime(timezone=True), nullable=False),
-    # The player's setting: knowledge questions in their attacks (migration 0009).
+    # The player's setting: knowledge questions in their attacks (migration 0010).
     Column("questions", Boolean, nullable=False, server_default=true()),
     CheckConstraint("tickets >= 0", name="ck_terrakard_arena_tickets"),
     CheckConstraint("trophies >= 0", name="ck_terrakard_arena_trophies"),
