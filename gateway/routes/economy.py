@@ -23,7 +23,6 @@ from gateway.casing import load
 from gateway.http import RouteDoc, api, json_input, query_args
 from gateway.problem_codes import ECONOMY
 from gateway.routes.base import WRITE_ERRORS, Caller
-from gateway.routes.pages import whole
 from gateway.routes.economy_schemas import (
     CLIENT_KEY_PATTERN,
     IDEMPOTENCY_HEADER,
@@ -37,6 +36,7 @@ from gateway.routes.economy_schemas import (
     PackSaleSchema,
     WalletSchema,
 )
+from gateway.routes.pages import whole
 from shared.errors import InvalidInput
 
 TAGS = ("economy",)

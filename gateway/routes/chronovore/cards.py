@@ -16,7 +16,6 @@ from gateway.casing import load
 from gateway.http import RouteDoc, api, json_input, query_args
 from gateway.problem_codes import CARDS
 from gateway.routes.base import WRITE_ERRORS, Caller, no_content
-from gateway.routes.pages import whole
 from gateway.routes.chronovore.cards_schemas import (
     Collection,
     CreateChronovoreDeckRequest,
@@ -26,6 +25,7 @@ from gateway.routes.chronovore.cards_schemas import (
     EditChronovoreDeckRequest,
     LibraryPage,
 )
+from gateway.routes.pages import whole
 
 GAME = "chronovore"
 TAGS = ("chronovore cards",)
@@ -86,7 +86,8 @@ class ChronovoreCardRoutes(Caller):
     )
     async def list_chronovore_decks(self, request: Request) -> Any:
         """``GET /chronovore/decks`` -> ``{"items": [{"id": "...", "name": "Field
-        hospital", "legal": false, "problems": [{"code": "deck_size", ...}], ...}], "next": null}``"""
+        hospital", "legal": false, "problems": [{"code": "deck_size", ...}], ...}],
+        "next": null}``"""
         return whole(
             await self.services.call(
                 "cards", "list_decks", player_id=await self._player_id(request), game=GAME

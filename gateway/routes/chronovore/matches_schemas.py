@@ -3,8 +3,8 @@
 from marshmallow import fields, validate
 
 from gateway.casing import CamelSchema
-from gateway.routes.pages import page_schema
 from gateway.routes.fairness_schemas import match_replay, match_seed
+from gateway.routes.pages import page_schema
 from gateway.routes.quest.battles_schemas import MAX_IDEMPOTENCY_KEY
 
 ACTION_KINDS = ("place", "move", "take_back", "lock", "forfeit")

@@ -5,8 +5,8 @@ from __future__ import annotations
 from marshmallow import fields, validate
 
 from gateway.casing import CamelSchema
-from gateway.routes.pages import page_schema
 from gateway.routes.fairness_schemas import match_replay, match_seed
+from gateway.routes.pages import page_schema
 
 ACTION_KINDS = ("use_move", "play_power_card", "swap", "select_creature", "timeout", "forfeit")
 MAX_IDEMPOTENCY_KEY = 100

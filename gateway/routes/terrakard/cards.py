@@ -19,15 +19,15 @@ from gateway.routes.base import Caller, no_content
 from gateway.routes.pages import whole
 from gateway.routes.quest.cards_schemas import DeleteDeckQuery
 from gateway.routes.terrakard.schemas import (
-    TerraKardCollectionSchema,
-    CreateAttackDeckRequest,
     AttackDeckPageSchema,
     AttackDeckSchema,
+    CreateAttackDeckRequest,
     EditAttackDeckRequest,
     EditPlanRequest,
-    PlanRequest,
     PlanPageSchema,
+    PlanRequest,
     PlanSchema,
+    TerraKardCollectionSchema,
 )
 
 GAME = "terrakard"
@@ -75,7 +75,8 @@ class TerraKardCardRoutes(Caller):
         "POST",
         "/terrakard/collection/start",
         RouteDoc("Claim your starting collection (once; again: the collection)",
-                 TerraKardCollectionSchema, auth="player", errors=WRITE_ERRORS, tags=TAGS, codes=CARDS),
+                 TerraKardCollectionSchema, auth="player", errors=WRITE_ERRORS, tags=TAGS,
+                 codes=CARDS),
     )  # fmt: skip
     async def start_terrakard_collection(self, request: Request) -> Any:
         """``{}`` -> the collection with 8 Common and 2 Uncommon cards"""

@@ -8,9 +8,9 @@ from typing import Any
 from marshmallow import fields, validate
 
 from gateway.casing import CamelSchema
-from gateway.routes.pages import page_schema
 from gateway.routes.economy_schemas import MAX_PAGE
 from gateway.routes.fairness_schemas import match_replay, match_seed
+from gateway.routes.pages import page_schema
 from gateway.routes.quest.battles_schemas import MAX_IDEMPOTENCY_KEY
 
 MAX_NAME = 100  # the service trims and allows 40
