@@ -37,8 +37,11 @@ def page_schema(name: str, item: type[Schema] | fields.Field[Any], order: str) -
     ``name`` must be unique there); ``order`` says how the items come."""
     inner = item if isinstance(item, fields.Field) else fields.Nested(item)
     members: dict[str, Any] = {
-        "items": fields.List(inner, metadata={"description": order}),
-        "next": fields.String(allow_none=True, metadata={"description": NEXT_DESCRIPTION}),
+        # Required: every page has both (a typed client need not guess).
+        "items": fields.List(inner, required=True, metadata={"description": order}),
+        "next": fields.String(
+            required=True, allow_none=True, metadata={"description": NEXT_DESCRIPTION}
+        ),
         "__doc__": f"A page of a list: {order.lower()}.",
     }
     return type(f"{name}Schema", (CamelSchema,), members)

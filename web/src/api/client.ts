@@ -60,6 +60,12 @@ export async function unwrap<T>(call: Promise<FetchResult<T>>): Promise<T> {
   return result.data as T;
 }
 
+/** The items of a list answered whole (every list is a page, `{items, next}`; a list
+ * bounded by the rules, such as your decks or a game's pack kinds, comes in one page). */
+export async function listed<T>(call: Promise<FetchResult<{ items: T[]; next: string | null }>>): Promise<T[]> {
+  return (await unwrap(call)).items;
+}
+
 /** A fresh key per user action, so a retried request is applied once. */
 export function idempotencyKey(): string {
   return crypto.randomUUID();
