@@ -100,8 +100,9 @@ def start_with_cpu_cards(player, deck, settings, tries=30):
 
 def test_the_library_is_public_and_a_new_player_starts_with_packs_not_cards(api, rpc, core_set):
     library = api.get("/chronovore/library")
-    assert library.status_code == 200 and len(library.json()) >= 120
-    card = next(c for c in library.json() if c["name"] == "Dreadnought")
+    assert library.status_code == 200 and len(library.json()["items"]) >= 120
+    assert library.json()["next"] is None  # the Core Set comes whole
+    card = next(c for c in library.json()["items"] if c["name"] == "Dreadnought")
     assert card["definition"]["cardClass"] == "captain" and card["kind"] == "monster"
     player = Player(api)
     assert len(starting_packs(rpc, player)) == STARTING  # 30 Core Set + 1 Golden
@@ -129,7 +130,7 @@ def test_deck_lists_are_saved_either_way_and_only_a_legal_one_starts_a_match(api
         json={"expectedVersion": 1, "cards": [c["id"] for c in deck["cards"]]},
     )
     assert edited.status_code == 200 and edited.json()["legal"] is True
-    listed = player.call("GET", "/chronovore/decks").json()
+    listed = player.call("GET", "/chronovore/decks").json()["items"]
     assert {d["id"] for d in listed} == {deck["id"], wip.json()["id"]}
     gone = player.call("DELETE", f"/chronovore/decks/{wip.json()['id']}?expectedVersion=2")
     assert gone.status_code == 204

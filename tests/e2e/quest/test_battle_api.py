@@ -89,7 +89,7 @@ def with_deck(api, affinity="Wit"):
 def engine_decks(api, deck):
     """The player's and the CPU's engine decks, as the server will snapshot them.
     The engine reads the services' snake_case names, the API answers camelCase."""
-    catalogue = snakeize(api.get("/cards/catalogue?game=quest").json())
+    catalogue = snakeize(api.get("/cards/catalogue?game=quest").json()["items"])
     by_id = {d["id"]: d for d in catalogue}
     player = quest.player_deck(
         [

@@ -92,8 +92,8 @@ def battle_rows_holding(settings, ids: list[str]) -> int:
 
 def own_ids(player: Arena) -> list[str]:
     """The player's copies, decks and plans (ids of their account's things)."""
-    decks = player.ok("GET", "/terrakard/decks")
-    plans = player.ok("GET", "/terrakard/plans")
+    decks = player.ok("GET", "/terrakard/decks")["items"]
+    plans = player.ok("GET", "/terrakard/plans")["items"]
     found = [c["id"] for c in player.collection()["cards"]]
     return found + [d["id"] for d in _items(decks)] + [p["id"] for p in _items(plans)]
 
