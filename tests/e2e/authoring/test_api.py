@@ -154,7 +154,9 @@ def test_unknown_content_is_404_for_an_author(author):
 
 def test_retiring_a_card_the_cpu_deck_needs_is_a_409_naming_the_cpu_deck(api, author, starters):
     """Issue 13: the seeded Karrik is in the CPU deck; without a replacement it stays."""
-    karrik = next(d for d in api.get("/cards/catalogue?game=quest").json()["items"] if d["name"] == "Karrik")
+    karrik = next(
+        d for d in api.get("/cards/catalogue?game=quest").json()["items"] if d["name"] == "Karrik"
+    )
     path = f"/authoring/content/{karrik['id']}"
     version = author("GET", path).json()["version"]
     refused = author(

@@ -225,7 +225,8 @@ def world(fuzz_api, request):
     content = json.loads((SEED_DIR / "quest_content.json").read_text(encoding="utf-8"))
     spot = content["events"][0]["location"]
     nearby = wait_for(
-        lambda: api.get(f"/quest/events?lat={spot['lat']}&lon={spot['lon']}").json()["items"], timeout=30
+        lambda: api.get(f"/quest/events?lat={spot['lat']}&lon={spot['lon']}").json()["items"],
+        timeout=30,
     )
     wait_for(lambda: len(api.get("/cards/catalogue?game=quest").json()["items"]) > 5, timeout=30)
 

@@ -21,7 +21,8 @@ REPLACEMENTS = json.loads((SEED_DIR / "quest_card_replacements.json").read_text(
 
 def in_catalogue(api, name):
     return next(
-        (d for d in api.get("/cards/catalogue?game=quest").json()["items"] if d["name"] == name), None
+        (d for d in api.get("/cards/catalogue?game=quest").json()["items"] if d["name"] == name),
+        None,
     )
 
 
