@@ -252,6 +252,12 @@ def test_a_disconnected_attacker_may_come_back_within_the_round_else_the_sweeper
                  if r["matchId"] == view["id"]]
     )  # fmt: skip
     assert [r["attackerCard"]["auto"] for r in reports[0]["report"]["rounds"]] == autos
+    # A page of one: the newest report, then nothing after it (this defender's only one).
+    newest = defender.ok("GET", "/terrakard/defense-reports?limit=1")
+    assert [r["matchId"] for r in newest["items"]] == [view["id"]] and newest["next"] is None
+    far = "644302095255559369-" + "ab" * 16  # no attack's end (beyond the year 9999)
+    assert_problem(defender.call("GET", f"/terrakard/defense-reports?cursor={far}"), 422,
+                   "invalid_cursor")  # fmt: skip
     # The attacker finds it over in their list of attacks.
     listed = attacker.ok("GET", "/terrakard/attacks")["items"]
     assert listed[0]["id"] == view["id"] and listed[0]["status"] == "finished"
