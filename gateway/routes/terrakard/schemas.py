@@ -10,7 +10,7 @@ from marshmallow import fields, validate
 from gateway.casing import CamelSchema
 from gateway.routes.economy_schemas import MAX_PAGE
 from gateway.routes.fairness_schemas import match_replay, match_seed
-from gateway.routes.pages import page_schema
+from gateway.routes.pages import PageQuery, page_schema
 from gateway.routes.quest.battles_schemas import MAX_IDEMPOTENCY_KEY
 
 MAX_NAME = 100  # the service trims and allows 40
@@ -280,13 +280,8 @@ DefenseReportsSchema = page_schema(
 )
 
 
-class AttacksQuery(CamelSchema):
-    # Query parameters are text: "20" is the number 20.
-    cursor = fields.String(
-        load_default=None,
-        validate=validate.Regexp(r"^\d{1,19}-[0-9a-f]{32}$"),
-        metadata={"description": "The previous page's next"},
-    )
+class AttacksQuery(PageQuery):
+    # A page of attacks is smaller than most (each line names a terrain and a defender).
     limit = fields.Integer(
         load_default=20,
         validate=validate.Range(min=1, max=MAX_PAGE),
@@ -312,13 +307,7 @@ class AttackSummarySchema(CamelSchema):
     finished_at = fields.AwareDateTime(allow_none=True)
 
 
-class AttacksPageSchema(CamelSchema):
-    items = fields.List(
-        fields.Nested(AttackSummarySchema), metadata={"description": "Newest first"}
-    )
-    next = fields.String(
-        allow_none=True, metadata={"description": "The cursor of the next page; null at the end"}
-    )
+AttacksPageSchema = page_schema("AttacksPage", AttackSummarySchema, "Newest first")
 
 
 AttackDeckPageSchema = page_schema(

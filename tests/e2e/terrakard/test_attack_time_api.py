@@ -287,7 +287,7 @@ def test_the_list_of_your_attacks_pages_newest_first(api, catalogue, clock):
     theirs = defenders[0].ok("GET", "/terrakard/attacks")["items"]
     assert [a["mode"] for a in theirs] == ["tutorial"]
     assert_problem(attacker.call("GET", "/terrakard/attacks?cursor=12-zz"), 422,
-                   "validation_failed")  # fmt: skip
+                   "invalid_cursor")  # fmt: skip
     # Well formed, but no attack's time (beyond the year 9999): refused, not a crash.
     far = "644302095255559369-" + "ab" * 16
     assert_problem(attacker.call("GET", f"/terrakard/attacks?cursor={far}"), 422,

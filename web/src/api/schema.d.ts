@@ -1858,9 +1858,9 @@ export interface components {
         };
         AttacksPage: {
             /** @description Newest first */
-            items?: components["schemas"]["AttackSummary"][];
+            items: components["schemas"]["AttackSummary"][];
             /** @description The cursor of the next page; null at the end */
-            next?: string | null;
+            next: string | null;
         };
         Attempt: {
             /** Format: date-time */
@@ -1883,9 +1883,9 @@ export interface components {
         };
         AttemptPage: {
             /** @description Newest first */
-            items?: components["schemas"]["AttemptSummary"][];
+            items: components["schemas"]["AttemptSummary"][];
             /** @description The cursor of the next page; null at the end */
-            next?: string | null;
+            next: string | null;
         };
         AttemptSummary: {
             /** Format: date-time */
