@@ -66,6 +66,21 @@ export async function listed<T>(call: Promise<FetchResult<{ items: T[]; next: st
   return (await unwrap(call)).items;
 }
 
+/** Every item of a paged list, following `next` page after page (a list that grows, read
+ * whole where a screen shows it whole: the Authors' content). */
+export async function allPages<T>(
+  page: (cursor: string | undefined) => Promise<FetchResult<{ items: T[]; next: string | null }>>,
+): Promise<T[]> {
+  const found: T[] = [];
+  let cursor: string | undefined;
+  do {
+    const answer = await unwrap(page(cursor));
+    found.push(...answer.items);
+    cursor = answer.next ?? undefined;
+  } while (cursor !== undefined);
+  return found;
+}
+
 /** A fresh key per user action, so a retried request is applied once. */
 export function idempotencyKey(): string {
   return crypto.randomUUID();
