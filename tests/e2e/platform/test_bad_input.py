@@ -813,8 +813,9 @@ def test_invalid_utf_8_in_a_query_is_read_as_replacement_characters(author):
 # -- the fuzzer's findings ----------------------------------------------------------------
 
 
-def test_fuzz_finding_list_routes_are_documented_as_arrays(api, author, catalogue):
-    """The document said one object where the routes answer a JSON array."""
+def test_fuzz_finding_list_routes_are_documented_as_the_pages_they_answer(api, author, catalogue):
+    """The document said one object where the routes answered a JSON array; every list
+    is now a page, ``{items, next}``, documented as one (docs/api.md, "Lists")."""
     spec = build_spec(Gateway)
     for path, caller in (
         ("/cards/catalogue?game=quest", author),
@@ -824,8 +825,12 @@ def test_fuzz_finding_list_routes_are_documented_as_arrays(api, author, catalogu
     ):
         route = path.split("?")[0]
         documented = spec["paths"][route]["get"]["responses"]["200"]["content"]
-        assert documented["application/json"]["schema"]["type"] == "array"
-        assert isinstance(caller.call("GET", path).json(), list)
+        name = documented["application/json"]["schema"]["$ref"].rsplit("/", 1)[1]
+        page = spec["components"]["schemas"][name]
+        assert page["properties"]["items"]["type"] == "array", path
+        assert set(page["required"]) >= {"items", "next"}, path
+        answer = caller.call("GET", path).json()
+        assert isinstance(answer["items"], list) and "next" in answer, path
 
 
 def test_fuzz_finding_problems_may_carry_extension_members(api, player):

@@ -65,7 +65,8 @@ class Player:
 def test_the_catalogue_is_browsable_without_an_account(api, starters):
     response = api.get("/cards/catalogue?game=quest")
     assert response.status_code == 200
-    assert any(d["name"] == "Field Kit" for d in response.json())
+    assert any(d["name"] == "Field Kit" for d in response.json()["items"])
+    assert response.json()["next"] is None  # the catalogue comes whole
 
 
 def test_a_player_chooses_a_starter_once_and_builds_a_deck_from_it(api, starters):
