@@ -34,5 +34,5 @@ class LocationClaimRequest(CamelSchema, LocationClaimSchema):
 
 
 NearbyEventPage = page_schema(
-    "NearbyEventPage", NearbyEvent, "Nearest first: every event open around the point"
+    "NearbyEventPage", NearbyEvent, "Nearest first: the nearest 100 open within 5 km"
 )

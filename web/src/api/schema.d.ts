@@ -3068,7 +3068,7 @@ export interface components {
             startsAt?: string;
         };
         NearbyEventPage: {
-            /** @description Nearest first: every event open around the point */
+            /** @description Nearest first: the nearest 100 open within 5 km */
             items: components["schemas"]["NearbyEvent"][];
             /** @description The cursor of the next page; null at the end */
             next: string | null;
