@@ -494,7 +494,7 @@ def play_rounds(args: argparse.Namespace, settings: Any, started: Children) -> R
     status, body = http_get(args.gateway_port, "/chronovore/library")
     if status != 200:
         raise BenchError(f"GET /chronovore/library answered {status}")
-    library = {card["id"]: card for card in json.loads(body)}
+    library = {card["id"]: card for card in json.loads(body)["items"]}
     with ThreadPoolExecutor(max_workers=min(4, args.players)) as pool:
         players = list(
             pool.map(

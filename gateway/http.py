@@ -41,7 +41,6 @@ class RouteDoc:
     content_type: str = "application/json"
     # Other statuses answered with the response schema, not problem+json (/ready's 503).
     also: tuple[int, ...] = ()
-    many: bool = False  # the answer is a JSON array of ``response``
     query: type[Schema] | None = None  # the query parameters the route reads
     headers: tuple[dict[str, Any], ...] = ()  # OpenAPI parameters "in": "header" it reads
     # The problem codes of its area, by status (gateway/problem_codes.py); the OpenAPI

@@ -132,9 +132,8 @@ def build_spec(
     paths: dict[str, dict[str, Any]] = {}
     for handler, route in named_api_routes(service_cls):
         doc = route.doc
+        # A list is a page, never a bare array (gateway/routes/pages.py).
         schema: Any = doc.response or {}
-        if doc.many:
-            schema = {"type": "array", "items": schema}
         body: dict[str, Any] = {doc.content_type: {"schema": schema}}
         success: dict[str, Any] = {"description": "Success"}
         if doc.status != 204:  # 204 No Content: no body, so no media type

@@ -97,6 +97,7 @@ AUTHORING: Codes = {
     ),
     422: (
         "invalid_content",
+        "invalid_cursor",
         "invalid_replacement",
         "reason_required",
         "reason_too_long",

@@ -60,7 +60,7 @@ def wait_for_catalogue(port: int, platform: Platform, expected: int) -> None:
             raise BenchError(f"{platform.dead()} exited\n{platform.log_tails()}")
         status, body = http_get(port, "/cards/catalogue?game=quest")
         if status == 200:
-            count = len(json.loads(body))
+            count = len(json.loads(body)["items"])
             if count >= expected:
                 return
         time.sleep(0.5)

@@ -15,14 +15,16 @@ from gateway.casing import load, snakeize
 from gateway.http import RouteDoc, api, json_input, query_args
 from gateway.problem_codes import AUTHORING
 from gateway.routes.authoring_schemas import (
-    AuditEntrySchema,
+    AuditPageSchema,
     ContentListQuery,
+    ContentPageSchema,
     ContentSchema,
     CreateContentRequest,
     EditContentRequest,
     TransitionRequest,
 )
 from gateway.routes.base import WRITE_ERRORS, Caller
+from gateway.routes.pages import whole
 
 TAGS = ("authoring",)
 
@@ -62,9 +64,8 @@ class AuthoringRoutes(Caller):
         "GET",
         "/authoring/content",
         RouteDoc(
-            "List content, newest first (?kind=&state=&limit=)",
-            ContentSchema,
-            many=True,
+            "List content, newest first (?kind=&state=&cursor=&limit=)",
+            ContentPageSchema,
             query=ContentListQuery,
             auth="author",
             errors=(422,),
@@ -73,7 +74,8 @@ class AuthoringRoutes(Caller):
         ),
     )
     async def list_content(self, request: Request) -> Any:
-        """``GET /authoring/content?state=draft&limit=2`` -> ``[{"id": "...", ...}]``"""
+        """``GET /authoring/content?state=draft&limit=2`` -> ``{"items": [{"id": "...",
+        ...}], "next": "1796130000000000-0f3c..."}``"""
         await self._author(request)
         args = load(ContentListQuery(), query_args(request))
         return await self.services.call("authoring", "list", **args)
@@ -154,8 +156,7 @@ class AuthoringRoutes(Caller):
         "/authoring/content/<uuid:content_id>/audit",
         RouteDoc(
             "The audit trail: who did what, when, from and to which state",
-            AuditEntrySchema,
-            many=True,
+            AuditPageSchema,
             auth="author",
             errors=(404,),
             tags=TAGS,
@@ -163,7 +164,8 @@ class AuthoringRoutes(Caller):
         ),
     )
     async def content_audit(self, request: Request, content_id: Any) -> Any:
-        """``GET /authoring/content/<id>/audit`` -> ``[{"version": 2, "actor": "...",
-        "action": "transition", "from": "draft", "to": "in_review", "at": "..."}]``"""
+        """``GET /authoring/content/<id>/audit`` -> ``{"items": [{"version": 2, "actor":
+        "...", "action": "transition", "from": "draft", "to": "in_review", "at": "..."}],
+        "next": null}``"""
         await self._author(request)
-        return await self.services.call("authoring", "audit", content_id=str(content_id))
+        return whole(await self.services.call("authoring", "audit", content_id=str(content_id)))

@@ -3,6 +3,7 @@
 from marshmallow import fields, validate
 
 from gateway.casing import CamelSchema
+from gateway.routes.pages import PageQuery, page_schema
 
 STATES = ["draft", "in_review", "approved", "published", "retired"]
 
@@ -39,10 +40,9 @@ class TransitionRequest(CamelSchema):
     reason = fields.String(allow_none=True, load_default=None, validate=validate.Length(max=1000))
 
 
-class ContentListQuery(CamelSchema):
+class ContentListQuery(PageQuery):
     kind = fields.String(load_default=None, validate=validate.Length(max=40))
     state = fields.String(load_default=None, validate=validate.OneOf(STATES))
-    limit = fields.Integer(load_default=100, validate=validate.Range(1, 500))
 
 
 class ContentSchema(CamelSchema):
@@ -70,3 +70,7 @@ class AuditEntrySchema(CamelSchema):
     from_ = fields.String(data_key="from", allow_none=True)
     to = fields.String()
     reason = fields.String(allow_none=True)
+
+
+ContentPageSchema = page_schema("ContentPage", ContentSchema, "Newest first")
+AuditPageSchema = page_schema("AuditPage", AuditEntrySchema, "Oldest first: the whole trail")

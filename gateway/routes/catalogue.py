@@ -9,7 +9,8 @@ from starlette.requests import Request
 from gateway.casing import load
 from gateway.http import RouteDoc, api, query_args
 from gateway.problem_codes import CARDS
-from gateway.routes.catalogue_schemas import CatalogueQuery, CatalogueSchema
+from gateway.routes.catalogue_schemas import CataloguePageSchema, CatalogueQuery
+from gateway.routes.pages import whole
 from gateway.rpc import NamekoRpc
 
 
@@ -21,8 +22,7 @@ class CatalogueRoutes:
         "/cards/catalogue",
         RouteDoc(
             "The published card definitions of a game (?game=quest)",
-            CatalogueSchema,
-            many=True,
+            CataloguePageSchema,
             query=CatalogueQuery,
             errors=(422,),
             tags=("cards",),
@@ -30,7 +30,7 @@ class CatalogueRoutes:
         ),
     )
     async def catalogue(self, request: Request) -> Any:
-        """``GET /cards/catalogue?game=quest`` -> ``[{"id": "...", "name": "Quillip",
-        "rewardEligible": true, "definition": {"maxHp": 40, ...}}]``"""
+        """``GET /cards/catalogue?game=quest`` -> ``{"items": [{"id": "...", "name":
+        "Quillip", "rewardEligible": true, "definition": {"maxHp": 40, ...}}], "next": null}``"""
         args = load(CatalogueQuery(), query_args(request))
-        return await self.services.call("cards", "catalogue", game=args["game"])
+        return whole(await self.services.call("cards", "catalogue", game=args["game"]))

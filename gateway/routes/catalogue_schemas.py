@@ -3,6 +3,7 @@
 from marshmallow import fields, validate
 
 from gateway.casing import CamelSchema
+from gateway.routes.pages import page_schema
 
 GAMES = ["quest", "terrakard", "chronovore"]
 
@@ -22,3 +23,8 @@ class CatalogueSchema(CamelSchema):
     reward_eligible = fields.Boolean(allow_none=True)
     evolved = fields.Boolean(allow_none=True)
     definition = fields.Dict(metadata={"description": "Stats, moves and effects"})
+
+
+CataloguePageSchema = page_schema(
+    "CataloguePage", CatalogueSchema, "Every published card of the game: the whole list"
+)

@@ -32,10 +32,11 @@ from gateway.routes.economy_schemas import (
     LedgerPageSchema,
     OpeningSchema,
     PackGrantSchema,
-    PackOddsSchema,
+    PackOddsPageSchema,
     PackSaleSchema,
     WalletSchema,
 )
+from gateway.routes.pages import whole
 from shared.errors import InvalidInput
 
 TAGS = ("economy",)
@@ -111,18 +112,17 @@ class EconomyRoutes(Caller):
         "/<economy:game>/packs/odds",
         RouteDoc(
             "Every pack kind of the game with its exact odds (public, before any opening)",
-            PackOddsSchema,
-            many=True,
+            PackOddsPageSchema,
             errors=(404,),
             tags=TAGS,
             codes=ECONOMY,
         ),
     )
     async def get_pack_odds(self, request: Request, game: str) -> Any:
-        """``GET /chronovore/packs/odds`` -> ``[{"kind": "core", "cards": 5,
+        """``GET /chronovore/packs/odds`` -> ``{"items": [{"kind": "core", "cards": 5,
         "slotRarityOdds": [{"common": "...", ...}], "finishOdds": {"plain": "19/20", ...},
-        "price": {"currency": "gold", "amount": 10}, ...}]``"""
-        return await self.services.call("cards", "pack_odds", game=game)
+        "price": {"currency": "gold", "amount": 10}, ...}], "next": null}``"""
+        return whole(await self.services.call("cards", "pack_odds", game=game))
 
     @api(
         "GET",

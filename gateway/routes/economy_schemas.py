@@ -10,6 +10,7 @@ from __future__ import annotations
 from marshmallow import fields, validate
 
 from gateway.casing import CamelSchema
+from gateway.routes.pages import page_schema
 
 MAX_PAGE = 100  # the cards service's largest page
 MAX_CLIENT_KEY = 64  # the gateway prefixes it (``api:``) within the service's 80
@@ -26,8 +27,9 @@ IDEMPOTENCY_HEADER = {
 }
 
 
-class PageQuery(CamelSchema):
-    # Query parameters are text: "20" is the number 20.
+class CardsPageQuery(CamelSchema):
+    # The cards service's lists (ledger, rolls): its cursors are shorter than the battle
+    # service's (services/cards/pages.py). Query parameters are text: "20" is 20.
     cursor = fields.String(
         load_default=None,
         validate=validate.Length(min=1, max=20),
@@ -40,7 +42,7 @@ class PageQuery(CamelSchema):
     )
 
 
-class LedgerHistoryQuery(PageQuery):
+class LedgerHistoryQuery(CardsPageQuery):
     currency = fields.String(
         load_default=None,
         validate=validate.Regexp(r"^[a-z][a-z0-9_]{0,29}$"),
@@ -204,3 +206,6 @@ class PackSaleSchema(CamelSchema):
     sold_at = fields.AwareDateTime()
     refund = fields.Nested(LedgerEntrySchema, metadata={"description": "The full price, back"})
     replayed = fields.Boolean(metadata={"description": "True for a retry with the same key"})
+
+
+PackOddsPageSchema = page_schema("PackOddsPage", PackOddsSchema, "Every pack kind of the game")

@@ -18,7 +18,7 @@ from gateway.casing import camelize, load
 from gateway.http import RouteDoc, api, json_input, query_args
 from gateway.problem_codes import ECONOMY
 from gateway.routes.base import WRITE_ERRORS, Caller
-from gateway.routes.economy_schemas import MAX_PAGE, PageQuery
+from gateway.routes.economy_schemas import MAX_PAGE, CardsPageQuery
 from gateway.routes.fairness_schemas import (
     ClientSeedRequest,
     ExportQuery,
@@ -99,7 +99,7 @@ class FairnessRoutes(Caller):
             "Your rolls, newest first, with everything needed to verify them (?cursor=&limit=)",
             RollPageSchema,
             auth="player",
-            query=PageQuery,
+            query=CardsPageQuery,
             errors=(422,),
             tags=TAGS,
             codes=ECONOMY,
@@ -111,7 +111,7 @@ class FairnessRoutes(Caller):
         "...", "nonce": 0, "draws": [{"key": "rarity.0", "options": [...], "weights":
         [...], "outcome": "common"}, ...]}], "next": "12"}``"""
         player_id = await self._player_id(request)
-        args = load(PageQuery(), query_args(request))
+        args = load(CardsPageQuery(), query_args(request))
         return await self.services.call("cards", "roll_history", player_id=player_id, **args)
 
     @api(

@@ -6,9 +6,10 @@ import uuid
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
-from sqlalchemy import func, insert, select, text, update
+from sqlalchemy import func, insert, select, text, tuple_, update
 from sqlalchemy.orm import Session
 
 from services.authoring.domain import AuditEntry, Content, Referenced, State
@@ -131,8 +132,20 @@ class SqlContentRepository:
             for r in rows
         ]
 
-    def list(self, kind: str | None, state: str | None, limit: int) -> list[Content]:
-        query = select(content).order_by(content.c.created_at.desc()).limit(limit)
+    def list(
+        self,
+        kind: str | None,
+        state: str | None,
+        before: tuple[datetime, uuid.UUID] | None,
+        limit: int,
+    ) -> list[Content]:
+        """Content newest first (by creation, then id), only what comes after ``before``
+        in that order (a page's keyset, shared/pages.py); ``limit`` at most."""
+        query = (
+            select(content).order_by(content.c.created_at.desc(), content.c.id.desc()).limit(limit)
+        )
+        if before is not None:
+            query = query.where(tuple_(content.c.created_at, content.c.id) < tuple_(*before))
         if kind:
             query = query.where(content.c.kind == kind)
         if state:

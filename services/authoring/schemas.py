@@ -3,6 +3,7 @@
 from marshmallow import Schema, fields, validate
 
 from services.authoring.purge import display_actor
+from shared import pages
 
 ACTOR = fields.String(required=True, validate=validate.Length(min=1, max=255))
 VERSION = fields.Integer(required=True, strict=True, validate=validate.Range(min=1))
@@ -38,7 +39,10 @@ class ContentIdSchema(Schema):
 class ListSchema(Schema):
     kind = fields.String(allow_none=True, load_default=None)
     state = fields.String(allow_none=True, load_default=None)
-    limit = fields.Integer(strict=True, load_default=100, validate=validate.Range(1, 500))
+    cursor = fields.String(allow_none=True, load_default=None)  # shared/pages.py judges it
+    limit = fields.Integer(
+        strict=True, load_default=pages.DEFAULT_PAGE, validate=validate.Range(1, pages.MAX_PAGE)
+    )
 
 
 class ContentSchema(Schema):

@@ -20,6 +20,7 @@ from services.authoring.schemas import (
     ListSchema,
     TransitionSchema,
 )
+from shared import pages
 from shared.consumers import consume
 from shared.dependencies import CanonicalCardsProvider, ClockProvider, DatabaseProvider
 from shared.errors import NotFound
@@ -30,7 +31,6 @@ from shared.rpc import rpc
 from shared.schemas import load
 
 CONTENT = ContentSchema()
-CONTENTS = ContentSchema(many=True)
 AUDIT = AuditEntrySchema(many=True)
 
 
@@ -86,10 +86,14 @@ class AuthoringService(HealthEndpoints):
             return list(AUDIT.dump(handlers.audit_of(args["content_id"], uow)))
 
     @rpc
-    def list(self, **filters: Any) -> list[dict[str, Any]]:
+    def list(self, **filters: Any) -> dict[str, Any]:
+        """Content, newest first, a page at a time (``kind``, ``state``, ``cursor``,
+        ``limit``): ``{"items", "next"}``, ``next`` the cursor of the following page."""
         args = load(ListSchema(), filters)
+        before = pages.position(args["cursor"])
         with unit_of_work(self.db) as uow:
-            return list(CONTENTS.dump(uow.content.list(args["kind"], args["state"], args["limit"])))
+            found = uow.content.list(args["kind"], args["state"], before, args["limit"] + 1)
+        return pages.page(found, args["limit"], lambda c: (c.created_at, c.id), CONTENT.dump)
 
     # -- TerraKard's knowledge questions for battle (docs/terrakard.md, "Hosting"): the
     # -- gateway has no route to these; the key reaches battle only, at answer time ------

@@ -331,9 +331,16 @@ class SqlMatches:
         ).all()
         return {row.player_id for row in rows if row.player_id is not None}
 
-    def defended(self, player_id: uuid.UUID, game: str, limit: int) -> list[Match]:
-        """Finished matches of ``game`` where ``player_id``'s plan defended, newest first."""
-        rows = self._session.execute(
+    def defended(
+        self,
+        player_id: uuid.UUID,
+        game: str,
+        before: tuple[datetime, uuid.UUID] | None,
+        limit: int,
+    ) -> list[Match]:
+        """Finished matches of ``game`` where ``player_id``'s plan defended, newest first
+        (by end, then id), only those after ``before`` in that order; ``limit`` at most."""
+        query = (
             select(matches)
             .join(match_seats, match_seats.c.match_id == matches.c.id)
             .where(
@@ -342,8 +349,11 @@ class SqlMatches:
                 matches.c.game == game,
                 matches.c.status == Status.FINISHED.value,
             )
-            .order_by(matches.c.finished_at.desc(), matches.c.id)
-            .limit(limit)
+        )
+        if before is not None:
+            query = query.where(tuple_(matches.c.finished_at, matches.c.id) < tuple_(*before))
+        rows = self._session.execute(
+            query.order_by(matches.c.finished_at.desc(), matches.c.id.desc()).limit(limit)
         ).all()
         seats = self._seats_of([r.id for r in rows])
         return [self._loaded(r, seats[r.id]) for r in rows]
@@ -395,9 +405,11 @@ class SqlMatches:
         game: str,
         before: tuple[datetime, uuid.UUID] | None,
         limit: int,
+        modes: Sequence[str] | None = None,
     ) -> list[Match]:
-        """Matches of ``game`` where ``player_id`` sits as a player, newest first (by
-        creation, then id), only those after ``before`` in that order; ``limit`` at most."""
+        """Matches of ``game`` (in ``modes``, or any) where ``player_id`` sits as a player,
+        newest first (by creation, then id), only those after ``before`` in that order;
+        ``limit`` at most."""
         query = (
             select(matches)
             .join(match_seats, match_seats.c.match_id == matches.c.id)
@@ -407,6 +419,8 @@ class SqlMatches:
                 matches.c.game == game,
             )
         )
+        if modes is not None:
+            query = query.where(matches.c.mode.in_(list(modes)))
         if before is not None:
             query = query.where(tuple_(matches.c.created_at, matches.c.id) < tuple_(*before))
         rows = self._session.execute(
@@ -475,13 +489,20 @@ class Matches(Protocol):
     def opponents_since(
         self, player_id: uuid.UUID, game: str, mode: str, since: datetime
     ) -> set[uuid.UUID]: ...
-    def defended(self, player_id: uuid.UUID, game: str, limit: int) -> list[Match]: ...
+    def defended(
+        self,
+        player_id: uuid.UUID,
+        game: str,
+        before: tuple[datetime, uuid.UUID] | None,
+        limit: int,
+    ) -> list[Match]: ...
     def played_by(
         self,
         player_id: uuid.UUID,
         game: str,
         before: tuple[datetime, uuid.UUID] | None,
         limit: int,
+        modes: Sequence[str] | None = None,
     ) -> list[Match]: ...
 
 

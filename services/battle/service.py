@@ -13,7 +13,7 @@ from typing import Any
 from nameko.timer import timer
 from sqlalchemy.orm import Session
 
-from services.battle import handlers, orm, presence, purge, pvp
+from services.battle import handlers, match_lists, orm, presence, purge, pvp
 from services.battle import terrakard_handlers as terrakard
 from services.battle.dependencies import CardsRpc, CpuDeckProvider, ServicesRpc
 from services.battle.games.terrakard import GAME as TERRAKARD_GAME
@@ -144,6 +144,16 @@ class BattleService(HealthEndpoints):
                 args["player_id"], args["match_id"], uow, self.clock, args["game"]
             )
 
+    @rpc
+    def cpu_matches(
+        self, player_id: str, game: str = "quest", cursor: str | None = None, limit: int = 50
+    ) -> dict[str, Any]:
+        """The player's own CPU matches of ``game``, newest first: ``{"items", "next"}``."""
+        args = load(GamePlayerSchema(), {"player_id": player_id, "game": game})
+        return match_lists.cpu_matches(
+            args["player_id"], args["game"], cursor, int(limit), partial(unit_of_work, self.db)
+        )
+
     # -- TerraKard (docs/terrakard.md, "Hosting") -------------------------------------------
 
     @rpc
@@ -223,9 +233,14 @@ class BattleService(HealthEndpoints):
         )
 
     @rpc
-    def terrakard_defense_reports(self, player_id: str) -> dict[str, Any]:
+    def terrakard_defense_reports(
+        self, player_id: str, cursor: str | None = None, limit: int = 20
+    ) -> dict[str, Any]:
+        """Finished attacks on the player's defense, newest first: ``{"items", "next"}``."""
         args = load(PlayerSchema(), {"player_id": player_id})
-        return terrakard.defense_reports(args["player_id"], partial(unit_of_work, self.db))
+        return terrakard.defense_reports(
+            args["player_id"], cursor, int(limit), partial(unit_of_work, self.db)
+        )
 
     @rpc
     def terrakard_defense_report(self, player_id: str, match_id: str) -> dict[str, Any]:

@@ -32,7 +32,6 @@ from shared.randomness import RandomSource
 log = logging.getLogger(__name__)
 
 ARENA_SIZE = 10  # ours: targets offered at once
-REPORTS_LIMIT = 50
 
 
 @dataclass(frozen=True)
@@ -311,6 +310,7 @@ def arena(
             for f in found
             if str(f.player_id) in targets
         ],
+        "next": None,  # an offer of a few targets, not a list that grows (docs/api.md)
     }
 
 
@@ -429,10 +429,20 @@ def _grant(services: tk.Services, reward: Reward) -> None:
         )  # fmt: skip
 
 
-def defense_reports(player_id: uuid.UUID, unit_of_work: UnitOfWorkFactory) -> dict[str, Any]:
+def defense_reports(
+    player_id: uuid.UUID, cursor: str | None, limit: int, unit_of_work: UnitOfWorkFactory
+) -> dict[str, Any]:
+    """Finished attacks on the player's defense, newest first, a page at a time:
+    ``{"items", "next"}``."""
+    limit = max(1, min(pages.MAX_PAGE, limit))
     with unit_of_work() as uow:
-        found = uow.matches.defended(player_id, tk.GAME, REPORTS_LIMIT)
-    return {"items": [tk.report_view(m) for m in found]}
+        found = uow.matches.defended(player_id, tk.GAME, pages.position(cursor), limit + 1)
+    return pages.page(found, limit, _finished_position, tk.report_view)
+
+
+def _finished_position(match: Match) -> pages.Position:
+    assert match.finished_at is not None  # only finished attacks are reported
+    return match.finished_at, match.id
 
 
 def defense_report(

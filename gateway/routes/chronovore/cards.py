@@ -20,10 +20,12 @@ from gateway.routes.chronovore.cards_schemas import (
     Collection,
     CreateChronovoreDeckRequest,
     Deck,
+    DeckPage,
     DeleteChronovoreDeckQuery,
     EditChronovoreDeckRequest,
-    LibraryCard,
+    LibraryPage,
 )
+from gateway.routes.pages import whole
 
 GAME = "chronovore"
 TAGS = ("chronovore cards",)
@@ -38,18 +40,20 @@ class ChronovoreCardRoutes(Caller):
         "/chronovore/library",
         RouteDoc(
             "Every Core Set card, without an account",
-            LibraryCard,
-            many=True,
+            LibraryPage,
             tags=TAGS,
             codes=CARDS,
         ),
     )
     async def chronovore_library(self, request: Request) -> Any:
-        """``GET /chronovore/library`` -> ``[{"id": "...", "kind": "monster", "name":
-        "Dreadnought", "rarity": "epic", "definition": {"cardClass": "captain", ...}}]``"""
+        """``GET /chronovore/library`` -> ``{"items": [{"id": "...", "kind": "monster",
+        "name": "Dreadnought", "rarity": "epic", "definition": {"cardClass": "captain", ...}}],
+        "next": null}``"""
         cards = await self.services.call("cards", "catalogue", game=GAME)
         # The catalogue's Quest attributes (affinity, reward eligibility) mean nothing here.
-        return [{name: card[name] for name in LIBRARY_FIELDS if name in card} for card in cards]
+        return whole(
+            {name: card[name] for name in LIBRARY_FIELDS if name in card} for card in cards
+        )
 
     @api(
         "GET",
@@ -74,18 +78,20 @@ class ChronovoreCardRoutes(Caller):
         "/chronovore/decks",
         RouteDoc(
             "Your Chronovore deck lists, each with its legal mark and problems",
-            Deck,
-            many=True,
+            DeckPage,
             auth="player",
             tags=TAGS,
             codes=CARDS,
         ),
     )
     async def list_chronovore_decks(self, request: Request) -> Any:
-        """``GET /chronovore/decks`` -> ``[{"id": "...", "name": "Field hospital",
-        "legal": false, "problems": [{"code": "deck_size", ...}], ...}]``"""
-        return await self.services.call(
-            "cards", "list_decks", player_id=await self._player_id(request), game=GAME
+        """``GET /chronovore/decks`` -> ``{"items": [{"id": "...", "name": "Field
+        hospital", "legal": false, "problems": [{"code": "deck_size", ...}], ...}],
+        "next": null}``"""
+        return whole(
+            await self.services.call(
+                "cards", "list_decks", player_id=await self._player_id(request), game=GAME
+            )
         )
 
     @api(

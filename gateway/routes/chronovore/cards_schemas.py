@@ -8,6 +8,7 @@ fewer than 30 cards while edited: the bound here is only against abuse.
 from marshmallow import fields, validate
 
 from gateway.casing import CamelSchema, camel_schema
+from gateway.routes.pages import page_schema
 from shared.quest_card_schemas import MAX_LISTED_CARDS, MAX_NAME_INPUT, CollectionSchema, DeckSchema
 
 Collection = camel_schema(CollectionSchema)
@@ -56,3 +57,7 @@ class EditChronovoreDeckRequest(CamelSchema):
 class DeleteChronovoreDeckQuery(CamelSchema):
     # A query parameter is text: not strict, "3" is the number 3.
     expected_version = fields.Integer(required=True, validate=validate.Range(min=1))
+
+
+LibraryPage = page_schema("ChronovoreLibraryPage", LibraryCard, "The Core Set: the whole list")
+DeckPage = page_schema("ChronovoreDeckPage", Deck, "Your deck lists (30 at most): all of them")

@@ -13,17 +13,19 @@ from typing import Any
 from starlette.requests import Request
 
 from gateway.casing import load
-from gateway.http import RouteDoc, api, json_input
+from gateway.http import RouteDoc, api, json_input, query_args
 from gateway.problem_codes import BATTLE
 from gateway.routes.base import Caller
 from gateway.routes.chronovore.matches_schemas import (
     LeaveChronovoreMatchRequest,
     MatchActionRequest,
     MatchHistorySchema,
+    MatchPageSchema,
     MatchResultSchema,
     MatchViewSchema,
     StartChronovoreMatchRequest,
 )
+from gateway.routes.pages import PageQuery
 from gateway.routes.quest.battles import IDEMPOTENCY_HEADER, WRITE_ERRORS, idempotency_key
 
 GAME = "chronovore"
@@ -56,6 +58,29 @@ class ChronovoreMatchRoutes(Caller):
             "battle", "start_chronovore_match", player_id=player_id, deck_id=str(args["deck_id"])
         )
         return 201, started
+
+    @api(
+        "GET",
+        "/chronovore/matches",
+        RouteDoc(
+            "Your matches against the computer, newest first: status, result, times "
+            "(?cursor=&limit=)",
+            MatchPageSchema,
+            auth="player",
+            query=PageQuery,
+            errors=(422,),
+            tags=TAGS,
+            codes=BATTLE,
+        ),
+    )
+    async def list_chronovore_matches(self, request: Request) -> Any:
+        """``GET /chronovore/matches?limit=2`` -> ``{"items": [{"id": "...", "mode": "cpu",
+        "opponent": "cpu", "status": "finished", "result": "win", "createdAt": "...",
+        "finishedAt": "..."}], "next": "1796130000000000-0f3c..."}``"""
+        args = load(PageQuery(), query_args(request))
+        return await self.services.call(
+            "battle", "cpu_matches", player_id=await self._player_id(request), game=GAME, **args
+        )
 
     @api(
         "GET",

@@ -4,6 +4,7 @@ from marshmallow import fields, validate
 
 from gateway.casing import CamelSchema
 from gateway.routes.fairness_schemas import match_replay, match_seed
+from gateway.routes.pages import page_schema
 from gateway.routes.quest.battles_schemas import MAX_IDEMPOTENCY_KEY
 
 ACTION_KINDS = ("place", "move", "take_back", "lock", "forfeit")
@@ -144,3 +145,21 @@ class MatchHistorySchema(CamelSchema):
     entries = fields.List(fields.Nested(MatchHistoryEntrySchema))
     fairness = match_seed()
     replay = match_replay()
+
+
+class MatchSummarySchema(CamelSchema):
+    """One line of your matches: whom, how, when; never a card (open the match)."""
+
+    id = fields.UUID()
+    mode = fields.String(metadata={"example": "cpu"})
+    deck_id = fields.UUID(metadata={"description": "The deck list you brought"})
+    opponent = fields.String(metadata={"example": "cpu", "description": "The computer"})
+    status = fields.String(metadata={"description": "active | finished"})
+    result = fields.String(
+        allow_none=True, metadata={"description": "win | loss | draw | left once finished"}
+    )
+    created_at = fields.AwareDateTime()
+    finished_at = fields.AwareDateTime(allow_none=True)
+
+
+MatchPageSchema = page_schema("ChronovoreMatchPage", MatchSummarySchema, "Newest first")

@@ -10,9 +10,9 @@ from gateway.casing import load
 from gateway.http import RouteDoc, api, json_input, query_args
 from gateway.problem_codes import CHALLENGE
 from gateway.routes.base import WRITE_ERRORS, Caller
+from gateway.routes.pages import PageQuery
 from gateway.routes.quest.attempts_schemas import (
     AnswerRequest,
-    AttemptPageQuery,
     AttemptPageSchema,
     AttemptSchema,
     StartAttemptRequest,
@@ -82,7 +82,7 @@ class QuestAttemptRoutes(Caller):
             "Your attempts, newest first: event, status, score and reward (?cursor=&limit=)",
             AttemptPageSchema,
             auth="player",
-            query=AttemptPageQuery,
+            query=PageQuery,
             errors=(422,),
             tags=TAGS,
             codes=CHALLENGE,
@@ -92,7 +92,7 @@ class QuestAttemptRoutes(Caller):
     async def list_attempts(self, request: Request) -> Any:
         """``GET /quest/attempts?limit=2`` -> ``{"items": [{"id": "...", "eventName":
         "Trafalgar Square", "status": "completed", "correctCount": 4, ...}], "next": "..."}``"""
-        args = load(AttemptPageQuery(), query_args(request))
+        args = load(PageQuery(), query_args(request))
         return await self.services.call(
             "challenge", "list_attempts", player_id=await self._player_id(request), **args
         )

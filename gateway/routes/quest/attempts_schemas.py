@@ -3,6 +3,7 @@
 from marshmallow import fields, validate
 
 from gateway.casing import CamelSchema
+from gateway.routes.pages import page_schema
 from gateway.routes.quest.events_schemas import LocationClaimRequest
 
 
@@ -32,20 +33,6 @@ class AttemptSchema(CamelSchema):
     result = fields.Dict(metadata={"description": "Score and review, once completed"})
 
 
-class AttemptPageQuery(CamelSchema):
-    # Query parameters are text: "20" is the number 20.
-    cursor = fields.String(
-        load_default=None,
-        validate=validate.Length(min=1, max=60),
-        metadata={"description": "The previous page's next"},
-    )
-    limit = fields.Integer(
-        load_default=50,
-        validate=validate.Range(min=1, max=100),
-        metadata={"description": "At most 100 (default 50)"},
-    )
-
-
 class AttemptSummarySchema(CamelSchema):
     id = fields.UUID()
     event_id = fields.UUID()
@@ -62,10 +49,4 @@ class AttemptSummarySchema(CamelSchema):
     )
 
 
-class AttemptPageSchema(CamelSchema):
-    items = fields.List(
-        fields.Nested(AttemptSummarySchema), metadata={"description": "Newest first"}
-    )
-    next = fields.String(
-        allow_none=True, metadata={"description": "The cursor of the next page; null at the end"}
-    )
+AttemptPageSchema = page_schema("AttemptPage", AttemptSummarySchema, "Newest first")

@@ -11,13 +11,15 @@ from typing import Any
 from starlette.requests import Request
 
 from gateway.casing import load
-from gateway.http import RouteDoc, api, json_input
+from gateway.http import RouteDoc, api, json_input, query_args
 from gateway.problem_codes import BATTLE
 from gateway.routes.base import Caller
+from gateway.routes.pages import PageQuery
 from gateway.routes.quest.battles_schemas import (
     MAX_IDEMPOTENCY_KEY,
     BattleActionRequest,
     BattleHistorySchema,
+    BattlePageSchema,
     BattleResultSchema,
     BattleViewSchema,
     ForfeitRequest,
@@ -79,6 +81,28 @@ class QuestBattleRoutes(Caller):
             "battle", "start_match", player_id=player_id, deck_id=str(args["deck_id"])
         )
         return 201, started
+
+    @api(
+        "GET",
+        "/quest/battles",
+        RouteDoc(
+            "Your CPU battles, newest first: status, outcome, times (?cursor=&limit=)",
+            BattlePageSchema,
+            auth="player",
+            query=PageQuery,
+            errors=(422,),
+            tags=TAGS,
+            codes=BATTLE,
+        ),
+    )
+    async def list_battles(self, request: Request) -> Any:
+        """``GET /quest/battles?limit=2`` -> ``{"items": [{"id": "...", "mode": "cpu",
+        "opponent": "cpu", "status": "finished", "outcome": "victory", "createdAt": "...",
+        "finishedAt": "..."}], "next": "1796130000000000-0f3c..."}``"""
+        args = load(PageQuery(), query_args(request))
+        return await self.services.call(
+            "battle", "cpu_matches", player_id=await self._player_id(request), **args
+        )
 
     @api(
         "GET",

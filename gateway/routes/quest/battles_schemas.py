@@ -6,6 +6,7 @@ from marshmallow import fields, validate
 
 from gateway.casing import CamelSchema
 from gateway.routes.fairness_schemas import match_replay, match_seed
+from gateway.routes.pages import page_schema
 
 ACTION_KINDS = ("use_move", "play_power_card", "swap", "select_creature", "timeout", "forfeit")
 MAX_IDEMPOTENCY_KEY = 100
@@ -156,3 +157,21 @@ class BattleHistorySchema(CamelSchema):
     entries = fields.List(fields.Nested(BattleHistoryEntrySchema))
     fairness = match_seed()
     replay = match_replay()
+
+
+class BattleSummarySchema(CamelSchema):
+    """One line of your battles: whom, how, when; never a card (open the battle)."""
+
+    id = fields.UUID()
+    mode = fields.String(metadata={"example": "cpu"})
+    deck_id = fields.UUID(metadata={"description": "The deck you brought"})
+    opponent = fields.String(metadata={"example": "cpu", "description": "The computer"})
+    status = fields.String(metadata={"description": "active | finished"})
+    outcome = fields.String(
+        allow_none=True, metadata={"description": "victory | defeat | forfeit once finished"}
+    )
+    created_at = fields.AwareDateTime()
+    finished_at = fields.AwareDateTime(allow_none=True)
+
+
+BattlePageSchema = page_schema("BattlePage", BattleSummarySchema, "Newest first")

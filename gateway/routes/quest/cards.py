@@ -15,10 +15,12 @@ from gateway.casing import load
 from gateway.http import RouteDoc, api, json_input, query_args
 from gateway.problem_codes import CARDS
 from gateway.routes.base import WRITE_ERRORS, Caller, no_content
+from gateway.routes.pages import whole
 from gateway.routes.quest.cards_schemas import (
     Collection,
     CreateDeckRequest,
     Deck,
+    DeckPage,
     DeleteDeckQuery,
     EditDeckRequest,
     Starter,
@@ -91,18 +93,19 @@ class QuestCardRoutes(Caller):
         "/quest/decks",
         RouteDoc(
             "Your saved decks, each with its cost and legality",
-            Deck,
-            many=True,
+            DeckPage,
             auth="player",
             tags=TAGS,
             codes=CARDS,
         ),
     )
     async def list_decks(self, request: Request) -> Any:
-        """``GET /quest/decks`` -> ``[{"id": "...", "name": "Morning walk", "cost": 7,
-        "legal": true, ...}]``"""
-        return await self.services.call(
-            "cards", "list_decks", player_id=await self._player_id(request)
+        """``GET /quest/decks`` -> ``{"items": [{"id": "...", "name": "Morning walk",
+        "cost": 7, "legal": true, ...}], "next": null}``"""
+        return whole(
+            await self.services.call(
+                "cards", "list_decks", player_id=await self._player_id(request)
+            )
         )
 
     @api(

@@ -7,6 +7,7 @@ the API documents them camelCase (``camel_schema``). The requests are the gatewa
 from marshmallow import fields, validate
 
 from gateway.casing import CamelSchema, camel_schema
+from gateway.routes.pages import page_schema
 from shared.quest_card_schemas import (
     MAX_LISTED_CARDS,
     MAX_NAME_INPUT,
@@ -18,6 +19,7 @@ from shared.quest_card_schemas import (
 Collection = camel_schema(CollectionSchema)
 Deck = camel_schema(DeckSchema)
 Starter = camel_schema(StarterSchema)
+DeckPage = page_schema("QuestDeckPage", Deck, "Your saved decks (20 at most): all of them")
 
 
 def _expected_version() -> fields.Integer:

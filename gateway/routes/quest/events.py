@@ -9,7 +9,8 @@ from starlette.requests import Request
 from gateway.casing import load
 from gateway.http import RouteDoc, api, query_args
 from gateway.problem_codes import CHALLENGE
-from gateway.routes.quest.events_schemas import NearbyEvent, PointQuery
+from gateway.routes.pages import whole
+from gateway.routes.quest.events_schemas import NearbyEventPage, PointQuery
 from gateway.rpc import NamekoRpc
 
 
@@ -21,8 +22,7 @@ class QuestEventRoutes:
         "/quest/events",
         RouteDoc(
             "Published events open now near a point (?lat=&lon=), nearest first",
-            NearbyEvent,
-            many=True,
+            NearbyEventPage,
             query=PointQuery,
             errors=(422,),
             tags=("quest",),
@@ -30,9 +30,10 @@ class QuestEventRoutes:
         ),
     )
     async def nearby_events(self, request: Request) -> Any:
-        """``GET /quest/events?lat=51.508&lon=-0.128`` -> ``[{"id": "...", "name": "...",
-        "radiusM": 150, "startsAt": "...", "endsAt": "...", "distanceM": 12.5}]``"""
+        """``GET /quest/events?lat=51.508&lon=-0.128`` -> ``{"items": [{"id": "...", "name":
+        "...", "radiusM": 150, "startsAt": "...", "endsAt": "...", "distanceM": 12.5}],
+        "next": null}``"""
         args = load(PointQuery(), query_args(request))
-        return await self.services.call(
-            "challenge", "nearby_events", lat=args["lat"], lon=args["lon"]
+        return whole(
+            await self.services.call("challenge", "nearby_events", lat=args["lat"], lon=args["lon"])
         )

@@ -9,6 +9,7 @@ from typing import Any
 from marshmallow import fields, validate
 
 from gateway.casing import CamelSchema, camel_schema
+from gateway.routes.pages import page_schema
 from shared.quest_schemas import LocationClaimSchema, NearbyEventSchema, PointSchema
 
 NearbyEvent = camel_schema(NearbyEventSchema)
@@ -30,3 +31,8 @@ class LocationClaimRequest(CamelSchema, LocationClaimSchema):
     lat = JsonNumber(required=True, allow_nan=False, validate=validate.Range(-90, 90))
     lon = JsonNumber(required=True, allow_nan=False, validate=validate.Range(-180, 180))
     accuracy_m = JsonNumber(required=True, allow_nan=False, validate=validate.Range(min=0))
+
+
+NearbyEventPage = page_schema(
+    "NearbyEventPage", NearbyEvent, "Nearest first: the nearest 100 open within 5 km"
+)

@@ -192,15 +192,18 @@ class TerraKardAttackRoutes(Caller):
     @api(
         "GET",
         "/terrakard/defense-reports",
-        RouteDoc("The attacks against your defense, newest first", DefenseReportsSchema,
-                 auth="player", tags=TAGS, codes=BATTLE),
+        RouteDoc("The attacks against your defense, newest first (?cursor=&limit=)",
+                 DefenseReportsSchema, auth="player", query=AttacksQuery, errors=(422,),
+                 tags=TAGS, codes=BATTLE),
     )  # fmt: skip
     async def list_terrakard_defense_reports(self, request: Request) -> Any:
         """-> ``{"items": [{"matchId": "...", "attacker": "Keeper-3fa2c1", "result":
-        "victory", "report": {...}}]}``"""
+        "victory", "report": {...}}], "next": null}``"""
+        args = load(AttacksQuery(), query_args(request))
         return await self.services.call(
-            "battle", "terrakard_defense_reports", player_id=await self._player_id(request)
-        )
+            "battle", "terrakard_defense_reports", player_id=await self._player_id(request),
+            cursor=args["cursor"], limit=args["limit"],
+        )  # fmt: skip
 
     @api(
         "GET",

@@ -16,15 +16,18 @@ from gateway.casing import load
 from gateway.http import RouteDoc, api, json_input, query_args
 from gateway.problem_codes import CARDS
 from gateway.routes.base import Caller, no_content
+from gateway.routes.pages import whole
 from gateway.routes.quest.cards_schemas import DeleteDeckQuery
 from gateway.routes.terrakard.schemas import (
-    CollectionSchema,
-    CreateDeckRequest,
-    DeckSchema,
-    EditDeckRequest,
+    AttackDeckPageSchema,
+    AttackDeckSchema,
+    CreateAttackDeckRequest,
+    EditAttackDeckRequest,
     EditPlanRequest,
+    PlanPageSchema,
     PlanRequest,
     PlanSchema,
+    TerraKardCollectionSchema,
 )
 
 GAME = "terrakard"
@@ -56,7 +59,7 @@ class TerraKardCardRoutes(Caller):
     @api(
         "GET",
         "/terrakard/collection",
-        RouteDoc("Your TerraKard cards and your level's budgets", CollectionSchema,
+        RouteDoc("Your TerraKard cards and your level's budgets", TerraKardCollectionSchema,
                  auth="player", tags=TAGS, codes=CARDS),
     )  # fmt: skip
     async def get_terrakard_collection(self, request: Request) -> Any:
@@ -72,7 +75,8 @@ class TerraKardCardRoutes(Caller):
         "POST",
         "/terrakard/collection/start",
         RouteDoc("Claim your starting collection (once; again: the collection)",
-                 CollectionSchema, auth="player", errors=WRITE_ERRORS, tags=TAGS, codes=CARDS),
+                 TerraKardCollectionSchema, auth="player", errors=WRITE_ERRORS, tags=TAGS,
+                 codes=CARDS),
     )  # fmt: skip
     async def start_terrakard_collection(self, request: Request) -> Any:
         """``{}`` -> the collection with 8 Common and 2 Uncommon cards"""
@@ -84,28 +88,28 @@ class TerraKardCardRoutes(Caller):
     @api(
         "GET",
         "/terrakard/decks",
-        RouteDoc("Your attack decks", DeckSchema, auth="player", many=True, tags=TAGS,
+        RouteDoc("Your attack decks", AttackDeckPageSchema, auth="player", tags=TAGS,
                  codes=CARDS),
     )  # fmt: skip
     async def list_terrakard_decks(self, request: Request) -> Any:
-        """-> ``[{"id": "...", "name": "First", "version": 1, "cost": 8, "budget": 12,
-        "legal": true, "problems": [], "cards": [...]}]``"""
+        """-> ``{"items": [{"id": "...", "name": "First", "version": 1, "cost": 8,
+        "budget": 12, "legal": true, "problems": [], "cards": [...]}], "next": null}``"""
         player_id, level = await self._player_level(request)
-        return await self.services.call(
-            "cards", "terrakard_decks", player_id=player_id, level=level
+        return whole(
+            await self.services.call("cards", "terrakard_decks", player_id=player_id, level=level)
         )
 
     @api(
         "POST",
         "/terrakard/decks",
-        RouteDoc("Save an attack deck: 8 cards within your level's budget", DeckSchema,
-                 CreateDeckRequest, auth="player", status=201, errors=WRITE_ERRORS, tags=TAGS,
+        RouteDoc("Save an attack deck: 8 cards within your level's budget", AttackDeckSchema,
+                 CreateAttackDeckRequest, auth="player", status=201, errors=WRITE_ERRORS, tags=TAGS,
                  codes=CARDS),
     )  # fmt: skip
     async def create_terrakard_deck(self, request: Request) -> tuple[int, Any]:
         """``{"name": "First", "cards": ["<copy id>", ... eight]}`` -> 201 the deck"""
         player_id, level = await self._player_level(request)
-        args = load(CreateDeckRequest(), json_input(request))
+        args = load(CreateAttackDeckRequest(), json_input(request))
         deck = await self.services.call(
             "cards", "terrakard_save_deck", player_id=player_id, level=level,
             name=args["name"], cards=[str(c) for c in args["cards"]],
@@ -115,13 +119,13 @@ class TerraKardCardRoutes(Caller):
     @api(
         "PATCH",
         "/terrakard/decks/<uuid:attack_deck_id>",
-        RouteDoc("Rename a deck or change its cards, at the version you saw", DeckSchema,
-                 EditDeckRequest, auth="player", errors=WRITE_ERRORS, tags=TAGS, codes=CARDS),
+        RouteDoc("Rename a deck or change its cards, at the version you saw", AttackDeckSchema,
+                 EditAttackDeckRequest, auth="player", errors=WRITE_ERRORS, tags=TAGS, codes=CARDS),
     )  # fmt: skip
     async def edit_terrakard_deck(self, request: Request, attack_deck_id: Any) -> Any:
         """``{"expectedVersion": 1, "cards": [...]}`` -> the deck at version 2"""
         player_id, level = await self._player_level(request)
-        args = load(EditDeckRequest(), json_input(request))
+        args = load(EditAttackDeckRequest(), json_input(request))
         cards = None if args["cards"] is None else [str(c) for c in args["cards"]]
         return await self.services.call(
             "cards", "terrakard_save_deck", player_id=player_id, level=level,
@@ -148,15 +152,16 @@ class TerraKardCardRoutes(Caller):
     @api(
         "GET",
         "/terrakard/plans",
-        RouteDoc("Your defense plans (one is active)", PlanSchema, auth="player", many=True,
+        RouteDoc("Your defense plans (one is active)", PlanPageSchema, auth="player",
                  tags=TAGS, codes=CARDS),
     )  # fmt: skip
     async def list_terrakard_plans(self, request: Request) -> Any:
-        """-> ``[{"id": "...", "active": true, "rounds": [...5], "reserve": {...},
-        "condition": {"trigger": "low_hp", "category": null}, "posture": "cautious"}]``"""
+        """-> ``{"items": [{"id": "...", "active": true, "rounds": [...5], "reserve":
+        {...}, "condition": {"trigger": "low_hp", "category": null}, "posture": "cautious"}],
+        "next": null}``"""
         player_id, level = await self._player_level(request)
-        return await self.services.call(
-            "cards", "terrakard_plans", player_id=player_id, level=level
+        return whole(
+            await self.services.call("cards", "terrakard_plans", player_id=player_id, level=level)
         )
 
     @api(

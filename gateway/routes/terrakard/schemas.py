@@ -10,6 +10,7 @@ from marshmallow import fields, validate
 from gateway.casing import CamelSchema
 from gateway.routes.economy_schemas import MAX_PAGE
 from gateway.routes.fairness_schemas import match_replay, match_seed
+from gateway.routes.pages import PageQuery, page_schema
 from gateway.routes.quest.battles_schemas import MAX_IDEMPOTENCY_KEY
 
 MAX_NAME = 100  # the service trims and allows 40
@@ -59,7 +60,7 @@ class BudgetSchema(CamelSchema):
     defense = fields.Integer(metadata={"description": "A plan's six cards' cost at most"})
 
 
-class CollectionSchema(CamelSchema):
+class TerraKardCollectionSchema(CamelSchema):
     started = fields.Boolean(metadata={"description": "The starting collection was claimed"})
     budget = fields.Nested(BudgetSchema)
     active_plan_id = fields.UUID(allow_none=True)
@@ -71,7 +72,7 @@ class ProblemItemSchema(CamelSchema):
     message = fields.String()
 
 
-class DeckSchema(CamelSchema):
+class AttackDeckSchema(CamelSchema):
     id = fields.UUID()
     name = fields.String()
     version = fields.Integer(metadata={"description": "Send it back as expectedVersion"})
@@ -84,12 +85,12 @@ class DeckSchema(CamelSchema):
     updated_at = fields.AwareDateTime()
 
 
-class CreateDeckRequest(CamelSchema):
+class CreateAttackDeckRequest(CamelSchema):
     name = fields.String(required=True, validate=validate.Length(max=MAX_NAME))
     cards = _cards("Eight of your copies, within your level's attack budget")
 
 
-class EditDeckRequest(CamelSchema):
+class EditAttackDeckRequest(CamelSchema):
     expected_version = _version("The deck version you saw")
     name = fields.String(load_default=None, validate=validate.Length(max=MAX_NAME))
     cards = _cards("Eight of your copies", required=False)
@@ -149,7 +150,10 @@ class TargetSchema(CamelSchema):
 class ArenaSchema(CamelSchema):
     level = fields.Integer(metadata={"description": "Your level"})
     trophies = fields.Integer(metadata={"description": "Your trophies"})
-    items = fields.List(fields.Nested(TargetSchema))
+    items = fields.List(fields.Nested(TargetSchema), metadata={"description": "The offer"})
+    next = fields.String(
+        allow_none=True, metadata={"description": "Always null: the offer is one page"}
+    )
 
 
 class StartTutorialRequest(CamelSchema):
@@ -284,17 +288,13 @@ class DefenseReportSchema(CamelSchema):
     replay = fields.List(fields.Dict(), metadata={"description": "One report: the whole log"})
 
 
-class DefenseReportsSchema(CamelSchema):
-    items = fields.List(fields.Nested(DefenseReportSchema))
+DefenseReportsSchema = page_schema(
+    "DefenseReportPage", DefenseReportSchema, "Newest first (by when the attack ended)"
+)
 
 
-class AttacksQuery(CamelSchema):
-    # Query parameters are text: "20" is the number 20.
-    cursor = fields.String(
-        load_default=None,
-        validate=validate.Regexp(r"^\d{1,19}-[0-9a-f]{32}$"),
-        metadata={"description": "The previous page's next"},
-    )
+class AttacksQuery(PageQuery):
+    # A page of attacks is smaller than most (each line names a terrain and a defender).
     limit = fields.Integer(
         load_default=20,
         validate=validate.Range(min=1, max=MAX_PAGE),
@@ -320,10 +320,10 @@ class AttackSummarySchema(CamelSchema):
     finished_at = fields.AwareDateTime(allow_none=True)
 
 
-class AttacksPageSchema(CamelSchema):
-    items = fields.List(
-        fields.Nested(AttackSummarySchema), metadata={"description": "Newest first"}
-    )
-    next = fields.String(
-        allow_none=True, metadata={"description": "The cursor of the next page; null at the end"}
-    )
+AttacksPageSchema = page_schema("AttacksPage", AttackSummarySchema, "Newest first")
+
+
+AttackDeckPageSchema = page_schema(
+    "AttackDeckPage", AttackDeckSchema, "Your attack decks (a handful at most): all of them"
+)
+PlanPageSchema = page_schema("PlanPage", PlanSchema, "Your defense plans: all of them")

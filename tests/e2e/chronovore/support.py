@@ -22,8 +22,8 @@ CPU_CLASS = "captain"  # the configured CPU deck's (services/battle/games/chrono
 @pytest.fixture
 def core_set(api, starters):
     """The Core Set published by the seed (``starters`` runs it), as the library shows it."""
-    wait_for(lambda: len(api.get("/chronovore/library").json()) >= 120, timeout=30)
-    return {card["id"]: card for card in api.get("/chronovore/library").json()}
+    wait_for(lambda: len(api.get("/chronovore/library").json()["items"]) >= 120, timeout=30)
+    return {card["id"]: card for card in api.get("/chronovore/library").json()["items"]}
 
 
 def starting_packs(rpc, player) -> list[str]:

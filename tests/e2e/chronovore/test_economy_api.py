@@ -291,7 +291,7 @@ def test_for_seven_days_after_an_author_weakens_a_card_its_shred_pays_the_crafti
     # Publication crosses authoring's outbox and cards' consumer; on a loaded machine (two
     # shards on two cores) that took more than the default ten seconds once.
     library = "/chronovore/library"
-    wait_for(lambda: new_id in {c["id"] for c in api.get(library).json()}, timeout=30)
+    wait_for(lambda: new_id in {c["id"] for c in api.get(library).json()["items"]}, timeout=30)
     shredded = post(player, f"/chronovore/collection/{copies[0]}/shred", idempotency_key=key())
     assert (shredded.json()["fragments"], shredded.json()["weakened"]) == (5, True)
     clock.advance(days=7)  # "for 7 days": from the publication on, not after
@@ -309,7 +309,7 @@ def test_for_seven_days_after_an_author_weakens_a_card_its_shred_pays_the_crafti
 
 def test_an_unopened_diamond_pack_sells_back_for_its_full_price(api, rpc, core_set):
     player = new_player(api)
-    odds = {kind["kind"]: kind for kind in api.get("/chronovore/packs/odds").json()}
+    odds = {kind["kind"]: kind for kind in api.get("/chronovore/packs/odds").json()["items"]}
     assert odds["diamond"]["sellBack"] is True and "sellBack" not in odds["core"]
     grant_gold(rpc, player.id, 2000)
     bought = post(player, "/chronovore/shop/packs", {"kind": "diamond"}, key())

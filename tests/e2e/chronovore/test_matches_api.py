@@ -24,7 +24,7 @@ from shared.config import SERVICE_NAMES
 from tests.e2e.accounts.test_me import assert_problem
 from tests.e2e.chronovore import support
 from tests.e2e.chronovore.support import STARTING, player_with_deck, starting_packs
-from tests.e2e.quest.test_battle_api import stop_sweeper
+from tests.e2e.quest.test_battle_api import assert_pages_of_own_matches, stop_sweeper
 from tests.e2e.quest.test_cards_api import Player
 
 pytestmark = pytest.mark.e2e
@@ -100,8 +100,9 @@ def start_with_cpu_cards(player, deck, settings, tries=30):
 
 def test_the_library_is_public_and_a_new_player_starts_with_packs_not_cards(api, rpc, core_set):
     library = api.get("/chronovore/library")
-    assert library.status_code == 200 and len(library.json()) >= 120
-    card = next(c for c in library.json() if c["name"] == "Dreadnought")
+    assert library.status_code == 200 and len(library.json()["items"]) >= 120
+    assert library.json()["next"] is None  # the Core Set comes whole
+    card = next(c for c in library.json()["items"] if c["name"] == "Dreadnought")
     assert card["definition"]["cardClass"] == "captain" and card["kind"] == "monster"
     player = Player(api)
     assert len(starting_packs(rpc, player)) == STARTING  # 30 Core Set + 1 Golden
@@ -129,7 +130,7 @@ def test_deck_lists_are_saved_either_way_and_only_a_legal_one_starts_a_match(api
         json={"expectedVersion": 1, "cards": [c["id"] for c in deck["cards"]]},
     )
     assert edited.status_code == 200 and edited.json()["legal"] is True
-    listed = player.call("GET", "/chronovore/decks").json()
+    listed = player.call("GET", "/chronovore/decks").json()["items"]
     assert {d["id"] for d in listed} == {deck["id"], wip.json()["id"]}
     gone = player.call("DELETE", f"/chronovore/decks/{wip.json()['id']}?expectedVersion=2")
     assert gone.status_code == 204
@@ -251,3 +252,23 @@ def test_leaving_gives_the_computer_the_win(api, rpc, core_set):
         404,
         "deck_not_found",
     )
+
+
+def test_a_player_lists_their_own_matches_newest_first_a_page_at_a_time(api, rpc, core_set, clock):
+    player, deck = player_with_deck(api, rpc, core_set)
+    first = player.call("POST", "/chronovore/matches", json={"deckId": deck["id"]}).json()
+    left = player.call(
+        "POST",
+        f"/chronovore/matches/{first['id']}/leave",
+        json={"expectedVersion": first["version"]},
+    )
+    assert left.status_code == 200, left.text
+    clock.advance(minutes=1)
+    second = player.call("POST", "/chronovore/matches", json={"deckId": deck["id"]}).json()
+    items = assert_pages_of_own_matches(
+        api, player, "/chronovore/matches", [first, second], "result"
+    )
+    assert (items[0]["status"], items[0]["result"]) == ("active", None)
+    assert (items[1]["status"], items[1]["result"]) == ("finished", "left")
+    # Quest's list is another game's: a Chronovore match is not in it.
+    assert player.call("GET", "/quest/battles").json() == {"items": [], "next": None}

@@ -23,7 +23,7 @@ def core_set(api, starters):
     """The Core Set as the cards service offers it: every rarity a pack can give."""
 
     def every_rarity() -> bool:
-        seen = {d["rarity"] for d in api.get(f"/cards/catalogue?game={GAME}").json()}
+        seen = {d["rarity"] for d in api.get(f"/cards/catalogue?game={GAME}").json()["items"]}
         return seen >= RARITIES
 
     wait_for(every_rarity, timeout=60)

@@ -46,13 +46,13 @@ def counts(inventory: dict) -> dict[str, int]:
 def test_the_odds_are_public_and_only_games_with_an_economy_have_them(api):
     odds = api.get(f"/{GAME}/packs/odds")
     assert odds.status_code == 200, odds.text
-    kinds = {kind["kind"]: kind for kind in odds.json()}
+    kinds = {kind["kind"]: kind for kind in odds.json()["items"]}
     assert set(kinds) == {"core", "golden", "diamond"}
     core = kinds["core"]
     assert core["price"] == {"currency": "gold", "amount": 10}
     assert core["finishOdds"] == {"plain": "19/20", "golden": "99/2000", "diamond": "1/2000"}
     assert set(core["slotRarityOdds"][0]) == RARITIES and core["floor"] == "uncommon"
-    terrakard = {kind["kind"]: kind for kind in api.get("/terrakard/packs/odds").json()}
+    terrakard = {kind["kind"]: kind for kind in api.get("/terrakard/packs/odds").json()["items"]}
     assert set(terrakard) == {"gold", "silver", "bronze", "copper", "rampart"}
     assert terrakard["rampart"]["price"] == {"currency": "rampart_tokens", "amount": 5}
     assert_problem(api.get("/quest/packs/odds"), 404, "route_not_found")

@@ -145,7 +145,10 @@ MATRIX: list[tuple[str, str, str | None, tuple[int | str, ...]]] = [
                (ANON,       200,       NO_DECK,        NO_DECK,        LOCKED)),
     ("DELETE", "/quest/decks/<uuid:deck_id>",          None,
                (ANON,       204,       NO_DECK,        NO_DECK,        LOCKED)),
-    # The owner's battle: read, act, forfeit; then the owner starts another.
+    # The owner's battle: read, act, forfeit; then the owner starts another. Everyone
+    # lists their own battles (none of another's: no owner id in another's answer).
+    ("GET",    "/quest/battles",                       None,
+               (ANON,       200,       200,            200,            LOCKED)),
     ("GET",    "/quest/battles/active",                None,
                (ANON,       200,   "404 no_active_match", "404 no_active_match", LOCKED)),
     ("GET",    "/quest/battles/<uuid:match_id>",       None,
@@ -176,6 +179,8 @@ MATRIX: list[tuple[str, str, str | None, tuple[int | str, ...]]] = [
                (ANON,       204,       NO_DECK,        NO_DECK,        LOCKED)),
     ("POST",   "/chronovore/matches",                  "chronovore_match",
                (ANON,       201,       NO_DECK,        NO_DECK,        LOCKED)),
+    ("GET",    "/chronovore/matches",                  None,
+               (ANON,       200,       200,            200,            LOCKED)),
     ("GET",    "/chronovore/matches/active",           None,
                (ANON,       200,   "404 no_active_match", "404 no_active_match", LOCKED)),
     ("GET",    "/chronovore/matches/<uuid:match_id>",  None,

@@ -79,7 +79,7 @@ def catalogue(api):
 
 
 def _catalogue_with(api: ApiClient, *names: str) -> list[dict[str, Any]] | None:
-    listed = api.get("/cards/catalogue?game=quest").json()
+    listed = api.get("/cards/catalogue?game=quest").json()["items"]
     return listed if {d["name"] for d in listed} >= set(names) else None
 
 
@@ -602,7 +602,7 @@ def _draft(author: Caller, kind: str = "challenge", body: dict[str, Any] | None 
 def test_injection_strings_in_deck_names_are_stored_verbatim_or_refused(api, deck_owner, text):
     bystander = Caller(api)
     name = text[:30]
-    before = deck_owner.call("GET", "/quest/decks").json()
+    before = deck_owner.call("GET", "/quest/decks").json()["items"]
 
     created = deck_owner.call(
         "POST", "/quest/decks", json={"name": name, "cards": deck_owner.copies}
@@ -613,7 +613,7 @@ def test_injection_strings_in_deck_names_are_stored_verbatim_or_refused(api, dec
         json={"expectedVersion": 1, "name": name + " (renamed)"},
     )
 
-    decks = {d["id"]: d for d in deck_owner.call("GET", "/quest/decks").json()}
+    decks = {d["id"]: d for d in deck_owner.call("GET", "/quest/decks").json()["items"]}
     if created.status_code == 201:
         assert renamed.status_code == 200, renamed.text
         assert decks[created.json()["id"]]["name"] == name
@@ -623,7 +623,7 @@ def test_injection_strings_in_deck_names_are_stored_verbatim_or_refused(api, dec
         assert_problem(created, 422, "deck_name_invalid")
         assert_problem(renamed, 422, "deck_name_invalid")
         assert list(decks.values()) == before
-    assert bystander.call("GET", "/quest/decks").json() == []
+    assert bystander.call("GET", "/quest/decks").json()["items"] == []
 
 
 def _text_bodies(text: str) -> list[tuple[str, dict[str, Any]]]:
@@ -707,11 +707,11 @@ def test_injection_strings_as_reasons_and_filters_are_kept_or_refused(author, te
         json={"to": "in_review", "expectedVersion": 1, "reason": text},
     )
     assert submitted.status_code == 200, submitted.text
-    assert author.call("GET", path + "/audit").json()[-1]["reason"] == text
+    assert author.call("GET", path + "/audit").json()["items"][-1]["reason"] == text
 
     listed = author.call("GET", "/authoring/content", params={"kind": text[:40]})
     assert listed.status_code == 200, listed.text
-    assert listed.json() == []
+    assert listed.json() == {"items": [], "next": None}
     state = author.call("GET", "/authoring/content", params={"state": text})
     assert_problem(state, 422, "validation_failed")
     game = author.call("GET", "/cards/catalogue", params={"game": text})
@@ -807,14 +807,15 @@ def test_invalid_utf_8_in_a_query_is_read_as_replacement_characters(author):
     for query in ("kind=%ED%A0%80", "kind=%FF%FE", "kind=%C3%28"):
         response = author.call("GET", f"/authoring/content?{query}")
         assert response.status_code == 200, response.text
-        assert response.json() == []
+        assert response.json() == {"items": [], "next": None}
 
 
 # -- the fuzzer's findings ----------------------------------------------------------------
 
 
-def test_fuzz_finding_list_routes_are_documented_as_arrays(api, author, catalogue):
-    """The document said one object where the routes answer a JSON array."""
+def test_fuzz_finding_list_routes_are_documented_as_the_pages_they_answer(api, author, catalogue):
+    """The document said one object where the routes answered a JSON array; every list
+    is now a page, ``{items, next}``, documented as one (docs/api.md, "Lists")."""
     spec = build_spec(Gateway)
     for path, caller in (
         ("/cards/catalogue?game=quest", author),
@@ -824,8 +825,12 @@ def test_fuzz_finding_list_routes_are_documented_as_arrays(api, author, catalogu
     ):
         route = path.split("?")[0]
         documented = spec["paths"][route]["get"]["responses"]["200"]["content"]
-        assert documented["application/json"]["schema"]["type"] == "array"
-        assert isinstance(caller.call("GET", path).json(), list)
+        name = documented["application/json"]["schema"]["$ref"].rsplit("/", 1)[1]
+        page = spec["components"]["schemas"][name]
+        assert page["properties"]["items"]["type"] == "array", path
+        assert set(page["required"]) >= {"items", "next"}, path
+        answer = caller.call("GET", path).json()
+        assert isinstance(answer["items"], list) and "next" in answer, path
 
 
 def test_fuzz_finding_problems_may_carry_extension_members(api, player):
@@ -849,7 +854,7 @@ def test_fuzz_finding_query_parameters_are_documented(api):
     }
     assert names[("/quest/events", "get")] == {"lat", "lon"}
     assert names[("/cards/catalogue", "get")] == {"game"}
-    assert names[("/authoring/content", "get")] == {"kind", "state", "limit"}
+    assert names[("/authoring/content", "get")] == {"kind", "state", "cursor", "limit"}
     assert names[("/quest/decks/{deck_id}", "delete")] == {"expectedVersion"}
     assert names[("/me/progression", "get")] == {"limit"}
 

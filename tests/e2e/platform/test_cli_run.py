@@ -98,7 +98,9 @@ def test_deckyard_run_serves_me_and_stops_on_sigterm(settings, tmp_path):
         # `run` seeded the empty platform; the catalogue reaches cards through events.
         catalogue = []
         while time.monotonic() < deadline and len(catalogue) < 30:
-            catalogue = requests.get(base + "/cards/catalogue?game=quest", timeout=10).json()
+            catalogue = requests.get(base + "/cards/catalogue?game=quest", timeout=10).json()[
+                "items"
+            ]
             time.sleep(0.2)
         assert {"Quillip", "Voltiki", "Karrik", "Field Kit", "Reserve Focus"} <= {
             card["name"] for card in catalogue

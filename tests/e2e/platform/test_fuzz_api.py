@@ -225,9 +225,10 @@ def world(fuzz_api, request):
     content = json.loads((SEED_DIR / "quest_content.json").read_text(encoding="utf-8"))
     spot = content["events"][0]["location"]
     nearby = wait_for(
-        lambda: api.get(f"/quest/events?lat={spot['lat']}&lon={spot['lon']}").json(), timeout=30
+        lambda: api.get(f"/quest/events?lat={spot['lat']}&lon={spot['lon']}").json()["items"],
+        timeout=30,
     )
-    wait_for(lambda: len(api.get("/cards/catalogue?game=quest").json()) > 5, timeout=30)
+    wait_for(lambda: len(api.get("/cards/catalogue?game=quest").json()["items"]) > 5, timeout=30)
 
     player = Caller(api, random_sub("fuzz-player"))
     author = Caller(api, random_sub("fuzz-author"), roles=("author",))
@@ -254,7 +255,7 @@ def world(fuzz_api, request):
         json={"kind": "challenge", "game": "quest", "body": {"title": "Fuzzed"}},
     )
     assert draft.status_code == 201, draft.text
-    published = author.call("GET", "/authoring/content?state=published&limit=5").json()
+    published = author.call("GET", "/authoring/content?state=published&limit=5").json()["items"]
 
     KNOWN_IDS.update(
         {

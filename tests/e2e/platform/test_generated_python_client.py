@@ -47,6 +47,9 @@ def test_a_generated_python_client_reads_the_api_and_its_problems(api, generated
     get_me = importlib.import_module(f"{PACKAGE}.api.accounts.get_me")
     library = importlib.import_module(f"{PACKAGE}.api.chronovore_cards.get_chronovore_library")
     me_model = importlib.import_module(f"{PACKAGE}.models.me").Me
+    page_model = importlib.import_module(
+        f"{PACKAGE}.models.chronovore_library_page"
+    ).ChronovoreLibraryPage
 
     player = package.AuthenticatedClient(base_url=base_url, token=api.token(random_sub("py")))
     answer = get_me.sync_detailed(client=player)
@@ -54,7 +57,8 @@ def test_a_generated_python_client_reads_the_api_and_its_problems(api, generated
     assert isinstance(answer.parsed, me_model) and str(answer.parsed.id)
 
     cards = library.sync_detailed(client=package.Client(base_url=base_url))
-    assert cards.status_code == 200 and isinstance(cards.parsed, list)
+    assert cards.status_code == 200 and isinstance(cards.parsed, page_model)
+    assert isinstance(cards.parsed.items, list) and cards.parsed.next_ is None  # a whole list
 
     stranger = package.AuthenticatedClient(base_url=base_url, token="not-a-token")
     refused = get_me.sync_detailed(client=stranger)

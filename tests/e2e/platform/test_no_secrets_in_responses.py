@@ -635,7 +635,7 @@ class Session:
 def test_no_player_visible_response_holds_a_secret(
     api, starters, event, rival, settings, chosen_seed
 ):
-    catalogue = api.get("/cards/catalogue?game=quest").json()
+    catalogue = api.get("/cards/catalogue?game=quest").json()["items"]
     cpu_words = cpu_card_words(catalogue)
     assert set(cpu_words) == set(CPU_DECK.creatures)
     own_words = json.dumps(with_deck(api)[1])  # a Grit starter deck: nothing of the CPU's

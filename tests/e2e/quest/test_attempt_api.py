@@ -64,7 +64,7 @@ def publish_open_event(api, authors, question_ids, name):
     wait_for(
         lambda: any(
             e["id"] == event["id"]
-            for e in api.get(f"/quest/events?lat={SPOT['lat']}&lon={SPOT['lon']}").json()
+            for e in api.get(f"/quest/events?lat={SPOT['lat']}&lon={SPOT['lon']}").json()["items"]
         )
     )
     return event
@@ -90,7 +90,7 @@ def claim(**overrides):
 def test_a_player_plays_an_event_challenge_from_start_to_result(api, event_id):
     token = api.token(random_sub())
     h = {"Authorization": f"Bearer {token}"}
-    nearby = api.get(f"/quest/events?lat={SPOT['lat']}&lon={SPOT['lon']}").json()
+    nearby = api.get(f"/quest/events?lat={SPOT['lat']}&lon={SPOT['lon']}").json()["items"]
     assert "Red Planet" not in json.dumps(nearby) and "choices" not in json.dumps(nearby)
 
     started = api.request("POST", f"/quest/events/{event_id}/attempt", headers=h, json=claim())

@@ -89,7 +89,7 @@ def with_deck(api, affinity="Wit"):
 def engine_decks(api, deck):
     """The player's and the CPU's engine decks, as the server will snapshot them.
     The engine reads the services' snake_case names, the API answers camelCase."""
-    catalogue = snakeize(api.get("/cards/catalogue?game=quest").json())
+    catalogue = snakeize(api.get("/cards/catalogue?game=quest").json()["items"])
     by_id = {d["id"]: d for d in catalogue}
     player = quest.player_deck(
         [
@@ -497,3 +497,49 @@ def test_after_its_creature_is_defeated_the_player_selects_a_replacement_first(
     assert chosen["turnNumber"] == view["turnNumber"]
     assert chosen["version"] == view["version"] + 1
     assert datetime.fromisoformat(chosen["deadline"]) == clock.now() + TURN
+
+
+def assert_pages_of_own_matches(api, player, path, matches, result_word):
+    """``matches`` (oldest first) are all of ``player``'s at ``path``: newest first, one
+    line each with no card, a page at a time; nobody else's list shows them."""
+    listed = player.call("GET", path)
+    assert listed.status_code == 200, listed.text
+    items = listed.json()["items"]
+    assert [m["id"] for m in items] == [m["id"] for m in reversed(matches)]
+    assert listed.json()["next"] is None
+    for line in items:
+        assert set(line) == {
+            "id", "mode", "deckId", "opponent", "status", result_word, "createdAt", "finishedAt",
+        }  # fmt: skip
+        assert (line["mode"], line["opponent"]) == ("cpu", "cpu")
+    first = player.call("GET", f"{path}?limit=1").json()
+    assert [m["id"] for m in first["items"]] == [matches[-1]["id"]]
+    second = player.call("GET", f"{path}?limit=1&cursor={first['next']}").json()
+    assert [m["id"] for m in second["items"]] == [matches[-2]["id"]]
+    assert Player(api).call("GET", path).json() == {"items": [], "next": None}
+    assert api.request("GET", path).status_code == 401
+    far = "644302095255559369-" + "ab" * 16  # no match's time (beyond the year 9999)
+    for query, code in (
+        ("cursor=12-zz", "invalid_cursor"),
+        (f"cursor={far}", "invalid_cursor"),
+        ("limit=0", "validation_failed"),
+        ("limit=101", "validation_failed"),
+    ):
+        assert_problem(player.call("GET", f"{path}?{query}"), 422, code)  # fmt: skip
+    return items
+
+
+def test_a_player_lists_their_own_battles_newest_first_a_page_at_a_time(api, starters, clock):
+    player, deck = with_deck(api)
+    first = player.call("POST", "/quest/battles", json={"deckId": deck["id"]}).json()
+    over = {"expectedVersion": first["version"]}
+    forfeited = player.call("POST", f"/quest/battles/{first['id']}/forfeit", json=over)
+    assert forfeited.status_code == 200, forfeited.text
+    clock.advance(minutes=1)
+    second = player.call("POST", "/quest/battles", json={"deckId": deck["id"]}).json()
+    items = assert_pages_of_own_matches(api, player, "/quest/battles", [first, second], "outcome")
+    assert (items[0]["status"], items[0]["outcome"], items[0]["finishedAt"]) == (
+        "active", None, None
+    )  # fmt: skip
+    assert (items[1]["status"], items[1]["outcome"]) == ("finished", "forfeit")
+    assert items[1]["deckId"] == deck["id"] and items[1]["finishedAt"] is not None

@@ -21,7 +21,8 @@ REPLACEMENTS = json.loads((SEED_DIR / "quest_card_replacements.json").read_text(
 
 def in_catalogue(api, name):
     return next(
-        (d for d in api.get("/cards/catalogue?game=quest").json() if d["name"] == name), None
+        (d for d in api.get("/cards/catalogue?game=quest").json()["items"] if d["name"] == name),
+        None,
     )
 
 
@@ -64,7 +65,8 @@ class Player:
 def test_the_catalogue_is_browsable_without_an_account(api, starters):
     response = api.get("/cards/catalogue?game=quest")
     assert response.status_code == 200
-    assert any(d["name"] == "Field Kit" for d in response.json())
+    assert any(d["name"] == "Field Kit" for d in response.json()["items"])
+    assert response.json()["next"] is None  # the catalogue comes whole
 
 
 def test_a_player_chooses_a_starter_once_and_builds_a_deck_from_it(api, starters):
@@ -95,7 +97,7 @@ def test_a_player_chooses_a_starter_once_and_builds_a_deck_from_it(api, starters
     assert created.status_code == 201, created.text
     deck = created.json()
     assert (deck["cost"], deck["legal"], deck["version"]) == (5, True, 1)
-    assert player.call("GET", "/quest/decks").json() == [deck]
+    assert player.call("GET", "/quest/decks").json()["items"] == [deck]
 
     renamed = player.call(
         "PUT", f"/quest/decks/{deck['id']}", json={"expectedVersion": 1, "name": "Walk"}
@@ -143,7 +145,7 @@ def test_bad_deck_requests_get_clear_errors_and_change_nothing(api, starters):
         headers={"Authorization": f"Bearer {player.token}", "Content-Type": "application/json"},
     )
     assert_problem(malformed, 400, "malformed_json")
-    assert player.call("GET", "/quest/decks").json() == []
+    assert player.call("GET", "/quest/decks").json()["items"] == []
 
 
 def test_another_players_deck_is_404_for_every_verb(api, starters):

@@ -36,7 +36,7 @@ def served_event(api, event):
     spot = event["location"]
 
     def find():
-        nearby = api.get(f"/quest/events?lat={spot['lat']}&lon={spot['lon']}").json()
+        nearby = api.get(f"/quest/events?lat={spot['lat']}&lon={spot['lon']}").json()["items"]
         return next((e for e in nearby if e["name"] == event["name"]), None)
 
     return wait_for(find, timeout=30)

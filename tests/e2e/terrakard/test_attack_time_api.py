@@ -92,8 +92,8 @@ def battle_rows_holding(settings, ids: list[str]) -> int:
 
 def own_ids(player: Arena) -> list[str]:
     """The player's copies, decks and plans (ids of their account's things)."""
-    decks = player.ok("GET", "/terrakard/decks")
-    plans = player.ok("GET", "/terrakard/plans")
+    decks = player.ok("GET", "/terrakard/decks")["items"]
+    plans = player.ok("GET", "/terrakard/plans")["items"]
     found = [c["id"] for c in player.collection()["cards"]]
     return found + [d["id"] for d in _items(decks)] + [p["id"] for p in _items(plans)]
 
@@ -285,6 +285,12 @@ def test_a_disconnected_attacker_may_come_back_within_the_round_else_the_sweeper
                  if r["matchId"] == view["id"]]
     )  # fmt: skip
     assert [r["attackerCard"]["auto"] for r in reports[0]["report"]["rounds"]] == autos
+    # A page of one: the newest report, then nothing after it (this defender's only one).
+    newest = defender.ok("GET", "/terrakard/defense-reports?limit=1")
+    assert [r["matchId"] for r in newest["items"]] == [view["id"]] and newest["next"] is None
+    far = "644302095255559369-" + "ab" * 16  # no attack's end (beyond the year 9999)
+    assert_problem(defender.call("GET", f"/terrakard/defense-reports?cursor={far}"), 422,
+                   "invalid_cursor")  # fmt: skip
     # The attacker finds it over in their list of attacks.
     listed = attacker.ok("GET", "/terrakard/attacks")["items"]
     assert listed[0]["id"] == view["id"] and listed[0]["status"] == "finished"
@@ -314,7 +320,7 @@ def test_the_list_of_your_attacks_pages_newest_first(api, catalogue, clock):
     theirs = defenders[0].ok("GET", "/terrakard/attacks")["items"]
     assert [a["mode"] for a in theirs] == ["tutorial"]
     assert_problem(attacker.call("GET", "/terrakard/attacks?cursor=12-zz"), 422,
-                   "validation_failed")  # fmt: skip
+                   "invalid_cursor")  # fmt: skip
     # Well formed, but no attack's time (beyond the year 9999): refused, not a crash.
     far = "644302095255559369-" + "ab" * 16
     assert_problem(attacker.call("GET", f"/terrakard/attacks?cursor={far}"), 422,

@@ -18,8 +18,10 @@ CORE_SET = 120  # at least: the seed publishes the whole Core Set
 
 def core_set(web_api: Any) -> dict[str, Any]:
     """The Core Set as the library shows it, once the seed has published it."""
-    wait_for(lambda: len(web_api.get("/chronovore/library").json()) >= CORE_SET, timeout=30)
-    return {card["id"]: card for card in web_api.get("/chronovore/library").json()}
+    wait_for(
+        lambda: len(web_api.get("/chronovore/library").json()["items"]) >= CORE_SET, timeout=30
+    )
+    return {card["id"]: card for card in web_api.get("/chronovore/library").json()["items"]}
 
 
 def named_player(web_api: Any, prefix: str) -> tuple[str, Player]:

@@ -92,7 +92,10 @@ def seed_catalogue(settings: Any, api: str) -> None:
         engine.dispose()
 
     def starters_listed() -> bool:
-        names = {card["name"] for card in requests.get(f"{api}/cards/catalogue?game=quest").json()}
+        names = {
+            card["name"]
+            for card in requests.get(f"{api}/cards/catalogue?game=quest").json()["items"]
+        }
         return {"Quillip", "Field Kit", "Reserve Focus"} <= names
 
     wait_for(starters_listed, timeout=30)

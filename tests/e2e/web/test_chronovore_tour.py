@@ -14,5 +14,7 @@ CORE_SET = 120  # at least: the seed publishes the whole Core Set
 
 
 def test_a_player_browses_the_library_opens_packs_builds_a_deck_and_plays(web_platform, web_api):
-    wait_for(lambda: len(web_api.get("/chronovore/library").json()) >= CORE_SET, timeout=30)
+    wait_for(
+        lambda: len(web_api.get("/chronovore/library").json()["items"]) >= CORE_SET, timeout=30
+    )
     run_journey("chronovore_tour", web_platform)

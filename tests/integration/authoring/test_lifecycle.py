@@ -19,6 +19,17 @@ def authoring(start_service, rpc):
     return rpc.authoring
 
 
+def every(authoring, **filters):
+    """Every listed content, page after page."""
+    found, cursor = [], None
+    while True:
+        page = authoring.list(**filters, cursor=cursor, limit=100)
+        found.extend(page["items"])
+        cursor = page["next"]
+        if cursor is None:
+            return found
+
+
 def question_body(n=0):
     return {
         "prompt": f"Which planet is known as the Red Planet? ({random_suffix()} {n})",
@@ -253,10 +264,11 @@ def test_an_incomplete_question_is_refused_at_submission_with_the_reasons(author
     ],
 )
 def test_malformed_bodies_are_refused_and_create_nothing(authoring, body):
-    before = len(authoring.list(kind="question", limit=500))
+    # Newest first: anything created would be the head of the list.
+    before = authoring.list(kind="question", limit=1)["items"]
     with pytest.raises(InvalidInput):
         authoring.create(actor=ALICE, kind="question", game="quest", body=body)
-    assert len(authoring.list(kind="question", limit=500)) == before
+    assert authoring.list(kind="question", limit=1)["items"] == before
 
 
 def test_an_unknown_kind_or_game_is_refused(authoring):
@@ -417,7 +429,7 @@ def test_a_starter_creature_cannot_be_retired_while_its_affinity_needs_it(author
     # tests may have published Grit starters too, so retire down to exactly ours.
     ours = [published(authoring, "creature", grit_starter()) for _ in range(3)]
     keep = {c["id"] for c in ours}
-    for card in authoring.list(kind="creature", state="published", limit=500):
+    for card in every(authoring, kind="creature", state="published"):
         body = card["body"]
         if body["starter"] and body["affinity"] == "Grit" and card["id"] not in keep:
             authoring.transition(
@@ -435,3 +447,25 @@ def test_a_starter_creature_cannot_be_retired_while_its_affinity_needs_it(author
         actor=BOB, content_id=first["id"], to="retired", expected_version=first["version"]
     )
     assert retired["state"] == "retired"
+
+
+def test_the_list_goes_page_by_page_newest_first_without_repeats_or_gaps(authoring):
+    ours = [
+        authoring.create(actor=ALICE, kind="question", game="quest", body=question_body(n))
+        for n in range(5)
+    ]
+    first = authoring.list(kind="question", limit=2)
+    assert [c["id"] for c in first["items"]] == [ours[4]["id"], ours[3]["id"]]
+    second = authoring.list(kind="question", limit=2, cursor=first["next"])
+    assert [c["id"] for c in second["items"]] == [ours[2]["id"], ours[1]["id"]]
+    later = authoring.create(actor=ALICE, kind="question", game="quest", body=question_body(9))
+    third = authoring.list(kind="question", limit=2, cursor=second["next"])
+    assert third["items"][0]["id"] == ours[0]["id"]  # a new row shifts no page
+    assert later["id"] not in {c["id"] for c in third["items"]}
+
+
+def test_a_cursor_the_list_never_gave_is_refused(authoring):
+    for cursor in ("12-zz", "644302095255559369-" + "ab" * 16):
+        with pytest.raises(InvalidInput) as refused:
+            authoring.list(cursor=cursor)
+        assert refused.value.code == "invalid_cursor"

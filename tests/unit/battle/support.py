@@ -139,6 +139,17 @@ class FakeMatches:
     def initial_state(self, match_id):
         return self.initial[match_id]
 
+    def played_by(self, player_id, game, before, limit, modes=None):
+        found = [
+            m
+            for m in self.rows.values()
+            if m.seat_of(player_id) and m.game == game and (modes is None or m.mode in modes)
+        ]
+        found.sort(key=lambda m: (m.created_at, m.id), reverse=True)
+        if before is not None:
+            found = [m for m in found if (m.created_at, m.id) < before]
+        return found[:limit]
+
     def overdue(self, now, limit):
         due = [
             m

@@ -251,3 +251,66 @@ def test_docs_page_escapes_html_from_the_spec():
     assert "/x/&lt;img src=x onerror=alert(2)&gt;" in page
     assert "Say &quot;hi&quot; &amp; &lt;i&gt;leave&lt;/i&gt;" in page
     assert "200&lt;svg&gt;" in page
+
+
+def _schema_classes(root: type[Schema], seen: dict[type[Schema], None]) -> None:
+    """``root`` and every schema nested in it, at any depth."""
+    if root in seen:
+        return
+    seen[root] = None
+    for field in root._declared_fields.values():
+        inner = getattr(field, "inner", field)  # a List's element
+        nested = getattr(inner, "nested", None)
+        if isinstance(nested, type) and issubclass(nested, Schema):
+            _schema_classes(nested, seen)
+
+
+def test_no_two_schemas_share_a_name_in_the_document():
+    # apispec names a component after its class (``DeckSchema`` -> ``Deck``) and, when two
+    # different classes share a name, calls the second ``Deck1``: a name that moves when a
+    # route is added, and two shapes a reader takes for one.
+    seen: dict[type[Schema], None] = {}
+    for route in api_routes(Gateway):
+        for schema in (route.doc.response, route.doc.request, route.doc.query):
+            if schema is not None:
+                _schema_classes(schema, seen)
+    by_name: dict[str, list[str]] = {}
+    for cls in seen:
+        name = cls.__name__.removesuffix("Schema")
+        by_name.setdefault(name, []).append(f"{cls.__module__}.{cls.__qualname__}")
+    assert {name: where for name, where in by_name.items() if len(where) > 1} == {}
+
+
+def test_no_component_name_carries_a_collision_suffix(spec):
+    names = set(spec["components"]["schemas"])
+    suffixed = {
+        n for n in names if re.fullmatch(r"(.+?)\d+", n) and re.sub(r"\d+$", "", n) in names
+    }
+    assert suffixed == set()
+
+
+# Lists of the PvP module (services/battle/pvp.py), capped at their newest 20 or 50 and
+# not yet paged: issue 16's remaining item.
+NOT_YET_PAGED = {"GET /{game}/invitations", "GET /quest/pvp-matches"}
+
+
+def test_every_list_is_a_page_never_a_bare_array(spec):
+    components = spec["components"]["schemas"]
+    for label, operation in _operations(spec):
+        if label in NOT_YET_PAGED:
+            continue
+        for status, response in operation["responses"].items():
+            schema = response.get("content", {}).get("application/json", {}).get("schema")
+            if not status.startswith("2") or not schema:
+                continue
+            assert schema.get("type") != "array", label
+            if "$ref" in schema:
+                schema = components[schema["$ref"].rsplit("/", 1)[1]]
+            if "items" in schema.get("properties", {}):
+                assert set(schema["properties"]) >= {"items", "next"}, label
+
+
+def test_a_growing_list_takes_a_cursor_and_a_limit(spec):
+    for path in ("/authoring/content", "/quest/battles", "/chronovore/matches"):
+        parameters = {p["name"] for p in spec["paths"][path]["get"]["parameters"]}
+        assert {"cursor", "limit"} <= parameters, path

@@ -60,6 +60,27 @@ export async function unwrap<T>(call: Promise<FetchResult<T>>): Promise<T> {
   return result.data as T;
 }
 
+/** The items of a list answered whole (every list is a page, `{items, next}`; a list
+ * bounded by the rules, such as your decks or a game's pack kinds, comes in one page). */
+export async function listed<T>(call: Promise<FetchResult<{ items: T[]; next: string | null }>>): Promise<T[]> {
+  return (await unwrap(call)).items;
+}
+
+/** Every item of a paged list, following `next` page after page (a list that grows, read
+ * whole where a screen shows it whole: the Authors' content). */
+export async function allPages<T>(
+  page: (cursor: string | undefined) => Promise<FetchResult<{ items: T[]; next: string | null }>>,
+): Promise<T[]> {
+  const found: T[] = [];
+  let cursor: string | undefined;
+  do {
+    const answer = await unwrap(page(cursor));
+    found.push(...answer.items);
+    cursor = answer.next ?? undefined;
+  } while (cursor !== undefined);
+  return found;
+}
+
 /** A fresh key per user action, so a retried request is applied once. */
 export function idempotencyKey(): string {
   return crypto.randomUUID();

@@ -12,7 +12,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List content, newest first (?kind=&state=&limit=)
+         * List content, newest first (?kind=&state=&cursor=&limit=)
          * @description Requires the author role.
          */
         get: operations["listContent"];
@@ -262,7 +262,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * Your matches against the computer, newest first: status, result, times (?cursor=&limit=)
+         * @description Requires the player role.
+         */
+        get: operations["listChronovoreMatches"];
         put?: never;
         /**
          * Start a match against the computer with one of your legal decks (409 with the active match's id if you have one)
@@ -736,7 +740,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * Your CPU battles, newest first: status, outcome, times (?cursor=&limit=)
+         * @description Requires the player role.
+         */
+        get: operations["listQuestBattles"];
         put?: never;
         /**
          * Start a CPU battle with one of your saved decks (409 with the active match's id if you have one)
@@ -1267,7 +1275,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The attacks against your defense, newest first
+         * The attacks against your defense, newest first (?cursor=&limit=)
          * @description Requires the player role.
          */
         get: operations["listTerrakardDefenseReports"];
@@ -1679,9 +1687,12 @@ export interface components {
             order?: string[];
         };
         Arena: {
+            /** @description The offer */
             items?: components["schemas"]["Target"][];
             /** @description Your level */
             level?: number;
+            /** @description Always null: the offer is one page */
+            next?: string | null;
             /** @description Your trophies */
             trophies?: number;
         };
@@ -1753,6 +1764,28 @@ export interface components {
             expectedVersion: number;
             /** @default null */
             idempotencyKey: string | null;
+        };
+        AttackDeck: {
+            budget?: number;
+            cards?: components["schemas"]["Card"][];
+            cost?: number;
+            /** Format: date-time */
+            createdAt?: string;
+            /** Format: uuid */
+            id?: string;
+            legal?: boolean;
+            name?: string;
+            problems?: components["schemas"]["ProblemItem"][];
+            /** Format: date-time */
+            updatedAt?: string;
+            /** @description Send it back as expectedVersion */
+            version?: number;
+        };
+        AttackDeckPage: {
+            /** @description Your attack decks (a handful at most): all of them */
+            items: components["schemas"]["AttackDeck"][];
+            /** @description The cursor of the next page; null at the end */
+            next: string | null;
         };
         AttackHistory: {
             entries?: {
@@ -1845,9 +1878,9 @@ export interface components {
         };
         AttacksPage: {
             /** @description Newest first */
-            items?: components["schemas"]["AttackSummary"][];
+            items: components["schemas"]["AttackSummary"][];
             /** @description The cursor of the next page; null at the end */
-            next?: string | null;
+            next: string | null;
         };
         Attempt: {
             /** Format: date-time */
@@ -1870,9 +1903,9 @@ export interface components {
         };
         AttemptPage: {
             /** @description Newest first */
-            items?: components["schemas"]["AttemptSummary"][];
+            items: components["schemas"]["AttemptSummary"][];
             /** @description The cursor of the next page; null at the end */
-            next?: string | null;
+            next: string | null;
         };
         AttemptSummary: {
             /** Format: date-time */
@@ -1906,6 +1939,12 @@ export interface components {
             reason?: string | null;
             to?: string;
             version?: number;
+        };
+        AuditPage: {
+            /** @description Oldest first: the whole trail */
+            items: components["schemas"]["AuditEntry"][];
+            /** @description The cursor of the next page; null at the end */
+            next: string | null;
         };
         Balance: {
             /** @example 120 */
@@ -1961,6 +2000,12 @@ export interface components {
             seq?: number;
             /** @example cpu */
             side?: string;
+        };
+        BattlePage: {
+            /** @description Newest first */
+            items: components["schemas"]["BattleSummary"][];
+            /** @description The cursor of the next page; null at the end */
+            next: string | null;
         };
         BattleResult: {
             affinityRulesVersion?: number;
@@ -2043,6 +2088,30 @@ export interface components {
                 [key: string]: unknown;
             };
             yourTurn?: boolean;
+        };
+        BattleSummary: {
+            /** Format: date-time */
+            createdAt?: string;
+            /**
+             * Format: uuid
+             * @description The deck you brought
+             */
+            deckId?: string;
+            /** Format: date-time */
+            finishedAt?: string | null;
+            /** Format: uuid */
+            id?: string;
+            /** @example cpu */
+            mode?: string;
+            /**
+             * @description The computer
+             * @example cpu
+             */
+            opponent?: string;
+            /** @description victory | defeat | forfeit once finished */
+            outcome?: string | null;
+            /** @description active | finished */
+            status?: string;
         };
         BattleView: {
             affinityRulesVersion?: number;
@@ -2173,6 +2242,30 @@ export interface components {
             rarity?: string;
             rewardEligible?: boolean | null;
         };
+        CataloguePage: {
+            /** @description Every published card of the game: the whole list */
+            items: components["schemas"]["Catalogue"][];
+            /** @description The cursor of the next page; null at the end */
+            next: string | null;
+        };
+        ChronovoreDeckPage: {
+            /** @description Your deck lists (30 at most): all of them */
+            items: components["schemas"]["Deck"][];
+            /** @description The cursor of the next page; null at the end */
+            next: string | null;
+        };
+        ChronovoreLibraryPage: {
+            /** @description The Core Set: the whole list */
+            items: components["schemas"]["LibraryCard"][];
+            /** @description The cursor of the next page; null at the end */
+            next: string | null;
+        };
+        ChronovoreMatchPage: {
+            /** @description Newest first */
+            items: components["schemas"]["MatchSummary"][];
+            /** @description The cursor of the next page; null at the end */
+            next: string | null;
+        };
         ClientSeedRequest: {
             /**
              * @description 1-64 of A-Z a-z 0-9 _ . -
@@ -2186,14 +2279,6 @@ export interface components {
             playerId?: string;
             starterAffinity?: string | null;
             totalCopies?: number;
-        };
-        Collection1: {
-            /** Format: uuid */
-            activePlanId?: string | null;
-            budget?: components["schemas"]["Budget"];
-            cards?: components["schemas"]["Card"][];
-            /** @description The starting collection was claimed */
-            started?: boolean;
         };
         CollectionCopy: {
             /** Format: date-time */
@@ -2254,6 +2339,12 @@ export interface components {
             /** Format: date-time */
             updatedAt?: string;
             version?: number;
+        };
+        ContentPage: {
+            /** @description Newest first */
+            items: components["schemas"]["Content"][];
+            /** @description The cursor of the next page; null at the end */
+            next: string | null;
         };
         CopySource: {
             /**
@@ -2344,6 +2435,11 @@ export interface components {
             /** @example 7 */
             weakenedDays?: number;
         };
+        CreateAttackDeckRequest: {
+            /** @description Eight of your copies, within your level's attack budget */
+            cards: string[];
+            name: string;
+        };
         CreateChronovoreDeckRequest: {
             /** @description Your owned copy ids; saved either way, legal with exactly 30 of one class plus Neutral within the copy limits (see legal and problems) */
             cards: string[];
@@ -2372,11 +2468,6 @@ export interface components {
             /** @example Morning walk */
             name: string;
         };
-        CreateDeckRequest1: {
-            /** @description Eight of your copies, within your level's attack budget */
-            cards: string[];
-            name: string;
-        };
         Deck: {
             cards?: components["schemas"]["OwnedCopy"][];
             /** @description Combined rarity cost (at most 10) */
@@ -2391,22 +2482,6 @@ export interface components {
             problems?: components["schemas"]["DeckProblem"][];
             /** Format: date-time */
             updatedAt?: string;
-            version?: number;
-        };
-        Deck1: {
-            budget?: number;
-            cards?: components["schemas"]["Card"][];
-            cost?: number;
-            /** Format: date-time */
-            createdAt?: string;
-            /** Format: uuid */
-            id?: string;
-            legal?: boolean;
-            name?: string;
-            problems?: components["schemas"]["ProblemItem"][];
-            /** Format: date-time */
-            updatedAt?: string;
-            /** @description Send it back as expectedVersion */
             version?: number;
         };
         DeckProblem: {
@@ -2432,8 +2507,11 @@ export interface components {
             /** @description victory | defeat (the defense's) */
             result?: string;
         };
-        DefenseReports: {
-            items?: components["schemas"]["DefenseReport"][];
+        DefenseReportPage: {
+            /** @description Newest first (by when the attack ended) */
+            items: components["schemas"]["DefenseReport"][];
+            /** @description The cursor of the next page; null at the end */
+            next: string | null;
         };
         DeleteAccountRequest: {
             /**
@@ -2487,6 +2565,17 @@ export interface components {
             outcome?: string;
             weights?: number[];
         };
+        EditAttackDeckRequest: {
+            /**
+             * @description Eight of your copies
+             * @default null
+             */
+            cards: string[] | null;
+            /** @description The deck version you saw */
+            expectedVersion: number;
+            /** @default null */
+            name: string | null;
+        };
         EditChronovoreDeckRequest: {
             /** @default null */
             cards: string[] | null;
@@ -2503,17 +2592,6 @@ export interface components {
         EditDeckRequest: {
             /** @default null */
             cards: string[] | null;
-            expectedVersion: number;
-            /** @default null */
-            name: string | null;
-        };
-        EditDeckRequest1: {
-            /**
-             * @description Eight of your copies
-             * @default null
-             */
-            cards: string[] | null;
-            /** @description The deck version you saw */
             expectedVersion: number;
             /** @default null */
             name: string | null;
@@ -2887,6 +2965,30 @@ export interface components {
             /** @description The match seed in decimal; null until the match is over */
             seed?: string | null;
         };
+        MatchSummary: {
+            /** Format: date-time */
+            createdAt?: string;
+            /**
+             * Format: uuid
+             * @description The deck list you brought
+             */
+            deckId?: string;
+            /** Format: date-time */
+            finishedAt?: string | null;
+            /** Format: uuid */
+            id?: string;
+            /** @example cpu */
+            mode?: string;
+            /**
+             * @description The computer
+             * @example cpu
+             */
+            opponent?: string;
+            /** @description win | loss | draw | left once finished */
+            result?: string | null;
+            /** @description active | finished */
+            status?: string;
+        };
         MatchView: {
             /** Format: date-time */
             createdAt?: string;
@@ -2995,6 +3097,12 @@ export interface components {
             radiusM?: number;
             /** Format: date-time */
             startsAt?: string;
+        };
+        NearbyEventPage: {
+            /** @description Nearest first: the nearest 100 open within 5 km */
+            items: components["schemas"]["NearbyEvent"][];
+            /** @description The cursor of the next page; null at the end */
+            next: string | null;
         };
         Objective: {
             description?: string;
@@ -3108,6 +3216,12 @@ export interface components {
                 [key: string]: string;
             }[];
         };
+        PackOddsPage: {
+            /** @description Every pack kind of the game */
+            items: components["schemas"]["PackOdds"][];
+            /** @description The cursor of the next page; null at the end */
+            next: string | null;
+        };
         PackPrice: {
             /** @example 10 */
             amount?: number;
@@ -3147,6 +3261,12 @@ export interface components {
             /** Format: date-time */
             updatedAt?: string;
             version?: number;
+        };
+        PlanPage: {
+            /** @description Your defense plans: all of them */
+            items: components["schemas"]["Plan"][];
+            /** @description The cursor of the next page; null at the end */
+            next: string | null;
         };
         PlanRequest: {
             /**
@@ -3296,6 +3416,12 @@ export interface components {
             uncounted?: number;
             wins?: number;
         };
+        QuestDeckPage: {
+            /** @description Your saved decks (20 at most): all of them */
+            items: components["schemas"]["Deck"][];
+            /** @description The cursor of the next page; null at the end */
+            next: string | null;
+        };
         Queue: {
             /**
              * Format: uuid
@@ -3442,6 +3568,14 @@ export interface components {
             targetId?: string;
             trophies?: number;
         };
+        TerraKardCollection: {
+            /** Format: uuid */
+            activePlanId?: string | null;
+            budget?: components["schemas"]["Budget"];
+            cards?: components["schemas"]["Card"][];
+            /** @description The starting collection was claimed */
+            started?: boolean;
+        };
         TransitionRequest: {
             expectedVersion: number;
             /** @default null */
@@ -3475,9 +3609,12 @@ export interface operations {
     listContent: {
         parameters: {
             query?: {
+                /** @description The previous page's next */
+                cursor?: string | null;
+                /** @description At most 100 (default 50) */
+                limit?: number;
                 kind?: string | null;
                 state?: "draft" | "in_review" | "approved" | "published" | "retired" | null;
-                limit?: number;
             };
             header?: never;
             path?: never;
@@ -3491,7 +3628,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Content"][];
+                    "application/json": components["schemas"]["ContentPage"];
                 };
             };
             /** @description Missing or invalid access token */
@@ -3530,7 +3667,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "invalid_article" | "invalid_body" | "invalid_card" | "invalid_condition" | "invalid_content" | "invalid_correct_count" | "invalid_effect" | "invalid_outcome" | "invalid_replacement" | "invalid_text" | "reason_required" | "reason_too_long" | "unknown_affinity" | "unknown_card_kind" | "unknown_condition" | "unknown_effect" | "unknown_game" | "unknown_kind" | "unknown_rarity" | "unknown_state" | "validation_failed";
+                        code?: "invalid_article" | "invalid_body" | "invalid_card" | "invalid_condition" | "invalid_content" | "invalid_correct_count" | "invalid_cursor" | "invalid_effect" | "invalid_outcome" | "invalid_replacement" | "invalid_text" | "reason_required" | "reason_too_long" | "unknown_affinity" | "unknown_card_kind" | "unknown_condition" | "unknown_effect" | "unknown_game" | "unknown_kind" | "unknown_rarity" | "unknown_state" | "validation_failed";
                         /** @enum {integer} */
                         status?: 422;
                     };
@@ -3680,7 +3817,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "invalid_article" | "invalid_body" | "invalid_card" | "invalid_condition" | "invalid_content" | "invalid_correct_count" | "invalid_effect" | "invalid_outcome" | "invalid_replacement" | "invalid_text" | "reason_required" | "reason_too_long" | "unknown_affinity" | "unknown_card_kind" | "unknown_condition" | "unknown_effect" | "unknown_game" | "unknown_kind" | "unknown_rarity" | "unknown_state" | "validation_failed";
+                        code?: "invalid_article" | "invalid_body" | "invalid_card" | "invalid_condition" | "invalid_content" | "invalid_correct_count" | "invalid_cursor" | "invalid_effect" | "invalid_outcome" | "invalid_replacement" | "invalid_text" | "reason_required" | "reason_too_long" | "unknown_affinity" | "unknown_card_kind" | "unknown_condition" | "unknown_effect" | "unknown_game" | "unknown_kind" | "unknown_rarity" | "unknown_state" | "validation_failed";
                         /** @enum {integer} */
                         status?: 422;
                     };
@@ -3938,7 +4075,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "invalid_article" | "invalid_body" | "invalid_card" | "invalid_condition" | "invalid_content" | "invalid_correct_count" | "invalid_effect" | "invalid_outcome" | "invalid_replacement" | "invalid_text" | "reason_required" | "reason_too_long" | "unknown_affinity" | "unknown_card_kind" | "unknown_condition" | "unknown_effect" | "unknown_game" | "unknown_kind" | "unknown_rarity" | "unknown_state" | "validation_failed";
+                        code?: "invalid_article" | "invalid_body" | "invalid_card" | "invalid_condition" | "invalid_content" | "invalid_correct_count" | "invalid_cursor" | "invalid_effect" | "invalid_outcome" | "invalid_replacement" | "invalid_text" | "reason_required" | "reason_too_long" | "unknown_affinity" | "unknown_card_kind" | "unknown_condition" | "unknown_effect" | "unknown_game" | "unknown_kind" | "unknown_rarity" | "unknown_state" | "validation_failed";
                         /** @enum {integer} */
                         status?: 422;
                     };
@@ -4005,7 +4142,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["AuditEntry"][];
+                    "application/json": components["schemas"]["AuditPage"];
                 };
             };
             /** @description Missing or invalid access token */
@@ -4196,7 +4333,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "invalid_article" | "invalid_body" | "invalid_card" | "invalid_condition" | "invalid_content" | "invalid_correct_count" | "invalid_effect" | "invalid_outcome" | "invalid_replacement" | "invalid_text" | "reason_required" | "reason_too_long" | "unknown_affinity" | "unknown_card_kind" | "unknown_condition" | "unknown_effect" | "unknown_game" | "unknown_kind" | "unknown_rarity" | "unknown_state" | "validation_failed";
+                        code?: "invalid_article" | "invalid_body" | "invalid_card" | "invalid_condition" | "invalid_content" | "invalid_correct_count" | "invalid_cursor" | "invalid_effect" | "invalid_outcome" | "invalid_replacement" | "invalid_text" | "reason_required" | "reason_too_long" | "unknown_affinity" | "unknown_card_kind" | "unknown_condition" | "unknown_effect" | "unknown_game" | "unknown_kind" | "unknown_rarity" | "unknown_state" | "validation_failed";
                         /** @enum {integer} */
                         status?: 422;
                     };
@@ -4263,7 +4400,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Catalogue"][];
+                    "application/json": components["schemas"]["CataloguePage"];
                 };
             };
             /** @description Invalid input */
@@ -4733,7 +4870,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Deck"][];
+                    "application/json": components["schemas"]["ChronovoreDeckPage"];
                 };
             };
             /** @description Missing or invalid access token */
@@ -5365,7 +5502,102 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["LibraryCard"][];
+                    "application/json": components["schemas"]["ChronovoreLibraryPage"];
+                };
+            };
+            /** @description Unexpected error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                        /** @enum {integer} */
+                        status?: 500;
+                    };
+                };
+            };
+        };
+    };
+    listChronovoreMatches: {
+        parameters: {
+            query?: {
+                /** @description The previous page's next */
+                cursor?: string | null;
+                /** @description At most 100 (default 50) */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChronovoreMatchPage"];
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_audience" | "invalid_issuer" | "invalid_token" | "missing_token" | "token_expired" | "token_not_yet_valid" | "unknown_signing_key";
+                        /** @enum {integer} */
+                        status?: 401;
+                    };
+                };
+            };
+            /** @description Not allowed (role, ownership or a locked account) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "account_locked";
+                        /** @enum {integer} */
+                        status?: 403;
+                    };
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "cannot_attack_yourself" | "cannot_invite_yourself" | "card_not_owned" | "condition_unmet" | "creature_already_active" | "creature_defeated" | "deck_class_mixed" | "deck_composition" | "deck_copy_limit" | "deck_copy_not_owned" | "deck_copy_repeated" | "deck_cost_exceeded" | "deck_list_too_long" | "deck_mythic_limit" | "deck_name_blank" | "deck_name_invalid" | "deck_name_too_long" | "deck_not_playable" | "deck_size" | "duplicate_card" | "duplicate_copy" | "idempotency_key_mismatch" | "idempotency_key_reused" | "invalid_action" | "invalid_body" | "invalid_cursor" | "invalid_idempotency_key" | "invalid_posture" | "invalid_reserve_condition" | "invalid_text" | "match_finished" | "mode_not_offered" | "no_active_creature" | "not_enough_power" | "not_your_turn" | "nothing_to_select" | "over_budget" | "plan_size" | "power_card_discarded" | "starter_affinity_not_offered" | "stunned" | "unknown_affinity" | "unknown_card_kind" | "unknown_creature" | "unknown_game" | "unknown_move" | "unknown_power_card" | "unknown_rarity" | "validation_failed" | "wrong_phase";
+                        /** @enum {integer} */
+                        status?: 422;
+                    };
+                };
+            };
+            /** @description A service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
+                        /** @enum {integer} */
+                        status?: 503;
+                    };
                 };
             };
             /** @description Unexpected error */
@@ -8054,6 +8286,101 @@ export interface operations {
             };
         };
     };
+    listQuestBattles: {
+        parameters: {
+            query?: {
+                /** @description The previous page's next */
+                cursor?: string | null;
+                /** @description At most 100 (default 50) */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BattlePage"];
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_audience" | "invalid_issuer" | "invalid_token" | "missing_token" | "token_expired" | "token_not_yet_valid" | "unknown_signing_key";
+                        /** @enum {integer} */
+                        status?: 401;
+                    };
+                };
+            };
+            /** @description Not allowed (role, ownership or a locked account) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "account_locked";
+                        /** @enum {integer} */
+                        status?: 403;
+                    };
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "cannot_attack_yourself" | "cannot_invite_yourself" | "card_not_owned" | "condition_unmet" | "creature_already_active" | "creature_defeated" | "deck_class_mixed" | "deck_composition" | "deck_copy_limit" | "deck_copy_not_owned" | "deck_copy_repeated" | "deck_cost_exceeded" | "deck_list_too_long" | "deck_mythic_limit" | "deck_name_blank" | "deck_name_invalid" | "deck_name_too_long" | "deck_not_playable" | "deck_size" | "duplicate_card" | "duplicate_copy" | "idempotency_key_mismatch" | "idempotency_key_reused" | "invalid_action" | "invalid_body" | "invalid_cursor" | "invalid_idempotency_key" | "invalid_posture" | "invalid_reserve_condition" | "invalid_text" | "match_finished" | "mode_not_offered" | "no_active_creature" | "not_enough_power" | "not_your_turn" | "nothing_to_select" | "over_budget" | "plan_size" | "power_card_discarded" | "starter_affinity_not_offered" | "stunned" | "unknown_affinity" | "unknown_card_kind" | "unknown_creature" | "unknown_game" | "unknown_move" | "unknown_power_card" | "unknown_rarity" | "validation_failed" | "wrong_phase";
+                        /** @enum {integer} */
+                        status?: 422;
+                    };
+                };
+            };
+            /** @description A service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
+                        /** @enum {integer} */
+                        status?: 503;
+                    };
+                };
+            };
+            /** @description Unexpected error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                        /** @enum {integer} */
+                        status?: 500;
+                    };
+                };
+            };
+        };
+    };
     startQuestBattle: {
         parameters: {
             query?: never;
@@ -8921,7 +9248,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Deck"][];
+                    "application/json": components["schemas"]["QuestDeckPage"];
                 };
             };
             /** @description Missing or invalid access token */
@@ -9556,7 +9883,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NearbyEvent"][];
+                    "application/json": components["schemas"]["NearbyEventPage"];
                 };
             };
             /** @description Invalid input */
@@ -11265,7 +11592,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Collection1"];
+                    "application/json": components["schemas"]["TerraKardCollection"];
                 };
             };
             /** @description Missing or invalid access token */
@@ -11341,7 +11668,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Collection1"];
+                    "application/json": components["schemas"]["TerraKardCollection"];
                 };
             };
             /** @description Malformed request */
@@ -11501,7 +11828,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Deck1"][];
+                    "application/json": components["schemas"]["AttackDeckPage"];
                 };
             };
             /** @description Missing or invalid access token */
@@ -11571,7 +11898,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["CreateDeckRequest1"];
+                "application/json": components["schemas"]["CreateAttackDeckRequest"];
             };
         };
         responses: {
@@ -11581,7 +11908,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Deck1"];
+                    "application/json": components["schemas"]["AttackDeck"];
                 };
             };
             /** @description Malformed request */
@@ -11871,7 +12198,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["EditDeckRequest1"];
+                "application/json": components["schemas"]["EditAttackDeckRequest"];
             };
         };
         responses: {
@@ -11881,7 +12208,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Deck1"];
+                    "application/json": components["schemas"]["AttackDeck"];
                 };
             };
             /** @description Malformed request */
@@ -12028,7 +12355,12 @@ export interface operations {
     };
     listTerrakardDefenseReports: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The previous page's next */
+                cursor?: string | null;
+                /** @description At most 100 (default 20) */
+                limit?: number;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -12041,7 +12373,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["DefenseReports"];
+                    "application/json": components["schemas"]["DefenseReportPage"];
                 };
             };
             /** @description Missing or invalid access token */
@@ -12069,6 +12401,20 @@ export interface operations {
                         code?: "account_locked";
                         /** @enum {integer} */
                         status?: 403;
+                    };
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "cannot_attack_yourself" | "cannot_invite_yourself" | "card_not_owned" | "condition_unmet" | "creature_already_active" | "creature_defeated" | "deck_class_mixed" | "deck_composition" | "deck_copy_limit" | "deck_copy_not_owned" | "deck_copy_repeated" | "deck_cost_exceeded" | "deck_list_too_long" | "deck_mythic_limit" | "deck_name_blank" | "deck_name_invalid" | "deck_name_too_long" | "deck_not_playable" | "deck_size" | "duplicate_card" | "duplicate_copy" | "idempotency_key_mismatch" | "idempotency_key_reused" | "invalid_action" | "invalid_body" | "invalid_cursor" | "invalid_idempotency_key" | "invalid_posture" | "invalid_reserve_condition" | "invalid_text" | "match_finished" | "mode_not_offered" | "no_active_creature" | "not_enough_power" | "not_your_turn" | "nothing_to_select" | "over_budget" | "plan_size" | "power_card_discarded" | "starter_affinity_not_offered" | "stunned" | "unknown_affinity" | "unknown_card_kind" | "unknown_creature" | "unknown_game" | "unknown_move" | "unknown_power_card" | "unknown_rarity" | "validation_failed" | "wrong_phase";
+                        /** @enum {integer} */
+                        status?: 422;
                     };
                 };
             };
@@ -12209,7 +12555,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Plan"][];
+                    "application/json": components["schemas"]["PlanPage"];
                 };
             };
             /** @description Missing or invalid access token */
@@ -14048,7 +14394,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PackOdds"][];
+                    "application/json": components["schemas"]["PackOddsPage"];
                 };
             };
             /** @description Not found */

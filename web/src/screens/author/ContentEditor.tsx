@@ -169,7 +169,7 @@ function ExistingContent({ id }: { id: string }) {
           <caption class="visually-hidden">Who did what, when</caption>
           <thead><tr><th scope="col">Version</th><th scope="col">When</th><th scope="col">Who</th><th scope="col">What</th><th scope="col">Reason</th></tr></thead>
           <tbody>
-            {(audit.data ?? []).map((entry) => (
+            {(audit.data?.items ?? []).map((entry) => (
               <tr key={entry.version}>
                 <td>{entry.version}</td>
                 <td>{entry.at ? new Date(entry.at).toLocaleString() : ""}</td>

@@ -1,7 +1,7 @@
 /** Authors: every piece of content, filtered by kind and state. */
 import { useState } from "preact/hooks";
 
-import { api, type Schemas, unwrap } from "../../api/client";
+import { allPages, api, type Schemas } from "../../api/client";
 import { href } from "../../lib/router";
 import { Loading, ProblemBox, Screen } from "../../ui/components";
 import { useResource } from "../../ui/resource";
@@ -11,7 +11,7 @@ export function ContentList() {
   const [kind, setKind] = useState("");
   const [state, setState] = useState("");
   const list = useResource(
-    () => unwrap(api.GET("/authoring/content", { params: { query: { ...(kind ? { kind } : {}), ...(state ? { state: state as Schemas["TransitionRequest"]["to"] } : {}), limit: 100 } } })),
+    () => allPages((cursor) => api.GET("/authoring/content", { params: { query: { ...(kind ? { kind } : {}), ...(state ? { state: state as Schemas["TransitionRequest"]["to"] } : {}), ...(cursor ? { cursor } : {}), limit: 100 } } })),
     [kind, state],
   );
   return (

@@ -5,7 +5,7 @@
  */
 import { useEffect, useState } from "preact/hooks";
 
-import { api, unwrap } from "../../api/client";
+import { api, listed, unwrap } from "../../api/client";
 import { href } from "../../lib/router";
 import { useLive } from "../../stream/live";
 import { Loading, ProblemBox, Screen } from "../../ui/components";
@@ -19,7 +19,7 @@ async function activeBattle(): Promise<View | null> {
 }
 
 function Start({ onStarted }: { onStarted: (view: View) => void }) {
-  const decks = useResource(() => unwrap(api.GET("/quest/decks")));
+  const decks = useResource(() => listed(api.GET("/quest/decks")));
   const [deckId, setDeckId] = useState("");
   const action = useAction();
   const legal = (decks.data ?? []).filter((d) => d.legal);

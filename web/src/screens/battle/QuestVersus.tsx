@@ -6,7 +6,7 @@
  */
 import { useEffect, useState } from "preact/hooks";
 
-import { api, unwrap } from "../../api/client";
+import { api, listed, unwrap } from "../../api/client";
 import type { Answer } from "../../api/types";
 import { href, navigate } from "../../lib/router";
 import { Loading, ProblemBox, Screen } from "../../ui/components";
@@ -35,7 +35,7 @@ export function recordText(record: Record | undefined): string {
 }
 
 export function QuestVersus() {
-  const decks = useResource(() => unwrap(api.GET("/quest/decks")));
+  const decks = useResource(() => listed(api.GET("/quest/decks")));
   const matches = useResource(() => unwrap(api.GET("/quest/pvp-matches")));
   const [deckId, setDeckId] = useState("");
   const legal = (decks.data ?? []).filter((d) => d.legal);

@@ -9,7 +9,7 @@
  */
 import { useMemo, useState } from "preact/hooks";
 
-import { api, idempotencyKey, unwrap } from "../../api/client";
+import { api, idempotencyKey, listed, unwrap } from "../../api/client";
 import type { Answer } from "../../api/types";
 import { href } from "../../lib/router";
 import { Loading, ProblemBox, Screen } from "../../ui/components";
@@ -73,7 +73,7 @@ function PriceTable({ prices }: { prices: Prices }) {
 export function Crafting() {
   const prices = useResource(() => unwrap(api.GET("/chronovore/crafting")));
   const { owned, library, loading, problem, reload } = useOwned();
-  const decks = useResource(() => unwrap(api.GET("/chronovore/decks")));
+  const decks = useResource(() => listed(api.GET("/chronovore/decks")));
   const wallet = useWallet("chronovore");
   const [search, setSearch] = useState("");
   const [rarity, setRarity] = useState("");

@@ -6,7 +6,7 @@
  */
 import { useEffect, useMemo, useState } from "preact/hooks";
 
-import { api, unwrap } from "../../api/client";
+import { api, listed, unwrap } from "../../api/client";
 import type { Answer } from "../../api/types";
 import { assessDeck, cannotAdd, COPY_LIMIT, DECK_SIZE, type Entry } from "../../lib/chronovoreRules";
 import { href, navigate } from "../../lib/router";
@@ -105,7 +105,7 @@ export function CvCollection() {
 }
 
 export function CvDecks() {
-  const decks = useResource(() => unwrap(api.GET("/chronovore/decks")));
+  const decks = useResource(() => listed(api.GET("/chronovore/decks")));
   return (
     <Screen title="Chronovore decks">
       {decks.loading && <Loading what="your decks" />}

@@ -4,13 +4,13 @@
  */
 import { useMemo, useState } from "preact/hooks";
 
-import { api, unwrap } from "../../api/client";
+import { api, listed } from "../../api/client";
 import type { Answer } from "../../api/types";
 import { Loading, ProblemBox, Screen } from "../../ui/components";
 import { useResource } from "../../ui/resource";
 import { CLASS_NOTES, CLASSES, cardText, type CvCard, RARITIES, title } from "./describe";
 
-export type LibraryCard = Answer<"getChronovoreLibrary">[number];
+export type LibraryCard = Answer<"getChronovoreLibrary">["items"][number];
 
 /** A library entry as a card face (its definition's numbers and rewards, and keywords). */
 export function faceOf(entry: LibraryCard): CvCard {
@@ -19,7 +19,7 @@ export function faceOf(entry: LibraryCard): CvCard {
 }
 
 export function useLibrary() {
-  return useResource(() => unwrap(api.GET("/chronovore/library")));
+  return useResource(() => listed(api.GET("/chronovore/library")));
 }
 
 export function CardFace({ card, heading = "h3" }: { card: CvCard; heading?: "h2" | "h3" | "h4" }) {

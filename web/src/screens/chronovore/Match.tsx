@@ -4,7 +4,7 @@
  */
 import { useEffect, useState } from "preact/hooks";
 
-import { api, unwrap } from "../../api/client";
+import { api, listed, unwrap } from "../../api/client";
 import { href } from "../../lib/router";
 import { Loading, ProblemBox, Screen } from "../../ui/components";
 import { useAction, useResource } from "../../ui/resource";
@@ -17,7 +17,7 @@ async function activeMatch(): Promise<View | null> {
 }
 
 function Start({ onStarted }: { onStarted: (v: View) => void }) {
-  const decks = useResource(() => unwrap(api.GET("/chronovore/decks")));
+  const decks = useResource(() => listed(api.GET("/chronovore/decks")));
   const [deckId, setDeckId] = useState("");
   const action = useAction();
   const legal = (decks.data ?? []).filter((d) => d.legal);

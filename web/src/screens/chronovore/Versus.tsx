@@ -9,7 +9,7 @@
  */
 import { useEffect, useState } from "preact/hooks";
 
-import { api, unwrap } from "../../api/client";
+import { api, listed, unwrap } from "../../api/client";
 import { href } from "../../lib/router";
 import { Loading, ProblemBox, Screen } from "../../ui/components";
 import { InvitationsLobby } from "../../ui/InvitationsLobby";
@@ -44,7 +44,7 @@ function PvpMatch({ id, onBack }: { id: string; onBack: () => void }) {
 
 export function Versus() {
   const queue = useResource(() => unwrap(api.GET("/chronovore/queue")));
-  const decks = useResource(() => unwrap(api.GET("/chronovore/decks")));
+  const decks = useResource(() => listed(api.GET("/chronovore/decks")));
   const [matchId, setMatchId] = useState<string | null>(null);
   const [deckId, setDeckId] = useState("");
   const [said, setSaid] = useState("");

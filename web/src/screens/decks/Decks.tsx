@@ -1,11 +1,11 @@
 /** Your saved decks: legality and cost as the server assessed them. */
-import { api, unwrap } from "../../api/client";
+import { api, listed } from "../../api/client";
 import { href } from "../../lib/router";
 import { Loading, ProblemBox, Screen } from "../../ui/components";
 import { useResource } from "../../ui/resource";
 
 export function Decks() {
-  const decks = useResource(() => unwrap(api.GET("/quest/decks")));
+  const decks = useResource(() => listed(api.GET("/quest/decks")));
   return (
     <Screen title="Your decks">
       {decks.loading && <Loading what="your decks" />}

@@ -6,7 +6,7 @@
  */
 import { useState } from "preact/hooks";
 
-import { api, idempotencyKey, unwrap } from "../../api/client";
+import { api, idempotencyKey, listed, unwrap } from "../../api/client";
 import { ApiError } from "../../api/problems";
 import type { Answer } from "../../api/types";
 import { href } from "../../lib/router";
@@ -15,7 +15,7 @@ import { useAction, useResource } from "../../ui/resource";
 import { fractionText, slotGroups, title } from "./odds";
 
 export type EconomyGame = "chronovore" | "terrakard";
-type Odds = Answer<"getPackOdds">[number];
+type Odds = Answer<"getPackOdds">["items"][number];
 type Opening = Answer<"openPack">;
 
 const GAME_NAMES: Record<EconomyGame, string> = { chronovore: "Chronovore", terrakard: "TerraKard" };
@@ -107,7 +107,7 @@ async function whenAllowed<T>(say: (text: string) => void, change: () => Promise
 }
 
 export function Packs({ game }: { game: EconomyGame }) {
-  const odds = useResource(() => unwrap(api.GET("/{game}/packs/odds", { params: { path: { game } } })), [game]);
+  const odds = useResource(() => listed(api.GET("/{game}/packs/odds", { params: { path: { game } } })), [game]);
   const inventory = useResource(() => unwrap(api.GET("/{game}/packs", { params: { path: { game } } })), [game]);
   const wallet = useWallet(game);
   const [opened, setOpened] = useState<Opening[]>([]);

@@ -5,7 +5,7 @@
 import { lazy, Suspense } from "preact/compat";
 import { useState } from "preact/hooks";
 
-import { api, unwrap, type Schemas } from "../../api/client";
+import { api, listed, type Schemas, unwrap } from "../../api/client";
 import { config } from "../../config";
 import { formatDistance, locate, type LocationClaim } from "../../lib/geo";
 import { navigate } from "../../lib/router";
@@ -37,7 +37,7 @@ export function Events() {
         return;
       }
       setHere(claim);
-      setEvents(await unwrap(api.GET("/quest/events", { params: { query: { lat: claim.lat, lon: claim.lon } } })));
+      setEvents(await listed(api.GET("/quest/events", { params: { query: { lat: claim.lat, lon: claim.lon } } })));
     });
 
   const start = (event: Schemas["NearbyEvent"]) =>

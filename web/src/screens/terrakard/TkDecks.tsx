@@ -5,7 +5,7 @@
  */
 import { useEffect, useState } from "preact/hooks";
 
-import { api, unwrap } from "../../api/client";
+import { api, listed, unwrap } from "../../api/client";
 import { assessAttackDeck, canAddToDeck, DECK_CARDS, type TkCard } from "../../lib/terrakardRules";
 import { href, navigate } from "../../lib/router";
 import { Loading, ProblemBox, Screen } from "../../ui/components";
@@ -14,7 +14,7 @@ import { cardLine, CostMeter } from "./TkCards";
 import { useTkCollection } from "./TkHome";
 
 export function useTkDecks() {
-  return useResource(() => unwrap(api.GET("/terrakard/decks")));
+  return useResource(() => listed(api.GET("/terrakard/decks")));
 }
 
 function NotStarted() {

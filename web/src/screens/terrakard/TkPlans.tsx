@@ -5,7 +5,7 @@
  */
 import { useEffect, useState } from "preact/hooks";
 
-import { api, unwrap } from "../../api/client";
+import { api, listed, unwrap } from "../../api/client";
 import { assessPlan, CATEGORIES, PLAN_ROUNDS, POSTURES, type TkCard, TRIGGERS } from "../../lib/terrakardRules";
 import { href, navigate } from "../../lib/router";
 import { Loading, ProblemBox, Screen } from "../../ui/components";
@@ -17,7 +17,7 @@ type Posture = (typeof POSTURES)[number]["value"];
 type Trigger = (typeof TRIGGERS)[number]["value"];
 
 function usePlans() {
-  return useResource(() => unwrap(api.GET("/terrakard/plans")));
+  return useResource(() => listed(api.GET("/terrakard/plans")));
 }
 
 export function conditionText(condition: { trigger?: unknown; category?: unknown } | undefined): string {
