@@ -18,7 +18,7 @@ from services.battle.host import Match, Seat, SeatKind, Status, Step
 from services.battle.orm import match_actions, match_seats, matches
 from services.battle.purge import player_gate
 from services.battle.terrakard_store import SqlArena
-from shared.db import Database
+from shared.db import Database, columns, pipelined
 from shared.events import Event
 from shared.player_gate import PlayerGate
 
@@ -150,6 +150,12 @@ class KeyedStep:
     response: dict[str, Any] | None
 
 
+# SqlMatches.get's statements, as SQL for one pipeline (shared.db.pipelined).
+_MATCH = f"SELECT {columns(matches, leave_out=['initial_state'])} FROM matches WHERE id = %s"
+_LOCKED_MATCH = f"{_MATCH} FOR UPDATE"
+_SEATS = f'SELECT {columns(match_seats)} FROM match_seats WHERE match_id = %s ORDER BY "position"'
+
+
 class SqlMatches:
     def __init__(self, session: Session) -> None:
         self._session = session
@@ -222,11 +228,14 @@ class SqlMatches:
         return found
 
     def get(self, match_id: uuid.UUID, for_update: bool = False) -> Match | None:
-        query = select(matches).where(matches.c.id == match_id)
-        if for_update:
-            query = query.with_for_update()
-        row = self._session.execute(query).first()
-        return self._loaded(row, self._seats_of([row.id])[row.id]) if row else None
+        """The match (under its row lock with ``for_update``) and its seats, read after
+        the lock is held, in one round trip; without the initial state, which only a
+        replay reads (``initial_state``) and which is as large as the state."""
+        found, seats = pipelined(
+            self._session,
+            [(_LOCKED_MATCH if for_update else _MATCH, (match_id,)), (_SEATS, (match_id,))],
+        )
+        return self._loaded(found[0], seats) if found else None
 
     def _loaded(self, row: Any, seat_rows: Sequence[Any]) -> Match:
         if not seat_rows:
