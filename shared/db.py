@@ -11,12 +11,15 @@ start without it.
 from __future__ import annotations
 
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import datetime
+from typing import Any
 
+import psycopg
 import psycopg.waiting
-from sqlalchemy import Engine, create_engine, insert, select
+from psycopg.rows import namedtuple_row
+from sqlalchemy import Engine, Table, create_engine, insert, select
 from sqlalchemy import exc as sa_exc
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.engine import URL
@@ -91,6 +94,47 @@ def unreachable_as_unavailable() -> Iterator[None]:
             raise
         raise ServiceUnavailable(
             "database_unavailable", "the service's database is unavailable; try again shortly"
+        ) from exc
+
+
+Statement = tuple[str, Sequence[Any]]  # SQL with %s placeholders, and its parameters
+
+
+def columns(table: Table, leave_out: Sequence[str] = ()) -> str:
+    """A table's columns for a ``pipelined`` SELECT, quoted: ``"id", "status", ...``."""
+    return ", ".join(f'"{c.name}"' for c in table.c if c.name not in leave_out)
+
+
+def pipelined(session: Session, statements: Sequence[Statement]) -> list[list[Any]]:
+    """Run ``statements`` in the session's transaction in one round trip: each one's rows
+    (named tuples: ``row.column``, as SQLAlchemy's rows).
+
+    psycopg's pipeline sends them (and the transaction's BEGIN, if none was sent yet)
+    together; PostgreSQL still runs them one after the other, each with a snapshot of
+    its own under READ COMMITTED, so a statement sees what committed while an earlier
+    one waited for a lock. For the hot path's fixed statements: written as SQL, not
+    compiled by SQLAlchemy, so psycopg's own types come back (no result processors).
+    A database error comes out as SQLAlchemy's, as from ``session.execute``."""
+    connection = session.connection()
+    driver = connection.connection.driver_connection
+    assert isinstance(driver, psycopg.Connection)
+    try:
+        with driver.pipeline():
+            cursors = [
+                driver.cursor(row_factory=namedtuple_row).execute(sql, params)
+                for sql, params in statements
+            ]
+        return [cursor.fetchall() if cursor.description else [] for cursor in cursors]
+    except psycopg.Error as exc:
+        broken = driver.broken or driver.closed
+        if broken:
+            connection.invalidate(exc)
+        raise sa_exc.DBAPIError.instance(
+            "; ".join(sql for sql, _ in statements),
+            None,
+            exc,
+            psycopg.Error,
+            connection_invalidated=broken,
         ) from exc
 
 

@@ -17,6 +17,7 @@ who is busy; they never wait, so they never deadlock.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import uuid
 from datetime import datetime, timedelta
@@ -37,6 +38,7 @@ from sqlalchemy import (
 from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.orm import Session
 
+from shared.db import pipelined
 from shared.errors import Forbidden
 
 # Ours: long after any event about the player can still be in flight (the handlers
@@ -94,9 +96,14 @@ class SqlPlayerGate:
     def admits(self, player_id: PlayerKey) -> bool:
         # Two statements, not one: under READ COMMITTED a statement's snapshot is taken
         # when it starts, so a check in the locking statement would not see the tombstone
-        # of the purge it waited for.
-        self._session.execute(select(func.pg_advisory_xact_lock(_lock_key(player_id))))
-        return not self._purged(player_id)
+        # of the purge it waited for. Sent in one pipeline (with the transaction's BEGIN
+        # when the gate comes first, as it does on every write): one round trip instead
+        # of three, and the check still starts only once the lock is granted.
+        digest = player_digest(self._service, player_id)
+        lock = (_LOCK, (str(player_id),))
+        found = (_purged_sql(self._tombstones.name), (digest,))
+        purged = pipelined(self._session, [lock, found])[1]
+        return not purged[0][0]
 
     def try_admit(self, player_id: PlayerKey) -> bool:
         locked = self._session.execute(
@@ -126,6 +133,15 @@ class SqlPlayerGate:
             select(exists().where(self._tombstones.c.player_digest == digest))
         ).scalar()
         return bool(found)
+
+
+_LOCK = "SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))"  # as _lock_key
+
+
+@functools.cache
+def _purged_sql(table: str) -> str:
+    name = table.replace('"', '""')
+    return f'SELECT EXISTS (SELECT 1 FROM "{name}" WHERE player_digest = %s)'
 
 
 def _lock_key(player_id: PlayerKey) -> ColumnElement[Any]:

@@ -73,9 +73,8 @@ def _commit(
     hosted_game = hosted(match.game)
     after = host.advance(hosted_game, match, state, now)
     response = None if seat is None else hosted_game.views.result(after, seat, steps)
-    uow.matches.save(after, match.version)
     kept = response if idempotency_key is not None else None
-    uow.matches.add_steps(match.id, steps, idempotency_key, kept)
+    uow.matches.save(after, match.version, steps, idempotency_key, kept)
     if match.status is Status.ACTIVE and after.status is Status.FINISHED:
         uow.events.add_event(host.finished_event(after))
         if hosted_game.on_finished is not None:

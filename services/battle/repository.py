@@ -9,7 +9,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Protocol
 
-from sqlalchemy import delete, func, insert, literal, select, tuple_, union_all, update
+from psycopg.types.json import Jsonb
+from sqlalchemy import delete, func, insert, literal, select, tuple_, union_all
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.orm import Session
 
@@ -18,7 +19,7 @@ from services.battle.host import Match, Seat, SeatKind, Status, Step
 from services.battle.orm import match_actions, match_seats, matches
 from services.battle.purge import player_gate
 from services.battle.terrakard_store import SqlArena
-from shared.db import Database
+from shared.db import Database, Statement, columns, pipelined
 from shared.events import Event
 from shared.player_gate import PlayerGate
 
@@ -150,6 +151,41 @@ class KeyedStep:
     response: dict[str, Any] | None
 
 
+def _step_rows(
+    match_id: uuid.UUID,
+    steps: Sequence[Step],
+    idempotency_key: str | None,
+    response: dict[str, Any] | None,
+) -> list[dict[str, Any]]:
+    """The log's rows of ``steps``: the first (the seat's request) keeps key and response."""
+    return [
+        {
+            "match_id": match_id,
+            "seq": step.version,
+            "side": step.seat,
+            "action": step.action,
+            "at": step.at,
+            "idempotency_key": idempotency_key if i == 0 else None,
+            "response": response if i == 0 else None,
+            "events": step.events,
+        }
+        for i, step in enumerate(steps)
+    ]
+
+
+def _q(name: str) -> str:
+    return f'"{name}"'
+
+
+_STEP_COLUMNS = [c.name for c in match_actions.c]
+_STEP_JSON = {"action", "response", "events"}
+
+# SqlMatches.get's statements, as SQL for one pipeline (shared.db.pipelined).
+_MATCH = f"SELECT {columns(matches, leave_out=['initial_state'])} FROM matches WHERE id = %s"
+_LOCKED_MATCH = f"{_MATCH} FOR UPDATE"
+_SEATS = f'SELECT {columns(match_seats)} FROM match_seats WHERE match_id = %s ORDER BY "position"'
+
+
 class SqlMatches:
     def __init__(self, session: Session) -> None:
         self._session = session
@@ -222,27 +258,51 @@ class SqlMatches:
         return found
 
     def get(self, match_id: uuid.UUID, for_update: bool = False) -> Match | None:
-        query = select(matches).where(matches.c.id == match_id)
-        if for_update:
-            query = query.with_for_update()
-        row = self._session.execute(query).first()
-        return self._loaded(row, self._seats_of([row.id])[row.id]) if row else None
+        """The match (under its row lock with ``for_update``) and its seats, read after
+        the lock is held, in one round trip; without the initial state, which only a
+        replay reads (``initial_state``) and which is as large as the state."""
+        found, seats = pipelined(
+            self._session,
+            [(_LOCKED_MATCH if for_update else _MATCH, (match_id,)), (_SEATS, (match_id,))],
+        )
+        return self._loaded(found[0], seats) if found else None
 
     def _loaded(self, row: Any, seat_rows: Sequence[Any]) -> Match:
         if not seat_rows:
             self._seatless.add(row.id)
         return _match(row, seat_rows)
 
-    def save(self, match: Match, previous_version: int) -> None:
+    def save(
+        self,
+        match: Match,
+        previous_version: int,
+        steps: Sequence[Step] = (),
+        idempotency_key: str | None = None,
+        response: dict[str, Any] | None = None,
+    ) -> None:
         """Write the new state and seats over the ones it was computed from (the caller
-        holds the match's row lock, which guards its seats too)."""
-        saved = self._session.execute(
-            update(matches)
-            .where(matches.c.id == match.id, matches.c.version == previous_version)
-            .values(**_changes(match))
-            .returning(matches.c.id)
-        ).first()
-        if saved is None:
+        holds the match's row lock, which guards its seats too), and log ``steps`` as
+        ``add_steps`` does: the update and the log in one round trip."""
+        changes = _changes(match)
+        changes["state"] = Jsonb(changes["state"])
+        update_sql = (
+            f"UPDATE matches SET {', '.join(f'{_q(n)} = %s' for n in changes)}"
+            " WHERE id = %s AND version = %s RETURNING id"
+        )
+        statements: list[Statement] = [
+            (update_sql, (*changes.values(), match.id, previous_version))
+        ]
+        if steps:
+            rows = _step_rows(match.id, steps, idempotency_key, response)
+            values = ", ".join([f"({', '.join(['%s'] * len(_STEP_COLUMNS))})"] * len(rows))
+            params = [
+                Jsonb(row[c]) if c in _STEP_JSON and row[c] is not None else row[c]
+                for row in rows
+                for c in _STEP_COLUMNS
+            ]
+            names = ", ".join(_q(c) for c in _STEP_COLUMNS)
+            statements.append((f"INSERT INTO match_actions ({names}) VALUES {values}", params))
+        if not pipelined(self._session, statements)[0]:
             raise RuntimeError(f"match {match.id} changed under a lock")
         if match.status is Status.ACTIVE and match.id not in self._seatless:
             return  # the seats are as they were: results come with the finish
@@ -270,20 +330,7 @@ class SqlMatches:
         if not steps:
             return
         self._session.execute(
-            insert(match_actions),
-            [
-                {
-                    "match_id": match_id,
-                    "seq": step.version,
-                    "side": step.seat,
-                    "action": step.action,
-                    "at": step.at,
-                    "idempotency_key": idempotency_key if i == 0 else None,
-                    "response": response if i == 0 else None,
-                    "events": step.events,
-                }
-                for i, step in enumerate(steps)
-            ],
+            insert(match_actions), _step_rows(match_id, steps, idempotency_key, response)
         )
 
     def keyed_step(self, match_id: uuid.UUID, key: str) -> KeyedStep | None:
@@ -474,7 +521,14 @@ class Matches(Protocol):
     def add_if_no_active(self, match: Match, initial: Any) -> bool: ...
     def active_id(self, player_id: uuid.UUID, game: str, mode: str) -> uuid.UUID | None: ...
     def get(self, match_id: uuid.UUID, for_update: bool = False) -> Match | None: ...
-    def save(self, match: Match, previous_version: int) -> None: ...
+    def save(
+        self,
+        match: Match,
+        previous_version: int,
+        steps: Sequence[Step] = (),
+        idempotency_key: str | None = None,
+        response: dict[str, Any] | None = None,
+    ) -> None: ...
     def add_steps(
         self,
         match_id: uuid.UUID,

@@ -48,6 +48,7 @@ from shared.reliable_events import reliable_event_handler
 from shared.rpc import rpc
 from shared.schemas import load
 
+ACT = ActSchema()  # built once: the hot path (schemas are stateless once built)
 SWEEP_INTERVAL_SECONDS = 5  # ours: an abandoned turn times out within seconds of its deadline
 
 
@@ -125,7 +126,7 @@ class BattleService(HealthEndpoints):
     def act(self, **payload: Any) -> dict[str, Any]:
         """``expected_version``, ``action`` ({kind, index?}), ``idempotency_key``? -> the
         view and this action's events as the player may see them."""
-        args = load(ActSchema(), payload)
+        args = load(ACT, payload)
         with self._uow() as uow:
             return handlers.act(handlers.Act(**args), uow, self.clock)
 
@@ -203,7 +204,7 @@ class BattleService(HealthEndpoints):
     @rpc
     def terrakard_act(self, **payload: Any) -> dict[str, Any]:
         """``expected_version``, ``action`` ({kind, card?, choice?}), ``idempotency_key``?"""
-        args = load(ActSchema(), payload)
+        args = load(ACT, payload)
         cmd = handlers.Act(**{**args, "game": TERRAKARD_GAME})
         return terrakard.act(cmd, self.services, partial(unit_of_work, self.db), self.clock)
 

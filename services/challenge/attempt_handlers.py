@@ -125,18 +125,23 @@ def start_attempt(
     return Outcome(attempts.player_view(fresh, {}), created=True)
 
 
-def _owned(uow: ChallengeUnitOfWork, player_id: uuid.UUID, attempt_id: uuid.UUID) -> Attempt:
-    attempt: Attempt | None = uow.attempts.get(attempt_id, for_update=True)
+def _owned(
+    uow: ChallengeUnitOfWork, player_id: uuid.UUID, attempt_id: uuid.UUID, now: datetime
+) -> tuple[Attempt, dict[int, Answer]]:
+    """The player's attempt, locked, with its answers; an expiry it passed resolved."""
+    attempt, answers = uow.attempts.locked_with_answers(attempt_id)
     if attempt is None or attempt.player_id != player_id:  # another's attempt: not found
         raise NotFound("attempt_not_found", "there is no such attempt")
-    return attempt
+    if attempt.expired(now):
+        attempt = _complete(uow, attempt, answers, now)
+    return attempt, answers
 
 
 def get_attempt(
     player_id: uuid.UUID, attempt_id: uuid.UUID, uow: ChallengeUnitOfWork, clock: Clock
 ) -> Outcome:
     uow.players.admit(player_id)  # resolving an expiry writes AttemptCompleted
-    attempt, answers = _resolve_expiry(uow, _owned(uow, player_id, attempt_id), clock.now())
+    attempt, answers = _owned(uow, player_id, attempt_id, clock.now())
     return Outcome(attempts.player_view(attempt, answers))
 
 
@@ -166,7 +171,7 @@ def _summary(row: dict[str, Any]) -> dict[str, Any]:
 def answer_question(cmd: AnswerQuestion, uow: ChallengeUnitOfWork, clock: Clock) -> Outcome:
     now = clock.now()
     uow.players.admit(cmd.player_id)
-    attempt, answers = _resolve_expiry(uow, _owned(uow, cmd.player_id, cmd.attempt_id), now)
+    attempt, answers = _owned(uow, cmd.player_id, cmd.attempt_id, now)
     try:
         answer, new = attempts.answer(attempt, answers, cmd.index, cmd.submission, now)
     except DeckyardError as refusal:

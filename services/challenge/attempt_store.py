@@ -30,6 +30,7 @@ from services.challenge.orm import (
     questions,
 )
 from shared.content import MAX_EVENT_RADIUS_M
+from shared.db import columns, pipelined
 
 # Ours: PostGIS measures on the spheroid; a point placed exactly on the radius can come
 # out a fraction of a millimetre outside it. "Boundary included" is honoured to 1 mm.
@@ -83,6 +84,17 @@ def _attempt(row: Any) -> Attempt:
         correct_count=row.correct_count,
         reward=row.reward,
     )
+
+
+def _answers(rows: Any) -> dict[int, Answer]:
+    return {
+        r.position: Answer(r.position, tuple(r.submitted), r.received_at, r.correct) for r in rows
+    }
+
+
+# The answer path's two reads, as SQL for one pipeline (SqlAttempts.locked_with_answers).
+_LOCKED_ATTEMPT = f"SELECT {columns(attempts)} FROM attempts WHERE id = %s FOR UPDATE"
+_ANSWERS = f"SELECT {columns(attempt_answers)} FROM attempt_answers WHERE attempt_id = %s"
 
 
 def _playable_questions() -> Any:
@@ -286,14 +298,23 @@ class SqlAttempts:
         row = self._session.execute(query).first()
         return _attempt(row) if row else None
 
+    def locked_with_answers(
+        self, attempt_id: uuid.UUID
+    ) -> tuple[Attempt | None, dict[int, Answer]]:
+        """The attempt under its row lock, and its answers read once the lock is held:
+        one round trip (``shared.db.pipelined``) instead of two."""
+        found, rows = pipelined(
+            self._session, [(_LOCKED_ATTEMPT, (attempt_id,)), (_ANSWERS, (attempt_id,))]
+        )
+        if not found:
+            return None, {}
+        return _attempt(found[0]), _answers(rows)
+
     def answers(self, attempt_id: uuid.UUID) -> dict[int, Answer]:
         rows = self._session.execute(
             select(attempt_answers).where(attempt_answers.c.attempt_id == attempt_id)
         ).all()
-        return {
-            r.position: Answer(r.position, tuple(r.submitted), r.received_at, r.correct)
-            for r in rows
-        }
+        return _answers(rows)
 
     def add_answer(self, attempt_id: uuid.UUID, answer: Answer) -> None:
         self._session.execute(

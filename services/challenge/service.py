@@ -42,6 +42,7 @@ from shared.schemas import jsonable, load
 
 EVENT = PublishedEventSchema()
 NEARBY = NearbyEventSchema(many=True)
+ANSWER = AnswerSchema()  # built once: the hot path (schemas are stateless once built)
 SWEEP_INTERVAL_SECONDS = 5  # ours: an abandoned attempt completes within seconds of its deadline
 
 
@@ -147,7 +148,7 @@ class ChallengeService(HealthEndpoints):
 
     @rpc
     def answer(self, **payload: Any) -> dict[str, Any]:
-        args = load(AnswerSchema(), payload)
+        args = load(ANSWER, payload)
         cmd = attempt_handlers.AnswerQuestion(
             args["player_id"], args["attempt_id"], args["index"], args["submission"]
         )

@@ -19,6 +19,7 @@ from gateway.routes.quest.attempts_schemas import (
 )
 
 TAGS = ("quest",)
+ANSWER_REQUEST = AnswerRequest()  # built once: the hot path (stateless once built)
 
 
 class QuestAttemptRoutes(Caller):
@@ -114,7 +115,7 @@ class QuestAttemptRoutes(Caller):
     async def answer(self, request: Request, attempt_id: Any, index: int) -> Any:
         """``{"choice": "o1a2b3c4d"}`` -> the attempt with your answer recorded"""
         player_id = await self._player_id(request)
-        submission = load(AnswerRequest(), json_input(request))
+        submission = load(ANSWER_REQUEST, json_input(request))
         return await self.services.call(
             "challenge",
             "answer",

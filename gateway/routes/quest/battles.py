@@ -29,6 +29,7 @@ from shared.errors import InvalidInput
 
 WRITE_ERRORS = (400, 404, 409, 413, 422, 503)
 TAGS = ("quest battles",)
+ACTION_REQUEST = BattleActionRequest()  # built once: the hot path (stateless once built)
 IDEMPOTENCY_HEADER = {
     "name": "Idempotency-Key",
     "in": "header",
@@ -160,7 +161,7 @@ class QuestBattleRoutes(Caller):
         """``{"expectedVersion": 3, "action": {"kind": "use_move", "index": 1}}`` -> the
         match at its new version with ``events`` (your move, the CPU's reply)"""
         player_id = await self._player_id(request)
-        args = load(BattleActionRequest(), json_input(request))
+        args = load(ACTION_REQUEST, json_input(request))
         return await self.services.call(
             "battle",
             "act",

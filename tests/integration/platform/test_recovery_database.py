@@ -17,7 +17,7 @@ from sqlalchemy.exc import IntegrityError, ProgrammingError
 
 from services.accounts.orm import plumbing
 from shared.clock import SystemClock
-from shared.db import Database, make_engine
+from shared.db import Database, make_engine, pipelined
 from shared.errors import ServiceUnavailable
 
 pytestmark = pytest.mark.integration
@@ -63,6 +63,22 @@ def test_reads_and_autocommit_reads_say_503_too(database, settings):
     with pytest.raises(ServiceUnavailable), database.autocommit() as session:
         session.execute(text("SELECT 1"))
     assert backend_pid(database)
+
+
+def test_pipelined_statements_say_503_too_and_keep_other_errors(database, settings):
+    """``shared.db.pipelined`` (the player gate, the hot locked reads) talks to psycopg
+    itself: a dropped connection is still one 503, and the pool still recovers."""
+    first = backend_pid(database)
+    terminate(settings, first)
+    with pytest.raises(ServiceUnavailable) as raised, database.transaction() as uow:
+        pipelined(uow.session, [("SELECT 1", ())])
+    assert raised.value.code == "database_unavailable"
+    assert backend_pid(database) != first
+    with database.transaction() as uow:
+        one, two = pipelined(uow.session, [("SELECT 1 AS a", ()), ("SELECT %s AS b", (2,))])
+    assert (one[0].a, two[0].b) == (1, 2)
+    with pytest.raises(ProgrammingError), database.transaction() as uow:
+        pipelined(uow.session, [("SELECT 1", ()), ("SELECT * FROM no_such_table", ())])
 
 
 def test_an_unreachable_server_is_503(settings):

@@ -111,10 +111,11 @@ class FakeMatches:
     def get(self, match_id, for_update=False):
         return self.rows.get(match_id)
 
-    def save(self, match, previous_version):
+    def save(self, match, previous_version, steps=(), idempotency_key=None, response=None):
         assert self.rows[match.id].version == previous_version
         self.rows[match.id] = match
         self.saves += 1
+        self.add_steps(match.id, steps, idempotency_key, response)
 
     def add_steps(self, match_id, steps, idempotency_key=None, response=None):
         seqs = [e["step"].version for e in self.log[match_id]]
