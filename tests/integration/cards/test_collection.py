@@ -42,10 +42,10 @@ def starter_set(cards_engine):
             definition("Rare", affinity="Wit", starter=True),
         ],
     }
+    definitions = orm.card_definitions.c
     with cards_engine.begin() as conn:
-        # This module describes the published starters: retire any that others left.
-        definitions = orm.card_definitions.c
-        conn.execute(
+        # This module describes the published starters: retire any that others left...
+        retired = conn.execute(
             sa.update(orm.card_definitions)
             .where(
                 definitions.retired_at.is_(None),
@@ -53,10 +53,25 @@ def starter_set(cards_engine):
                 | definitions.name.in_(["Field Kit", "Reserve Focus"]),
             )
             .values(retired_at=NOW)
-        )
+            .returning(definitions.id)
+        ).scalars().all()
         for group in rows.values():
             conn.execute(sa.insert(orm.card_definitions), group)
-    return rows
+    yield rows
+    # ...and gives them back after: the e2e platform shares this database (its seeded
+    # starters must be published again for the tests that run after this module).
+    ours = [row["id"] for group in rows.values() for row in group]
+    with cards_engine.begin() as conn:
+        conn.execute(
+            sa.update(orm.card_definitions)
+            .where(definitions.id.in_(ours))
+            .values(retired_at=NOW)
+        )
+        conn.execute(
+            sa.update(orm.card_definitions)
+            .where(definitions.id.in_(retired))
+            .values(retired_at=None)
+        )
 
 
 @pytest.fixture
