@@ -117,6 +117,14 @@ def describe_code(source: Path) -> str:
     return f"{source} at {done.stdout.strip()}"
 
 
+def engines_built() -> str:
+    """How the game engines run in this process: compiled with mypyc (``make engines``,
+    what a deployed process runs) or as Python. Call it once the code is on ``sys.path``."""
+    from games.kit.frozen import COMPILED
+
+    return "engines compiled (mypyc)" if COMPILED else "engines as Python (not compiled)"
+
+
 STATUS_PORT_OFFSET = 90
 
 

@@ -23,6 +23,7 @@ from games.chronovore.engine import apply, expire, new_match
 from games.chronovore.game import CHRONOVORE
 from games.chronovore.state import MatchState, Result, Settings
 from games.kit.chance import RandomState
+from games.kit.frozen import plain
 from games.kit.policies import Policy, greedy_policy, random_policy
 from games.kit.protocol import Engine, Seat
 
@@ -82,6 +83,7 @@ POLICIES: Mapping[str, Policy] = {
 }
 
 
+@plain
 @dataclass(frozen=True)
 class Played:
     results: tuple[str, str]
@@ -118,6 +120,7 @@ def play(
     return Played((state.results[0], state.results[1]), state.round, state.finish_reason.value)
 
 
+@plain
 @dataclass(frozen=True)
 class Tally:
     wins: int = 0

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from games.kit.frozen import plain
 from games.quest.actions import Action, ActionKind
 from games.quest.errors import IllegalAction, RefusalCode
 from games.quest.state import SIDES, Creature, MatchState, Phase, Side, SideState
@@ -35,6 +36,7 @@ _FORFEIT_KIND = ActionKind.FORFEIT
 _SELECT_CREATURE_KIND = ActionKind.SELECT_CREATURE
 
 
+@plain
 @dataclass(frozen=True)
 class Problem:
     """Why an action is refused; cheap to make (legal_actions makes many), raised by ``check``."""

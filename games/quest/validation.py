@@ -19,6 +19,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from games.kit.frozen import plain
 from games.kit.refusal import Refusal
 from games.quest.vocabulary import (
     AppliesTo,
@@ -52,6 +53,7 @@ MAX_CHARGES = 3  # assumed
 _MISSING = "Missing data for required field."
 
 
+@plain
 @dataclass(frozen=True)
 class Whole:
     """An integer parameter (a JSON integer: not 3.0, not "3", not true) within bounds."""
@@ -68,6 +70,7 @@ class Whole:
         return value, _outside(value, self.low, self.high)
 
 
+@plain
 @dataclass(frozen=True)
 class Decimal:
     """A number parameter (multipliers, fractions), finite and within bounds."""
@@ -90,6 +93,7 @@ class Decimal:
         return number, _outside(number, self.low, self.high)
 
 
+@plain
 @dataclass(frozen=True)
 class OneOf:
     choices: tuple[str, ...]
