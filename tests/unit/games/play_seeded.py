@@ -9,8 +9,8 @@ the two outputs byte for byte. The first line says which engines ran.
 
 The seats are played by each game's CPU policy and, every third action, by a seeded
 uniform choice among the legal actions (so more rules are reached than the CPU's
-choices reach); a seat that keeps a match going too long meets its deadline
-(``expire``). The decks and the TerraKard plan are the benches' (bench/*_engine.py).
+choices reach); a seat that keeps a match going too long, or whose next action would
+come too late, meets its deadline (``expire``). The decks and the TerraKard plan are the benches' (bench/*_engine.py).
 """
 
 from __future__ import annotations
@@ -30,7 +30,17 @@ def dumps(value: Any) -> str:
     return json.dumps(value, sort_keys=True, default=str, separators=(",", ":"))
 
 
-def play(out: list[str], engine: Any, cpu: Any, settings: Any, seats: dict[str, Any], seed: int):
+def play(
+    out: list[str],
+    engine: Any,
+    cpu: Any,
+    settings: Any,
+    seats: dict[str, Any],
+    seed: int,
+    chooser: Any = None,
+) -> None:
+    """``chooser(state, seed)``: the seeded choice, when a uniform legal action is not one
+    (TerraKard's answers are marked by the host first)."""
     from games.kit.chance import uniform
 
     state = engine.new_match(settings, seats, seed, T0)
@@ -40,8 +50,9 @@ def play(out: list[str], engine: Any, cpu: Any, settings: Any, seats: dict[str, 
     actions = 0
     while engine.results(state) is None:
         waiting = engine.waiting_for(state)
-        if actions >= MAX_ACTIONS or not waiting:
-            deadline = engine.deadline(state)
+        deadline = engine.deadline(state)
+        late = deadline is not None and now + STEP >= deadline
+        if actions >= MAX_ACTIONS or not waiting or late:
             assert deadline is not None, "a match that waits for nobody has a deadline"
             now = max(now, deadline)
             for seat, action in engine.timeouts(state):
@@ -52,7 +63,9 @@ def play(out: list[str], engine: Any, cpu: Any, settings: Any, seats: dict[str, 
             continue
         seat = waiting[0]
         action = cpu(state, seat) if engine.version(state) % 3 else None
-        if action is None:
+        if action is None and chooser is not None:
+            action = chooser(state, seed)
+        elif action is None:
             legal = engine.legal_actions(state, seat)
             index, _ = uniform(seed, f"test:{engine.version(state)}", 0, len(legal))
             action = legal[index]
@@ -109,8 +122,9 @@ def main(root: Path, matches: int) -> None:
 
     made = terrakard_engine.setup(terrakard_engine.parse_args(["--seed", "5"]))
     seats = {ATTACKER: made.attacker, DEFENDER: made.defense}
+    attacker = terrakard_engine.attacker_policy(made.answer_keys)  # the bench's random seat
     for i in range(matches):
-        play(out, TERRAKARD, TERRAKARD_CPU, terrakard.Settings(), seats, 3000 + i)
+        play(out, TERRAKARD, TERRAKARD_CPU, terrakard.Settings(), seats, 3000 + i, attacker)
     sys.stdout.write("\n".join(out) + "\n")
 
 
