@@ -120,9 +120,11 @@ def describe_code(source: Path) -> str:
 def engines_built() -> str:
     """How the game engines run in this process: compiled with mypyc (``make engines``,
     what a deployed process runs) or as Python. Call it once the code is on ``sys.path``."""
-    from games.kit.frozen import COMPILED
+    import games.kit.frozen as frozen
 
-    return "engines compiled (mypyc)" if COMPILED else "engines as Python (not compiled)"
+    # Code from before the compiled engines (``--source``) has no ``COMPILED``: Python.
+    compiled = getattr(frozen, "COMPILED", False)
+    return "engines compiled (mypyc)" if compiled else "engines as Python (not compiled)"
 
 
 STATUS_PORT_OFFSET = 90

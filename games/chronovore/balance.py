@@ -91,6 +91,13 @@ class Played:
     reason: str
 
 
+def _over(state: MatchState) -> bool:
+    # A function, not ``state.results is None`` in the loop's test: mypy narrows that
+    # attribute to None for the loop's body, and compiled (mypyc) the body's own test of
+    # it then insists on None once the match is over (a TypeError).
+    return state.results is not None
+
+
 def play(
     decks: tuple[Sequence[Card], Sequence[Card]],
     policies: tuple[Policy, Policy],
@@ -102,11 +109,11 @@ def play(
     steps = {seat: 0 for seat in SEATS}
     round_ = state.round
     now = START
-    while state.results is None:
+    while not _over(state):
         if state.round != round_:
             round_, steps = state.round, {seat: 0 for seat in SEATS}
         for seat, policy in zip(SEATS, policies, strict=True):
-            if state.results is not None or state.side(seat).locked:
+            if _over(state) or state.side(seat).locked:
                 continue
             steps[seat] += 1
             if steps[seat] > MAX_STEPS:
