@@ -75,8 +75,10 @@ class Whole:
 class Decimal:
     """A number parameter (multipliers, fractions), finite and within bounds."""
 
-    low: float
-    high: float
+    # ``int | float``, not ``float``: compiled (mypyc), a ``float`` is converted to one,
+    # and the bounds' message would say "1.0" where the authored bound is 1.
+    low: int | float
+    high: int | float
     required: bool = True
 
     def load(self, value: Any) -> tuple[Any, str | None]:
@@ -109,7 +111,7 @@ class OneOf:
         return value, None
 
 
-def _outside(value: float, low: float, high: float) -> str | None:
+def _outside(value: int | float, low: int | float, high: int | float) -> str | None:
     if low <= value <= high:
         return None
     return f"Must be greater than or equal to {low} and less than or equal to {high}."
