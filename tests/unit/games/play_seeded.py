@@ -10,7 +10,8 @@ the two outputs byte for byte. The first line says which engines ran.
 The seats are played by each game's CPU policy and, every third action, by a seeded
 uniform choice among the legal actions (so more rules are reached than the CPU's
 choices reach); a seat that keeps a match going too long, or whose next action would
-come too late, meets its deadline (``expire``). The decks and the TerraKard plan are the benches' (bench/*_engine.py).
+come too late, meets its deadline (``expire``). The decks and the TerraKard plan are the
+benches' (bench/*_engine.py).
 """
 
 from __future__ import annotations
