@@ -21,6 +21,13 @@ WORKDIR /src
 # invalidate it (requirements/runtime.lock, with hashes; `make lock` writes it).
 COPY requirements/runtime.lock ./requirements/runtime.lock
 RUN /opt/deckyard/bin/pip install --require-hashes -r requirements/runtime.lock
+# The game engines are compiled with mypyc (deckyard/engines.py; docs/performance.md,
+# "Engines compiled"): a C compiler and mypy in a build-only venv, neither in the image.
+COPY requirements/engines.lock ./requirements/engines.lock
+RUN apt-get update && apt-get install -y --no-install-recommends gcc libc6-dev \
+    && rm -rf /var/lib/apt/lists/* \
+    && python -m venv /opt/build \
+    && /opt/build/bin/pip install --require-hashes -r requirements/engines.lock
 # Only what the package needs: tests, docs and deploy files stay out of the image.
 COPY pyproject.toml README.md ./
 COPY games ./games
@@ -28,7 +35,10 @@ COPY shared ./shared
 COPY services ./services
 COPY gateway ./gateway
 COPY deckyard ./deckyard
-RUN /opt/deckyard/bin/pip install --no-deps .
+# games/ compiled in place, then installed with its sources (the package data's *.so).
+RUN /opt/build/bin/python -m deckyard.engines \
+    && /opt/deckyard/bin/pip install --no-deps . \
+    && cd / && /opt/deckyard/bin/python -c "from games.kit.frozen import COMPILED; assert COMPILED"
 
 FROM python:3.11-slim
 ENV PATH=/opt/deckyard/bin:$PATH \

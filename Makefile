@@ -6,7 +6,7 @@ DATABASE_URL ?= postgresql://postgres@127.0.0.1:5432/postgres
 AMQP_URI ?= amqp://guest:guest@127.0.0.1:5672/
 export DATABASE_URL AMQP_URI
 
-.PHONY: install lock machine bench-machine browser-machine deploy-machine run migrate test test-browser test-durations test-unit lint typecheck bench token fuzz faults soak web web-api
+.PHONY: install engines engines-clean lock machine bench-machine browser-machine deploy-machine run migrate test test-browser test-durations test-unit lint typecheck bench token fuzz faults soak web web-api
 
 # The locked dependencies (hashes checked), then the project itself without resolving again.
 $(BIN)/deckyard: pyproject.toml requirements/dev.lock
@@ -19,7 +19,20 @@ $(BIN)/deckyard: pyproject.toml requirements/dev.lock
 # The web client is built too when Node is installed (web/README.md); without Node the
 # platform still installs, and `make web` says what is missing.
 NPM := $(shell command -v npm)
-install: $(BIN)/deckyard $(if $(NPM),web)
+install: $(BIN)/deckyard engines $(if $(NPM),web)
+
+# The game engines (games/) compiled with mypyc, in place next to their sources
+# (deckyard/engines.py; docs/performance.md, "Engines compiled"): again when a source
+# changed, else nothing. Without them the same sources run as Python (`make engines-clean`).
+ENGINE_SOURCES := $(shell find games -name '*.py' 2>/dev/null)
+games/engines.digest: $(BIN)/deckyard $(ENGINE_SOURCES) deckyard/engines.py
+	$(BIN)/python -m deckyard.engines
+	touch $@
+
+engines: games/engines.digest
+
+engines-clean:
+	$(BIN)/python -m deckyard.engines --clean
 
 # The browser client (web/): npm ci when the lock file changed, a build when a source did;
 # nothing when neither (a second `make install` does not touch web/).
@@ -46,6 +59,7 @@ lock:
 	$(PYTHON) -m venv .lock-venv && .lock-venv/bin/pip install -q pip-tools
 	.lock-venv/bin/pip-compile -q --generate-hashes --strip-extras --allow-unsafe -o requirements/runtime.lock pyproject.toml
 	.lock-venv/bin/pip-compile -q --generate-hashes --strip-extras --allow-unsafe --extra dev -o requirements/dev.lock pyproject.toml
+	.lock-venv/bin/pip-compile -q --generate-hashes --strip-extras --allow-unsafe -o requirements/engines.lock requirements/engines.in
 	rm -rf .lock-venv
 
 # PostgreSQL and RabbitMQ answering, PostGIS installed: starts or installs what is missing

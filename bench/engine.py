@@ -61,6 +61,7 @@ from harness import (
     BenchError,
     Result,
     add_source_option,
+    engines_built,
     markdown,
     percentile,
     resolve_source_option,
@@ -263,7 +264,7 @@ def report(args: argparse.Namespace, simulation: Simulation) -> None:
         f"({cpu_model()}), Python {platform.python_version()}, "
         "one process"
     )
-    print(f"code: {args.code}")
+    print(f"code: {args.code}; {engines_built()}")
     print(
         f"--seed {args.seed}, --matches {args.matches} per affinity; "
         f"CPU deck: {', '.join(cpu_deck)}; both sides played by the CPU policy"
@@ -389,7 +390,7 @@ def engine_result(simulation: Simulation) -> Result:
         notes=[
             f"{matches} CPU-vs-CPU matches ({', '.join(t.affinity for t in tallies)} "
             f"starter decks), {matches / cpu:.0f} matches/s by CPU time; unfinished "
-            f"{unfinished}; results digest {digest(tallies)}"
+            f"{unfinished}; results digest {digest(tallies)}; {engines_built()}"
         ],
     )
 

@@ -117,6 +117,16 @@ def describe_code(source: Path) -> str:
     return f"{source} at {done.stdout.strip()}"
 
 
+def engines_built() -> str:
+    """How the game engines run in this process: compiled with mypyc (``make engines``,
+    what a deployed process runs) or as Python. Call it once the code is on ``sys.path``."""
+    import games.kit.frozen as frozen
+
+    # Code from before the compiled engines (``--source``) has no ``COMPILED``: Python.
+    compiled = getattr(frozen, "COMPILED", False)
+    return "engines compiled (mypyc)" if compiled else "engines as Python (not compiled)"
+
+
 STATUS_PORT_OFFSET = 90
 
 

@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from harness import Result, add_source_option, percentile, resolve_source_option
+from harness import Result, add_source_option, engines_built, percentile, resolve_source_option
 
 
 def game_seed(seed: int, label: str, index: int) -> int:
@@ -97,7 +97,12 @@ def bench_result(
         topology="one process, one thread",
         unit=unit,
         failures=failures,
-        notes=[*notes, goal_line(played.cpu_rate(), goal, unit), f"digest {played.digest()}"],
+        notes=[
+            *notes,
+            goal_line(played.cpu_rate(), goal, unit),
+            f"digest {played.digest()}",
+            engines_built(),
+        ],
     )
 
 
@@ -120,7 +125,7 @@ def parsed(parser: argparse.ArgumentParser, argv: Sequence[str] | None, count: s
 
 def print_report(args: argparse.Namespace, setup: Sequence[str], lines: Sequence[str]) -> None:
     """The code measured, the run's seed and what was played, then the figures."""
-    print(f"code: {args.code}")
+    print(f"code: {args.code}; {engines_built()}")
     print(f"--seed {args.seed}; {setup[0]}")
     for line in (*setup[1:], *lines):
         print(line)

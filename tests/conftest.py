@@ -18,6 +18,7 @@ from nameko.standalone.rpc import ClusterRpcProxy  # noqa: E402
 from nameko.testing.services import replace_dependencies  # noqa: E402
 from nameko.web.server import WebServer  # noqa: E402
 
+from deckyard import engines  # noqa: E402
 from deckyard.registry import service_class  # noqa: E402
 from shared.db import use_cooperative_psycopg  # noqa: E402
 from shared.testing import ServicesUnavailable, isolated_stack, services_required  # noqa: E402
@@ -29,6 +30,17 @@ from tests.sharding import (  # noqa: E402, F401
 )
 
 use_cooperative_psycopg()
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    # A compiled engine built from other sources would test code that is not the one in
+    # games/ (deckyard/engines.py): stop at once and say how to fix it.
+    if engines.state() == "stale":
+        raise pytest.UsageError(
+            "games/ changed since its engines were compiled: `make engines` "
+            "(or `python -m deckyard.engines --clean` to run them as Python)"
+        )
+
 
 # No timed assertions: Hypothesis' per-example deadline and its "too slow" health check
 # fail tests on a shared, loaded machine for the machine's sake, not the code's.

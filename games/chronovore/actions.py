@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
+from games.kit.frozen import plain
 from games.kit.refusal import Refusal
 
 
@@ -31,6 +32,7 @@ _FIELDS: Mapping[ActionKind, tuple[str, ...]] = {
 }
 
 
+@plain
 @dataclass(frozen=True)
 class Action:
     kind: ActionKind

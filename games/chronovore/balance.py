@@ -23,6 +23,7 @@ from games.chronovore.engine import apply, expire, new_match
 from games.chronovore.game import CHRONOVORE
 from games.chronovore.state import MatchState, Result, Settings
 from games.kit.chance import RandomState
+from games.kit.frozen import plain
 from games.kit.policies import Policy, greedy_policy, random_policy
 from games.kit.protocol import Engine, Seat
 
@@ -82,11 +83,19 @@ POLICIES: Mapping[str, Policy] = {
 }
 
 
+@plain
 @dataclass(frozen=True)
 class Played:
     results: tuple[str, str]
     rounds: int
     reason: str
+
+
+def _over(state: MatchState) -> bool:
+    # A function, not ``state.results is None`` in the loop's test: mypy narrows that
+    # attribute to None for the loop's body, and compiled (mypyc) the body's own test of
+    # it then insists on None once the match is over (a TypeError).
+    return state.results is not None
 
 
 def play(
@@ -100,11 +109,11 @@ def play(
     steps = {seat: 0 for seat in SEATS}
     round_ = state.round
     now = START
-    while state.results is None:
+    while not _over(state):
         if state.round != round_:
             round_, steps = state.round, {seat: 0 for seat in SEATS}
         for seat, policy in zip(SEATS, policies, strict=True):
-            if state.results is not None or state.side(seat).locked:
+            if _over(state) or state.side(seat).locked:
                 continue
             steps[seat] += 1
             if steps[seat] > MAX_STEPS:
@@ -118,6 +127,7 @@ def play(
     return Played((state.results[0], state.results[1]), state.round, state.finish_reason.value)
 
 
+@plain
 @dataclass(frozen=True)
 class Tally:
     wins: int = 0

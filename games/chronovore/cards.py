@@ -16,7 +16,7 @@ from enum import StrEnum
 from typing import Any
 
 from games.chronovore.content import CardClass, CardKind, Keyword, Rarity
-from games.kit.frozen import evolve
+from games.kit.frozen import evolve, plain
 from games.kit.refusal import Refusal
 
 
@@ -62,6 +62,7 @@ EVENT_COST_RANGE = (0, 30)
 MAX_REWARDS = 6
 
 
+@plain
 @dataclass(frozen=True)
 class Reward:
     """One reward; only the fields of its type are used (the others stay 0/False)."""
@@ -88,6 +89,7 @@ class Reward:
         return data
 
 
+@plain
 @dataclass(frozen=True)
 class Card:
     """A card as a match uses it (finishes are cosmetic and not part of it)."""

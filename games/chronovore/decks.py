@@ -19,6 +19,7 @@ from games.chronovore.cards import Card
 from games.chronovore.content import COPY_LIMIT, DECK_SIZE, MAX_MYTHIC_CARDS, CardClass, Rarity
 from games.kit import collection
 from games.kit.collection import Assessment, CardCopy, Problem
+from games.kit.frozen import plain
 
 # Ours (docs/chronovore.md): the longest list a player may store while editing, and
 # how many deck lists a player keeps.
@@ -32,6 +33,7 @@ WORK_IN_PROGRESS = frozenset(
 )
 
 
+@plain
 @dataclass(frozen=True)
 class Entry:
     """One card of a list as the rules see it: which card, its class and rarity."""

@@ -38,6 +38,8 @@ def _label(definition: Mapping[str, Any]) -> str:
     return str(definition["id"])
 
 
+# Not ``plain``: never evolved, and mypyc cannot compile ``settle``'s closure in a
+# Python class.
 @dataclass(frozen=True)
 class DiamondCaps:
     """Chronovore's ``FinishCaps`` (games/kit/collection.py)."""

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 
 from games.chronovore.content import COPY_LIMIT, Finish, Rarity
+from games.kit.frozen import plain
 from games.kit.refusal import Refusal
 
 GOLD = "gold"
@@ -97,6 +98,7 @@ def copy_limit(rarity: str) -> int:
     return COPY_LIMIT[Rarity(rarity)]
 
 
+@plain
 @dataclass(frozen=True)
 class ChronovoreCrafting:
     """Chronovore's ``CraftingRules`` (games/kit/collection.py)."""
@@ -115,6 +117,7 @@ class ChronovoreCrafting:
         return shred_value(rarity, finish, weakened)
 
 
+@plain
 @dataclass(frozen=True)
 class ChronovoreGold:
     """Chronovore's ``MatchRewards`` (games/kit/collection.py)."""

@@ -25,8 +25,10 @@ from games.kit.protocol import CpuPolicy, Engine, Event, Seat
 class ChronovoreEngine:
     game = "chronovore"
 
+    # ``Settings | None``: a host may pass None for the defaults (battle does); compiled
+    # (mypyc), a parameter typed ``Settings`` alone would refuse it with a TypeError.
     def new_match(
-        self, settings: Settings, seats: Mapping[Seat, Deck], seed: int, now: datetime
+        self, settings: Settings | None, seats: Mapping[Seat, Deck], seed: int, now: datetime
     ) -> MatchState:
         return engine.new_match(seats, seed, now, settings)
 
@@ -70,7 +72,7 @@ class ChronovoreEngine:
 
     def replay(
         self,
-        settings: Settings,
+        settings: Settings | None,
         seats: Mapping[Seat, Deck],
         seed: int,
         started_at: datetime,

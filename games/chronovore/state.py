@@ -16,7 +16,7 @@ from typing import Any
 
 from games.chronovore.cards import Card
 from games.kit.chance import RandomState
-from games.kit.frozen import evolve
+from games.kit.frozen import evolve, plain
 
 STATE_FORMAT = 1
 
@@ -39,6 +39,7 @@ class Result(StrEnum):
     LEFT = "left"  # the one who left; the other seat wins
 
 
+@plain
 @dataclass(frozen=True)
 class Settings:
     """Settings of the game (rulebook numbers), apart from the state of any one match."""
@@ -62,6 +63,7 @@ class Settings:
         return cls(**{k: int(v) for k, v in data.items()})
 
 
+@plain
 @dataclass(frozen=True)
 class Weapon:
     attack: int
@@ -73,6 +75,7 @@ class Weapon:
         return self.attack > 0 and self.durability > 0
 
 
+@plain
 @dataclass(frozen=True)
 class Hero:
     health: int
@@ -115,6 +118,7 @@ class Hero:
         )
 
 
+@plain
 @dataclass(frozen=True)
 class Interference:
     """What "The next enemy card" left waiting for this seat's next monster or event."""
@@ -141,6 +145,7 @@ class Interference:
         )
 
 
+@plain
 @dataclass(frozen=True)
 class InPlay:
     uid: int
@@ -158,6 +163,7 @@ def _cards(items: Any) -> tuple[InPlay, ...]:
     return tuple(InPlay.from_dict(item) for item in items)
 
 
+@plain
 @dataclass(frozen=True)
 class SeatState:
     hero: Hero
@@ -198,6 +204,7 @@ class SeatState:
 Pair = tuple[InPlay | None, ...]  # one slot of both rows, in seat order
 
 
+@plain
 @dataclass(frozen=True)
 class MatchState:
     seats: tuple[str, str]

@@ -19,7 +19,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
-from games.kit.frozen import evolve
+from games.kit.frozen import evolve, plain
 
 T = TypeVar("T")
 
@@ -44,6 +44,7 @@ def uniform(seed: int, stream: str, counter: int, n: int) -> tuple[int, int]:
             return value % n, counter
 
 
+@plain
 @dataclass(frozen=True)
 class RandomState:
     """A match's random state: its seed, its stream and how many draws it has used."""

@@ -17,6 +17,7 @@ from datetime import timedelta
 from typing import Any, Protocol
 
 from games.kit.fair import Draws
+from games.kit.frozen import plain
 from games.kit.packs import PackCard, PackKind
 from games.kit.refusal import Refusal
 
@@ -24,6 +25,7 @@ from games.kit.refusal import Refusal
 STANDARD_FINISH = "standard"
 
 
+@plain
 @dataclass(frozen=True)
 class CardCopy:
     """One owned copy, as far as a game's deck rules care."""
@@ -38,12 +40,14 @@ class CardCopy:
     card: Any = None
 
 
+@plain
 @dataclass(frozen=True)
 class Problem:
     code: str
     message: str
 
 
+@plain
 @dataclass(frozen=True)
 class Assessment:
     """A deck assessed: legal or not, its cost in the game's budget, every rule broken."""
@@ -94,6 +98,7 @@ def clean_deck_name(name: str, max_length: int) -> str:
     return cleaned
 
 
+@plain
 @dataclass(frozen=True)
 class CardPool:
     """Which active definitions qualify: of these kinds, this rarity if given, and with
@@ -104,6 +109,7 @@ class CardPool:
     rarity: str | None = None
 
 
+@plain
 @dataclass(frozen=True)
 class StarterRules:
     """A one-time grant chosen by the player: the choice names a pool to draw from,
@@ -183,6 +189,7 @@ class MatchRewards(Protocol):
         included (only asked about for a completed game against a player)."""
 
 
+@plain
 @dataclass(frozen=True)
 class CollectionRules:
     game: str

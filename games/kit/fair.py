@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Protocol, TypeVar
 
+from games.kit.frozen import plain
 from games.kit.protocol import CpuPolicy, Engine
 from games.kit.refusal import Refusal
 
@@ -96,6 +97,7 @@ def weighted_index(stream: Iterator[int], weights: Sequence[int]) -> int:
     raise AssertionError("r is below the total")  # pragma: no cover
 
 
+@plain
 @dataclass(frozen=True)
 class Draw:
     """One draw as stored and exported: what was offered, with which weights, and what
@@ -190,6 +192,7 @@ def check_client_seed(client_seed: str) -> str:
 # -- verification ------------------------------------------------------------------------
 
 
+@plain
 @dataclass(frozen=True)
 class Verdict:
     """One exported roll checked: ``ok``, ``pending`` (its seed is still secret) or
@@ -308,6 +311,7 @@ class MatchRules(Protocol):
         ...
 
 
+@plain
 @dataclass(frozen=True)
 class MatchVerdict:
     """One exported match checked: ``ok`` (its seed matches the commitment and, where the

@@ -18,8 +18,10 @@ from fractions import Fraction
 from typing import Any
 
 from games.kit.fair import Draws, check_purpose
+from games.kit.frozen import plain
 
 
+@plain
 @dataclass(frozen=True)
 class Slot:
     """A guaranteed slot: its own rarity weights instead of the pack's."""
@@ -28,6 +30,7 @@ class Slot:
     rarity_weights: Mapping[str, int]
 
 
+@plain
 @dataclass(frozen=True)
 class PackKind:
     game: str
@@ -154,6 +157,7 @@ def public_odds(kind: PackKind) -> dict[str, Any]:
     }
 
 
+@plain
 @dataclass(frozen=True)
 class PackCard:
     definition: Any

@@ -7,7 +7,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from games.kit.frozen import plain
 
+
+@plain
 @dataclass(frozen=True)
 class PointsTable:
     game: str

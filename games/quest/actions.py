@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
+from games.kit.frozen import plain
 from games.quest.errors import IllegalAction, RefusalCode
 
 
@@ -32,6 +33,7 @@ _INDEXED = frozenset(
 )
 
 
+@plain
 @dataclass(frozen=True)
 class Action:
     kind: ActionKind

@@ -18,7 +18,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from games.kit.frozen import plain
 
+
+@plain
 @dataclass(frozen=True)
 class CanonicalCards:
     starter_power_cards: tuple[str, ...]

@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from games.kit.frozen import plain
 from games.quest.content import Affinity
 from games.quest.validation import parse_condition, parse_effect
 from games.quest.vocabulary import (
@@ -27,6 +28,7 @@ from games.quest.vocabulary import (
 BASIC = "Basic"  # the move type that is not an affinity; always 1x
 
 
+@plain
 @dataclass(frozen=True)
 class Move:
     name: str
@@ -64,6 +66,7 @@ class Move:
         )
 
 
+@plain
 @dataclass(frozen=True)
 class CreatureCard:
     """A Creature definition as snapshotted into a match."""
@@ -103,6 +106,7 @@ class CreatureCard:
         return card
 
 
+@plain
 @dataclass(frozen=True)
 class PowerCard:
     """A Power card definition as snapshotted into a match (typeless)."""

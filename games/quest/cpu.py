@@ -18,12 +18,14 @@ import hashlib
 from dataclasses import dataclass
 
 from games.kit.chance import uniform
+from games.kit.frozen import plain
 from games.quest.actions import Action
 from games.quest.canonical import QUEST_CANONICAL
 from games.quest.rules import decisions
 from games.quest.state import MatchState, Side
 
 
+@plain
 @dataclass(frozen=True)
 class CpuDeckNames:
     """The configured CPU deck, by lineage: each card's lineage is named by its founding

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from games.kit.chance import RandomState
-from games.kit.frozen import evolve
+from games.kit.frozen import evolve, plain
 from games.quest import live
 from games.quest.actions import Action, ActionKind
 from games.quest.cards import CreatureCard, PowerCard
@@ -51,6 +51,7 @@ CREATURES_PER_DECK = 3  # rulebook: "Saved decks"
 POWER_CARDS_PER_DECK = 2
 
 
+@plain
 @dataclass(frozen=True)
 class Settings:
     """Settings of the game, apart from the state of any one match."""
@@ -62,6 +63,7 @@ class Settings:
     missed_deadline: MissedDeadline = MissedDeadline.TIMEOUT
 
 
+@plain
 @dataclass(frozen=True)
 class Deck:
     creatures: tuple[CreatureCard, ...]

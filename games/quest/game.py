@@ -33,8 +33,10 @@ _GIVEN_UP = (
 class QuestEngine:
     game = "quest"
 
+    # ``Settings | None``: a host may pass None for the defaults (battle does); compiled
+    # (mypyc), a parameter typed ``Settings`` alone would refuse it with a TypeError.
     def new_match(
-        self, settings: Settings, seats: Mapping[Seat, Deck], seed: int, now: datetime
+        self, settings: Settings | None, seats: Mapping[Seat, Deck], seed: int, now: datetime
     ) -> MatchState:
         return engine.new_match(seats[Side.PLAYER], seats[Side.CPU], seed, now, settings)
 
@@ -87,7 +89,7 @@ class QuestEngine:
 
     def replay(
         self,
-        settings: Settings,
+        settings: Settings | None,
         seats: Mapping[Seat, Deck],
         seed: int,
         started_at: datetime,

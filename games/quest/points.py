@@ -33,9 +33,16 @@ _MATCH_POINTS = {
 }
 
 
-def points_for_answers(correct_count: int) -> int:
-    """10 points per correct answer of one attempt (0..5 correct: 0..50 points)."""
-    if isinstance(correct_count, bool) or not 0 <= correct_count <= QUESTIONS_PER_ATTEMPT:
+def points_for_answers(correct_count: object) -> int:
+    """10 points per correct answer of one attempt (0..5 correct: 0..50 points).
+
+    ``object``, not ``int``: compiled (mypyc), an ``int`` parameter turns ``True`` into 1
+    before the body could refuse it."""
+    if (
+        isinstance(correct_count, bool)
+        or not isinstance(correct_count, int)
+        or not 0 <= correct_count <= QUESTIONS_PER_ATTEMPT
+    ):
         raise Refusal(
             "invalid_correct_count", f"an attempt has 0..{QUESTIONS_PER_ATTEMPT} correct answers"
         )

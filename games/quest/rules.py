@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from games.kit.frozen import plain
 from games.quest.actions import Action, ActionKind
 from games.quest.errors import IllegalAction, RefusalCode
 from games.quest.state import (
@@ -44,6 +45,7 @@ _DISCONNECTED_KIND = ActionKind.DISCONNECTED
 _SELECT_CREATURE_KIND = ActionKind.SELECT_CREATURE
 
 
+@plain
 @dataclass(frozen=True)
 class Problem:
     """Why an action is refused; cheap to make (legal_actions makes many), raised by ``check``."""

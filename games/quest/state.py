@@ -16,7 +16,7 @@ from enum import StrEnum
 from typing import Any
 
 from games.kit.chance import RandomState
-from games.kit.frozen import evolve
+from games.kit.frozen import evolve, plain
 from games.quest.cards import CreatureCard, PowerCard
 from games.quest.matchup import LEGACY_VERSION, SUPPORTED_VERSIONS
 from games.quest.statuses import Statuses
@@ -86,6 +86,7 @@ def _time(value: str | None) -> datetime | None:
     return None if value is None else aware(datetime.fromisoformat(value))
 
 
+@plain
 @dataclass(frozen=True)
 class Creature:
     """One Creature in a match: its snapshot card and what the match did to it."""
@@ -135,6 +136,7 @@ class Creature:
         return creature
 
 
+@plain
 @dataclass(frozen=True)
 class SideState:
     creatures: tuple[Creature, ...]
@@ -182,6 +184,7 @@ class SideState:
         )
 
 
+@plain
 @dataclass(frozen=True)
 class MatchState:
     player: SideState

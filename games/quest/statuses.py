@@ -14,12 +14,13 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from games.kit.frozen import evolve
+from games.kit.frozen import evolve, plain
 from games.quest.vocabulary import AppliesTo, exact, number
 
 MAX_DODGE_CHARGES = 3  # docs: new dodge charges add up, at most 3 in total
 
 
+@plain
 @dataclass(frozen=True)
 class ActiveModifier:
     applies_to: AppliesTo
@@ -48,6 +49,7 @@ class ActiveModifier:
         )
 
 
+@plain
 @dataclass(frozen=True)
 class ActivePoison:
     amount: int
@@ -55,18 +57,21 @@ class ActivePoison:
     since_turn: int
 
 
+@plain
 @dataclass(frozen=True)
 class ActiveStun:
     turns: int
     since_turn: int
 
 
+@plain
 @dataclass(frozen=True)
 class ActiveReflect:
     fraction: Fraction
     charges: int
 
 
+@plain
 @dataclass(frozen=True)
 class Statuses:
     modifiers: tuple[ActiveModifier, ...] = ()

@@ -19,6 +19,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from games.kit.frozen import plain
 from games.kit.refusal import Refusal
 from games.quest.vocabulary import (
     AppliesTo,
@@ -52,6 +53,7 @@ MAX_CHARGES = 3  # assumed
 _MISSING = "Missing data for required field."
 
 
+@plain
 @dataclass(frozen=True)
 class Whole:
     """An integer parameter (a JSON integer: not 3.0, not "3", not true) within bounds."""
@@ -68,12 +70,15 @@ class Whole:
         return value, _outside(value, self.low, self.high)
 
 
+@plain
 @dataclass(frozen=True)
 class Decimal:
     """A number parameter (multipliers, fractions), finite and within bounds."""
 
-    low: float
-    high: float
+    # ``int | float``, not ``float``: compiled (mypyc), a ``float`` is converted to one,
+    # and the bounds' message would say "1.0" where the authored bound is 1.
+    low: int | float
+    high: int | float
     required: bool = True
 
     def load(self, value: Any) -> tuple[Any, str | None]:
@@ -90,6 +95,7 @@ class Decimal:
         return number, _outside(number, self.low, self.high)
 
 
+@plain
 @dataclass(frozen=True)
 class OneOf:
     choices: tuple[str, ...]
@@ -105,7 +111,7 @@ class OneOf:
         return value, None
 
 
-def _outside(value: float, low: float, high: float) -> str | None:
+def _outside(value: int | float, low: int | float, high: int | float) -> str | None:
     if low <= value <= high:
         return None
     return f"Must be greater than or equal to {low} and less than or equal to {high}."

@@ -15,6 +15,8 @@ from enum import StrEnum
 from fractions import Fraction
 from typing import Any
 
+from games.kit.frozen import plain
+
 
 class Target(StrEnum):
     SELF = "self"
@@ -43,22 +45,26 @@ def number(value: Fraction) -> int | float:
     return value.numerator if value.denominator == 1 else float(value)
 
 
+@plain
 @dataclass(frozen=True)
 class Damage:
     amount: int
 
 
+@plain
 @dataclass(frozen=True)
 class Heal:
     amount: int
 
 
+@plain
 @dataclass(frozen=True)
 class PowerChange:
     amount: int
     target: Target
 
 
+@plain
 @dataclass(frozen=True)
 class DamageModifier:
     target: Target
@@ -68,43 +74,51 @@ class DamageModifier:
     charges: int | None = None
 
 
+@plain
 @dataclass(frozen=True)
 class Poison:
     amount: int
     turns: int
 
 
+@plain
 @dataclass(frozen=True)
 class Stun:
     turns: int
 
 
+@plain
 @dataclass(frozen=True)
 class Dodge:
     charges: int
 
 
+@plain
 @dataclass(frozen=True)
 class Reflect:
     fraction: Fraction
     charges: int
 
 
+@plain
 @dataclass(frozen=True)
 class Lifesteal:
     fraction: Fraction
 
 
+@plain
 @dataclass(frozen=True)
 class PowerRestore:
     amount: int
 
 
+@plain
 @dataclass(frozen=True)
 class SelfDamage:
     amount: int
 
 
+@plain
 @dataclass(frozen=True)
 class HpPercentageSwap:
     pass
@@ -126,21 +140,25 @@ Effect = (
 )
 
 
+@plain
 @dataclass(frozen=True)
 class HpAtMostPercent:
     percent: int
 
 
+@plain
 @dataclass(frozen=True)
 class HpAtLeastPercent:
     percent: int
 
 
+@plain
 @dataclass(frozen=True)
 class OpponentHasStatus:
     status: Status
 
 
+@plain
 @dataclass(frozen=True)
 class OncePerMatch:
     pass

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
+from games.kit.frozen import plain
 from games.kit.refusal import Refusal
 from games.terrakard.errors import RefusalCode
 
@@ -34,6 +35,7 @@ class ActionKind(StrEnum):
     TIMEOUT = "timeout"
 
 
+@plain
 @dataclass(frozen=True)
 class Action:
     kind: ActionKind

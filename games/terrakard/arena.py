@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
+from games.kit.frozen import plain
 from games.terrakard.progression import level_for
 
 # The attacker's results (games/terrakard/game.py) and the stars each one is worth.
@@ -25,6 +26,7 @@ STARS: Mapping[str, int] = {
 DEFENDER_VICTORY = "victory"
 
 
+@plain
 @dataclass(frozen=True)
 class Objective:
     """A daily objective: ``count`` times ``event`` in one UTC day earns ``experience``."""
@@ -36,6 +38,7 @@ class Objective:
     description: str
 
 
+@plain
 @dataclass(frozen=True)
 class ArenaRules:
     """Ours, every one (docs/terrakard.md, "The arena (ours)")."""
@@ -89,6 +92,7 @@ ARENA = ArenaRules()
 # -- tickets --------------------------------------------------------------------------------
 
 
+@plain
 @dataclass(frozen=True)
 class Tickets:
     """Held tickets: ``count`` as of ``since``; they refill one per ``ticket_refill``
@@ -145,6 +149,7 @@ def heavy_defeat(stars: int, rules: ArenaRules = ARENA) -> bool:
 # -- what an attack's end earns ------------------------------------------------------------
 
 
+@plain
 @dataclass(frozen=True)
 class AttackOutcome:
     """What the end of one attack changes for both players (the host applies it)."""

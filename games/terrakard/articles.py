@@ -30,6 +30,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from games.kit.frozen import plain
 from games.kit.refusal import Refusal
 from games.terrakard.content import Category, category
 
@@ -51,6 +52,7 @@ FIELDS = frozenset(
 )
 
 
+@plain
 @dataclass(frozen=True)
 class Fact:
     property: str
@@ -58,6 +60,7 @@ class Fact:
     year: int
 
 
+@plain
 @dataclass(frozen=True)
 class Article:
     title: str

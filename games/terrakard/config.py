@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 
+from games.kit.frozen import plain
 from games.terrakard.content import Difficulty
 
 # -- the attack ---------------------------------------------------------------------------
@@ -49,6 +50,7 @@ MAX_SAVED_PLANS = 10  # ours
 FAR_BELOW_SHARE = Fraction(60, 100)
 
 
+@plain
 @dataclass(frozen=True)
 class Budget:
     """What one level allows: the cost of an attack deck, and of a defense plan's six

@@ -17,6 +17,7 @@ from enum import StrEnum
 from fractions import Fraction
 from typing import Any
 
+from games.kit.frozen import plain
 from games.kit.refusal import Refusal
 
 GAME = "terrakard"
@@ -117,6 +118,7 @@ def rarity(value: Any) -> Rarity:
     return _enum(Rarity, value, "unknown_rarity")  # type: ignore[no-any-return]
 
 
+@plain
 @dataclass(frozen=True)
 class QuestionFace:
     """A published knowledge question as a match may hold it: never its answer key (the
@@ -137,6 +139,7 @@ class QuestionFace:
         return cls(str(data["id"]), str(data["prompt"]), choices)
 
 
+@plain
 @dataclass(frozen=True)
 class Card:
     """A card in a match: a snapshot of its definition (an owned copy's id as ``card_id``)."""

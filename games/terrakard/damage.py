@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from games.kit.frozen import plain
 from games.terrakard import config
 from games.terrakard.content import Card, Category, Difficulty, category_multiplier
 from games.terrakard.plans import POSTURE_FACTORS, Posture
@@ -26,6 +27,7 @@ from games.terrakard.terrains import Terrain
 ONE = Fraction(1)
 
 
+@plain
 @dataclass(frozen=True)
 class Knowledge:
     """The knowledge question's effect in force: its difficulty and its change (+0.15 is
@@ -38,6 +40,7 @@ class Knowledge:
         return ONE + self.effect if self.difficulty is difficulty else ONE
 
 
+@plain
 @dataclass(frozen=True)
 class Exchange:
     """One round's damage, both ways."""

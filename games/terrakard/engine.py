@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from games.kit.chance import RandomState
-from games.kit.frozen import evolve
+from games.kit.frozen import evolve, plain
 from games.kit.protocol import Event
 from games.terrakard import config
 from games.terrakard.actions import Action, ActionKind, timeout
@@ -51,6 +51,7 @@ from games.terrakard.state import (
 from games.terrakard.terrains import STARTING_TERRAINS, Terrain
 
 
+@plain
 @dataclass(frozen=True)
 class Settings:
     """Settings of the game, apart from the state of any one attack."""

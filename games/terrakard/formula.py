@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from games.kit.frozen import plain
 from games.terrakard.articles import Article
 from games.terrakard.content import Rarity
 
@@ -41,6 +42,7 @@ def points(value: int, bands: tuple[int, ...]) -> int:
     return sum(1 for floor in bands if value >= floor)
 
 
+@plain
 @dataclass(frozen=True)
 class Stats:
     atk: int

@@ -32,8 +32,10 @@ STARS_WORD = {3: "three_stars", 2: "two_stars", 1: "one_star"}
 class TerraKardEngine:
     game = "terrakard"
 
+    # ``Settings | None``: a host may pass None for the defaults (battle does); compiled
+    # (mypyc), a parameter typed ``Settings`` alone would refuse it with a TypeError.
     def new_match(
-        self, settings: Settings, seats: Mapping[Seat, Any], seed: int, now: datetime
+        self, settings: Settings | None, seats: Mapping[Seat, Any], seed: int, now: datetime
     ) -> AttackState:
         return engine.new_match(seats[ATTACKER], seats[DEFENDER], seed, now, settings)
 
@@ -76,7 +78,7 @@ class TerraKardEngine:
 
     def replay(
         self,
-        settings: Settings,
+        settings: Settings | None,
         seats: Mapping[Seat, Any],
         seed: int,
         started_at: datetime,

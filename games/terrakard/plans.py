@@ -16,6 +16,7 @@ from fractions import Fraction
 from typing import Any
 
 from games.kit.collection import Assessment, Problem
+from games.kit.frozen import plain
 from games.kit.refusal import Refusal
 from games.terrakard import config
 from games.terrakard.content import Card, Category
@@ -46,6 +47,7 @@ class Trigger(StrEnum):
     LOW_HP = "low_hp"  # the defense's HP below 50% of their maximum at the round's start
 
 
+@plain
 @dataclass(frozen=True)
 class ReserveCondition:
     trigger: Trigger
@@ -70,6 +72,7 @@ class ReserveCondition:
         return cls(trigger, category)
 
 
+@plain
 @dataclass(frozen=True)
 class DefensePlan:
     rounds: tuple[Card, ...]  # in the order of the rounds

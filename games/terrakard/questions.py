@@ -17,6 +17,7 @@ import hashlib
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from games.kit.frozen import plain
 from games.terrakard.articles import Article, Fact
 from games.terrakard.content import DIFFICULTY_OF, Difficulty, Rarity
 
@@ -40,6 +41,7 @@ PROMPTS: Mapping[str, str] = {
 OTHER_PROMPT = "{title}: in which year ({label})?"
 
 
+@plain
 @dataclass(frozen=True)
 class Question:
     prompt: str

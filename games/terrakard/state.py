@@ -15,6 +15,7 @@ from enum import StrEnum
 from typing import Any
 
 from games.kit.chance import RandomState
+from games.kit.frozen import plain
 from games.terrakard import config
 from games.terrakard.content import Card, Difficulty
 from games.terrakard.plans import DefensePlan
@@ -48,6 +49,7 @@ class Answered(StrEnum):
     TIMED_OUT = "timed_out"
 
 
+@plain
 @dataclass(frozen=True)
 class AttackerSide:
     deck: tuple[Card, ...]
@@ -61,6 +63,7 @@ class AttackerSide:
         return cls(tuple(Card.from_dict(c) for c in data["deck"]), bool(data["questions"]))
 
 
+@plain
 @dataclass(frozen=True)
 class DefenseSide:
     """The defense as the attack snapshotted it: the plan and the public profile shown
@@ -92,6 +95,7 @@ class DefenseSide:
         )
 
 
+@plain
 @dataclass(frozen=True)
 class Played:
     """This round's cards once the attacker's is played: the attacker's deck index, whether
@@ -109,6 +113,7 @@ class Played:
         return cls(int(data["card"]), bool(data["auto"]), bool(data["reserve"]))
 
 
+@plain
 @dataclass(frozen=True)
 class RoundRecord:
     number: int
@@ -143,6 +148,7 @@ class RoundRecord:
         )
 
 
+@plain
 @dataclass(frozen=True)
 class AskedQuestion:
     """The attack's one knowledge question: the round, the difficulty (by the rarity of
@@ -176,6 +182,7 @@ def _time(value: str | None) -> datetime | None:
     return None if value is None else datetime.fromisoformat(value)
 
 
+@plain
 @dataclass(frozen=True)
 class AttackState:
     attacker: AttackerSide

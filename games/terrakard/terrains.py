@@ -13,11 +13,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+from games.kit.frozen import plain
 from games.terrakard.content import Category
 
 ONE = Fraction(1)
 
 
+@plain
 @dataclass(frozen=True)
 class Terrain:
     name: str
