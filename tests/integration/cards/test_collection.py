@@ -45,16 +45,20 @@ def starter_set(cards_engine):
     definitions = orm.card_definitions.c
     with cards_engine.begin() as conn:
         # This module describes the published starters: retire any that others left...
-        retired = conn.execute(
-            sa.update(orm.card_definitions)
-            .where(
-                definitions.retired_at.is_(None),
-                definitions.attributes.contains({"starter": True})
-                | definitions.name.in_(["Field Kit", "Reserve Focus"]),
+        retired = (
+            conn.execute(
+                sa.update(orm.card_definitions)
+                .where(
+                    definitions.retired_at.is_(None),
+                    definitions.attributes.contains({"starter": True})
+                    | definitions.name.in_(["Field Kit", "Reserve Focus"]),
+                )
+                .values(retired_at=NOW)
+                .returning(definitions.id)
             )
-            .values(retired_at=NOW)
-            .returning(definitions.id)
-        ).scalars().all()
+            .scalars()
+            .all()
+        )
         for group in rows.values():
             conn.execute(sa.insert(orm.card_definitions), group)
     yield rows
@@ -63,9 +67,7 @@ def starter_set(cards_engine):
     ours = [row["id"] for group in rows.values() for row in group]
     with cards_engine.begin() as conn:
         conn.execute(
-            sa.update(orm.card_definitions)
-            .where(definitions.id.in_(ours))
-            .values(retired_at=NOW)
+            sa.update(orm.card_definitions).where(definitions.id.in_(ours)).values(retired_at=NOW)
         )
         conn.execute(
             sa.update(orm.card_definitions)
