@@ -72,9 +72,7 @@ def terrakard_defense(browser: Browser, url: str, args: list[str]) -> None:
     expect(
         page.get_by_role("heading", name=f"Defense report: {attacker_as}", level=1)
     ).to_be_visible()
-    expect(
-        page.get_by_text(re.compile(r"^✗ The attacker won"))
-    ).to_be_visible()
+    expect(page.get_by_text(re.compile(r"^✗ The attacker won"))).to_be_visible()
     rounds = page.get_by_role("table", name="Rounds").get_by_role("row")
     expect(rounds.nth(1)).to_contain_text(re.compile(r"^1"))
     expect(

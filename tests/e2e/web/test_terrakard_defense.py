@@ -29,8 +29,8 @@ def test_a_defender_reads_the_report_and_the_attacker_opens_the_victory_pack(
     insert_terrakard_cards(settings)
     # A victory pack can hold any rarity up to Legendary: opening one needs each published.
     insert_terrakard_cards(settings, ("Rare", "Epic", "Legendary"))
-    defender, defender_api, attacker, attacker_api, deck = (
-        terrakard_players.with_a_certain_victory(web_api, "web-tk-attacker", "web-tk-defender")
+    defender, defender_api, attacker, attacker_api, deck = terrakard_players.with_a_certain_victory(
+        web_api, "web-tk-attacker", "web-tk-defender"
     )
     battle_clock.advance(days=3)  # past the new players' protection
     attack = terrakard_players.attack_to_the_end(attacker_api, deck, defender_api)
