@@ -691,13 +691,13 @@ def terrakard_catalogue(settings):
     return insert_terrakard_cards(settings)
 
 
-def insert_terrakard_cards(settings):
+def insert_terrakard_cards(settings, rarities=("Common",) * 8 + ("Uncommon",) * 2):
     """Published TerraKard cards as the cards service keeps them (straight into its
-    read model: their authoring is tests/e2e/terrakard's), enough for a starting
-    collection."""
+    read model: their authoring is tests/e2e/terrakard's), by default enough for a
+    starting collection (one of each rarity lets every pack kind be opened)."""
     engine = sa.create_engine(settings.database_url_for("cards"))
     rows = []
-    for index, rarity in enumerate(["Common"] * 8 + ["Uncommon"] * 2):
+    for index, rarity in enumerate(rarities):
         snapshot = {
             "name": f"Tk matrix {random_suffix()}",
             "wikidata": "Q1",

@@ -12,6 +12,7 @@ from typing import Any
 
 from tests.e2e.terrakard.test_attack_api import Player, past_the_tutorial
 from tests.e2e.web.chronovore_players import named_player
+from tests.e2e.web.terrakard_victory import POSTURE, RESERVE_CONDITION, certain_victory
 from tests.helpers import wait_for
 
 
@@ -60,6 +61,39 @@ def with_plan(web_api: Any, prefix: str) -> tuple[str, Player]:
     )  # fmt: skip
     assert plan["legal"] and plan["active"], plan
     return name, player
+
+
+def with_a_certain_victory(
+    web_api: Any, attacker_prefix: str, defender_prefix: str
+) -> tuple[str, Player, str, Player, str]:
+    """A defender whose active plan the attacker's new deck beats on every terrain
+    (terrakard_victory.py proves it through the pure engine first), the attacker's
+    knowledge questions off: (defender's name, API, attacker's name, API, deck id)."""
+    defender, defender_api, defender_cards, _ = with_deck(web_api, defender_prefix)
+    attacker, attacker_api, attacker_cards, _ = with_deck(web_api, attacker_prefix)
+    budget = attacker_api.ok("GET", "/terrakard/collection")["budget"]["attack"]
+    victory = certain_victory(attacker_cards, defender_cards, budget)
+    plan = defender_api.ok(
+        "POST",
+        "/terrakard/plans",
+        {"name": "Thin wall", "rounds": victory.rounds, "reserve": victory.reserve,
+         "condition": RESERVE_CONDITION, "posture": POSTURE, "activate": True},
+    )  # fmt: skip
+    assert plan["legal"] and plan["active"], plan
+    deck = attacker_api.ok("POST", "/terrakard/decks", {"name": "Sure", "cards": victory.deck})
+    assert deck["legal"], deck
+    attacker_api.ok("PUT", "/terrakard/settings", {"questions": False})
+    return defender, defender_api, attacker, attacker_api, deck["id"]
+
+
+def victory_pack(attacker: Player) -> dict[str, Any]:
+    """The victory pack the attacker's last attack earned, once cards granted it."""
+
+    def granted() -> Any:
+        packs = attacker.ok("GET", "/terrakard/packs")["packs"]
+        return packs[0] if packs else None
+
+    return dict(wait_for(granted, timeout=30))
 
 
 def pseudonym_of(player: Player) -> str:
