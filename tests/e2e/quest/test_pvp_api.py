@@ -166,7 +166,7 @@ def test_an_accepted_invitation_is_played_to_the_end_told_to_both_and_hides_each
     try:
         # Unknown pseudonyms and oneself are refused; an invitation is by pseudonym.
         mine = one.call("GET", "/quest/invitations").json()
-        assert mine == {"you": pseudonym(one), "items": []}
+        assert mine == {"you": pseudonym(one), "items": [], "next": None}
         unknown = {"to": "Keeper-zzzzzz", "deckId": one_deck["id"]}
         assert_problem(
             one.call("POST", "/quest/invitations", json=unknown), 404, "player_not_found"

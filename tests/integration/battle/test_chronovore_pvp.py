@@ -205,7 +205,7 @@ def test_two_players_accepting_each_others_invitations_at_once_make_one_match(se
 def test_invitations_expire_decline_and_cancel(service, battle_db, clock):
     inviter, invitee = uuid.uuid4(), uuid.uuid4()
     listed = pvp.invitations(service, invitee, None, 20)
-    assert listed == {"you": pseudonym(invitee), "items": []}
+    assert listed == {"you": pseudonym(invitee), "items": [], "next": None}
     sent = pvp.invite(service, inviter, listed["you"], uuid.uuid4())
     assert (sent["status"], sent["sent"], sent["from"]) == ("pending", True, pseudonym(inviter))
     assert sent["expires_at"] == (T0 + timedelta(minutes=pvp.INVITATION_MINUTES)).isoformat()
