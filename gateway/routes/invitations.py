@@ -16,7 +16,7 @@ from typing import Any
 from starlette.requests import Request
 
 from gateway.casing import load
-from gateway.http import RouteDoc, api, json_input
+from gateway.http import RouteDoc, api, json_input, query_args
 from gateway.problem_codes import BATTLE
 from gateway.routes.base import WRITE_ERRORS, Caller
 from gateway.routes.invitations_schemas import (
@@ -26,6 +26,7 @@ from gateway.routes.invitations_schemas import (
     InvitationsSchema,
     InviteRequest,
 )
+from gateway.routes.pages import PageQuery
 
 TAGS = ("against a player",)
 
@@ -81,19 +82,27 @@ class InvitationRoutes(Caller):
         "GET",
         "/<versus:game>/invitations",
         RouteDoc(
-            "Your pseudonym and your newest invitations of the game, sent and received",
+            "Your pseudonym and your invitations of the game, sent and received, newest "
+            "first (?cursor=&limit=)",
             InvitationsSchema,
             auth="player",
-            errors=(404,),  # a game without invitations
+            query=PageQuery,
+            errors=(404, 422),  # a game without invitations; a cursor not of this list
             tags=TAGS,
             codes=BATTLE,
             operation_id="listInvitations",
         ),
     )
     async def invitations(self, request: Request, game: str) -> Any:
-        """``GET /quest/invitations`` -> ``{"you": "Keeper-3fa2c1", "items": [...]}``"""
+        """``GET /quest/invitations?limit=20`` -> ``{"you": "Keeper-3fa2c1", "items": [...],
+        "next": "1796130000000000-0f3c..."}``"""
+        args = load(PageQuery(), query_args(request))
         return await self.services.call(
-            "battle", "pvp_invitations", player_id=await self._player_id(request), game=game
+            "battle",
+            "pvp_invitations",
+            player_id=await self._player_id(request),
+            game=game,
+            **args,
         )
 
     @api(

@@ -4,6 +4,7 @@ live matches and Quest's asynchronous ones (services/battle/pvp.py)."""
 from marshmallow import fields, validate
 
 from gateway.casing import CamelSchema
+from gateway.routes.pages import page_schema
 
 MAX_PSEUDONYM = 32
 
@@ -56,17 +57,17 @@ class InvitationSchema(CamelSchema):
     )
 
 
-class InvitationsSchema(CamelSchema):
-    you = fields.String(
+InvitationsSchema = page_schema(
+    "Invitations",
+    InvitationSchema,
+    "Newest first (by when it was sent), sent and received, every status",
+    you=fields.String(
         metadata={
             "example": "Keeper-3fa2c1",
             "description": "Your pseudonym: others invite you by it",
         }
-    )
-    items = fields.List(
-        fields.Nested(InvitationSchema),
-        metadata={"description": "Your 20 newest invitations, sent and received"},
-    )
+    ),
+)
 
 
 class AcceptedMatchSchema(CamelSchema):

@@ -32,9 +32,12 @@ class PageQuery(CamelSchema):
     )
 
 
-def page_schema(name: str, item: type[Schema] | fields.Field[Any], order: str) -> type[Schema]:
+def page_schema(
+    name: str, item: type[Schema] | fields.Field[Any], order: str, **more: fields.Field[Any]
+) -> type[Schema]:
     """``{items: [item], next}``, named ``name`` in the OpenAPI document (``QuestDeckPage``:
-    ``name`` must be unique there); ``order`` says how the items come."""
+    ``name`` must be unique there); ``order`` says how the items come; ``more``: fields
+    the list gives beside its page (your pseudonym, your record), on every page."""
     inner = item if isinstance(item, fields.Field) else fields.Nested(item)
     members: dict[str, Any] = {
         # Required: every page has both (a typed client need not guess).
@@ -43,6 +46,7 @@ def page_schema(name: str, item: type[Schema] | fields.Field[Any], order: str) -
             required=True, allow_none=True, metadata={"description": NEXT_DESCRIPTION}
         ),
         "__doc__": f"A page of a list: {order.lower()}.",
+        **more,
     }
     return type(f"{name}Schema", (CamelSchema,), members)
 

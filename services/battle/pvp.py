@@ -44,6 +44,7 @@ from services.battle.host import HostedGame, Match, Seat, SeatKind, Status
 from services.battle.orm import match_seats, matches, plumbing
 from services.battle.pvp_store import DeckSnapshot, Invitation, PvpUnitOfWork, QueueEntry
 from services.battle.repository import SqlMatches
+from shared import pages
 from shared.clock import Clock
 from shared.db import UnitOfWork
 from shared.errors import Conflict, InvalidInput, NotFound
@@ -61,7 +62,6 @@ LIVE_CHALLENGE_MINUTES = 2
 # Ours (docs/quest-pvp.md): active asynchronous Quest matches a player may have at once.
 MAX_ASYNC_MATCHES = 10
 MAX_PENDING_SENT = 10  # pending invitations a player may have sent at once, per game
-LISTED_INVITATIONS = 20  # the newest invitations GET lists, sent and received
 PAIRINGS_PER_SWEEP = 25
 EXPIRIES_PER_SWEEP = 200
 
@@ -455,14 +455,23 @@ def _invitee(uow: PvpUnitOfWork, player_id: uuid.UUID, to: str) -> uuid.UUID:
     return found[0]
 
 
-def invitations(pvp: Pvp, player_id: uuid.UUID) -> dict[str, Any]:
-    """The player's own pseudonym (to give to a friend) and their newest invitations."""
+def invitations(pvp: Pvp, player_id: uuid.UUID, cursor: str | None, limit: int) -> dict[str, Any]:
+    """The player's own pseudonym (to give to a friend) and a page of their invitations,
+    sent and received, newest first: ``{"you", "items", "next"}`` (docs/api.md, "Lists")."""
+    limit = max(1, min(pages.MAX_PAGE, limit))
+    before = pages.position(cursor)  # a bad cursor refused before anything is written
     now = pvp.clock.now()
     with pvp.unit_of_work() as uow:
         uow.players.admit(player_id)
         you = _greet(uow, player_id)
-        found = uow.pvp.invitations_of(player_id, pvp.table.game, LISTED_INVITATIONS)
-        return {"you": you, "items": [invitation_view(i, player_id, now) for i in found]}
+        found = uow.pvp.invitations_of(player_id, pvp.table.game, before, limit + 1)
+        shown = pages.page(
+            found,
+            limit,
+            lambda i: (i.created_at, i.id),
+            lambda i: invitation_view(i, player_id, now),
+        )
+    return {"you": you, **shown}
 
 
 def _pending(
@@ -567,8 +576,6 @@ def sweep(pvp: Pvp) -> tuple[int, int]:
 
 # -- a player's matches against players ------------------------------------------------------
 
-LISTED_MATCHES = 50  # ours: the matches GET lists, active first, then the newest
-
 
 def match_summary(table: Table, match: Match, seat: Seat) -> dict[str, Any]:
     """One line of the list, from what both seats may see (no cards at all)."""
@@ -598,24 +605,32 @@ def _modes_of(game: str) -> list[str]:
     return sorted({mode for found, mode in SHARED_MODES if found == game})
 
 
-def matches_of(pvp: Pvp, player_id: uuid.UUID) -> dict[str, Any]:
-    """The player's matches against players of the table's game, every mode (active
-    first), and their one win/loss record under the rule against farming (pvp_record)."""
+def matches_of(pvp: Pvp, player_id: uuid.UUID, cursor: str | None, limit: int) -> dict[str, Any]:
+    """A page of the player's matches against players of the table's game, every mode,
+    newest first by creation (a keyset on what never changes: a match finishing between
+    two reads neither moves nor repeats; its ``status`` says whether it is active), and
+    their one win/loss record under the rule against farming (pvp_record), on every page."""
     table = pvp.table
     modes = _modes_of(table.game)
+    limit = max(1, min(pages.MAX_PAGE, limit))
+    before = pages.position(cursor)
     with pvp.unit_of_work() as uow:
-        found = uow.matches.seated(player_id, table.game, modes, LISTED_MATCHES)
+        found = uow.matches.played_by(player_id, table.game, before, limit + 1, modes=modes)
         results = uow.matches.results_of(player_id, table.game, modes)
-    items = []
-    for match in found:
-        seat = match.seat_of(player_id)
-        if seat is not None:
-            items.append(match_summary(table, match, seat))
+    shown = pages.page(
+        found, limit, lambda m: (m.created_at, m.id), lambda m: _summary_of(table, m, player_id)
+    )
     return {
-        "items": items,
+        **shown,
         "record": pvp_record.record(results).to_dict(),
         "active_limit": table.max_active,
     }
+
+
+def _summary_of(table: Table, match: Match, player_id: uuid.UUID) -> dict[str, Any]:
+    seat = match.seat_of(player_id)
+    assert seat is not None  # listed because the player sits in it (played_by)
+    return match_summary(table, match, seat)
 
 
 # -- account deletion ----------------------------------------------------------------------

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import delete, func, literal, or_, select, update
+from sqlalchemy import delete, func, literal, or_, select, tuple_, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.orm import Session
 
@@ -202,19 +202,31 @@ class SqlPvp:
         ).scalar()
         return int(found or 0)
 
-    def invitations_of(self, player_id: uuid.UUID, game: str, limit: int) -> list[Invitation]:
-        """The player's newest invitations of ``game`` (both kinds), sent or received."""
-        rows = self._session.execute(
-            select(pvp_invitations)
-            .where(
-                or_(
-                    pvp_invitations.c.from_player_id == player_id,
-                    pvp_invitations.c.to_player_id == player_id,
-                ),
-                pvp_invitations.c.game == game,
+    def invitations_of(
+        self,
+        player_id: uuid.UUID,
+        game: str,
+        before: tuple[datetime, uuid.UUID] | None,
+        limit: int,
+    ) -> list[Invitation]:
+        """The player's invitations of ``game`` (both kinds), sent or received, newest
+        first (by when it was sent, then id), only those after ``before`` in that order;
+        ``limit`` at most (a keyset page, shared/pages.py)."""
+        query = select(pvp_invitations).where(
+            or_(
+                pvp_invitations.c.from_player_id == player_id,
+                pvp_invitations.c.to_player_id == player_id,
+            ),
+            pvp_invitations.c.game == game,
+        )
+        if before is not None:
+            query = query.where(
+                tuple_(pvp_invitations.c.created_at, pvp_invitations.c.id) < tuple_(*before)
             )
-            .order_by(pvp_invitations.c.created_at.desc(), pvp_invitations.c.id)
-            .limit(limit)
+        rows = self._session.execute(
+            query.order_by(pvp_invitations.c.created_at.desc(), pvp_invitations.c.id.desc()).limit(
+                limit
+            )
         ).all()
         return [_invitation(r) for r in rows]
 

@@ -428,24 +428,6 @@ class SqlMatches:
         ).scalar()
         return int(found or 0)
 
-    def seated(
-        self, player_id: uuid.UUID, game: str, modes: str | Sequence[str], limit: int
-    ) -> list[Match]:
-        """The player's matches of ``game`` in ``modes``, active first, then newest first."""
-        rows = self._session.execute(
-            select(matches)
-            .join(match_seats, match_seats.c.match_id == matches.c.id)
-            .where(*self._seated_where(player_id, game, modes))
-            .order_by(
-                (matches.c.status == Status.ACTIVE.value).desc(),
-                matches.c.updated_at.desc(),
-                matches.c.id,
-            )
-            .limit(limit)
-        ).all()
-        seats = self._seats_of([r.id for r in rows])
-        return [self._loaded(r, seats[r.id]) for r in rows]
-
     def played_by(
         self,
         player_id: uuid.UUID,

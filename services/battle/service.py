@@ -295,15 +295,22 @@ class BattleService(HealthEndpoints):
         return pvp.invite(found, args["player_id"], args["to"], args["deck_id"])
 
     @rpc
-    def pvp_invitations(self, **payload: Any) -> dict[str, Any]:
+    def pvp_invitations(
+        self, cursor: str | None = None, limit: int = 20, **payload: Any
+    ) -> dict[str, Any]:
+        """``player_id, game`` -> the player's pseudonym and a page of their invitations,
+        newest first: ``{"you", "items", "next"}``"""
         args = load(TablePlayerSchema(), payload)
-        return pvp.invitations(self._pvp(args["game"]), args["player_id"])
+        return pvp.invitations(self._pvp(args["game"]), args["player_id"], cursor, int(limit))
 
     @rpc
-    def pvp_matches(self, **payload: Any) -> dict[str, Any]:
-        """``player_id, game`` -> the player's matches against players and their record"""
+    def pvp_matches(
+        self, cursor: str | None = None, limit: int = 50, **payload: Any
+    ) -> dict[str, Any]:
+        """``player_id, game`` -> a page of the player's matches against players, newest
+        first, and their record: ``{"items", "next", "record", "active_limit"}``"""
         args = load(TablePlayerSchema(), payload)
-        return pvp.matches_of(self._pvp(args["game"]), args["player_id"])
+        return pvp.matches_of(self._pvp(args["game"]), args["player_id"], cursor, int(limit))
 
     @rpc
     def pvp_accept(self, **payload: Any) -> dict[str, Any]:

@@ -15,10 +15,12 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import Response
 
-from gateway.http import RouteDoc, api
+from gateway.casing import load
+from gateway.http import RouteDoc, api, query_args
 from gateway.problem_codes import BATTLE
 from gateway.routes.base import WRITE_ERRORS
 from gateway.routes.chronovore.pvp_schemas import JoinQueueRequest, QueueSchema
+from gateway.routes.pages import PageQuery
 from gateway.routes.quest.pvp_schemas import PvpMatchesSchema
 from gateway.routes.queue import QueueCalls
 
@@ -30,21 +32,28 @@ class QuestPvpRoutes(QueueCalls):
         "GET",
         "/quest/pvp-matches",
         RouteDoc(
-            "Your matches against players, asynchronous and live (active first), and your "
-            "win/loss record",
+            "Your matches against players, asynchronous and live, newest first "
+            "(?cursor=&limit=), and your win/loss record",
             PvpMatchesSchema,
             auth="player",
+            query=PageQuery,
+            errors=(422,),
             tags=TAGS,
             codes=BATTLE,
             operation_id="listQuestPvpMatches",
         ),
     )
     async def quest_pvp_matches(self, request: Request) -> Any:
-        """``GET /quest/pvp-matches`` -> ``{"items": [{"id": "...", "opponentName":
-        "Keeper-3fa2c1", "yourTurn": true, ...}], "record": {"wins": 2, "losses": 1,
-        "uncounted": 0}, "activeLimit": 10}``"""
+        """``GET /quest/pvp-matches?limit=20`` -> ``{"items": [{"id": "...", "opponentName":
+        "Keeper-3fa2c1", "yourTurn": true, ...}], "next": "1796130000000000-0f3c...",
+        "record": {"wins": 2, "losses": 1, "uncounted": 0}, "activeLimit": 10}``"""
+        args = load(PageQuery(), query_args(request))
         return await self.services.call(
-            "battle", "pvp_matches", player_id=await self._player_id(request), game="quest"
+            "battle",
+            "pvp_matches",
+            player_id=await self._player_id(request),
+            game="quest",
+            **args,
         )
 
     # -- live matches: the matchmaking queue ---------------------------------------------------

@@ -4,6 +4,7 @@
 from marshmallow import fields
 
 from gateway.casing import CamelSchema
+from gateway.routes.pages import page_schema
 
 
 class PvpMatchSummarySchema(CamelSchema):
@@ -37,12 +38,12 @@ class PvpRecordSchema(CamelSchema):
     )
 
 
-class PvpMatchesSchema(CamelSchema):
-    items = fields.List(
-        fields.Nested(PvpMatchSummarySchema),
-        metadata={"description": "Active first, then the newest (50 at most)"},
-    )
-    record = fields.Nested(PvpRecordSchema)
-    active_limit = fields.Integer(
+PvpMatchesSchema = page_schema(
+    "PvpMatches",
+    PvpMatchSummarySchema,
+    "Newest first (by when it started), active and finished alike: status says which",
+    record=fields.Nested(PvpRecordSchema),
+    active_limit=fields.Integer(
         metadata={"example": 10, "description": "Active matches you may have at once"}
-    )
+    ),
+)

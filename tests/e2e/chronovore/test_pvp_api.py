@@ -252,7 +252,7 @@ def test_an_invitation_by_pseudonym_and_the_two_minutes_ended_by_the_sweeper(
     one, one_deck, two, two_deck = two_players(api, rpc, core_set)
     mine = one.call("GET", "/chronovore/invitations").json()
     theirs = two.call("GET", "/chronovore/invitations").json()
-    assert (mine, theirs["items"]) == ({"you": pseudonym(one), "items": []}, [])
+    assert (mine, theirs["items"]) == ({"you": pseudonym(one), "items": [], "next": None}, [])
     assert_problem(
         one.call(
             "POST",

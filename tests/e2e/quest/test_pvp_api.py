@@ -166,7 +166,7 @@ def test_an_accepted_invitation_is_played_to_the_end_told_to_both_and_hides_each
     try:
         # Unknown pseudonyms and oneself are refused; an invitation is by pseudonym.
         mine = one.call("GET", "/quest/invitations").json()
-        assert mine == {"you": pseudonym(one), "items": []}
+        assert mine == {"you": pseudonym(one), "items": [], "next": None}
         unknown = {"to": "Keeper-zzzzzz", "deckId": one_deck["id"]}
         assert_problem(
             one.call("POST", "/quest/invitations", json=unknown), 404, "player_not_found"
@@ -496,3 +496,67 @@ def test_a_player_may_have_ten_asynchronous_matches_at_once(api, starters):
     assert_problem(
         two.call("POST", path, json={"deckId": two_deck["id"]}), 409, "active_match_limit"
     )
+
+
+def every_page(
+    player: Player, path: str, between: Callable[[list[dict[str, Any]]], None] = lambda _: None
+):
+    """The list at ``path`` read a page of one at a time, ``between`` run with the items
+    read so far after each page but the last: (every item in the order they came, the
+    pages)."""
+    items: list[dict[str, Any]] = []
+    pages: list[dict[str, Any]] = []
+    cursor = None
+    while True:
+        query = "?limit=1" + ("" if cursor is None else f"&cursor={cursor}")
+        answer = player.call("GET", path + query)
+        assert answer.status_code == 200, answer.text
+        page = answer.json()
+        assert len(page["items"]) <= 1
+        items += page["items"]
+        pages.append(page)
+        cursor = page["next"]
+        if cursor is None:
+            return items, pages
+        between(items)
+
+
+def test_the_invitations_and_matches_lists_come_a_page_at_a_time_each_item_once(api, starters):
+    one, one_deck, two, two_deck = two_players(api)
+    three, three_deck = with_deck(api, "Wit")
+    matches = [accept(two, invite(one, two, one_deck), two_deck)["id"] for _ in range(3)]
+    received = invite(three, one, three_deck)  # pending, sent to one
+    elsewhere = accept(two, invite(three, two, three_deck), two_deck)["id"]  # not one's
+    others_invitation = invite(two, three, two_deck)  # not one's either
+    sent = [i["id"] for i in one.call("GET", "/quest/invitations?limit=100").json()["items"]]
+
+    invitations, pages = every_page(one, "/quest/invitations")
+    ids = [i["id"] for i in invitations]
+    assert len(ids) == len(set(ids)) == 4 and set(ids) == set(sent)
+    assert received["id"] in ids and others_invitation["id"] not in ids
+    assert {p["you"] for p in pages} == {pseudonym(one)}  # on every page
+    created = [(i["createdAt"], i["id"]) for i in invitations]
+    assert [c for c, _ in created] == sorted((c for c, _ in created), reverse=True)
+
+    # A match finishing between two page reads neither moves nor repeats (a keyset on
+    # when it started): after the first page the one it showed finishes, after the
+    # second one not yet shown does; each of one's matches comes once, others' never.
+    def finish_one(read: list[dict[str, Any]]) -> None:
+        shown = {m["id"] for m in read}
+        match_id = read[0]["id"] if len(read) == 1 else next(m for m in matches if m not in shown)
+        body = {"expectedVersion": view_of(one, match_id)["version"]}
+        answer = one.call("POST", f"/quest/battles/{match_id}/forfeit", json=body)
+        assert answer.status_code == 200, answer.text
+
+    listed, pages = every_page(one, "/quest/pvp-matches", between=finish_one)
+    ids = [m["id"] for m in listed]
+    assert len(ids) == len(set(ids)) == 3 and set(ids) == set(matches)
+    assert elsewhere not in ids
+    assert [m["status"] for m in listed] == ["active", "active", "finished"]
+    assert pages[-1]["activeLimit"] == 10  # and the record, counted as of that page:
+    assert pages[-1]["record"] == {"wins": 0, "losses": 2, "uncounted": 0}
+    assert len(two.call("GET", "/quest/pvp-matches?limit=100").json()["items"]) == 4
+
+    for path in ("/quest/invitations", "/quest/pvp-matches"):
+        for cursor in ("garbage", f"9999999999999999999-{'0' * 32}"):
+            assert_problem(one.call("GET", f"{path}?cursor={cursor}"), 422, "invalid_cursor")

@@ -164,7 +164,7 @@ def test_a_join_refused_while_in_a_match_and_the_queue_as_each_player_sees_it(se
 def test_accepting_while_joining_the_queue_never_seats_a_player_twice(service, battle_db):
     for _ in range(4):
         inviter, invitee, stranger = uuid.uuid4(), uuid.uuid4(), uuid.uuid4()
-        pvp.invitations(service, invitee)  # the invitee's pseudonym is known from here on
+        pvp.invitations(service, invitee, None, 20)  # the invitee's pseudonym is known from here on
         invitation = pvp.invite(service, inviter, pseudonym(invitee), uuid.uuid4())
         answers = together(
             [
@@ -185,8 +185,8 @@ def test_accepting_while_joining_the_queue_never_seats_a_player_twice(service, b
 def test_two_players_accepting_each_others_invitations_at_once_make_one_match(service, battle_db):
     for _ in range(4):
         one, two = uuid.uuid4(), uuid.uuid4()
-        pvp.invitations(service, one)
-        pvp.invitations(service, two)
+        pvp.invitations(service, one, None, 20)
+        pvp.invitations(service, two, None, 20)
         to_two = pvp.invite(service, one, pseudonym(two), uuid.uuid4())
         to_one = pvp.invite(service, two, pseudonym(one), uuid.uuid4())
         answers = together(
@@ -204,15 +204,15 @@ def test_two_players_accepting_each_others_invitations_at_once_make_one_match(se
 
 def test_invitations_expire_decline_and_cancel(service, battle_db, clock):
     inviter, invitee = uuid.uuid4(), uuid.uuid4()
-    listed = pvp.invitations(service, invitee)
-    assert listed == {"you": pseudonym(invitee), "items": []}
+    listed = pvp.invitations(service, invitee, None, 20)
+    assert listed == {"you": pseudonym(invitee), "items": [], "next": None}
     sent = pvp.invite(service, inviter, listed["you"], uuid.uuid4())
     assert (sent["status"], sent["sent"], sent["from"]) == ("pending", True, pseudonym(inviter))
     assert sent["expires_at"] == (T0 + timedelta(minutes=pvp.INVITATION_MINUTES)).isoformat()
     with pytest.raises(Conflict) as twice:
         pvp.invite(service, inviter, listed["you"], uuid.uuid4())
     assert twice.value.code == "invitation_exists"
-    [received] = pvp.invitations(service, invitee)["items"]
+    [received] = pvp.invitations(service, invitee, None, 20)["items"]
     assert (received["sent"], received["deck_id"]) == (False, None)
     invitation_id = uuid.UUID(sent["id"])
     with pytest.raises(NotFound):  # only the invitee accepts or declines

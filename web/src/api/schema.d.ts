@@ -974,7 +974,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Your matches against players, asynchronous and live (active first), and your win/loss record
+         * Your matches against players, asynchronous and live, newest first (?cursor=&limit=), and your win/loss record
          * @description Requires the player role.
          */
         get: operations["listQuestPvpMatches"];
@@ -1443,7 +1443,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Your pseudonym and your newest invitations of the game, sent and received
+         * Your pseudonym and your invitations of the game, sent and received, newest first (?cursor=&limit=)
          * @description Requires the player role.
          */
         get: operations["listInvitations"];
@@ -2697,8 +2697,10 @@ export interface components {
             to?: string;
         };
         Invitations: {
-            /** @description Your 20 newest invitations, sent and received */
-            items?: components["schemas"]["Invitation"][];
+            /** @description Newest first (by when it was sent), sent and received, every status */
+            items: components["schemas"]["Invitation"][];
+            /** @description The cursor of the next page; null at the end */
+            next: string | null;
             /**
              * @description Your pseudonym: others invite you by it
              * @example Keeper-3fa2c1
@@ -3406,8 +3408,10 @@ export interface components {
              * @example 10
              */
             activeLimit?: number;
-            /** @description Active first, then the newest (50 at most) */
-            items?: components["schemas"]["PvpMatchSummary"][];
+            /** @description Newest first (by when it started), active and finished alike: status says which */
+            items: components["schemas"]["PvpMatchSummary"][];
+            /** @description The cursor of the next page; null at the end */
+            next: string | null;
             record?: components["schemas"]["PvpRecord"];
         };
         PvpRecord: {
@@ -10092,7 +10096,12 @@ export interface operations {
     };
     listQuestPvpMatches: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The previous page's next */
+                cursor?: string | null;
+                /** @description At most 100 (default 50) */
+                limit?: number;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -10133,6 +10142,20 @@ export interface operations {
                         code?: "account_locked";
                         /** @enum {integer} */
                         status?: 403;
+                    };
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "cannot_attack_yourself" | "cannot_invite_yourself" | "card_not_owned" | "condition_unmet" | "creature_already_active" | "creature_defeated" | "deck_class_mixed" | "deck_composition" | "deck_copy_limit" | "deck_copy_not_owned" | "deck_copy_repeated" | "deck_cost_exceeded" | "deck_list_too_long" | "deck_mythic_limit" | "deck_name_blank" | "deck_name_invalid" | "deck_name_too_long" | "deck_not_playable" | "deck_size" | "duplicate_card" | "duplicate_copy" | "idempotency_key_mismatch" | "idempotency_key_reused" | "invalid_action" | "invalid_body" | "invalid_cursor" | "invalid_idempotency_key" | "invalid_posture" | "invalid_reserve_condition" | "invalid_text" | "match_finished" | "mode_not_offered" | "no_active_creature" | "not_enough_power" | "not_your_turn" | "nothing_to_select" | "over_budget" | "plan_size" | "power_card_discarded" | "starter_affinity_not_offered" | "stunned" | "unknown_affinity" | "unknown_card_kind" | "unknown_creature" | "unknown_game" | "unknown_move" | "unknown_power_card" | "unknown_rarity" | "validation_failed" | "wrong_phase";
+                        /** @enum {integer} */
+                        status?: 422;
                     };
                 };
             };
@@ -13620,7 +13643,12 @@ export interface operations {
     };
     listInvitations: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The previous page's next */
+                cursor?: string | null;
+                /** @description At most 100 (default 50) */
+                limit?: number;
+            };
             header?: never;
             path: {
                 game: "chronovore" | "quest";
@@ -13677,6 +13705,20 @@ export interface operations {
                         code?: "collection_not_found" | "deck_not_found" | "invitation_not_found" | "match_not_found" | "no_active_match" | "no_defense" | "not_queued" | "plan_not_found" | "player_not_found" | "report_not_found" | "route_not_found" | "target_not_found";
                         /** @enum {integer} */
                         status?: 404;
+                    };
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "cannot_attack_yourself" | "cannot_invite_yourself" | "card_not_owned" | "condition_unmet" | "creature_already_active" | "creature_defeated" | "deck_class_mixed" | "deck_composition" | "deck_copy_limit" | "deck_copy_not_owned" | "deck_copy_repeated" | "deck_cost_exceeded" | "deck_list_too_long" | "deck_mythic_limit" | "deck_name_blank" | "deck_name_invalid" | "deck_name_too_long" | "deck_not_playable" | "deck_size" | "duplicate_card" | "duplicate_copy" | "idempotency_key_mismatch" | "idempotency_key_reused" | "invalid_action" | "invalid_body" | "invalid_cursor" | "invalid_idempotency_key" | "invalid_posture" | "invalid_reserve_condition" | "invalid_text" | "match_finished" | "mode_not_offered" | "no_active_creature" | "not_enough_power" | "not_your_turn" | "nothing_to_select" | "over_budget" | "plan_size" | "power_card_discarded" | "starter_affinity_not_offered" | "stunned" | "unknown_affinity" | "unknown_card_kind" | "unknown_creature" | "unknown_game" | "unknown_move" | "unknown_power_card" | "unknown_rarity" | "validation_failed" | "wrong_phase";
+                        /** @enum {integer} */
+                        status?: 422;
                     };
                 };
             };

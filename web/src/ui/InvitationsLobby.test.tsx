@@ -11,6 +11,7 @@ const invitations = {
     { id: "i2", from: "Keeper-aaaaaa", to: "Keeper-cccccc", sent: true, status: "declined", expiresAt: new Date(Date.now() + hour).toISOString() },
     { id: "i4", from: "Keeper-aaaaaa", to: "Keeper-eeeeee", sent: true, status: "accepted", matchId: "match-9", expiresAt: new Date(Date.now() + hour).toISOString() },
   ],
+  next: "1796130000000000-0f3c0000000000000000000000000000",
 };
 const ok = (data: unknown) => ({ data, response: new Response(null, { status: 200 }) });
 
@@ -44,7 +45,8 @@ describe("the invitations lobby every game shares", () => {
   it("reads and sends the invitations of its own game, with the chosen deck", async () => {
     render(<InvitationsLobby game="quest" deckId="deck-1" expiry="24 hours" onAccepted={() => undefined} />);
     expect((await screen.findByText(/^Your pseudonym:/)).textContent).toBe("Your pseudonym: Keeper-aaaaaa. Share it: other players invite you by it.");
-    expect(calls[0]).toMatchObject({ method: "GET", path: "/{game}/invitations", init: { params: { path: { game: "quest" } } } });
+    // The newest page only (the list is paged: older ones are answered or expired).
+    expect(calls[0]).toMatchObject({ method: "GET", path: "/{game}/invitations", init: { params: { path: { game: "quest" }, query: { limit: 20 } } } });
     expect(screen.getByText("An invitation expires after 24 hours.")).toBeTruthy();
 
     fireEvent.input(screen.getByLabelText("Pseudonym to invite"), { target: { value: " Keeper-dddddd " } });

@@ -21,6 +21,9 @@ export type InvitationGame = "chronovore" | "quest";
 export type Invitation = NonNullable<Answer<"listInvitations">["items"]>[number];
 type Change = "accept" | "decline" | "cancel";
 
+/** The newest invitations the lobby shows, sent and received (the list's first page). */
+const SHOWN_INVITATIONS = 20;
+
 const STATUS_WORDS: Record<string, string> = {
   pending: "waiting for an answer",
   accepted: "accepted",
@@ -89,7 +92,11 @@ export function InvitationsLobby({ game, deckId, expiry, onAccepted, onChange, m
   liveChallenge?: boolean;
 }) {
   const GAME = { params: { path: { game } } };
-  const invitations = useResource(() => unwrap(api.GET("/{game}/invitations", GAME)), [game]);
+  // The newest page only: older invitations have long been answered or expired.
+  const invitations = useResource(
+    () => unwrap(api.GET("/{game}/invitations", { params: { ...GAME.params, query: { limit: SHOWN_INVITATIONS } } })),
+    [game],
+  );
   const [to, setTo] = useState("");
   const [live, setLive] = useState(false);
   const [said, setSaid] = useState("");

@@ -6,7 +6,7 @@
  */
 import { useEffect, useState } from "preact/hooks";
 
-import { api, listed, unwrap } from "../../api/client";
+import { allPages, api, listed, unwrap } from "../../api/client";
 import type { Answer } from "../../api/types";
 import { href, navigate } from "../../lib/router";
 import { Loading, ProblemBox, Screen } from "../../ui/components";
@@ -26,6 +26,23 @@ export function matchText(match: Summary, now: Date = new Date()): string {
   return match.yourTurn ? `${against}: your move${until}.` : `${against}: their move${until}.`;
 }
 
+/** Active matches first, each part as it came (newest first): the list comes newest first
+ * whatever the status, a page at a time, so that a match finishing between two pages
+ * neither moves nor repeats; the screen puts what waits to be played on top. */
+export function activeFirst<T extends { status?: string }>(items: T[]): T[] {
+  return [...items.filter((m) => m.status === "active"), ...items.filter((m) => m.status !== "active")];
+}
+
+const PAGE = 100; // the most a page may hold
+
+/** Every match of yours (the screen counts the active ones) and your record, page after page. */
+async function yourMatches() {
+  const first = await unwrap(api.GET("/quest/pvp-matches", { params: { query: { limit: PAGE } } }));
+  const after = first.next;
+  const later = after === null ? [] : await allPages((cursor) => api.GET("/quest/pvp-matches", { params: { query: { cursor: cursor ?? after, limit: PAGE } } }));
+  return { ...first, items: activeFirst([...first.items, ...later]) };
+}
+
 /** The record in words; results beyond 3 a day against the same player do not count. */
 export function recordText(record: Record | undefined): string {
   const wins = record?.wins ?? 0;
@@ -36,7 +53,7 @@ export function recordText(record: Record | undefined): string {
 
 export function QuestVersus() {
   const decks = useResource(() => listed(api.GET("/quest/decks")));
-  const matches = useResource(() => unwrap(api.GET("/quest/pvp-matches")));
+  const matches = useResource(yourMatches);
   const [deckId, setDeckId] = useState("");
   const legal = (decks.data ?? []).filter((d) => d.legal);
   useEffect(() => {
