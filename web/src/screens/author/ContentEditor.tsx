@@ -10,7 +10,7 @@ import type { Problem } from "../../api/problems";
 import { navigate } from "../../lib/router";
 import { Loading, ProblemBox, Screen } from "../../ui/components";
 import { useAction, useResource } from "../../ui/resource";
-import { KINDS, movesFrom, STATE_NAMES } from "./lifecycle";
+import { GAME_NAMES, KINDS_BY_GAME, movesFrom, STATE_NAMES } from "./lifecycle";
 
 type ContentState = Schemas["TransitionRequest"]["to"];
 
@@ -35,6 +35,7 @@ function StaleNotice({ problem, reload }: { problem: Problem | null; reload: () 
 }
 
 function NewContent() {
+  const [game, setGame] = useState("quest");
   const [kind, setKind] = useState("question");
   const [text, setText] = useState("{\n  \n}");
   const [problem, setProblem] = useState<Problem | null>(null);
@@ -53,14 +54,26 @@ function NewContent() {
             return;
           }
           void action.run(async () => {
-            const created = await unwrap(api.POST("/authoring/content", { body: { kind, game: "quest", body, replaces: null } }));
+            const created = await unwrap(api.POST("/authoring/content", { body: { kind, game, body, replaces: null } }));
             navigate({ name: "content", id: created.id ?? null });
           });
         }}
       >
+        <label for="new-game">Game</label>
+        <select
+          id="new-game"
+          value={game}
+          onChange={(e) => {
+            const chosen = e.currentTarget.value;
+            setGame(chosen);
+            setKind(KINDS_BY_GAME[chosen]?.[0] ?? "");
+          }}
+        >
+          {Object.keys(KINDS_BY_GAME).map((g) => <option key={g} value={g}>{GAME_NAMES[g] ?? g}</option>)}
+        </select>
         <label for="new-kind">Kind</label>
         <select id="new-kind" value={kind} onChange={(e) => setKind(e.currentTarget.value)}>
-          {KINDS.map((k) => <option key={k} value={k}>{k.replace(/_/g, " ")}</option>)}
+          {(KINDS_BY_GAME[game] ?? []).map((k) => <option key={k} value={k}>{k.replace(/_/g, " ")}</option>)}
         </select>
         <label for="new-body">Body (JSON, camelCase)</label>
         <textarea id="new-body" rows={14} value={text} onInput={(e) => setText(e.currentTarget.value)} />

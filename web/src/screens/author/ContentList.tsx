@@ -5,7 +5,7 @@ import { allPages, api, type Schemas } from "../../api/client";
 import { href } from "../../lib/router";
 import { Loading, ProblemBox, Screen } from "../../ui/components";
 import { useResource } from "../../ui/resource";
-import { KINDS, STATE_NAMES } from "./lifecycle";
+import { GAME_NAMES, KINDS, STATE_NAMES } from "./lifecycle";
 
 export function ContentList() {
   const [kind, setKind] = useState("");
@@ -33,7 +33,7 @@ export function ContentList() {
       <ProblemBox problem={list.problem} />
       <table>
         <caption class="visually-hidden">Content</caption>
-        <thead><tr><th scope="col">Name</th><th scope="col">Kind</th><th scope="col">State</th><th scope="col">Version</th></tr></thead>
+        <thead><tr><th scope="col">Name</th><th scope="col">Game</th><th scope="col">Kind</th><th scope="col">State</th><th scope="col">Version</th></tr></thead>
         <tbody>
           {(list.data ?? []).map((c) => {
             const body = (c.body ?? {}) as Record<string, unknown>;
@@ -41,6 +41,7 @@ export function ContentList() {
             return (
               <tr key={c.id}>
                 <th scope="row"><a href={href({ name: "content", id: c.id ?? null })}>{title}</a></th>
+                <td>{GAME_NAMES[c.game ?? ""] ?? c.game}</td>
                 <td>{c.kind?.replace(/_/g, " ")}</td>
                 <td>{STATE_NAMES[c.state ?? ""] ?? c.state}</td>
                 <td>{c.version}</td>

@@ -37,4 +37,14 @@ export function movesFrom(state: string): Move[] {
   }
 }
 
-export const KINDS = ["question", "ordering_question", "challenge", "event", "creature", "power_card", "campaign"];
+/** Each game's kinds of content, as services/authoring/*_kinds.py define them. */
+export const KINDS_BY_GAME: Record<string, string[]> = {
+  quest: ["question", "ordering_question", "challenge", "event", "creature", "power_card", "campaign"],
+  terrakard: ["card", "knowledge_question"],
+  chronovore: ["monster", "event_card"],
+};
+
+export const GAME_NAMES: Record<string, string> = { quest: "Quest", terrakard: "TerraKard", chronovore: "Chronovore" };
+
+/** Every kind once (the list's filter: a kind's name is the same in every game that has it). */
+export const KINDS = [...new Set(Object.values(KINDS_BY_GAME).flat())];
