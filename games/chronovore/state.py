@@ -16,7 +16,7 @@ from typing import Any
 
 from games.chronovore.cards import Card
 from games.kit.chance import RandomState
-from games.kit.frozen import evolve, plain
+from games.kit.frozen import plain
 
 STATE_FORMAT = 1
 
@@ -63,35 +63,84 @@ class Settings:
         return cls(**{k: int(v) for k, v in data.items()})
 
 
-@plain
-@dataclass(frozen=True)
 class Weapon:
+    """Frozen by convention (a native class compiled: see the module's docstring)."""
+
     attack: int
     durability: int
+
+    def __init__(self, attack: int, durability: int) -> None:
+        self.attack = attack
+        self.durability = durability
 
     @property
     def usable(self) -> bool:
         """Rulebook: "A weapon with 0 attack or 0 durability is no weapon."."""
         return self.attack > 0 and self.durability > 0
 
+    def to_dict(self) -> dict[str, Any]:
+        return {"attack": self.attack, "durability": self.durability}
 
-@plain
-@dataclass(frozen=True)
+    def _key(self) -> tuple[int, int]:
+        return (self.attack, self.durability)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Weapon):
+            return NotImplemented
+        return self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        return _repr(self, self.to_dict())
+
+
 class Hero:
+    """Frozen by convention; a changed hero is a new ``Hero`` (every field given)."""
+
     health: int
-    armor: int = 0
-    coins: int = 0
-    strength: int = 1
-    weapon: Weapon | None = None
+    armor: int
+    coins: int
+    strength: int
+    weapon: Weapon | None
+
+    def __init__(
+        self,
+        health: int,
+        armor: int = 0,
+        coins: int = 0,
+        strength: int = 1,
+        weapon: Weapon | None = None,
+    ) -> None:
+        self.health = health
+        self.armor = armor
+        self.coins = coins
+        self.strength = strength
+        self.weapon = weapon
 
     @property
     def attack(self) -> int:
         """Strength plus the weapon's attack."""
-        return self.strength + (self.weapon.attack if self.weapon else 0)
+        weapon = self.weapon
+        return self.strength + (weapon.attack if weapon is not None else 0)
 
     @property
     def fallen(self) -> bool:
         return self.health <= 0
+
+    def fields(self) -> dict[str, Any]:
+        return {
+            "health": self.health,
+            "armor": self.armor,
+            "coins": self.coins,
+            "strength": self.strength,
+            "weapon": self.weapon,
+        }
+
+    def replace(self, **changes: Any) -> Hero:
+        """A copy with ``changes`` (``dataclasses.replace``'s meaning; for cold paths)."""
+        return Hero(**{**self.fields(), **changes})
 
     def to_dict(self) -> dict[str, Any]:
         weapon = self.weapon
@@ -101,7 +150,7 @@ class Hero:
             "coins": self.coins,
             "strength": self.strength,
             "attack": self.attack,
-            "weapon": None if weapon is None else vars(weapon).copy(),
+            "weapon": None if weapon is None else weapon.to_dict(),
         }
 
     @classmethod
@@ -117,23 +166,56 @@ class Hero:
             else Weapon(int(weapon["attack"]), int(weapon["durability"])),
         )
 
+    def _key(self) -> tuple[int, int, int, int, Weapon | None]:
+        return (self.health, self.armor, self.coins, self.strength, self.weapon)
 
-@plain
-@dataclass(frozen=True)
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Hero):
+            return NotImplemented
+        return self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        return _repr(self, self.fields())
+
+
 class Interference:
     """What "The next enemy card" left waiting for this seat's next monster or event."""
 
-    monster_attack: int = 0
-    monster_health: int = 0
-    monster_initiative: bool = False
-    event_cost: int = 0
+    monster_attack: int
+    monster_health: int
+    monster_initiative: bool
+    event_cost: int
+
+    def __init__(
+        self,
+        monster_attack: int = 0,
+        monster_health: int = 0,
+        monster_initiative: bool = False,
+        event_cost: int = 0,
+    ) -> None:
+        self.monster_attack = monster_attack
+        self.monster_health = monster_health
+        self.monster_initiative = monster_initiative
+        self.event_cost = event_cost
 
     @property
     def on_monster(self) -> bool:
         return bool(self.monster_attack or self.monster_health or self.monster_initiative)
 
     def to_dict(self) -> dict[str, Any]:
-        return dict(vars(self))
+        return {
+            "monster_attack": self.monster_attack,
+            "monster_health": self.monster_health,
+            "monster_initiative": self.monster_initiative,
+            "event_cost": self.event_cost,
+        }
+
+    def replace(self, **changes: Any) -> Interference:
+        """A copy with ``changes`` (``dataclasses.replace``'s meaning; for cold paths)."""
+        return Interference(**{**self.to_dict(), **changes})
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Interference:
@@ -144,12 +226,33 @@ class Interference:
             event_cost=int(data["event_cost"]),
         )
 
+    def _key(self) -> tuple[int, int, bool, int]:
+        return (self.monster_attack, self.monster_health, self.monster_initiative, self.event_cost)
 
-@plain
-@dataclass(frozen=True)
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Interference):
+            return NotImplemented
+        return self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        return _repr(self, self.to_dict())
+
+
+NO_INTERFERENCE = Interference()
+
+
 class InPlay:
+    """A card of a match and its number in its seat (frozen by convention)."""
+
     uid: int
     card: Card
+
+    def __init__(self, uid: int, card: Card) -> None:
+        self.uid = uid
+        self.card = card
 
     def to_dict(self) -> dict[str, Any]:
         return {"uid": self.uid, "card": self.card.to_dict()}
@@ -158,22 +261,90 @@ class InPlay:
     def from_dict(cls, data: Mapping[str, Any]) -> InPlay:
         return cls(int(data["uid"]), Card.from_dict(data["card"]))
 
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, InPlay):
+            return NotImplemented
+        return self.uid == other.uid and self.card == other.card
+
+    def __hash__(self) -> int:
+        return hash((self.uid, self.card))
+
+    def __repr__(self) -> str:
+        return _repr(self, {"uid": self.uid, "card": self.card})
+
 
 def _cards(items: Any) -> tuple[InPlay, ...]:
     return tuple(InPlay.from_dict(item) for item in items)
 
 
-@plain
-@dataclass(frozen=True)
 class SeatState:
+    """One seat (frozen by convention): ``replace`` makes the changed copy."""
+
     hero: Hero
     deck: tuple[InPlay, ...]  # top first
-    hand: tuple[InPlay, ...] = ()
-    slots: tuple[InPlay | None, ...] = ()
-    locked: bool = False
-    discard: tuple[InPlay, ...] = ()  # played, and drawn or copied past the hand limit
-    interference: Interference = Interference()
-    next_uid: int = 1
+    hand: tuple[InPlay, ...]
+    slots: tuple[InPlay | None, ...]
+    locked: bool
+    discard: tuple[InPlay, ...]  # played, and drawn or copied past the hand limit
+    interference: Interference
+    next_uid: int
+
+    def __init__(
+        self,
+        hero: Hero,
+        deck: tuple[InPlay, ...],
+        hand: tuple[InPlay, ...] = (),
+        slots: tuple[InPlay | None, ...] = (),
+        locked: bool = False,
+        discard: tuple[InPlay, ...] = (),
+        interference: Interference = NO_INTERFERENCE,
+        next_uid: int = 1,
+    ) -> None:
+        self.hero = hero
+        self.deck = deck
+        self.hand = hand
+        self.slots = slots
+        self.locked = locked
+        self.discard = discard
+        self.interference = interference
+        self.next_uid = next_uid
+
+    def replace(
+        self,
+        *,
+        hero: Hero | None = None,
+        deck: tuple[InPlay, ...] | None = None,
+        hand: tuple[InPlay, ...] | None = None,
+        slots: tuple[InPlay | None, ...] | None = None,
+        locked: bool | None = None,
+        discard: tuple[InPlay, ...] | None = None,
+        interference: Interference | None = None,
+        next_uid: int | None = None,
+    ) -> SeatState:
+        """A copy with the fields given changed (no field of a seat is ever None, so
+        None means "as it is"): ``dataclasses.replace`` as one compiled constructor."""
+        return SeatState(
+            self.hero if hero is None else hero,
+            self.deck if deck is None else deck,
+            self.hand if hand is None else hand,
+            self.slots if slots is None else slots,
+            self.locked if locked is None else locked,
+            self.discard if discard is None else discard,
+            self.interference if interference is None else interference,
+            self.next_uid if next_uid is None else next_uid,
+        )
+
+    def fields(self) -> dict[str, Any]:
+        return {
+            "hero": self.hero,
+            "deck": self.deck,
+            "hand": self.hand,
+            "slots": self.slots,
+            "locked": self.locked,
+            "discard": self.discard,
+            "interference": self.interference,
+            "next_uid": self.next_uid,
+        }
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -200,39 +371,152 @@ class SeatState:
             next_uid=int(data["next_uid"]),
         )
 
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, SeatState):
+            return NotImplemented
+        return tuple(self.fields().values()) == tuple(other.fields().values())
+
+    def __hash__(self) -> int:
+        return hash(tuple(self.fields().values()))
+
+    def __repr__(self) -> str:
+        return _repr(self, self.fields())
+
 
 Pair = tuple[InPlay | None, ...]  # one slot of both rows, in seat order
 
 
-@plain
-@dataclass(frozen=True)
 class MatchState:
+    """The match (frozen by convention): ``replace`` for a changed copy, ``with_side``
+    and ``with_sides`` for the copies an action makes most."""
+
     seats: tuple[str, str]
     sides: tuple[SeatState, SeatState]
     settings: Settings
     random: RandomState
     started_at: datetime
-    round: int = 1
-    phase: Phase = Phase.CHOOSING
-    deadline: datetime | None = None
-    version: int = 0
+    round: int
+    phase: Phase
+    deadline: datetime | None
+    version: int
     # The pairs of the last resolution that were resolved (an unresolved pair, after a
     # hero fell, is never revealed), slot by slot.
-    revealed: tuple[Pair, ...] = ()
-    results: tuple[str, ...] | None = None  # a Result per seat, in seat order
-    finish_reason: FinishReason | None = None
+    revealed: tuple[Pair, ...]
+    results: tuple[str, ...] | None  # a Result per seat, in seat order
+    finish_reason: FinishReason | None
+
+    def __init__(
+        self,
+        seats: tuple[str, str],
+        sides: tuple[SeatState, SeatState],
+        settings: Settings,
+        random: RandomState,
+        started_at: datetime,
+        round: int = 1,
+        phase: Phase = Phase.CHOOSING,
+        deadline: datetime | None = None,
+        version: int = 0,
+        revealed: tuple[Pair, ...] = (),
+        results: tuple[str, ...] | None = None,
+        finish_reason: FinishReason | None = None,
+    ) -> None:
+        self.seats = seats
+        self.sides = sides
+        self.settings = settings
+        self.random = random
+        self.started_at = started_at
+        self.round = round
+        self.phase = phase
+        self.deadline = deadline
+        self.version = version
+        self.revealed = revealed
+        self.results = results
+        self.finish_reason = finish_reason
+
+    def fields(self) -> dict[str, Any]:
+        return {
+            "seats": self.seats,
+            "sides": self.sides,
+            "settings": self.settings,
+            "random": self.random,
+            "started_at": self.started_at,
+            "round": self.round,
+            "phase": self.phase,
+            "deadline": self.deadline,
+            "version": self.version,
+            "revealed": self.revealed,
+            "results": self.results,
+            "finish_reason": self.finish_reason,
+        }
+
+    def replace(self, **changes: Any) -> MatchState:
+        """A copy with ``changes`` (``dataclasses.replace``'s meaning): for the copies
+        made once a round or a match; an action's own go through ``with_sides``."""
+        return MatchState(**{**self.fields(), **changes})
+
+    def with_sides(
+        self, first: SeatState, second: SeatState, revealed: tuple[Pair, ...] | None = None
+    ) -> MatchState:
+        """The match with these two seats (and these revealed pairs, if given)."""
+        return MatchState(
+            self.seats,
+            (first, second),
+            self.settings,
+            self.random,
+            self.started_at,
+            self.round,
+            self.phase,
+            self.deadline,
+            self.version,
+            self.revealed if revealed is None else revealed,
+            self.results,
+            self.finish_reason,
+        )
+
+    def next_version(self) -> MatchState:
+        """The match one version on (every applied action)."""
+        return MatchState(
+            self.seats,
+            self.sides,
+            self.settings,
+            self.random,
+            self.started_at,
+            self.round,
+            self.phase,
+            self.deadline,
+            self.version + 1,
+            self.revealed,
+            self.results,
+            self.finish_reason,
+        )
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, MatchState):
+            return NotImplemented
+        return tuple(self.fields().values()) == tuple(other.fields().values())
+
+    def __hash__(self) -> int:
+        return hash(tuple(self.fields().values()))
+
+    def __repr__(self) -> str:
+        return _repr(self, self.fields())
 
     def index(self, seat: str) -> int:
-        return self.seats.index(seat)
+        first, second = self.seats
+        if seat == first:
+            return 0
+        if seat == second:
+            return 1
+        return self.seats.index(seat)  # not a seat: tuple.index's ValueError, as ever
 
     def side(self, seat: str) -> SeatState:
-        return self.sides[self.seats.index(seat)]
+        return self.sides[self.index(seat)]
 
     def with_side(self, seat: str, side: SeatState) -> MatchState:
         first, second = self.sides
-        if self.seats.index(seat) == 0:
-            return evolve(self, sides=(side, second))
-        return evolve(self, sides=(first, side))
+        if self.index(seat) == 0:
+            return self.with_sides(side, second)
+        return self.with_sides(first, side)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -279,3 +563,9 @@ class MatchState:
             results=None if results is None else tuple(str(r) for r in results),
             finish_reason=None if reason is None else FinishReason(reason),
         )
+
+
+def _repr(obj: object, fields: Mapping[str, Any]) -> str:
+    """The dataclass-style repr (``Hero(health=30, ...)``), for messages and tests."""
+    shown = ", ".join(f"{name}={value!r}" for name, value in fields.items())
+    return f"{type(obj).__name__}({shown})"
