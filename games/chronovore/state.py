@@ -1,9 +1,13 @@
-"""The state of one Chronovore match: frozen dataclasses and their JSON dicts.
+"""The state of one Chronovore match: frozen value classes and their JSON dicts.
 
 Two seats, each with a hero, a deck (shuffled at the start), a hand, a row of slots
 and the interference other cards left waiting for its next monster or event. Every
 card in a match is an ``InPlay``: the card and a number unique within its seat, so
 an action names a card that stays the same card however the hand moves.
+
+The classes a match copies on every action (``MatchState``, ``SeatState``, ``Hero``,
+``Weapon``, ``Interference``, ``InPlay``) are written out rather than dataclasses
+(``Frozen``), so that compiled they are native classes; ``Settings`` stays a dataclass.
 """
 
 from __future__ import annotations
@@ -63,8 +67,36 @@ class Settings:
         return cls(**{k: int(v) for k, v in data.items()})
 
 
-class Weapon:
-    """Frozen by convention (a native class compiled: see the module's docstring)."""
+class Frozen:
+    """What ``@dataclass(frozen=True)`` gave the state's classes, written out so that
+    mypyc compiles them as native classes (attributes in a C struct, a compiled
+    ``__init__``; a copy is one constructor call, not ``evolve``'s dict copy:
+    docs/performance.md, "Native state classes (Chronovore)"). Equality, hash and repr
+    come from ``fields()`` (the fields in declaration order), as the dataclass's did:
+    equal when of one class and equal field by field. Frozen by convention: nothing in
+    the engine sets an attribute after ``__init__``."""
+
+    def fields(self) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def __eq__(self, other: object) -> bool:
+        # The values compare through their own __eq__ (typed Any here: compiled, ``==``
+        # of two values typed as a Python class mypyc does not see an __eq__ on, such as
+        # the dataclass Card, would be identity).
+        if not isinstance(other, Frozen) or type(other) is not type(self):
+            return NotImplemented
+        return tuple(self.fields().values()) == tuple(other.fields().values())
+
+    def __hash__(self) -> int:
+        return hash(tuple(self.fields().values()))
+
+    def __repr__(self) -> str:
+        shown = ", ".join(f"{name}={value!r}" for name, value in self.fields().items())
+        return f"{type(self).__name__}({shown})"
+
+
+class Weapon(Frozen):
+    """Frozen by convention (see ``Frozen``)."""
 
     attack: int
     durability: int
@@ -78,25 +110,14 @@ class Weapon:
         """Rulebook: "A weapon with 0 attack or 0 durability is no weapon."."""
         return self.attack > 0 and self.durability > 0
 
-    def to_dict(self) -> dict[str, Any]:
+    def fields(self) -> dict[str, Any]:
         return {"attack": self.attack, "durability": self.durability}
 
-    def _key(self) -> tuple[int, int]:
-        return (self.attack, self.durability)
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Weapon):
-            return NotImplemented
-        return self._key() == other._key()
-
-    def __hash__(self) -> int:
-        return hash(self._key())
-
-    def __repr__(self) -> str:
-        return _repr(self, self.to_dict())
+    def to_dict(self) -> dict[str, Any]:
+        return self.fields()
 
 
-class Hero:
+class Hero(Frozen):
     """Frozen by convention; a changed hero is a new ``Hero`` (every field given)."""
 
     health: int
@@ -166,22 +187,8 @@ class Hero:
             else Weapon(int(weapon["attack"]), int(weapon["durability"])),
         )
 
-    def _key(self) -> tuple[int, int, int, int, Weapon | None]:
-        return (self.health, self.armor, self.coins, self.strength, self.weapon)
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Hero):
-            return NotImplemented
-        return self._key() == other._key()
-
-    def __hash__(self) -> int:
-        return hash(self._key())
-
-    def __repr__(self) -> str:
-        return _repr(self, self.fields())
-
-
-class Interference:
+class Interference(Frozen):
     """What "The next enemy card" left waiting for this seat's next monster or event."""
 
     monster_attack: int
@@ -205,7 +212,7 @@ class Interference:
     def on_monster(self) -> bool:
         return bool(self.monster_attack or self.monster_health or self.monster_initiative)
 
-    def to_dict(self) -> dict[str, Any]:
+    def fields(self) -> dict[str, Any]:
         return {
             "monster_attack": self.monster_attack,
             "monster_health": self.monster_health,
@@ -213,9 +220,12 @@ class Interference:
             "event_cost": self.event_cost,
         }
 
+    def to_dict(self) -> dict[str, Any]:
+        return self.fields()
+
     def replace(self, **changes: Any) -> Interference:
         """A copy with ``changes`` (``dataclasses.replace``'s meaning; for cold paths)."""
-        return Interference(**{**self.to_dict(), **changes})
+        return Interference(**{**self.fields(), **changes})
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Interference:
@@ -226,25 +236,11 @@ class Interference:
             event_cost=int(data["event_cost"]),
         )
 
-    def _key(self) -> tuple[int, int, bool, int]:
-        return (self.monster_attack, self.monster_health, self.monster_initiative, self.event_cost)
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Interference):
-            return NotImplemented
-        return self._key() == other._key()
-
-    def __hash__(self) -> int:
-        return hash(self._key())
-
-    def __repr__(self) -> str:
-        return _repr(self, self.to_dict())
-
 
 NO_INTERFERENCE = Interference()
 
 
-class InPlay:
+class InPlay(Frozen):
     """A card of a match and its number in its seat (frozen by convention)."""
 
     uid: int
@@ -254,6 +250,9 @@ class InPlay:
         self.uid = uid
         self.card = card
 
+    def fields(self) -> dict[str, Any]:
+        return {"uid": self.uid, "card": self.card}
+
     def to_dict(self) -> dict[str, Any]:
         return {"uid": self.uid, "card": self.card.to_dict()}
 
@@ -261,23 +260,12 @@ class InPlay:
     def from_dict(cls, data: Mapping[str, Any]) -> InPlay:
         return cls(int(data["uid"]), Card.from_dict(data["card"]))
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, InPlay):
-            return NotImplemented
-        return self.uid == other.uid and _equal(self.card, other.card)
-
-    def __hash__(self) -> int:
-        return hash((self.uid, self.card))
-
-    def __repr__(self) -> str:
-        return _repr(self, {"uid": self.uid, "card": self.card})
-
 
 def _cards(items: Any) -> tuple[InPlay, ...]:
     return tuple(InPlay.from_dict(item) for item in items)
 
 
-class SeatState:
+class SeatState(Frozen):
     """One seat (frozen by convention): ``replace`` makes the changed copy."""
 
     hero: Hero
@@ -371,22 +359,11 @@ class SeatState:
             next_uid=int(data["next_uid"]),
         )
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, SeatState):
-            return NotImplemented
-        return tuple(self.fields().values()) == tuple(other.fields().values())
-
-    def __hash__(self) -> int:
-        return hash(tuple(self.fields().values()))
-
-    def __repr__(self) -> str:
-        return _repr(self, self.fields())
-
 
 Pair = tuple[InPlay | None, ...]  # one slot of both rows, in seat order
 
 
-class MatchState:
+class MatchState(Frozen):
     """The match (frozen by convention): ``replace`` for a changed copy, ``with_side``
     and ``with_sides`` for the copies an action makes most."""
 
@@ -490,17 +467,6 @@ class MatchState:
             self.finish_reason,
         )
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, MatchState):
-            return NotImplemented
-        return tuple(self.fields().values()) == tuple(other.fields().values())
-
-    def __hash__(self) -> int:
-        return hash(tuple(self.fields().values()))
-
-    def __repr__(self) -> str:
-        return _repr(self, self.fields())
-
     def index(self, seat: str) -> int:
         first, second = self.seats
         if seat == first:
@@ -563,16 +529,3 @@ class MatchState:
             results=None if results is None else tuple(str(r) for r in results),
             finish_reason=None if reason is None else FinishReason(reason),
         )
-
-
-def _repr(obj: object, fields: Mapping[str, Any]) -> str:
-    """The dataclass-style repr (``Hero(health=30, ...)``), for messages and tests."""
-    shown = ", ".join(f"{name}={value!r}" for name, value in fields.items())
-    return f"{type(obj).__name__}({shown})"
-
-
-def _equal(first: object, second: object) -> bool:
-    """``==`` through the objects' own ``__eq__``. Compiled, ``==`` of two values typed
-    ``Card`` (a Python class whose ``__eq__`` ``dataclasses`` writes at import, unseen by
-    mypyc) was identity: two equal cards that are not one object compared unequal."""
-    return first == second
