@@ -435,34 +435,28 @@ class MatchState(Frozen):
         self, first: SeatState, second: SeatState, revealed: tuple[Pair, ...] | None = None
     ) -> MatchState:
         """The match with these two seats (and these revealed pairs, if given)."""
-        return MatchState(
-            self.seats,
-            (first, second),
-            self.settings,
-            self.random,
-            self.started_at,
-            self.round,
-            self.phase,
-            self.deadline,
-            self.version,
-            self.revealed if revealed is None else revealed,
-            self.results,
-            self.finish_reason,
-        )
+        pairs = self.revealed if revealed is None else revealed
+        return self._with((first, second), pairs, self.version)
 
     def next_version(self) -> MatchState:
         """The match one version on (every applied action)."""
+        return self._with(self.sides, self.revealed, self.version + 1)
+
+    def _with(
+        self, sides: tuple[SeatState, SeatState], revealed: tuple[Pair, ...], version: int
+    ) -> MatchState:
+        """The copies an action makes: one compiled constructor call, every field given."""
         return MatchState(
             self.seats,
-            self.sides,
+            sides,
             self.settings,
             self.random,
             self.started_at,
             self.round,
             self.phase,
             self.deadline,
-            self.version + 1,
-            self.revealed,
+            version,
+            revealed,
             self.results,
             self.finish_reason,
         )
