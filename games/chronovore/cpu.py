@@ -20,7 +20,6 @@ from games.chronovore.content import CardKind
 from games.chronovore.hero import strike
 from games.chronovore.resolve import corner_reward, fight, fight_counts
 from games.chronovore.state import Hero, InPlay, Interference, MatchState, Phase, Settings
-from games.kit.frozen import evolve
 
 # Ours: how the CPU weighs a hero's assets against Health (docs/chronovore.md, "CPU").
 ARMOR = 0.9
@@ -59,18 +58,20 @@ def outcome(
             card.initiative or waiting.monster_initiative,
         )
         if waiting.monster_attack or waiting.monster_health or waiting.monster_initiative:
-            waiting = evolve(waiting, monster_attack=0, monster_health=0, monster_initiative=False)
+            waiting = Interference(0, 0, False, waiting.event_cost)
         if hero.fallen:
             return None
         extra -= max(0, SAFETY_MARGIN - hero.health) * 2
     else:
         cost = card.cost + waiting.event_cost
         if waiting.event_cost:
-            waiting = evolve(waiting, event_cost=0)
+            waiting = Interference(
+                waiting.monster_attack, waiting.monster_health, waiting.monster_initiative
+            )
         if hero.coins < cost:
             return hero, waiting, -0.5  # pays nothing: a wasted slot
         if cost:
-            hero = evolve(hero, coins=hero.coins - cost)
+            hero = Hero(hero.health, hero.armor, hero.coins - cost, hero.strength, hero.weapon)
     for reward in card.rewards:
         if reward.type is RewardType.STRIKE:
             hero, dealt = strike(hero)

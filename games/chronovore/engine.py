@@ -115,14 +115,14 @@ def _arrange(state: MatchState, seat: str, action: Action) -> tuple[MatchState, 
         event = {"type": "card_taken_back", "slot": action.slot}
     assert item is not None
     event.update(seat=seat, uid=item.uid, card=item.card.to_dict())
-    return state.with_side(seat, evolve(side, slots=tuple(slots), hand=hand)), event
+    return state.with_side(seat, side.replace(slots=tuple(slots), hand=hand)), event
 
 
 def _resolve_round(state: MatchState, now: datetime) -> tuple[MatchState, list[Event]]:
     """Both rows locked: the heroes enter, every pair in turn, then the next round or the
     duel."""
     events: list[Event] = [{"type": "heroes_entered", "round": state.round}]
-    state = evolve(state, revealed=(), deadline=None)
+    state = state.replace(revealed=(), deadline=None)
     for slot in range(state.settings.slots):
         state, resolved = resolve.resolve_pair(state, slot)
         events += resolved
@@ -139,10 +139,10 @@ def _next_round(
 ) -> tuple[MatchState, list[Event]]:
     settings = state.settings
     deadline = now + timedelta(seconds=settings.choosing_seconds)
-    state = evolve(state, round=state.round + 1, deadline=deadline)
+    state = state.replace(round=state.round + 1, deadline=deadline)
     events.append({"type": "round_started", "round": state.round, "deadline": deadline.isoformat()})
     for seat in state.seats:
-        side = evolve(state.side(seat), locked=False, slots=(None,) * settings.slots)
+        side = state.side(seat).replace(locked=False, slots=(None,) * settings.slots)
         side, drawn = resolve.draw(side, settings.draw_per_round, seat, settings)
         state = state.with_side(seat, side)
         events += drawn
@@ -157,7 +157,7 @@ def _dispatch(
         state, finished = resolve.finish(state, (results[0], results[1]), FinishReason.LEFT)
         return state, [{"type": "left", "seat": seat}, *finished]
     if action.kind is ActionKind.LOCK:
-        state = state.with_side(seat, evolve(state.side(seat), locked=True))
+        state = state.with_side(seat, state.side(seat).replace(locked=True))
         timed_out = overdue(state, now)
         events: list[Event] = [{"type": "locked", "seat": seat, "timed_out": timed_out}]
         if all(side.locked for side in state.sides):
@@ -174,7 +174,7 @@ def apply(
     """Apply one action of ``seat`` at ``now``; a Refusal before any change."""
     check(state, seat, action, aware(now))
     state, events = _dispatch(state, seat, action, now)
-    return evolve(state, version=state.version + 1), events
+    return state.next_version(), events
 
 
 def timeouts(state: MatchState) -> list[tuple[str, Action]]:

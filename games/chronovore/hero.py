@@ -9,11 +9,15 @@ no weapon (kept as None).
 from __future__ import annotations
 
 from games.chronovore.state import Hero, Settings, Weapon
-from games.kit.frozen import evolve
 
 
 def _weapon(weapon: Weapon | None) -> Weapon | None:
     return weapon if weapon is not None and weapon.usable else None
+
+
+def _armed(hero: Hero, weapon: Weapon | None) -> Hero:
+    """The hero holding ``weapon`` (or none)."""
+    return Hero(hero.health, hero.armor, hero.coins, hero.strength, weapon)
 
 
 def damage(hero: Hero, amount: int) -> Hero:
@@ -21,28 +25,31 @@ def damage(hero: Hero, amount: int) -> Hero:
     if amount <= 0:
         return hero
     absorbed = min(hero.armor, amount)
-    return evolve(hero, armor=hero.armor - absorbed, health=hero.health - (amount - absorbed))
+    armor, health = hero.armor - absorbed, hero.health - (amount - absorbed)
+    return Hero(health, armor, hero.coins, hero.strength, hero.weapon)
 
 
 def heal(hero: Hero, amount: int, settings: Settings) -> Hero:
-    return evolve(hero, health=min(settings.max_health, hero.health + amount))
+    health = min(settings.max_health, hero.health + amount)
+    return Hero(health, hero.armor, hero.coins, hero.strength, hero.weapon)
 
 
 def add_strength(hero: Hero, amount: int, settings: Settings) -> Hero:
-    return evolve(hero, strength=max(settings.min_strength, hero.strength + amount))
+    strength = max(settings.min_strength, hero.strength + amount)
+    return Hero(hero.health, hero.armor, hero.coins, strength, hero.weapon)
 
 
 def add_armor(hero: Hero, amount: int) -> Hero:
-    return evolve(hero, armor=hero.armor + amount)
+    return Hero(hero.health, hero.armor + amount, hero.coins, hero.strength, hero.weapon)
 
 
 def add_coins(hero: Hero, amount: int) -> Hero:
-    return evolve(hero, coins=hero.coins + amount)
+    return Hero(hero.health, hero.armor, hero.coins + amount, hero.strength, hero.weapon)
 
 
 def equip(hero: Hero, attack: int, durability: int) -> Hero:
     """Ours: a new weapon replaces the one the hero holds (docs/chronovore.md)."""
-    return evolve(hero, weapon=_weapon(Weapon(attack, durability)))
+    return _armed(hero, _weapon(Weapon(attack, durability)))
 
 
 def upgrade(hero: Hero, attack: int, durability: int) -> Hero:
@@ -50,9 +57,7 @@ def upgrade(hero: Hero, attack: int, durability: int) -> Hero:
     weapon = hero.weapon
     if weapon is None:
         return hero
-    return evolve(
-        hero, weapon=_weapon(Weapon(weapon.attack + attack, weapon.durability + durability))
-    )
+    return _armed(hero, _weapon(Weapon(weapon.attack + attack, weapon.durability + durability)))
 
 
 def strike(hero: Hero) -> tuple[Hero, int]:
@@ -62,4 +67,4 @@ def strike(hero: Hero) -> tuple[Hero, int]:
     if weapon is None:
         return hero, hero.strength
     spent = _weapon(Weapon(weapon.attack, weapon.durability - 1))
-    return evolve(hero, weapon=spent), hero.strength + weapon.attack
+    return _armed(hero, spent), hero.strength + weapon.attack

@@ -32,7 +32,6 @@ from games.chronovore.state import (
     Settings,
     Weapon,
 )
-from games.kit.frozen import evolve
 
 Event = dict[str, Any]
 # Events whose card only its own seat may see (games/chronovore/view.py).
@@ -48,9 +47,9 @@ def receive(
     if len(side.hand) >= settings.hand_limit:
         kind = "card_burned" if how == "drawn" else "copy_discarded"
         event = {"type": kind, "seat": seat, "uid": item.uid, "card": item.card.to_dict()}
-        return evolve(side, discard=(*side.discard, item)), event
+        return side.replace(discard=(*side.discard, item)), event
     event = {"type": f"card_{how}", "seat": seat, "uid": item.uid, "card": item.card.to_dict()}
-    return evolve(side, hand=(*side.hand, item)), event
+    return side.replace(hand=(*side.hand, item)), event
 
 
 def draw(
@@ -66,8 +65,8 @@ def draw(
     room = max(0, settings.hand_limit - len(side.hand))
     kept, burned = taken[:room], taken[room:]
     if taken:
-        side = evolve(
-            side, deck=deck[len(taken) :], hand=side.hand + kept, discard=side.discard + burned
+        side = side.replace(
+            deck=deck[len(taken) :], hand=side.hand + kept, discard=side.discard + burned
         )
     if quiet:
         return side, []
@@ -104,7 +103,7 @@ def fight(hero: Hero, attack: int, health: int, initiative: bool) -> tuple[Hero,
         weapon = Weapon(armed, left) if left > 0 else None
     if life == hero.health and armor == hero.armor and weapon is hero.weapon:
         return hero, health
-    return evolve(hero, health=life, armor=armor, weapon=weapon), health
+    return Hero(life, armor, hero.coins, hero.strength, weapon), health
 
 
 def fight_counts(
@@ -168,7 +167,7 @@ def _face(side: SeatState, card: Card, seat: str, slot: int) -> tuple[SeatState,
         health = card.health + waiting.monster_health
         initiative = card.initiative or waiting.monster_initiative
         hero, left = fight(side.hero, attack, health, initiative)
-        used = evolve(waiting, monster_attack=0, monster_health=0, monster_initiative=False)
+        used = Interference(0, 0, False, waiting.event_cost)
         won = left <= 0 and not hero.fallen
         event = {
             "type": "monster_fought",
@@ -180,12 +179,13 @@ def _face(side: SeatState, card: Card, seat: str, slot: int) -> tuple[SeatState,
             "defeated": won,
             "hero": hero.to_dict(),
         }
-        return evolve(side, hero=hero, interference=used), won, event
+        return side.replace(hero=hero, interference=used), won, event
     cost = card.cost + waiting.event_cost
     paid = side.hero.coins >= cost
     hero = heroes.add_coins(side.hero, -cost) if paid else side.hero
     event = {"type": "event_resolved", "seat": seat, "slot": slot, "cost": cost, "paid": paid}
-    return evolve(side, hero=hero, interference=evolve(waiting, event_cost=0)), paid, event
+    used = Interference(waiting.monster_attack, waiting.monster_health, waiting.monster_initiative)
+    return side.replace(hero=hero, interference=used), paid, event
 
 
 def _interfere(waiting: Interference, reward: Reward) -> Interference:
@@ -235,17 +235,17 @@ def _claim(
                 events.append({"type": "nothing_to_copy", "seat": seat})
             else:
                 copy = InPlay(side.next_uid, opposing.card)
-                side = evolve(side, next_uid=side.next_uid + 1)
+                side = side.replace(next_uid=side.next_uid + 1)
                 side, event = receive(side, copy, seat, settings, "copied")
                 events.append(event)
         elif kind is RewardType.NEXT_ENEMY:
             other = state.seats[1 - i]
             enemy = state.sides[1 - i]
             waiting = _interfere(enemy.interference, reward)
-            state = state.with_side(other, evolve(enemy, interference=waiting))
+            state = state.with_side(other, enemy.replace(interference=waiting))
             events.append({"type": "interference", "seat": seat, "on": other, **waiting.to_dict()})
         else:
-            side = evolve(side, hero=corner_reward(side.hero, reward, settings))
+            side = side.replace(hero=corner_reward(side.hero, reward, settings))
             events.append({"type": "reward", "seat": seat, **reward.to_dict()})
     if side is not state.sides[i]:
         state = state.with_side(seat, side)
@@ -267,7 +267,7 @@ def _strikes(state: MatchState, paid: list[Card | None]) -> tuple[MatchState, li
         return state, events  # no Strike: both heroes as they were
     for i in (0, 1):
         hero = heroes.damage(striker_heroes[i], dealt[1 - i])
-        state = state.with_side(state.seats[i], evolve(state.sides[i], hero=hero))
+        state = state.with_side(state.seats[i], state.sides[i].replace(hero=hero))
     return state, events
 
 
@@ -286,8 +286,8 @@ def finish_if_fallen(state: MatchState) -> tuple[MatchState, list[Event]]:
 def finish(
     state: MatchState, results: tuple[str, str], reason: FinishReason
 ) -> tuple[MatchState, list[Event]]:
-    state = evolve(
-        state, phase=Phase.FINISHED, deadline=None, results=results, finish_reason=reason
+    state = state.replace(
+        phase=Phase.FINISHED, deadline=None, results=results, finish_reason=reason
     )
     event = {
         "type": "match_finished",
@@ -320,11 +320,11 @@ def resolve_pair(state: MatchState, slot: int) -> tuple[MatchState, list[Event]]
             continue
         side = sides[i]
         slots = (*side.slots[:slot], None, *side.slots[slot + 1 :])
-        side = evolve(side, slots=slots, discard=(*side.discard, item))
+        side = side.replace(slots=slots, discard=(*side.discard, item))
         sides[i], paid_off, event = _face(side, item.card, state.seats[i], slot)
         events.append(event)
         paid[i] = item.card if paid_off else None
-    state = evolve(state, revealed=(*state.revealed, pair), sides=(sides[0], sides[1]))
+    state = state.with_sides(sides[0], sides[1], revealed=(*state.revealed, pair))
     state, ended = finish_if_fallen(state)
     if ended:
         return state, events + ended
@@ -369,7 +369,7 @@ def _exchange_strikes(first: Hero, second: Hero) -> tuple[Hero, Hero, int]:
         weapon = hero.weapon
         if weapon is not None and durability != weapon.durability:
             weapon = Weapon(armed, durability) if durability > 0 else None
-        after.append(evolve(hero, health=life, armor=armor, weapon=weapon) if exchanges else hero)
+        after.append(Hero(life, armor, hero.coins, hero.strength, weapon) if exchanges else hero)
     return after[0], after[1], exchanges
 
 
@@ -391,10 +391,10 @@ def duel(state: MatchState) -> tuple[MatchState, list[Event]]:
     first, second = (side.hero for side in state.sides)
     first, second, exchanges = _exchange_strikes(first, second)
     for seat, side, hero in zip(state.seats, state.sides, (first, second), strict=True):
-        state = state.with_side(seat, evolve(side, hero=hero))
+        state = state.with_side(seat, side.replace(hero=hero))
     state, ended = finish_if_fallen(state)
     ended[0]["reason"] = FinishReason.DUEL.value
-    return evolve(state, finish_reason=FinishReason.DUEL), [
+    return state.replace(finish_reason=FinishReason.DUEL), [
         {"type": "duel", "exchanges": exchanges},
         *ended,
     ]

@@ -1,9 +1,13 @@
-"""The state of one Chronovore match: frozen dataclasses and their JSON dicts.
+"""The state of one Chronovore match: frozen value classes and their JSON dicts.
 
 Two seats, each with a hero, a deck (shuffled at the start), a hand, a row of slots
 and the interference other cards left waiting for its next monster or event. Every
 card in a match is an ``InPlay``: the card and a number unique within its seat, so
 an action names a card that stays the same card however the hand moves.
+
+The classes a match copies on every action (``MatchState``, ``SeatState``, ``Hero``,
+``Weapon``, ``Interference``, ``InPlay``) are written out rather than dataclasses
+(``Frozen``), so that compiled they are native classes; ``Settings`` stays a dataclass.
 """
 
 from __future__ import annotations
@@ -16,7 +20,7 @@ from typing import Any
 
 from games.chronovore.cards import Card
 from games.kit.chance import RandomState
-from games.kit.frozen import evolve, plain
+from games.kit.frozen import plain
 
 STATE_FORMAT = 1
 
@@ -63,35 +67,101 @@ class Settings:
         return cls(**{k: int(v) for k, v in data.items()})
 
 
-@plain
-@dataclass(frozen=True)
-class Weapon:
+class Frozen:
+    """What ``@dataclass(frozen=True)`` gave the state's classes, written out so that
+    mypyc compiles them as native classes (attributes in a C struct, a compiled
+    ``__init__``; a copy is one constructor call, not ``evolve``'s dict copy:
+    docs/performance.md, "Native state classes (Chronovore)"). Equality, hash and repr
+    come from ``fields()`` (the fields in declaration order), as the dataclass's did:
+    equal when of one class and equal field by field. Frozen by convention: nothing in
+    the engine sets an attribute after ``__init__``."""
+
+    def fields(self) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def __eq__(self, other: object) -> bool:
+        # The values compare through their own __eq__ (typed Any here: compiled, ``==``
+        # of two values typed as a Python class mypyc does not see an __eq__ on, such as
+        # the dataclass Card, would be identity).
+        if not isinstance(other, Frozen) or type(other) is not type(self):
+            return NotImplemented
+        return tuple(self.fields().values()) == tuple(other.fields().values())
+
+    def __hash__(self) -> int:
+        return hash(tuple(self.fields().values()))
+
+    def __repr__(self) -> str:
+        shown = ", ".join(f"{name}={value!r}" for name, value in self.fields().items())
+        return f"{type(self).__name__}({shown})"
+
+
+class Weapon(Frozen):
+    """Frozen by convention (see ``Frozen``)."""
+
     attack: int
     durability: int
+
+    def __init__(self, attack: int, durability: int) -> None:
+        self.attack = attack
+        self.durability = durability
 
     @property
     def usable(self) -> bool:
         """Rulebook: "A weapon with 0 attack or 0 durability is no weapon."."""
         return self.attack > 0 and self.durability > 0
 
+    def fields(self) -> dict[str, Any]:
+        return {"attack": self.attack, "durability": self.durability}
 
-@plain
-@dataclass(frozen=True)
-class Hero:
+    def to_dict(self) -> dict[str, Any]:
+        return self.fields()
+
+
+class Hero(Frozen):
+    """Frozen by convention; a changed hero is a new ``Hero`` (every field given)."""
+
     health: int
-    armor: int = 0
-    coins: int = 0
-    strength: int = 1
-    weapon: Weapon | None = None
+    armor: int
+    coins: int
+    strength: int
+    weapon: Weapon | None
+
+    def __init__(
+        self,
+        health: int,
+        armor: int = 0,
+        coins: int = 0,
+        strength: int = 1,
+        weapon: Weapon | None = None,
+    ) -> None:
+        self.health = health
+        self.armor = armor
+        self.coins = coins
+        self.strength = strength
+        self.weapon = weapon
 
     @property
     def attack(self) -> int:
         """Strength plus the weapon's attack."""
-        return self.strength + (self.weapon.attack if self.weapon else 0)
+        weapon = self.weapon
+        return self.strength + (weapon.attack if weapon is not None else 0)
 
     @property
     def fallen(self) -> bool:
         return self.health <= 0
+
+    def fields(self) -> dict[str, Any]:
+        return {
+            "health": self.health,
+            "armor": self.armor,
+            "coins": self.coins,
+            "strength": self.strength,
+            "weapon": self.weapon,
+        }
+
+    def replace(self, **changes: Any) -> Hero:
+        """A copy with ``changes`` (``dataclasses.replace``'s meaning; for cold paths)."""
+        return Hero(**{**self.fields(), **changes})
 
     def to_dict(self) -> dict[str, Any]:
         weapon = self.weapon
@@ -101,7 +171,7 @@ class Hero:
             "coins": self.coins,
             "strength": self.strength,
             "attack": self.attack,
-            "weapon": None if weapon is None else vars(weapon).copy(),
+            "weapon": None if weapon is None else weapon.to_dict(),
         }
 
     @classmethod
@@ -118,22 +188,44 @@ class Hero:
         )
 
 
-@plain
-@dataclass(frozen=True)
-class Interference:
+class Interference(Frozen):
     """What "The next enemy card" left waiting for this seat's next monster or event."""
 
-    monster_attack: int = 0
-    monster_health: int = 0
-    monster_initiative: bool = False
-    event_cost: int = 0
+    monster_attack: int
+    monster_health: int
+    monster_initiative: bool
+    event_cost: int
+
+    def __init__(
+        self,
+        monster_attack: int = 0,
+        monster_health: int = 0,
+        monster_initiative: bool = False,
+        event_cost: int = 0,
+    ) -> None:
+        self.monster_attack = monster_attack
+        self.monster_health = monster_health
+        self.monster_initiative = monster_initiative
+        self.event_cost = event_cost
 
     @property
     def on_monster(self) -> bool:
         return bool(self.monster_attack or self.monster_health or self.monster_initiative)
 
+    def fields(self) -> dict[str, Any]:
+        return {
+            "monster_attack": self.monster_attack,
+            "monster_health": self.monster_health,
+            "monster_initiative": self.monster_initiative,
+            "event_cost": self.event_cost,
+        }
+
     def to_dict(self) -> dict[str, Any]:
-        return dict(vars(self))
+        return self.fields()
+
+    def replace(self, **changes: Any) -> Interference:
+        """A copy with ``changes`` (``dataclasses.replace``'s meaning; for cold paths)."""
+        return Interference(**{**self.fields(), **changes})
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Interference:
@@ -145,11 +237,21 @@ class Interference:
         )
 
 
-@plain
-@dataclass(frozen=True)
-class InPlay:
+NO_INTERFERENCE = Interference()
+
+
+class InPlay(Frozen):
+    """A card of a match and its number in its seat (frozen by convention)."""
+
     uid: int
     card: Card
+
+    def __init__(self, uid: int, card: Card) -> None:
+        self.uid = uid
+        self.card = card
+
+    def fields(self) -> dict[str, Any]:
+        return {"uid": self.uid, "card": self.card}
 
     def to_dict(self) -> dict[str, Any]:
         return {"uid": self.uid, "card": self.card.to_dict()}
@@ -163,17 +265,74 @@ def _cards(items: Any) -> tuple[InPlay, ...]:
     return tuple(InPlay.from_dict(item) for item in items)
 
 
-@plain
-@dataclass(frozen=True)
-class SeatState:
+class SeatState(Frozen):
+    """One seat (frozen by convention): ``replace`` makes the changed copy."""
+
     hero: Hero
     deck: tuple[InPlay, ...]  # top first
-    hand: tuple[InPlay, ...] = ()
-    slots: tuple[InPlay | None, ...] = ()
-    locked: bool = False
-    discard: tuple[InPlay, ...] = ()  # played, and drawn or copied past the hand limit
-    interference: Interference = Interference()
-    next_uid: int = 1
+    hand: tuple[InPlay, ...]
+    slots: tuple[InPlay | None, ...]
+    locked: bool
+    discard: tuple[InPlay, ...]  # played, and drawn or copied past the hand limit
+    interference: Interference
+    next_uid: int
+
+    def __init__(
+        self,
+        hero: Hero,
+        deck: tuple[InPlay, ...],
+        hand: tuple[InPlay, ...] = (),
+        slots: tuple[InPlay | None, ...] = (),
+        locked: bool = False,
+        discard: tuple[InPlay, ...] = (),
+        interference: Interference = NO_INTERFERENCE,
+        next_uid: int = 1,
+    ) -> None:
+        self.hero = hero
+        self.deck = deck
+        self.hand = hand
+        self.slots = slots
+        self.locked = locked
+        self.discard = discard
+        self.interference = interference
+        self.next_uid = next_uid
+
+    def replace(
+        self,
+        *,
+        hero: Hero | None = None,
+        deck: tuple[InPlay, ...] | None = None,
+        hand: tuple[InPlay, ...] | None = None,
+        slots: tuple[InPlay | None, ...] | None = None,
+        locked: bool | None = None,
+        discard: tuple[InPlay, ...] | None = None,
+        interference: Interference | None = None,
+        next_uid: int | None = None,
+    ) -> SeatState:
+        """A copy with the fields given changed (no field of a seat is ever None, so
+        None means "as it is"): ``dataclasses.replace`` as one compiled constructor."""
+        return SeatState(
+            self.hero if hero is None else hero,
+            self.deck if deck is None else deck,
+            self.hand if hand is None else hand,
+            self.slots if slots is None else slots,
+            self.locked if locked is None else locked,
+            self.discard if discard is None else discard,
+            self.interference if interference is None else interference,
+            self.next_uid if next_uid is None else next_uid,
+        )
+
+    def fields(self) -> dict[str, Any]:
+        return {
+            "hero": self.hero,
+            "deck": self.deck,
+            "hand": self.hand,
+            "slots": self.slots,
+            "locked": self.locked,
+            "discard": self.discard,
+            "interference": self.interference,
+            "next_uid": self.next_uid,
+        }
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -204,35 +363,120 @@ class SeatState:
 Pair = tuple[InPlay | None, ...]  # one slot of both rows, in seat order
 
 
-@plain
-@dataclass(frozen=True)
-class MatchState:
+class MatchState(Frozen):
+    """The match (frozen by convention): ``replace`` for a changed copy, ``with_side``
+    and ``with_sides`` for the copies an action makes most."""
+
     seats: tuple[str, str]
     sides: tuple[SeatState, SeatState]
     settings: Settings
     random: RandomState
     started_at: datetime
-    round: int = 1
-    phase: Phase = Phase.CHOOSING
-    deadline: datetime | None = None
-    version: int = 0
+    round: int
+    phase: Phase
+    deadline: datetime | None
+    version: int
     # The pairs of the last resolution that were resolved (an unresolved pair, after a
     # hero fell, is never revealed), slot by slot.
-    revealed: tuple[Pair, ...] = ()
-    results: tuple[str, ...] | None = None  # a Result per seat, in seat order
-    finish_reason: FinishReason | None = None
+    revealed: tuple[Pair, ...]
+    results: tuple[str, ...] | None  # a Result per seat, in seat order
+    finish_reason: FinishReason | None
+
+    def __init__(
+        self,
+        seats: tuple[str, str],
+        sides: tuple[SeatState, SeatState],
+        settings: Settings,
+        random: RandomState,
+        started_at: datetime,
+        round: int = 1,
+        phase: Phase = Phase.CHOOSING,
+        deadline: datetime | None = None,
+        version: int = 0,
+        revealed: tuple[Pair, ...] = (),
+        results: tuple[str, ...] | None = None,
+        finish_reason: FinishReason | None = None,
+    ) -> None:
+        self.seats = seats
+        self.sides = sides
+        self.settings = settings
+        self.random = random
+        self.started_at = started_at
+        self.round = round
+        self.phase = phase
+        self.deadline = deadline
+        self.version = version
+        self.revealed = revealed
+        self.results = results
+        self.finish_reason = finish_reason
+
+    def fields(self) -> dict[str, Any]:
+        return {
+            "seats": self.seats,
+            "sides": self.sides,
+            "settings": self.settings,
+            "random": self.random,
+            "started_at": self.started_at,
+            "round": self.round,
+            "phase": self.phase,
+            "deadline": self.deadline,
+            "version": self.version,
+            "revealed": self.revealed,
+            "results": self.results,
+            "finish_reason": self.finish_reason,
+        }
+
+    def replace(self, **changes: Any) -> MatchState:
+        """A copy with ``changes`` (``dataclasses.replace``'s meaning): for the copies
+        made once a round or a match; an action's own go through ``with_sides``."""
+        return MatchState(**{**self.fields(), **changes})
+
+    def with_sides(
+        self, first: SeatState, second: SeatState, revealed: tuple[Pair, ...] | None = None
+    ) -> MatchState:
+        """The match with these two seats (and these revealed pairs, if given)."""
+        pairs = self.revealed if revealed is None else revealed
+        return self._with((first, second), pairs, self.version)
+
+    def next_version(self) -> MatchState:
+        """The match one version on (every applied action)."""
+        return self._with(self.sides, self.revealed, self.version + 1)
+
+    def _with(
+        self, sides: tuple[SeatState, SeatState], revealed: tuple[Pair, ...], version: int
+    ) -> MatchState:
+        """The copies an action makes: one compiled constructor call, every field given."""
+        return MatchState(
+            self.seats,
+            sides,
+            self.settings,
+            self.random,
+            self.started_at,
+            self.round,
+            self.phase,
+            self.deadline,
+            version,
+            revealed,
+            self.results,
+            self.finish_reason,
+        )
 
     def index(self, seat: str) -> int:
-        return self.seats.index(seat)
+        first, second = self.seats
+        if seat == first:
+            return 0
+        if seat == second:
+            return 1
+        return self.seats.index(seat)  # not a seat: tuple.index's ValueError, as ever
 
     def side(self, seat: str) -> SeatState:
-        return self.sides[self.seats.index(seat)]
+        return self.sides[self.index(seat)]
 
     def with_side(self, seat: str, side: SeatState) -> MatchState:
         first, second = self.sides
-        if self.seats.index(seat) == 0:
-            return evolve(self, sides=(side, second))
-        return evolve(self, sides=(first, side))
+        if self.index(seat) == 0:
+            return self.with_sides(side, second)
+        return self.with_sides(first, side)
 
     def to_dict(self) -> dict[str, Any]:
         return {

@@ -90,7 +90,7 @@ def prepare(
 ) -> MatchState:
     """A match whose rows are already placed (not locked): the row cards go into the
     slots from the left; hands and heroes replaced when given."""
-    state = evolve(new(seed), round=round)
+    state = new(seed).replace(round=round)
     uid = 1000
     for seat, row, hero, hand in ((A, a_row, a_hero, a_hand), (B, b_row, b_hero, b_hand)):
         side = state.side(seat)
@@ -104,10 +104,10 @@ def prepare(
             for card in hand:
                 uid += 1
                 items.append(InPlay(uid, card))
-            side = evolve(side, hand=tuple(items))
-        side = evolve(side, slots=tuple(slots), next_uid=uid + 1)
+            side = side.replace(hand=tuple(items))
+        side = side.replace(slots=tuple(slots), next_uid=uid + 1)
         if hero is not None:
-            side = evolve(side, hero=hero)
+            side = side.replace(hero=hero)
         state = state.with_side(seat, side)
     return state
 

@@ -74,7 +74,7 @@ def test_a_draw_at_once_is_receive_card_by_card():
                 events.append({"type": "deck_empty", "seat": "a"})
                 break
             top = side.deck[0]
-            side = SeatState(**{**vars(side), "deck": side.deck[1:]})
+            side = side.replace(deck=side.deck[1:])
             side, event = receive(side, top, "a", settings, "drawn")
             events.append(event)
         return side, events
