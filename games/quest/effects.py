@@ -17,8 +17,8 @@ import math
 from fractions import Fraction
 from typing import Any
 
-from games.kit.frozen import evolve
 from games.quest.cards import BASIC
+from games.quest.copies import evolve
 from games.quest.matchup import FACTORS
 from games.quest.state import Creature, Side
 from games.quest.statuses import (

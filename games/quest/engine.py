@@ -13,10 +13,11 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from games.kit.chance import RandomState
-from games.kit.frozen import evolve, plain
+from games.kit.frozen import plain
 from games.quest import live
 from games.quest.actions import Action, ActionKind
 from games.quest.cards import CreatureCard, PowerCard
+from games.quest.copies import evolve
 from games.quest.effects import Event, creature_event, resolve
 from games.quest.matchup import CURRENT_VERSION, SUPPORTED_VERSIONS
 from games.quest.rules import accepted_at_once, check

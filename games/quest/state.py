@@ -16,8 +16,9 @@ from enum import StrEnum
 from typing import Any
 
 from games.kit.chance import RandomState
-from games.kit.frozen import evolve, plain
+from games.kit.frozen import plain
 from games.quest.cards import CreatureCard, PowerCard
+from games.quest.copies import evolve
 from games.quest.matchup import LEGACY_VERSION, SUPPORTED_VERSIONS
 from games.quest.statuses import Statuses
 

@@ -14,8 +14,9 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Any
 
-from games.kit.frozen import evolve
+from games.quest.copies import evolve
 from games.quest.effects import Event
+from games.quest.moments import iso
 from games.quest.state import SIDES, FinishReason, MatchState, Phase, Side
 from games.quest.working import Fighter, Step
 
@@ -73,7 +74,7 @@ def _turn_fields(
         "type": "turn_started",
         "side": str(side),
         "turn_number": turn_number,
-        "deadline": deadline.isoformat(),
+        "deadline": iso(deadline),
     }
     return fields, event
 
@@ -220,7 +221,7 @@ def end_turn(
                 "type": "turn_started",
                 "side": step.them.side,
                 "turn_number": turn_number,
-                "deadline": deadline.isoformat(),
+                "deadline": iso(deadline),
             }
         )
         fields = {
