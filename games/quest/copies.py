@@ -11,12 +11,12 @@ more new states an action). The original is untouched.
 
 from __future__ import annotations
 
-from typing import Any, TypeVar
+from typing import Any, Final, TypeVar
 
 T = TypeVar("T")
 
-_new = object.__new__
-_set = object.__setattr__  # a frozen dataclass refuses its own __setattr__
+_new: Final = object.__new__
+_set: Final = object.__setattr__  # a frozen dataclass refuses its own __setattr__
 
 
 def adopt(cls: type[T], attributes: dict[str, Any]) -> T:

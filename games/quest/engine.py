@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import Final
 
 from games.kit.chance import RandomState
 from games.kit.frozen import plain
@@ -36,17 +37,17 @@ from games.quest.turns import after_action, end_turn, finish, start_turn
 from games.quest.working import Step
 
 # Module-level names for enum members (an enum class's attribute lookup is slow).
-_PLAYER = Side.PLAYER
-_NORMAL_TURN = Phase.NORMAL_TURN
-_USE_MOVE = ActionKind.USE_MOVE
-_PLAY_POWER_CARD = ActionKind.PLAY_POWER_CARD
-_TIMEOUT = ActionKind.TIMEOUT
-_FORFEIT = ActionKind.FORFEIT
-_DISCONNECTED = ActionKind.DISCONNECTED
+_PLAYER: Final = Side.PLAYER
+_NORMAL_TURN: Final = Phase.NORMAL_TURN
+_USE_MOVE: Final = ActionKind.USE_MOVE
+_PLAY_POWER_CARD: Final = ActionKind.PLAY_POWER_CARD
+_TIMEOUT: Final = ActionKind.TIMEOUT
+_FORFEIT: Final = ActionKind.FORFEIT
+_DISCONNECTED: Final = ActionKind.DISCONNECTED
 # What ends the match for the side it names, whoever's turn it is.
-_RESIGNATIONS = frozenset({_FORFEIT, _DISCONNECTED})
-_SELECT_CREATURE = ActionKind.SELECT_CREATURE
-_CPU_RULE = MissedDeadline.TIMEOUT
+_RESIGNATIONS: Final = frozenset({_FORFEIT, _DISCONNECTED})
+_SELECT_CREATURE: Final = ActionKind.SELECT_CREATURE
+_CPU_RULE: Final = MissedDeadline.TIMEOUT
 
 CREATURES_PER_DECK = 3  # rulebook: "Saved decks"
 POWER_CARDS_PER_DECK = 2

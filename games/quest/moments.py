@@ -13,10 +13,11 @@ moment go through ``isoformat`` itself, so the text is always exactly its text
 from __future__ import annotations
 
 from datetime import datetime, timezone, tzinfo
+from typing import Final
 
-_TWO = tuple(f"{n:02d}" for n in range(100))
+_TWO: Final = tuple(f"{n:02d}" for n in range(100))
 _SUFFIXES: dict[tzinfo, str] = {}  # fixed-offset timezone -> its "+HH:MM" text
-_REFERENCE = "2000-01-01T00:00:00"  # a moment with no microseconds: the suffix follows
+_REFERENCE: Final = "2000-01-01T00:00:00"  # a moment with no microseconds: the suffix follows
 
 
 def _suffix(zone: timezone) -> str:

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
-from typing import Any
+from typing import Any, Final
 
 from games.kit.chance import RandomState
 from games.kit.frozen import plain
@@ -46,8 +46,8 @@ class Phase(StrEnum):
 
 # Module-level names for enum members: an enum class's attribute lookup is a slow path
 # (a metaclass lookup each time), and the engine's hot path compares phases often.
-_INITIAL_SELECTION = Phase.INITIAL_SELECTION
-_MANDATORY_REPLACEMENT = Phase.MANDATORY_REPLACEMENT
+_INITIAL_SELECTION: Final = Phase.INITIAL_SELECTION
+_MANDATORY_REPLACEMENT: Final = Phase.MANDATORY_REPLACEMENT
 
 
 class FinishReason(StrEnum):

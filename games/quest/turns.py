@@ -12,7 +12,7 @@ form (``working.Step``) and freeze it into the new match once, at the end;
 from __future__ import annotations
 
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, Final
 
 from games.quest.copies import evolve
 from games.quest.effects import Event
@@ -23,9 +23,9 @@ from games.quest.working import Fighter, Step
 _TURN_LENGTHS: dict[int, timedelta] = {}  # turn_seconds -> its timedelta, made once
 
 # Module-level names for enum members (an enum class's attribute lookup is slow).
-_PLAYER = Side.PLAYER
-_CPU = Side.CPU
-_NORMAL_TURN = Phase.NORMAL_TURN
+_PLAYER: Final = Side.PLAYER
+_CPU: Final = Side.CPU
+_NORMAL_TURN: Final = Phase.NORMAL_TURN
 
 
 def _turn_length(seconds: int) -> timedelta:

@@ -13,7 +13,7 @@ The objects here never outlive one ``apply``; nothing else may hold them.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from games.quest.copies import adopt, evolve
 from games.quest.state import Creature, MatchState, Side
@@ -62,8 +62,8 @@ class Fighter:
 
 
 # Module-level names for the sides (an enum class's attribute lookup is slow).
-_PLAYER = Side.PLAYER
-_CPU = Side.CPU
+_PLAYER: Final = Side.PLAYER
+_CPU: Final = Side.CPU
 
 
 class Step:
