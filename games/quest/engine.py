@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import datetime, timedelta, timezone
 from typing import Final
 
 from games.kit.chance import RandomState
@@ -264,8 +264,11 @@ def apply(
     ends the match instead, the side that missed it losing; in live PvP it is
     the missing side's timeout (``_live``).
     """
-    if now.tzinfo is None or now.utcoffset() is None:
-        aware(now)  # raises: ``aware`` inline, this runs once an action
+    zone = now.tzinfo
+    # ``aware`` inline (this runs once an action): a fixed-offset ``timezone`` (what the
+    # services pass) always has an offset, so only another timezone is asked for one.
+    if type(zone) is not timezone and (zone is None or now.utcoffset() is None):
+        aware(now)  # raises
     if side.__class__ is not Side:
         side = Side(side)  # a plain "player"/"cpu" from a caller works too
     version = state.version + 1  # of the state this action makes, whatever it does
