@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
+from typing import Final
 
 from games.kit.chance import uniform
 from games.kit.frozen import plain
@@ -63,9 +64,9 @@ def cpu_action(state: MatchState, seat: Side | str, /) -> Action | None:
     return options[index]
 
 
-_PLAYER = Side.PLAYER
-_sha256 = hashlib.sha256
-_from_bytes = int.from_bytes
+_PLAYER: Final = Side.PLAYER
+_sha256: Final = hashlib.sha256
+_from_bytes: Final = int.from_bytes
 
 
 class _Limits(dict[int, int]):
@@ -76,5 +77,5 @@ class _Limits(dict[int, int]):
         return limit
 
 
-_SPACE = 1 << 256
-_LIMITS = _Limits()
+_SPACE: Final = 1 << 256
+_LIMITS: Final = _Limits()

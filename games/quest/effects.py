@@ -15,10 +15,10 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
-from typing import Any
+from typing import Any, Final
 
-from games.kit.frozen import evolve
 from games.quest.cards import BASIC
+from games.quest.copies import evolve
 from games.quest.matchup import FACTORS
 from games.quest.state import Creature, Side
 from games.quest.statuses import (
@@ -52,10 +52,10 @@ from games.quest.working import Fighter, Step
 Event = dict[str, Any]
 
 # Module-level names for enum members (an enum class's attribute lookup is slow).
-_SELF = Target.SELF
-_OPPONENT = Target.OPPONENT
-_DEALT = AppliesTo.DEALT
-_TAKEN = AppliesTo.TAKEN
+_SELF: Final = Target.SELF
+_OPPONENT: Final = Target.OPPONENT
+_DEALT: Final = AppliesTo.DEALT
+_TAKEN: Final = AppliesTo.TAKEN
 
 
 def creature_event(kind: str, side: Side, index: int, creature: Creature, **extra: Any) -> Event:
@@ -213,9 +213,9 @@ def _targets(effect: Effect) -> tuple[Target, ...]:
             return _AT_SELF
 
 
-_AT_OPPONENT = (_OPPONENT,)
-_AT_SELF = (_SELF,)
-_AT_BOTH = (_SELF, _OPPONENT)
+_AT_OPPONENT: Final = (_OPPONENT,)
+_AT_SELF: Final = (_SELF,)
+_AT_BOTH: Final = (_SELF, _OPPONENT)
 
 
 def _resolve_one(r: Step, effect: Effect) -> None:

@@ -10,13 +10,15 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import datetime, timedelta, timezone
+from typing import Final
 
 from games.kit.chance import RandomState
-from games.kit.frozen import evolve, plain
+from games.kit.frozen import plain
 from games.quest import live
 from games.quest.actions import Action, ActionKind
 from games.quest.cards import CreatureCard, PowerCard
+from games.quest.copies import evolve
 from games.quest.effects import Event, creature_event, resolve
 from games.quest.matchup import CURRENT_VERSION, SUPPORTED_VERSIONS
 from games.quest.rules import accepted_at_once, check
@@ -35,17 +37,17 @@ from games.quest.turns import after_action, end_turn, finish, start_turn
 from games.quest.working import Step
 
 # Module-level names for enum members (an enum class's attribute lookup is slow).
-_PLAYER = Side.PLAYER
-_NORMAL_TURN = Phase.NORMAL_TURN
-_USE_MOVE = ActionKind.USE_MOVE
-_PLAY_POWER_CARD = ActionKind.PLAY_POWER_CARD
-_TIMEOUT = ActionKind.TIMEOUT
-_FORFEIT = ActionKind.FORFEIT
-_DISCONNECTED = ActionKind.DISCONNECTED
+_PLAYER: Final = Side.PLAYER
+_NORMAL_TURN: Final = Phase.NORMAL_TURN
+_USE_MOVE: Final = ActionKind.USE_MOVE
+_PLAY_POWER_CARD: Final = ActionKind.PLAY_POWER_CARD
+_TIMEOUT: Final = ActionKind.TIMEOUT
+_FORFEIT: Final = ActionKind.FORFEIT
+_DISCONNECTED: Final = ActionKind.DISCONNECTED
 # What ends the match for the side it names, whoever's turn it is.
-_RESIGNATIONS = frozenset({_FORFEIT, _DISCONNECTED})
-_SELECT_CREATURE = ActionKind.SELECT_CREATURE
-_CPU_RULE = MissedDeadline.TIMEOUT
+_RESIGNATIONS: Final = frozenset({_FORFEIT, _DISCONNECTED})
+_SELECT_CREATURE: Final = ActionKind.SELECT_CREATURE
+_CPU_RULE: Final = MissedDeadline.TIMEOUT
 
 CREATURES_PER_DECK = 3  # rulebook: "Saved decks"
 POWER_CARDS_PER_DECK = 2
@@ -262,8 +264,11 @@ def apply(
     ends the match instead, the side that missed it losing; in live PvP it is
     the missing side's timeout (``_live``).
     """
-    if now.tzinfo is None or now.utcoffset() is None:
-        aware(now)  # raises: ``aware`` inline, this runs once an action
+    zone = now.tzinfo
+    # ``aware`` inline (this runs once an action): a fixed-offset ``timezone`` (what the
+    # services pass) always has an offset, so only another timezone is asked for one.
+    if type(zone) is not timezone and (zone is None or now.utcoffset() is None):
+        aware(now)  # raises
     if side.__class__ is not Side:
         side = Side(side)  # a plain "player"/"cpu" from a caller works too
     version = state.version + 1  # of the state this action makes, whatever it does

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from games.kit.frozen import evolve
+from games.quest.copies import evolve
 from games.quest.effects import Event
 from games.quest.state import SIDES, FinishReason, MatchState, Phase, Side
 from games.quest.turns import finish

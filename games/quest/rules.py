@@ -7,7 +7,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
 from games.kit.frozen import plain
 from games.quest.actions import Action, ActionKind
@@ -35,14 +35,14 @@ SELECTION_PHASES = frozenset({Phase.INITIAL_SELECTION, Phase.MANDATORY_REPLACEME
 
 # Module-level names for enum members: an enum class's attribute lookup is slow, and
 # these run once an action.
-_FINISHED = Phase.FINISHED
-_NORMAL_TURN = Phase.NORMAL_TURN
-_PLAYER = Side.PLAYER
-_USE_MOVE_KIND = ActionKind.USE_MOVE
-_PLAY_POWER_CARD_KIND = ActionKind.PLAY_POWER_CARD
-_FORFEIT_KIND = ActionKind.FORFEIT
-_DISCONNECTED_KIND = ActionKind.DISCONNECTED
-_SELECT_CREATURE_KIND = ActionKind.SELECT_CREATURE
+_FINISHED: Final = Phase.FINISHED
+_NORMAL_TURN: Final = Phase.NORMAL_TURN
+_PLAYER: Final = Side.PLAYER
+_USE_MOVE_KIND: Final = ActionKind.USE_MOVE
+_PLAY_POWER_CARD_KIND: Final = ActionKind.PLAY_POWER_CARD
+_FORFEIT_KIND: Final = ActionKind.FORFEIT
+_DISCONNECTED_KIND: Final = ActionKind.DISCONNECTED
+_SELECT_CREATURE_KIND: Final = ActionKind.SELECT_CREATURE
 
 
 @plain
@@ -220,13 +220,14 @@ def legal_actions_by_refusal(state: MatchState, side: Side) -> list[Action]:
     return [a for a in _candidates(state, side) if refusal(state, side, a) is None]
 
 
-_CACHED = 16  # indexes with a ready-made Action (decks have 3 Creatures, 2 cards, <= 4 moves)
-_USE_MOVE = tuple(Action.use_move(i) for i in range(_CACHED))
-_PLAY = tuple(Action.play_power_card(i) for i in range(_CACHED))
-_SWAP = tuple(Action.swap(i) for i in range(_CACHED))
-_SELECT = tuple(Action.select_creature(i) for i in range(_CACHED))
-_TIMEOUT = Action.timeout()
-_FORFEIT = Action.forfeit()
+# Indexes with a ready-made Action (decks have 3 Creatures, 2 cards, <= 4 moves).
+_CACHED: Final = 16
+_USE_MOVE: Final = tuple(Action.use_move(i) for i in range(_CACHED))
+_PLAY: Final = tuple(Action.play_power_card(i) for i in range(_CACHED))
+_SWAP: Final = tuple(Action.swap(i) for i in range(_CACHED))
+_SELECT: Final = tuple(Action.select_creature(i) for i in range(_CACHED))
+_TIMEOUT: Final = Action.timeout()
+_FORFEIT: Final = Action.forfeit()
 
 
 def _action(cache: tuple[Action, ...], kind: ActionKind, index: int) -> Action:

@@ -13,11 +13,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
-from typing import Any
+from typing import Any, Final
 
 from games.kit.chance import RandomState
-from games.kit.frozen import evolve, plain
+from games.kit.frozen import plain
 from games.quest.cards import CreatureCard, PowerCard
+from games.quest.copies import evolve
 from games.quest.matchup import LEGACY_VERSION, SUPPORTED_VERSIONS
 from games.quest.statuses import Statuses
 
@@ -45,8 +46,8 @@ class Phase(StrEnum):
 
 # Module-level names for enum members: an enum class's attribute lookup is a slow path
 # (a metaclass lookup each time), and the engine's hot path compares phases often.
-_INITIAL_SELECTION = Phase.INITIAL_SELECTION
-_MANDATORY_REPLACEMENT = Phase.MANDATORY_REPLACEMENT
+_INITIAL_SELECTION: Final = Phase.INITIAL_SELECTION
+_MANDATORY_REPLACEMENT: Final = Phase.MANDATORY_REPLACEMENT
 
 
 class FinishReason(StrEnum):

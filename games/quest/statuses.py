@@ -14,7 +14,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from games.kit.frozen import evolve, plain
+from games.kit.frozen import plain
+from games.quest.copies import evolve
 from games.quest.vocabulary import AppliesTo, exact, number
 
 MAX_DODGE_CHARGES = 3  # docs: new dodge charges add up, at most 3 in total

@@ -12,19 +12,20 @@ form (``working.Step``) and freeze it into the new match once, at the end;
 from __future__ import annotations
 
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, Final
 
-from games.kit.frozen import evolve
+from games.quest.copies import evolve
 from games.quest.effects import Event
+from games.quest.moments import iso
 from games.quest.state import SIDES, FinishReason, MatchState, Phase, Side
 from games.quest.working import Fighter, Step
 
 _TURN_LENGTHS: dict[int, timedelta] = {}  # turn_seconds -> its timedelta, made once
 
 # Module-level names for enum members (an enum class's attribute lookup is slow).
-_PLAYER = Side.PLAYER
-_CPU = Side.CPU
-_NORMAL_TURN = Phase.NORMAL_TURN
+_PLAYER: Final = Side.PLAYER
+_CPU: Final = Side.CPU
+_NORMAL_TURN: Final = Phase.NORMAL_TURN
 
 
 def _turn_length(seconds: int) -> timedelta:
@@ -73,7 +74,7 @@ def _turn_fields(
         "type": "turn_started",
         "side": str(side),
         "turn_number": turn_number,
-        "deadline": deadline.isoformat(),
+        "deadline": iso(deadline),
     }
     return fields, event
 
@@ -220,7 +221,7 @@ def end_turn(
                 "type": "turn_started",
                 "side": step.them.side,
                 "turn_number": turn_number,
-                "deadline": deadline.isoformat(),
+                "deadline": iso(deadline),
             }
         )
         fields = {

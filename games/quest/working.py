@@ -13,9 +13,9 @@ The objects here never outlive one ``apply``; nothing else may hold them.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
-from games.kit.frozen import evolve
+from games.quest.copies import adopt, evolve
 from games.quest.state import Creature, MatchState, Side
 from games.quest.statuses import Statuses
 
@@ -62,8 +62,8 @@ class Fighter:
 
 
 # Module-level names for the sides (an enum class's attribute lookup is slow).
-_PLAYER = Side.PLAYER
-_CPU = Side.CPU
+_PLAYER: Final = Side.PLAYER
+_CPU: Final = Side.CPU
 
 
 class Step:
@@ -144,8 +144,8 @@ class Step:
     def freeze(self, fields: dict[str, Any]) -> MatchState:
         """The new match: the Creatures and sides that changed, and ``fields``.
 
-        ``games.kit.frozen.evolve`` written out (this runs once an action): a new frozen
-        value is a bare instance whose attribute dict is the old one's, updated.
+        ``games.quest.copies.evolve`` written out (this runs once an action): a new frozen
+        value is a bare instance whose attribute dict is a copy of the old one's, updated.
         """
         changes = self.side_changes
         for fighter, side, before in (
@@ -160,28 +160,20 @@ class Step:
                 or fighter.statuses is not was.statuses
                 or fighter.used_moves is not was.used_moves
             ):
-                creature = _new(was.__class__)
-                attributes = creature.__dict__
-                attributes.update(was.__dict__)
+                attributes = was.__dict__.copy()
                 attributes["hp"] = fighter.hp
                 attributes["power"] = fighter.power
                 attributes["statuses"] = fighter.statuses
                 attributes["used_moves"] = fighter.used_moves
+                creature = adopt(was.__class__, attributes)
                 creatures = list(before.creatures)
                 creatures[fighter.index] = creature
                 changed["creatures"] = tuple(creatures)
             if changed:
-                new_side = _new(before.__class__)
-                attributes = new_side.__dict__
-                attributes.update(before.__dict__)
+                attributes = before.__dict__.copy()
                 attributes.update(changed)
-                fields[fighter.side] = new_side
+                fields[fighter.side] = adopt(before.__class__, attributes)
         state = self.state
-        new = _new(state.__class__)
-        attributes = new.__dict__
-        attributes.update(state.__dict__)
+        attributes = state.__dict__.copy()
         attributes.update(fields)
-        return new
-
-
-_new = object.__new__
+        return adopt(state.__class__, attributes)
