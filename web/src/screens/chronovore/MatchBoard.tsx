@@ -10,6 +10,7 @@ import type { ComponentChildren } from "preact";
 import { useEffect, useRef, useState } from "preact/hooks";
 
 import { api, idempotencyKey, unwrap } from "../../api/client";
+import { whenAllowed } from "../../api/pace";
 import { ApiError, type Problem } from "../../api/problems";
 import type { Answer } from "../../api/types";
 import { useLive } from "../../stream/live";
@@ -189,7 +190,8 @@ export function MatchBoard({
     let version = view.version ?? 0;
     for (let attempt = 1; ; attempt++) {
       try {
-        return await call(version);
+        const at = version;
+        return await whenAllowed(setHint, () => call(at));
       } catch (error) {
         if (!(error instanceof ApiError) || error.code !== "stale_version" || !view.id) throw error;
         // Whatever happens next, the board shows the match as it is now.

@@ -7,7 +7,7 @@
 import { useState } from "preact/hooks";
 
 import { api, idempotencyKey, listed, unwrap } from "../../api/client";
-import { ApiError } from "../../api/problems";
+import { whenAllowed } from "../../api/pace";
 import type { Answer } from "../../api/types";
 import { href } from "../../lib/router";
 import { Loading, ProblemBox, Screen } from "../../ui/components";
@@ -90,20 +90,6 @@ function OpeningView({ opening }: { opening: Opening }) {
       )}
     </section>
   );
-}
-
-/** Runs a change; when the server limits the pace (429 rate_limited), waits as it says and tries again. */
-async function whenAllowed<T>(say: (text: string) => void, change: () => Promise<T>): Promise<T> {
-  for (;;) {
-    try {
-      return await change();
-    } catch (error) {
-      if (!(error instanceof ApiError) || error.code !== "rate_limited") throw error;
-      const seconds = Number(error.problem.retryAfter ?? 1) || 1;
-      say(`The server asks to slow down: going on in ${seconds} s…`);
-      await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
-    }
-  }
 }
 
 export function Packs({ game }: { game: EconomyGame }) {
