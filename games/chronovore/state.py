@@ -20,7 +20,7 @@ from typing import Any
 
 from games.chronovore.cards import Card
 from games.kit.chance import RandomState
-from games.kit.frozen import plain
+from games.kit.frozen import Frozen, plain
 
 STATE_FORMAT = 1
 
@@ -65,34 +65,6 @@ class Settings:
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Settings:
         return cls(**{k: int(v) for k, v in data.items()})
-
-
-class Frozen:
-    """What ``@dataclass(frozen=True)`` gave the state's classes, written out so that
-    mypyc compiles them as native classes (attributes in a C struct, a compiled
-    ``__init__``; a copy is one constructor call, not ``evolve``'s dict copy:
-    docs/performance.md, "Native state classes (Chronovore)"). Equality, hash and repr
-    come from ``fields()`` (the fields in declaration order), as the dataclass's did:
-    equal when of one class and equal field by field. Frozen by convention: nothing in
-    the engine sets an attribute after ``__init__``."""
-
-    def fields(self) -> dict[str, Any]:
-        raise NotImplementedError
-
-    def __eq__(self, other: object) -> bool:
-        # The values compare through their own __eq__ (typed Any here: compiled, ``==``
-        # of two values typed as a Python class mypyc does not see an __eq__ on, such as
-        # the dataclass Card, would be identity).
-        if not isinstance(other, Frozen) or type(other) is not type(self):
-            return NotImplemented
-        return tuple(self.fields().values()) == tuple(other.fields().values())
-
-    def __hash__(self) -> int:
-        return hash(tuple(self.fields().values()))
-
-    def __repr__(self) -> str:
-        shown = ", ".join(f"{name}={value!r}" for name, value in self.fields().items())
-        return f"{type(self).__name__}({shown})"
 
 
 class Weapon(Frozen):

@@ -40,3 +40,32 @@ def evolve(obj: T, /, **changes: Any) -> T:
     new = object.__new__(obj.__class__)
     new.__dict__.update(obj.__dict__, **changes)
     return new
+
+
+class Frozen:
+    """What ``@dataclass(frozen=True)`` gave a match state's classes, written out so
+    that mypyc compiles them as native classes (attributes in a C struct, a compiled
+    ``__init__``; a copy is one constructor call, not ``evolve``'s dict copy:
+    docs/performance.md, "Native state classes (Chronovore)"). A subclass declares its
+    fields, writes ``__init__`` and ``fields()``. Equality, hash and repr
+    come from ``fields()`` (the fields in declaration order), as the dataclass's did:
+    equal when of one class and equal field by field. Frozen by convention: nothing in
+    the engine sets an attribute after ``__init__``."""
+
+    def fields(self) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def __eq__(self, other: object) -> bool:
+        # The values compare through their own __eq__ (typed Any here: compiled, ``==``
+        # of two values typed as a Python class mypyc does not see an __eq__ on, such as
+        # the dataclass Card, would be identity).
+        if not isinstance(other, Frozen) or type(other) is not type(self):
+            return NotImplemented
+        return tuple(self.fields().values()) == tuple(other.fields().values())
+
+    def __hash__(self) -> int:
+        return hash(tuple(self.fields().values()))
+
+    def __repr__(self) -> str:
+        shown = ", ".join(f"{name}={value!r}" for name, value in self.fields().items())
+        return f"{type(self).__name__}({shown})"
