@@ -25,6 +25,7 @@ from gateway.push.hub import PushHub
 from gateway.push.presence import PresenceReporter
 from gateway.push.routes import PushRoutes
 from gateway.push.stream import EventStream
+from gateway.push.watch import StreamWatch
 from gateway.ratelimit import Limit, RateLimits
 from gateway.routes.accounts import AccountRoutes
 from gateway.routes.authoring import AuthoringRoutes
@@ -97,12 +98,17 @@ class Gateway(
         self.settings = settings
         self.auth = build_verifier(settings)
         self.limits = build_limits(settings)
-        self.players = PlayerLeases(settings.player_lease_seconds)
+        watch = StreamWatch()
+        self.players = PlayerLeases(
+            settings.player_lease_seconds,
+            trust_seconds=settings.player_trust_seconds,
+            caught_up_at=lambda: watch.caught_up_at,
+        )
         self.services = NamekoRpc(settings.amqp_uri, settings.rpc_exchange, settings.rpc_timeout)
         self.hub = PushHub()
-        self.stream = EventStream(settings.amqp_uri, self.hub, self.players.forget)
+        self.stream = EventStream(settings.amqp_uri, self.hub, self.players, watch)
         self.presence = PresenceReporter(self.hub, self.services.call)  # to battle
-        GATEWAY_STATE.attach(self.hub, self.broker_ready)  # read by GET /metrics
+        GATEWAY_STATE.attach(self.hub, self.broker_ready, watch.lag)  # read by GET /metrics
 
     def broker_ready(self) -> bool:
         """Readiness: this process's own broker link is open (no new connection per call)."""

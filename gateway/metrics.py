@@ -114,9 +114,15 @@ class GatewayState(Collector):
     def __init__(self) -> None:
         self._hub: Any = None
         self._broker_up: Callable[[], bool] = lambda: False
+        self._stream_lag: Callable[[], float | None] = lambda: None
 
-    def attach(self, hub: Any, broker_up: Callable[[], bool]) -> None:
-        self._hub, self._broker_up = hub, broker_up
+    def attach(
+        self,
+        hub: Any,
+        broker_up: Callable[[], bool],
+        stream_lag: Callable[[], float | None] = lambda: None,
+    ) -> None:
+        self._hub, self._broker_up, self._stream_lag = hub, broker_up, stream_lag
 
     def collect(self) -> Iterator[Metric]:
         hub = self._hub
@@ -146,6 +152,15 @@ class GatewayState(Collector):
             "1 if the gateway's link to the broker is open, else 0",
             1 if self._broker_up() else 0,
         )
+        lag = self._stream_lag()
+        if lag is not None:
+            yield GaugeMetricFamily(
+                "deckyard_push_stream_lag_seconds",
+                "How long ago the newest tick this gateway read back was sent: it has read "
+                "the push stream up to then (long player leases need it under "
+                "PLAYER_LEASE_SECONDS)",
+                lag,
+            )
 
 
 GATEWAY_STATE = GatewayState()

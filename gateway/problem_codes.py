@@ -78,6 +78,7 @@ ACCOUNTS: Codes = {
     403: ("account_deleted", "reauthentication_required"),
     404: ("deletion_not_found", "player_not_found"),
     422: ("confirmation_required", "invalid_subject", "unknown_game", *QUEST_CONTENT_REFUSALS),
+    503: ("deletion_unconfirmed",),
 }
 
 AUTHORING: Codes = {

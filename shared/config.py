@@ -95,6 +95,9 @@ class Settings:
     player_lease_seconds: how long the gateway trusts accounts' "this player is
         active" before asking again (``PLAYER_LEASE_SECONDS``, 1: ours; 0 asks on
         every request); deleting an account waits this long, see gateway/players.py.
+    player_trust_seconds: how long the gateway trusts that answer while it is caught up
+        with the push stream, which carries every lock (``PLAYER_TRUST_SECONDS``, 300:
+        ours; 0 keeps only the short lease); see gateway/players.py.
     """
 
     database_url: str
@@ -126,6 +129,7 @@ class Settings:
     rate_limit_address_per_minute: float = 600.0
     rate_limit_address_burst: int = 100
     player_lease_seconds: float = 1.0
+    player_trust_seconds: float = 300.0
     trusted_proxy_hops: int = 0
     trusted_proxy_header: str = "X-Forwarded-For"
     log_format: str = "text"
@@ -248,6 +252,7 @@ def load_settings(env: Mapping[str, str] | None = None) -> Settings:
         rate_limit_address_per_minute=_number(env, "RATE_LIMIT_ADDRESS_PER_MINUTE", 600.0),
         rate_limit_address_burst=_whole_number(env, "RATE_LIMIT_ADDRESS_BURST", 100),
         player_lease_seconds=_player_lease_seconds(env),
+        player_trust_seconds=_player_trust_seconds(env),
         trusted_proxy_hops=_whole_number(env, "TRUSTED_PROXY_HOPS", 0),
         trusted_proxy_header=_forwarding_header(env),
         log_format=_choice(env, "LOG_FORMAT", ("text", "json"), "text"),
@@ -312,6 +317,18 @@ def _player_lease_seconds(env: Mapping[str, str]) -> float:
         raise ConfigError(
             f"PLAYER_LEASE_SECONDS must be at most {MAX_PLAYER_LEASE_SECONDS:g} "
             f"(a deletion request waits that long), got {value:g}"
+        )
+    return value
+
+
+MAX_PLAYER_TRUST_SECONDS = 3600.0
+
+
+def _player_trust_seconds(env: Mapping[str, str]) -> float:
+    value = _number(env, "PLAYER_TRUST_SECONDS", 300.0)
+    if value > MAX_PLAYER_TRUST_SECONDS:
+        raise ConfigError(
+            f"PLAYER_TRUST_SECONDS must be at most {MAX_PLAYER_TRUST_SECONDS:g}, got {value:g}"
         )
     return value
 

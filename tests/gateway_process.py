@@ -47,6 +47,7 @@ def gateway_environment(settings: Settings, **overrides: Any) -> dict[str, str]:
         "RATE_LIMIT_ADDRESS_PER_MINUTE": str(settings.rate_limit_address_per_minute),
         "RATE_LIMIT_ADDRESS_BURST": str(settings.rate_limit_address_burst),
         "PLAYER_LEASE_SECONDS": str(settings.player_lease_seconds),
+        "PLAYER_TRUST_SECONDS": str(settings.player_trust_seconds),
         "TRUSTED_PROXY_HOPS": str(settings.trusted_proxy_hops),
         "TRUSTED_PROXY_HEADER": settings.trusted_proxy_header,
         "API_SERVERS": ",".join(settings.api_servers),

@@ -21,7 +21,9 @@ from typing import Any
 import aio_pika
 from aio_pika.abc import AbstractIncomingMessage
 
+from gateway.players import PlayerLeases
 from gateway.push.hub import ACCOUNT_CLOSED, PushHub, PushMessage
+from gateway.push.watch import REVOCATION, TICK, StreamWatch
 from gateway.rpc import RECONNECT_SECONDS
 from shared.errors import InvalidInput
 from shared.events import CONTRACTS, EventContract, contract_for, read_event
@@ -31,8 +33,9 @@ log = logging.getLogger(__name__)
 
 PREFETCH = 1000  # a stream consumer must set one; acknowledged in batches below it
 ACK_EVERY = 200
-QUIET_SECONDS = 0.2
 READ_BACK_SECONDS = 10.0
+MIN_TICK_SECONDS = 0.05
+PUBLISH_SECONDS = 5.0  # a publish not confirmed by then failed
 
 Messages = list[tuple[list[str], str, dict[str, Any]]]  # (player ids, type, data)
 
@@ -137,14 +140,19 @@ class EventStream:
         self,
         amqp_uri: str,
         hub: PushHub,
-        forget_lease: Callable[[str], None],
+        leases: PlayerLeases,
+        watch: StreamWatch | None = None,
         window_start: Callable[[], datetime] = lambda: datetime.now(UTC) - PUSH_WINDOW,
     ) -> None:
         self.amqp_uri = amqp_uri
         self.hub = hub
-        self._forget_lease = forget_lease
+        self.leases = leases
+        self.watch = watch or StreamWatch()
         self._window_start = window_start
         self._connection: aio_pika.abc.AbstractRobustConnection | None = None
+        self._publishing: aio_pika.abc.AbstractChannel | None = None
+        self._ticking: asyncio.Task[None] | None = None
+        self._caught_up = asyncio.Event()
         self._unacked = 0
         self.read_count = 0
 
@@ -166,25 +174,54 @@ class EventStream:
                 contract.exchange, aio_pika.ExchangeType.TOPIC, durable=True
             )
             await queue.bind(exchange, routing_key=contract.name)
+        self._publishing = await self._connection.channel(publisher_confirms=True)
         await queue.consume(self._received, arguments={"x-stream-offset": self._window_start()})
+        self._ticking = asyncio.create_task(self._tick_forever())
         await self._read_back()
 
     async def _read_back(self) -> None:
-        """Serve only once the window is read back (the stream falls quiet for a moment),
-        so a client reconnecting to a gateway that has just started is not told to
-        resync for what the gateway was about to read. At most ``READ_BACK_SECONDS``."""
-        loop = asyncio.get_running_loop()
-        started = loop.time()
-        while loop.time() - started < READ_BACK_SECONDS:
-            seen = self.read_count
-            await asyncio.sleep(QUIET_SECONDS)
-            if self.read_count == seen:
-                return
-        log.warning("push stream: still reading back after %.0f s; serving", READ_BACK_SECONDS)
+        """Serve only once the window is read back (a tick of ours, published after the
+        start, is read), so a client reconnecting to a gateway that has just started is
+        not told to resync for what the gateway was about to read. At most
+        ``READ_BACK_SECONDS``."""
+        try:
+            await asyncio.wait_for(self._caught_up.wait(), READ_BACK_SECONDS)
+        except TimeoutError:
+            log.warning("push stream: still reading back after %.0f s; serving", READ_BACK_SECONDS)
 
     async def stop(self) -> None:
+        if self._ticking is not None:
+            self._ticking.cancel()
         if self._connection is not None:
             await self._connection.close()
+
+    async def _tick_forever(self) -> None:
+        interval = max(self.leases.lease_seconds / 4, MIN_TICK_SECONDS)
+        while True:
+            try:
+                await self._publish(TICK, self.watch.next_tick())
+            except Exception:  # the broker is away: no tick comes back, leases go short
+                log.debug("push stream: a tick was not published", exc_info=True)
+            await asyncio.sleep(interval)
+
+    async def announce_revocation(self, sub: str) -> None:
+        """Tell every replica (this one too) that ``sub``'s account was locked. Not
+        published (the broker away): logged; accounts' ``AccountDeletionRequested`` reaches
+        the stream through its outbox as well, and the caller waits for either."""
+        try:
+            await self._publish(REVOCATION, {"sub": sub})
+        except Exception:
+            log.warning("push stream: a revocation was not published", exc_info=True)
+
+    async def _publish(self, kind: str, body: dict[str, object]) -> None:
+        if self._publishing is None:
+            raise RuntimeError("the push stream is not started")
+        message = aio_pika.Message(
+            json.dumps(body).encode(), type=kind, content_type="application/json"
+        )
+        await self._publishing.default_exchange.publish(
+            message, routing_key=PUSH_QUEUE, mandatory=True, timeout=PUBLISH_SECONDS
+        )
 
     async def _received(self, message: AbstractIncomingMessage) -> None:
         # aio-pika runs each delivery in a task of its own: everything up to the hub is
@@ -204,6 +241,9 @@ class EventStream:
         ):
             return  # a redelivery after a reconnect: read already
         self.hub.read(offset)
+        if message.type in (TICK, REVOCATION):
+            self._read_own(message.type, message.body)
+            return
         self.read_count += 1
         contract = contract_for(message.exchange or "", message.routing_key or "")
         if contract is None or not contract.gateway:
@@ -215,9 +255,22 @@ class EventStream:
             return
         if contract.name == "AccountDeletionRequested":
             player_id = str(event.data["player_id"])
-            self._forget_lease(event.data["auth0_sub"])
+            self.leases.revoke(event.data["auth0_sub"])
             self.hub.close_player(player_id, ACCOUNT_CLOSED)
             self.hub.forget_player(player_id)
             return
         for players, kind, data in messages_for(contract, dict(event.data)):
             self.hub.publish(players, PushMessage(offset, kind, data))
+
+    def _read_own(self, kind: str, raw: bytes) -> None:
+        try:
+            body = json.loads(raw)
+        except ValueError:
+            return
+        if not isinstance(body, dict):
+            return
+        if kind == TICK:
+            if self.watch.read_tick(body):
+                self._caught_up.set()
+        elif isinstance(body.get("sub"), str):
+            self.leases.revoke(body["sub"])

@@ -17,6 +17,7 @@ from starlette.requests import Request
 from gateway.casing import load
 from gateway.http import RouteDoc, api, json_input, query_args
 from gateway.problem_codes import ACCOUNTS
+from gateway.push.stream import EventStream
 from gateway.routes.accounts_schemas import (
     DeleteAccountRequest,
     DeletionSchema,
@@ -30,6 +31,8 @@ TAGS = ("accounts",)
 
 
 class AccountRoutes(Caller):
+    stream: EventStream  # DELETE /me announces the lock on it (gateway/players.py)
+
     @api(
         "GET",
         "/me",
@@ -96,6 +99,7 @@ class AccountRoutes(Caller):
         "services": {"cards": "pending", ...}, "identity": "pending"}``"""
         identity = await self._identity(request)
         args = load(DeleteAccountRequest(), json_input(request))
+        asked_at = self.players.now()
         try:
             started = await self.services.call(
                 "accounts",
@@ -107,7 +111,7 @@ class AccountRoutes(Caller):
         finally:
             # The lock may have committed even if the call failed: answer nothing
             # until no replica's lease can still call this account active.
-            await self.players.outlast(identity.sub)
+            await self.players.outlast(identity.sub, asked_at, self.stream.announce_revocation)
         deletion = started["deletion"]
         return (200 if deletion["status"] == "completed" else 202), deletion
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import uuid
 from datetime import UTC, datetime
 
+import httpx
 import pytest
 import sqlalchemy as sa
 from nameko.testing.services import entrypoint_hook
@@ -20,7 +21,7 @@ from services.accounts.orm import deletion_sagas
 from shared.clock import FixedClock
 from shared.config import SERVICE_NAMES
 from tests.auth0_standin import Auth0StandIn
-from tests.conftest import http_port
+from tests.conftest import http_port, status_port
 from tests.helpers import wait_for
 from tests.random_refs import random_sub
 
@@ -140,18 +141,19 @@ def test_once_one_gateway_answers_the_deletion_every_gateway_refuses_the_account
     platform, start_service, settings, clock
 ):
     """Gateways lease "active" from accounts (gateway/players.py). Two replicas with a
-    3 s lease both hold one when the deletion arrives at the first: the second must
-    still refuse the very next request after the first has answered."""
-    replicas = [
-        ApiClient(f"http://127.0.0.1:{http_port(start_service('gateway', **LEASE))}", settings)
-        for _ in range(2)
-    ]
+    3 s lease, trusted for 300 s while caught up with the push stream, both hold one
+    when the deletion arrives at the first: the second must still refuse the very next
+    request after the first has answered (the deletion takes longer than the short
+    lease, so only the long one, dropped by the revocation, could let it through)."""
+    gateways = [start_service("gateway", **LEASE) for _ in range(2)]
+    replicas = [ApiClient(f"http://127.0.0.1:{http_port(g)}", settings) for g in gateways]
     here, elsewhere = replicas
     sub = random_sub("replicas")
     fresh = token(here, clock, sub)
     for replica in replicas:
         assert replica.get("/me", token=fresh).status_code == 200
         assert replica.get("/quest/collection", token=fresh).status_code == 200
+    wait_for(lambda: stream_lag(gateways[1]) < LEASE["PLAYER_LEASE_SECONDS"], timeout=20)
 
     assert delete_me(here, fresh).status_code == 202
 
@@ -159,6 +161,15 @@ def test_once_one_gateway_answers_the_deletion_every_gateway_refuses_the_account
         refused = elsewhere.get(path, token=fresh)  # locked, or already deleted (3 s on)
         assert refused.status_code == 403, refused.text
         assert code(refused) in ("account_locked", "account_deleted")
+
+
+def stream_lag(gateway):
+    """``deckyard_push_stream_lag_seconds`` of a gateway (its status port's /metrics)."""
+    text = httpx.get(f"http://127.0.0.1:{status_port(gateway)}/metrics").text
+    for line in text.splitlines():
+        if line.startswith("deckyard_push_stream_lag_seconds "):
+            return float(line.split()[1])
+    return float("inf")
 
 
 def test_deletion_without_confirmation_or_a_recent_login_is_refused_and_changes_nothing(api, clock):

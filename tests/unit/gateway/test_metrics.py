@@ -149,6 +149,8 @@ def test_the_hub_and_the_broker_link_are_read_when_scraped():
     }
     up["now"] = False
     assert read()["deckyard_broker_up"] == 0
+    state.attach(hub, lambda: True, lambda: 0.25)
+    assert read()["deckyard_push_stream_lag_seconds"] == 0.25
 
 
 def test_metrics_are_a_route_of_the_status_port_only():

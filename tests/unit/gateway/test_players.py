@@ -6,6 +6,8 @@ import functools
 import pytest
 
 from gateway.players import PlayerLeases
+from gateway.push.watch import MAX_UNREAD_TICKS, StreamWatch
+from shared.errors import ServiceUnavailable
 
 
 def sync(test):
@@ -153,7 +155,7 @@ async def test_a_lease_of_zero_asks_every_time(clock):
     for _ in range(3):
         await players.active_player("s", accounts)
     assert accounts.calls == 3
-    await players.outlast("s")
+    await players.outlast("s", clock.now)
     assert clock.slept == []
 
 
@@ -164,7 +166,7 @@ async def test_outlast_forgets_here_and_waits_out_every_other_lease(clock):
     await here.active_player("s", accounts)
     await elsewhere.active_player("s", accounts)  # another replica, leased at the same time
     accounts.answer = LOCKED  # the lock commits now
-    await here.outlast("s")
+    await here.outlast("s", clock.now)
     assert clock.slept == [1.0]
     assert (await here.active_player("s", accounts))["status"] == "locked"
     assert (await elsewhere.active_player("s", accounts))["status"] == "locked"
@@ -176,7 +178,7 @@ async def test_a_lease_granted_while_the_lock_commits_ends_before_the_deletion_a
     players = leases(clock)
     in_flight = Accounts(clock, takes=0.3)
     await players.active_player("s", in_flight)  # sent at 100.0, row read active, lock at 100.1
-    await players.outlast("s")  # the deletion's answer from accounts arrived at 100.3
+    await players.outlast("s", 100.0)  # the deletion's answer from accounts arrived at 100.3
     accounts = Accounts(clock, answer=LOCKED)
     assert (await players.active_player("s", accounts))["status"] == "locked"
 
@@ -195,3 +197,163 @@ async def test_the_number_of_leases_is_bounded(clock):
 def test_a_negative_lease_is_refused():
     with pytest.raises(ValueError):
         PlayerLeases(-1)
+    with pytest.raises(ValueError):
+        PlayerLeases(1, trust_seconds=-1)
+
+
+class Stream:
+    """The push stream as replicas read it: one log; each replica has read up to a point."""
+
+    def __init__(self, clock):
+        self.clock = clock
+        self.log = []  # (kind, body)
+        self.replicas = []
+
+    def join(self, **kwargs):
+        watch = StreamWatch(now=self.clock)
+        players = leases(
+            self.clock, trust_seconds=300, caught_up_at=lambda: watch.caught_up_at, **kwargs
+        )
+        replica = {"watch": watch, "players": players, "read": 0, "reading": True}
+        self.replicas.append(replica)
+        return replica
+
+    async def announce(self, sub):
+        self.log.append(("revocation", {"sub": sub}))
+        self.deliver()
+
+    def tick(self):
+        for replica in self.replicas:
+            self.log.append(("tick", replica["watch"].next_tick()))
+
+    def deliver(self):
+        """Every replica still reading reads the log to its end."""
+        for replica in self.replicas:
+            if not replica["reading"]:
+                continue
+            for kind, body in self.log[replica["read"] :]:
+                if kind == "tick":
+                    replica["watch"].read_tick(body)
+                else:
+                    replica["players"].revoke(body["sub"])
+            replica["read"] = len(self.log)
+
+
+@sync
+async def test_a_replica_caught_up_with_the_stream_trusts_a_lease_for_long(clock):
+    stream = Stream(clock)
+    players, accounts = stream.join()["players"], Accounts(clock)
+    await players.active_player("s", accounts)
+    for _ in range(100):  # 100 s of ticks, each read back
+        clock.now += 1.0
+        stream.tick()
+        stream.deliver()
+        await players.active_player("s", accounts)
+    assert accounts.calls == 1
+
+
+@sync
+async def test_a_replica_behind_the_stream_falls_back_to_the_short_lease(clock):
+    stream = Stream(clock)
+    replica = stream.join()
+    players, accounts = replica["players"], Accounts(clock)
+    await players.active_player("s", accounts)
+    stream.tick()
+    stream.deliver()  # caught up at 100.0
+    clock.now = 100.5
+    await players.active_player("s", accounts)
+    assert accounts.calls == 1
+    replica["reading"] = False  # its consumer stalls: ticks are sent, none read back
+    clock.now = 101.01
+    stream.tick()
+    await players.active_player("s", accounts)
+    assert accounts.calls == 2  # neither lease holds: asked again
+
+
+@sync
+async def test_a_revocation_read_ends_the_lease_and_an_answer_in_flight_is_not_kept(clock):
+    stream = Stream(clock)
+    players = stream.join()["players"]
+    await players.active_player("s", Accounts(clock))
+    players.revoke("s")
+    accounts = Accounts(clock)
+
+    async def answered_before_the_lock_read_after_the_revocation():
+        players.revoke("s")  # read from the stream while the call was in flight
+        return await accounts()
+
+    clock.now += 0.1
+    await players.active_player("s", answered_before_the_lock_read_after_the_revocation)
+    await players.active_player("s", accounts)
+    assert accounts.calls == 2  # the in-flight answer was not leased
+
+
+@sync
+async def test_deletion_answers_once_read_back_and_then_every_replica_refuses(clock):
+    stream = Stream(clock)
+    here, elsewhere, stalled = stream.join(), stream.join(), stream.join()
+    accounts = Accounts(clock)
+    for replica in (here, elsewhere, stalled):
+        await replica["players"].active_player("s", accounts)
+    stream.tick()
+    stream.deliver()
+    clock.now += 10.0  # long leases, trusted everywhere
+    stream.tick()
+    stream.deliver()
+    stalled["reading"] = False  # this one will never read the revocation
+    asked_at = clock.now
+    accounts.answer = LOCKED  # the lock commits
+    await here["players"].outlast("s", asked_at, stream.announce)
+    assert clock.slept == [1.0]  # read back at once, then one short lease
+    for replica in (here, elsewhere, stalled):
+        answer = await replica["players"].active_player("s", accounts)
+        assert answer["status"] == "locked"
+
+
+@sync
+async def test_a_revocation_read_before_outlast_is_enough(clock):
+    stream = Stream(clock)
+    players = stream.join()["players"]
+    asked_at = clock.now
+    players.revoke("s")  # accounts' AccountDeletionRequested came through the relay first
+    announced = []
+
+    async def announce(sub):
+        announced.append(sub)
+
+    await players.outlast("s", asked_at, announce)
+    assert announced == [] and clock.slept == [1.0]
+
+
+@sync
+async def test_a_deletion_not_read_back_is_a_503_and_answers_nothing(clock):
+    players = leases(clock, trust_seconds=300, confirm_seconds=0.01)
+
+    async def lost(sub):
+        """The broker took the revocation nowhere (and the relay's event is late)."""
+
+    with pytest.raises(ServiceUnavailable) as refused:
+        await players.outlast("s", clock.now, lost)
+    assert refused.value.code == "deletion_unconfirmed"
+    assert clock.slept == []
+
+
+def test_a_watch_is_caught_up_only_by_its_own_ticks_and_at_their_send_time():
+    clock = Clock()
+    watch, other = StreamWatch(now=clock), StreamWatch(now=clock)
+    first = watch.next_tick()
+    clock.now += 5
+    second = watch.next_tick()
+    assert watch.caught_up_at is None
+    assert not watch.read_tick(other.next_tick())
+    assert not watch.read_tick({"replica": watch.replica, "sequence": "1"})
+    assert watch.read_tick(second) and watch.caught_up_at == 105.0
+    assert not watch.read_tick(first)  # older than one read: dropped, never moves back
+    assert watch.caught_up_at == 105.0
+
+
+def test_ticks_never_read_back_are_bounded():
+    watch = StreamWatch(now=Clock())
+    ticks = [watch.next_tick() for _ in range(MAX_UNREAD_TICKS + 10)]
+    assert not watch.read_tick(ticks[0])
+    assert watch.read_tick(ticks[-1])
