@@ -62,9 +62,7 @@ def finish(
     return finished, [_finished(winner, reason)]
 
 
-def start_turn(
-    state: MatchState, side: Side, now: datetime
-) -> tuple[MatchState, list[Event]]:
+def start_turn(state: MatchState, side: Side, now: datetime) -> tuple[MatchState, list[Event]]:
     """``side``'s normal turn begins (after the selections: the sides as they are)."""
     turn_number = state.turn_number
     deadline = now + (_TURN_LENGTHS.get(state.turn_seconds) or _turn_length(state.turn_seconds))

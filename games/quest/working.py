@@ -13,9 +13,8 @@ The objects here never outlive one ``apply``; nothing else may hold them.
 
 from __future__ import annotations
 
-from typing import Any, Final
-
 from datetime import datetime
+from typing import Any, Final
 
 from games.quest.state import Creature, FinishReason, MatchState, Phase, Side, SideState
 from games.quest.statuses import NO_STATUSES
@@ -130,8 +129,8 @@ class Step:
         for fighter in (self.me, self.them):
             if fighter.hp == 0:
                 defeated = True
-                if fighter.statuses != NO_STATUSES:
-                    fighter.statuses = NO_STATUSES
+                # No comparison first: a Statuses equal to none is a value like it.
+                fighter.statuses = NO_STATUSES
         return defeated
 
     def freeze(
@@ -183,7 +182,7 @@ class Step:
         return SideState(
             creatures,
             before.power_cards,
-            changed["discarded"] if "discarded" in changed else before.discarded,
-            changed["active"] if "active" in changed else before.active,
-            changed["choice"] if "choice" in changed else before.choice,
+            changed.get("discarded", before.discarded),
+            changed.get("active", before.active),
+            changed.get("choice", before.choice),
         )

@@ -5,7 +5,6 @@ and how swaps interact with the end-of-turn step and durations.
 
 from __future__ import annotations
 
-
 import pytest
 
 from games.quest import Action, IllegalAction, Phase, RefusalCode, legal_actions
