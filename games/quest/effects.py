@@ -18,7 +18,6 @@ from fractions import Fraction
 from typing import Any, Final
 
 from games.quest.cards import BASIC
-from games.quest.copies import evolve
 from games.quest.matchup import FACTORS
 from games.quest.state import Creature, Side
 from games.quest.statuses import (
@@ -27,6 +26,7 @@ from games.quest.statuses import (
     ActivePoison,
     ActiveReflect,
     ActiveStun,
+    Statuses,
 )
 from games.quest.vocabulary import (
     AppliesTo,
@@ -112,8 +112,10 @@ def _damage(r: Step, amount: int) -> None:
     if first and defender.statuses.dodge > 0:
         # Docs: the whole damaging action is dodged, for one charge.
         r.dodged = True
-        defender.statuses = evolve(defender.statuses, dodge=defender.statuses.dodge - 1)
-        r.events.append(defender.event("dodged", charges_left=defender.statuses.dodge))
+        was = defender.statuses
+        left = was.dodge - 1
+        defender.statuses = Statuses(was.modifiers, was.poison, was.stun, left, was.reflect)
+        r.events.append(defender.event("dodged", charges_left=left))
     if r.dodged:
         r.events.append(defender.event("damage", amount=0, hp=defender.hp, dodged=True))
         return
@@ -163,7 +165,13 @@ def _place_modifier(r: Step, effect: DamageModifier) -> None:
         effect.applies_to, effect.multiplier, effect.turns, effect.charges, r.state.turn_number
     )
     statuses = fighter.statuses
-    fighter.statuses = evolve(statuses, modifiers=(*statuses.modifiers, modifier))
+    fighter.statuses = Statuses(
+        (*statuses.modifiers, modifier),
+        statuses.poison,
+        statuses.stun,
+        statuses.dodge,
+        statuses.reflect,
+    )
     r.events.append(fighter.event("modifier_added", **modifier.to_dict()))
 
 
@@ -173,19 +181,39 @@ def _place_status(r: Step, effect: Poison | Stun | Dodge | Reflect) -> None:
     turn = r.state.turn_number
     match effect:
         case Poison(amount, turns):  # a new poison replaces the old one
-            fighter.statuses = evolve(statuses, poison=ActivePoison(amount, turns, turn))
+            fighter.statuses = Statuses(
+                statuses.modifiers,
+                ActivePoison(amount, turns, turn),
+                statuses.stun,
+                statuses.dodge,
+                statuses.reflect,
+            )
             r.events.append(fighter.event("poisoned", amount=amount, turns=turns))
         case Stun(turns):  # no stacking: the larger remaining count wins
             if statuses.stun is not None:
                 turns = max(turns, statuses.stun.turns)
-            fighter.statuses = evolve(statuses, stun=ActiveStun(turns, turn))
+            fighter.statuses = Statuses(
+                statuses.modifiers,
+                statuses.poison,
+                ActiveStun(turns, turn),
+                statuses.dodge,
+                statuses.reflect,
+            )
             r.events.append(fighter.event("stunned", turns=turns))
         case Dodge(charges):
             dodge = min(MAX_DODGE_CHARGES, statuses.dodge + charges)
-            fighter.statuses = evolve(statuses, dodge=dodge)
+            fighter.statuses = Statuses(
+                statuses.modifiers, statuses.poison, statuses.stun, dodge, statuses.reflect
+            )
             r.events.append(fighter.event("dodge_added", charges=dodge))
         case Reflect(fraction, charges):  # a new reflect replaces the old one
-            fighter.statuses = evolve(statuses, reflect=ActiveReflect(fraction, charges))
+            fighter.statuses = Statuses(
+                statuses.modifiers,
+                statuses.poison,
+                statuses.stun,
+                statuses.dodge,
+                ActiveReflect(fraction, charges),
+            )
             r.events.append(
                 fighter.event("reflect_added", fraction=number(fraction), charges=charges)
             )
@@ -260,8 +288,9 @@ def _reflect_step(r: Step) -> None:
     reflect = defender.statuses.reflect
     if reflect is None:
         return
-    left = None if reflect.charges <= 1 else evolve(reflect, charges=reflect.charges - 1)
-    defender.statuses = evolve(defender.statuses, reflect=left)
+    left = None if reflect.charges <= 1 else ActiveReflect(reflect.fraction, reflect.charges - 1)
+    was = defender.statuses
+    defender.statuses = Statuses(was.modifiers, was.poison, was.stun, was.dodge, left)
     amount = math.floor(reflect.fraction * r.dealt)
     if r.me.hp > 0:
         lose_hp(r, r.me, amount, "reflected_damage")

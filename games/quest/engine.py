@@ -18,7 +18,6 @@ from games.kit.frozen import plain
 from games.quest import live
 from games.quest.actions import Action, ActionKind
 from games.quest.cards import CreatureCard, PowerCard
-from games.quest.copies import evolve
 from games.quest.effects import Event, creature_event, resolve
 from games.quest.matchup import CURRENT_VERSION, SUPPORTED_VERSIONS
 from games.quest.rules import accepted_at_once, check
@@ -145,7 +144,8 @@ def _deadline_forfeit(state: MatchState, side: Side, action: Action, version: in
 def _select(
     state: MatchState, side: Side, index: int, now: datetime
 ) -> tuple[MatchState, list[Event]]:
-    state = state.with_side(side, evolve(state.side(side), choice=index))
+    own = state.side(side)
+    state = state.with_side(side, own.with_choice(own.active, index))
     creature = state.side(side).creatures[index]
     events = [creature_event("creature_chosen", side, index, creature, phase=str(state.phase))]
     if state.pending:
@@ -158,13 +158,13 @@ def _select(
             "creature": own.choice,
             "name": own.creatures[own.choice].card.name,
         }
-        state = state.with_side(chooser, evolve(own, active=own.choice, choice=None))
+        state = state.with_side(chooser, own.with_choice(own.choice, None))
     events.append({"type": "creatures_revealed", "sides": revealed})
     if state.phase is Phase.INITIAL_SELECTION:
         # The chance step: who goes first, drawn from the match's own random state.
         draw, rng = state.random.draw(len(SIDES))
         first = SIDES[draw]
-        state = evolve(state, random=rng, turn_number=1)
+        state = state.replace(random=rng, turn_number=1)
         events.append({"type": "first_turn_chosen", "side": str(first)})
     else:
         assert state.turn is not None
@@ -247,7 +247,7 @@ def _dispatch(state: MatchState, side: Side, action: Action, now: datetime, vers
     assert index is not None
     if kind is _SELECT_CREATURE:
         state, events = _select(state, side, index, now)
-        return evolve(state, version=version), events
+        return state.with_version(version), events
     # SWAP: the outgoing Creature's end-of-turn step, then the incoming one
     return end_turn(Step(state, side), now, version, incoming=index)
 
@@ -345,7 +345,7 @@ def _missed_selection(
         events.append(event)
         state, chosen = _select(state, side, live.first_living(state, side), now)
         events.extend(chosen)
-    return evolve(state, version=version), events
+    return state.with_version(version), events
 
 
 def _live(state: MatchState, side: Side, action: Action, now: datetime) -> Result:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from games.quest.copies import evolve
 from games.quest.effects import Event
 from games.quest.state import SIDES, FinishReason, MatchState, Phase, Side
 from games.quest.turns import finish
@@ -30,7 +29,7 @@ def cleared(state: MatchState, side: Side) -> MatchState:
         return state
     counts = list(state.timeouts_in_row)
     counts[position] = 0
-    return evolve(state, timeouts_in_row=(counts[0], counts[1]))
+    return state.replace(timeouts_in_row=(counts[0], counts[1]))
 
 
 def counted(
@@ -43,7 +42,7 @@ def counted(
     counts = list(state.timeouts_in_row)
     for side in missed:
         counts[SIDES.index(side)] += 1
-    state = evolve(state, timeouts_in_row=(counts[0], counts[1]))
+    state = state.replace(timeouts_in_row=(counts[0], counts[1]))
     out = [side for side, n in zip(SIDES, counts, strict=True) if n >= TIMEOUTS_TO_FORFEIT]
     if not out:
         return state, []

@@ -1,7 +1,9 @@
-"""The state of one Quest CPU match: frozen dataclasses and their JSON dicts.
+"""The state of one Quest CPU match: frozen value classes and their JSON dicts.
 
-Nothing here changes a state in place; the engine builds a new one with
-``games.kit.frozen.evolve`` (``dataclasses.replace``, faster).
+Nothing here changes a state in place; the engine builds a new one with a constructor
+call (``replace``, ``with_side``, ``turned`` and the like). The classes are written out
+rather than dataclasses (``games.kit.frozen.Frozen``), so that compiled they are native
+classes: docs/performance.md, "Native state classes (Quest), second round".
 ``MatchState.to_dict()`` is what the service stores and ``MatchState.from_dict()``
 reads it back, including historical dicts without ``affinity_rules_version`` (they
 keep version 1, rulebook).
@@ -10,17 +12,15 @@ keep version 1, rulebook).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
 from typing import Any, Final
 
 from games.kit.chance import RandomState
-from games.kit.frozen import plain
+from games.kit.frozen import Frozen
 from games.quest.cards import CreatureCard, PowerCard
-from games.quest.copies import evolve
 from games.quest.matchup import LEGACY_VERSION, SUPPORTED_VERSIONS
-from games.quest.statuses import Statuses
+from games.quest.statuses import NO_STATUSES, Statuses
 
 STATE_FORMAT = 1  # the shape of to_dict(); bump when it changes incompatibly
 
@@ -87,16 +87,42 @@ def _time(value: str | None) -> datetime | None:
     return None if value is None else aware(datetime.fromisoformat(value))
 
 
-@plain
-@dataclass(frozen=True)
-class Creature:
-    """One Creature in a match: its snapshot card and what the match did to it."""
+class Creature(Frozen):
+    """One Creature in a match: its snapshot card and what the match did to it (frozen by
+    convention, see ``Frozen``: a changed Creature is a new one, every field given)."""
 
     card: CreatureCard
     hp: int
     power: int
-    statuses: Statuses = field(default_factory=Statuses)
-    used_moves: tuple[int, ...] = ()  # once-per-match moves used, by index, sorted
+    statuses: Statuses
+    used_moves: tuple[int, ...]  # once-per-match moves used, by index, sorted
+
+    def __init__(
+        self,
+        card: CreatureCard,
+        hp: int,
+        power: int,
+        statuses: Statuses = NO_STATUSES,
+        used_moves: tuple[int, ...] = (),
+    ) -> None:
+        self.card = card
+        self.hp = hp
+        self.power = power
+        self.statuses = statuses
+        self.used_moves = used_moves
+
+    def fields(self) -> dict[str, Any]:
+        return {
+            "card": self.card,
+            "hp": self.hp,
+            "power": self.power,
+            "statuses": self.statuses,
+            "used_moves": self.used_moves,
+        }
+
+    def replace(self, **changes: Any) -> Creature:
+        """A copy with ``changes`` (``dataclasses.replace``'s meaning; for cold paths)."""
+        return Creature(**{**self.fields(), **changes})
 
     @classmethod
     def fresh(cls, card: CreatureCard) -> Creature:
@@ -137,16 +163,47 @@ class Creature:
         return creature
 
 
-@plain
-@dataclass(frozen=True)
-class SideState:
+class SideState(Frozen):
+    """One side of a match (frozen by convention, see ``Frozen``)."""
+
     creatures: tuple[Creature, ...]
     power_cards: tuple[PowerCard, ...]
-    discarded: tuple[int, ...] = ()  # Power cards played, by index, sorted
-    active: int | None = None
+    discarded: tuple[int, ...]  # Power cards played, by index, sorted
+    active: int | None
     # A selection made during initial selection or replacement, hidden from the
     # other side until every side that must select has done so.
-    choice: int | None = None
+    choice: int | None
+
+    def __init__(
+        self,
+        creatures: tuple[Creature, ...],
+        power_cards: tuple[PowerCard, ...],
+        discarded: tuple[int, ...] = (),
+        active: int | None = None,
+        choice: int | None = None,
+    ) -> None:
+        self.creatures = creatures
+        self.power_cards = power_cards
+        self.discarded = discarded
+        self.active = active
+        self.choice = choice
+
+    def fields(self) -> dict[str, Any]:
+        return {
+            "creatures": self.creatures,
+            "power_cards": self.power_cards,
+            "discarded": self.discarded,
+            "active": self.active,
+            "choice": self.choice,
+        }
+
+    def replace(self, **changes: Any) -> SideState:
+        """A copy with ``changes`` (``dataclasses.replace``'s meaning; for cold paths)."""
+        return SideState(**{**self.fields(), **changes})
+
+    def with_choice(self, active: int | None, choice: int | None) -> SideState:
+        """The side with this active Creature and this (hidden) choice."""
+        return SideState(self.creatures, self.power_cards, self.discarded, active, choice)
 
     @property
     def active_creature(self) -> Creature | None:
@@ -163,7 +220,9 @@ class SideState:
     def with_creature(self, index: int, creature: Creature) -> SideState:
         creatures = list(self.creatures)
         creatures[index] = creature
-        return evolve(self, creatures=tuple(creatures))
+        return SideState(
+            tuple(creatures), self.power_cards, self.discarded, self.active, self.choice
+        )
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -185,32 +244,159 @@ class SideState:
         )
 
 
-@plain
-@dataclass(frozen=True)
-class MatchState:
+class MatchState(Frozen):
+    """The match (frozen by convention, see ``Frozen``): ``replace`` makes a changed copy
+    (``dataclasses.replace``'s meaning), ``with_side``, ``with_version`` and ``turned``
+    the copies an action makes, each one compiled constructor call."""
+
     player: SideState
     cpu: SideState
     random: RandomState
     affinity_rules_version: int
     turn_seconds: int
     started_at: datetime
-    phase: Phase = Phase.INITIAL_SELECTION
-    selecting: tuple[Side, ...] = SIDES  # who must select in a selection phase
-    turn: Side | None = None  # to move; during replacement, who moves next
-    turn_number: int = 0  # of the current (or next) normal turn, from 1
-    deadline: datetime | None = None  # normal turns; selections too under FORFEIT
-    winner: Side | None = None
-    finish_reason: FinishReason | None = None
-    version: int = 0  # +1 for every applied action
-    missed_deadline: MissedDeadline = MissedDeadline.TIMEOUT
+    phase: Phase
+    selecting: tuple[Side, ...]  # who must select in a selection phase
+    turn: Side | None  # to move; during replacement, who moves next
+    turn_number: int  # of the current (or next) normal turn, from 1
+    deadline: datetime | None  # normal turns; selections too under FORFEIT
+    winner: Side | None
+    finish_reason: FinishReason | None
+    version: int  # +1 for every applied action
+    missed_deadline: MissedDeadline
     # Live PvP: each side's missed windows in a row, in SIDES order (live.py).
-    timeouts_in_row: tuple[int, int] = (0, 0)
+    timeouts_in_row: tuple[int, int]
+
+    def __init__(
+        self,
+        player: SideState,
+        cpu: SideState,
+        random: RandomState,
+        affinity_rules_version: int,
+        turn_seconds: int,
+        started_at: datetime,
+        phase: Phase = Phase.INITIAL_SELECTION,
+        selecting: tuple[Side, ...] = SIDES,
+        turn: Side | None = None,
+        turn_number: int = 0,
+        deadline: datetime | None = None,
+        winner: Side | None = None,
+        finish_reason: FinishReason | None = None,
+        version: int = 0,
+        missed_deadline: MissedDeadline = MissedDeadline.TIMEOUT,
+        timeouts_in_row: tuple[int, int] = (0, 0),
+    ) -> None:
+        self.player = player
+        self.cpu = cpu
+        self.random = random
+        self.affinity_rules_version = affinity_rules_version
+        self.turn_seconds = turn_seconds
+        self.started_at = started_at
+        self.phase = phase
+        self.selecting = selecting
+        self.turn = turn
+        self.turn_number = turn_number
+        self.deadline = deadline
+        self.winner = winner
+        self.finish_reason = finish_reason
+        self.version = version
+        self.missed_deadline = missed_deadline
+        self.timeouts_in_row = timeouts_in_row
+
+    def fields(self) -> dict[str, Any]:
+        return {
+            "player": self.player,
+            "cpu": self.cpu,
+            "random": self.random,
+            "affinity_rules_version": self.affinity_rules_version,
+            "turn_seconds": self.turn_seconds,
+            "started_at": self.started_at,
+            "phase": self.phase,
+            "selecting": self.selecting,
+            "turn": self.turn,
+            "turn_number": self.turn_number,
+            "deadline": self.deadline,
+            "winner": self.winner,
+            "finish_reason": self.finish_reason,
+            "version": self.version,
+            "missed_deadline": self.missed_deadline,
+            "timeouts_in_row": self.timeouts_in_row,
+        }
+
+    def replace(self, **changes: Any) -> MatchState:
+        """A copy with ``changes`` (``dataclasses.replace``'s meaning): for the copies
+        made once a match or a selection; an action's own go through ``turned``."""
+        return MatchState(**{**self.fields(), **changes})
+
+    def turned(
+        self,
+        player: SideState,
+        cpu: SideState,
+        phase: Phase,
+        selecting: tuple[Side, ...],
+        turn: Side | None,
+        turn_number: int,
+        deadline: datetime | None,
+        winner: Side | None,
+        finish_reason: FinishReason | None,
+        version: int,
+    ) -> MatchState:
+        """The match with the fields a normal-turn action changes (every one given)."""
+        return MatchState(
+            player,
+            cpu,
+            self.random,
+            self.affinity_rules_version,
+            self.turn_seconds,
+            self.started_at,
+            phase,
+            selecting,
+            turn,
+            turn_number,
+            deadline,
+            winner,
+            finish_reason,
+            version,
+            self.missed_deadline,
+            self.timeouts_in_row,
+        )
+
+    def with_sides(self, player: SideState, cpu: SideState) -> MatchState:
+        """The match with these two sides."""
+        return self.turned(
+            player,
+            cpu,
+            self.phase,
+            self.selecting,
+            self.turn,
+            self.turn_number,
+            self.deadline,
+            self.winner,
+            self.finish_reason,
+            self.version,
+        )
+
+    def with_version(self, version: int) -> MatchState:
+        return self.turned(
+            self.player,
+            self.cpu,
+            self.phase,
+            self.selecting,
+            self.turn,
+            self.turn_number,
+            self.deadline,
+            self.winner,
+            self.finish_reason,
+            version,
+        )
 
     def side(self, side: Side) -> SideState:
         return self.player if side == "player" else self.cpu  # a Side is its str value
 
     def with_side(self, side: Side, state: SideState) -> MatchState:
-        return evolve(self, player=state) if side == Side.PLAYER else evolve(self, cpu=state)
+        if side == "player":  # a Side is its str value
+            return self.with_sides(state, self.cpu)
+        return self.with_sides(self.player, state)
 
     def with_creature(self, side: Side, index: int, creature: Creature) -> MatchState:
         return self.with_side(side, self.side(side).with_creature(index, creature))

@@ -10,25 +10,53 @@ puts on itself covers the rest of that turn without that turn being counted.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from games.kit.frozen import plain
-from games.quest.copies import evolve
+from games.kit.frozen import Frozen
 from games.quest.vocabulary import AppliesTo, exact, number
 
 MAX_DODGE_CHARGES = 3  # docs: new dodge charges add up, at most 3 in total
 
+# The classes are written out rather than dataclasses (``Frozen``), so that compiled they
+# are native classes (docs/performance.md, "Native state classes (Quest), second round").
 
-@plain
-@dataclass(frozen=True)
-class ActiveModifier:
+
+class ActiveModifier(Frozen):
+    """A damage modifier on a Creature (frozen by convention, see ``Frozen``)."""
+
     applies_to: AppliesTo
     multiplier: Fraction
     turns: int | None  # exactly one of turns and charges is set
     charges: int | None
     since_turn: int
+
+    def __init__(
+        self,
+        applies_to: AppliesTo,
+        multiplier: Fraction,
+        turns: int | None,
+        charges: int | None,
+        since_turn: int,
+    ) -> None:
+        self.applies_to = applies_to
+        self.multiplier = multiplier
+        self.turns = turns
+        self.charges = charges
+        self.since_turn = since_turn
+
+    def fields(self) -> dict[str, Any]:
+        return {
+            "applies_to": self.applies_to,
+            "multiplier": self.multiplier,
+            "turns": self.turns,
+            "charges": self.charges,
+            "since_turn": self.since_turn,
+        }
+
+    def replace(self, **changes: Any) -> ActiveModifier:
+        """A copy with ``changes`` (``dataclasses.replace``'s meaning)."""
+        return ActiveModifier(**{**self.fields(), **changes})
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -50,36 +78,80 @@ class ActiveModifier:
         )
 
 
-@plain
-@dataclass(frozen=True)
-class ActivePoison:
+class ActivePoison(Frozen):
     amount: int
     turns: int
     since_turn: int
 
+    def __init__(self, amount: int, turns: int, since_turn: int) -> None:
+        self.amount = amount
+        self.turns = turns
+        self.since_turn = since_turn
 
-@plain
-@dataclass(frozen=True)
-class ActiveStun:
+    def fields(self) -> dict[str, Any]:
+        return {"amount": self.amount, "turns": self.turns, "since_turn": self.since_turn}
+
+
+class ActiveStun(Frozen):
     turns: int
     since_turn: int
 
+    def __init__(self, turns: int, since_turn: int) -> None:
+        self.turns = turns
+        self.since_turn = since_turn
 
-@plain
-@dataclass(frozen=True)
-class ActiveReflect:
+    def fields(self) -> dict[str, Any]:
+        return {"turns": self.turns, "since_turn": self.since_turn}
+
+
+class ActiveReflect(Frozen):
     fraction: Fraction
     charges: int
 
+    def __init__(self, fraction: Fraction, charges: int) -> None:
+        self.fraction = fraction
+        self.charges = charges
 
-@plain
-@dataclass(frozen=True)
-class Statuses:
-    modifiers: tuple[ActiveModifier, ...] = ()
-    poison: ActivePoison | None = None
-    stun: ActiveStun | None = None
-    dodge: int = 0  # charges
-    reflect: ActiveReflect | None = None
+    def fields(self) -> dict[str, Any]:
+        return {"fraction": self.fraction, "charges": self.charges}
+
+
+class Statuses(Frozen):
+    """What stays on one Creature (frozen by convention): a change is a new ``Statuses``
+    with every field given (``replace`` for the cold paths)."""
+
+    modifiers: tuple[ActiveModifier, ...]
+    poison: ActivePoison | None
+    stun: ActiveStun | None
+    dodge: int  # charges
+    reflect: ActiveReflect | None
+
+    def __init__(
+        self,
+        modifiers: tuple[ActiveModifier, ...] = (),
+        poison: ActivePoison | None = None,
+        stun: ActiveStun | None = None,
+        dodge: int = 0,
+        reflect: ActiveReflect | None = None,
+    ) -> None:
+        self.modifiers = modifiers
+        self.poison = poison
+        self.stun = stun
+        self.dodge = dodge
+        self.reflect = reflect
+
+    def fields(self) -> dict[str, Any]:
+        return {
+            "modifiers": self.modifiers,
+            "poison": self.poison,
+            "stun": self.stun,
+            "dodge": self.dodge,
+            "reflect": self.reflect,
+        }
+
+    def replace(self, **changes: Any) -> Statuses:
+        """A copy with ``changes`` (``dataclasses.replace``'s meaning; for cold paths)."""
+        return Statuses(**{**self.fields(), **changes})
 
     @property
     def poisoned(self) -> bool:
@@ -97,12 +169,19 @@ class Statuses:
         """One charge off each modifier at these positions; spent ones go."""
         kept = []
         for i, modifier in enumerate(self.modifiers):
-            if i in positions and modifier.charges is not None:
-                if modifier.charges <= 1:
+            charges = modifier.charges
+            if i in positions and charges is not None:
+                if charges <= 1:
                     continue
-                modifier = evolve(modifier, charges=modifier.charges - 1)
+                modifier = ActiveModifier(
+                    modifier.applies_to,
+                    modifier.multiplier,
+                    modifier.turns,
+                    charges - 1,
+                    modifier.since_turn,
+                )
             kept.append(modifier)
-        return evolve(self, modifiers=tuple(kept))
+        return Statuses(tuple(kept), self.poison, self.stun, self.dodge, self.reflect)
 
     def to_dict(self) -> dict[str, Any]:
         poison, stun, reflect = self.poison, self.stun, self.reflect
@@ -130,3 +209,6 @@ class Statuses:
             if reflect is None
             else ActiveReflect(exact(reflect["fraction"]), int(reflect["charges"])),
         )
+
+
+NO_STATUSES = Statuses()  # what a fresh Creature has

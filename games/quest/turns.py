@@ -12,12 +12,12 @@ form (``working.Step``) and freeze it into the new match once, at the end;
 from __future__ import annotations
 
 from datetime import datetime, timedelta
-from typing import Any, Final
+from typing import Final
 
-from games.quest.copies import evolve
 from games.quest.effects import Event
 from games.quest.moments import iso
 from games.quest.state import SIDES, FinishReason, MatchState, Phase, Side
+from games.quest.statuses import ActiveModifier, ActivePoison, ActiveStun, Statuses
 from games.quest.working import Fighter, Step
 
 _TURN_LENGTHS: dict[int, timedelta] = {}  # turn_seconds -> its timedelta, made once
@@ -26,6 +26,8 @@ _TURN_LENGTHS: dict[int, timedelta] = {}  # turn_seconds -> its timedelta, made 
 _PLAYER: Final = Side.PLAYER
 _CPU: Final = Side.CPU
 _NORMAL_TURN: Final = Phase.NORMAL_TURN
+_FINISHED: Final = Phase.FINISHED
+_MANDATORY_REPLACEMENT: Final = Phase.MANDATORY_REPLACEMENT
 
 
 def _turn_length(seconds: int) -> timedelta:
@@ -35,57 +37,54 @@ def _turn_length(seconds: int) -> timedelta:
     return length
 
 
-def _finished(winner: Side, reason: FinishReason) -> tuple[dict[str, Any], Event]:
-    """The match fields and the event of a finished match."""
-    fields = {
-        "phase": Phase.FINISHED,
-        "selecting": (),
-        "turn": None,
-        "deadline": None,
-        "winner": winner,
-        "finish_reason": reason,
-    }
-    return fields, {"type": "match_finished", "winner": str(winner), "reason": str(reason)}
+def _finished(winner: Side, reason: FinishReason) -> Event:
+    """The event of a finished match."""
+    return {"type": "match_finished", "winner": str(winner), "reason": str(reason)}
 
 
 def finish(
     state: MatchState, winner: Side, reason: FinishReason, version: int
 ) -> tuple[MatchState, list[Event]]:
     """The match over (a forfeit): no side has a selection left to make."""
-    fields, event = _finished(winner, reason)
-    cleared = {str(side): evolve(state.side(side), choice=None) for side in SIDES}
-    return evolve(state, **cleared, **fields, version=version), [event]
+    player, cpu = state.player, state.cpu
+    finished = state.turned(
+        player.with_choice(player.active, None),
+        cpu.with_choice(cpu.active, None),
+        _FINISHED,
+        (),
+        None,
+        state.turn_number,
+        None,
+        winner,
+        reason,
+        version,
+    )
+    return finished, [_finished(winner, reason)]
 
 
-def _turn_fields(
-    side: Side, turn_number: int, turn_seconds: int, now: datetime
-) -> tuple[dict[str, Any], Event]:
-    """The match fields and the event of ``side``'s normal turn beginning."""
-    length = _TURN_LENGTHS.get(turn_seconds) or _turn_length(turn_seconds)
-    deadline = now + length
-    fields = {
-        "phase": _NORMAL_TURN,
-        "selecting": (),
-        "turn": side,
-        "deadline": deadline,
-        "turn_number": turn_number,
-    }
-    event = {
+def start_turn(state: MatchState, side: Side, now: datetime) -> tuple[MatchState, list[Event]]:
+    """``side``'s normal turn begins (after the selections: the sides as they are)."""
+    turn_number = state.turn_number
+    deadline = now + (_TURN_LENGTHS.get(state.turn_seconds) or _turn_length(state.turn_seconds))
+    event: Event = {
         "type": "turn_started",
         "side": str(side),
         "turn_number": turn_number,
         "deadline": iso(deadline),
     }
-    return fields, event
-
-
-def start_turn(
-    state: MatchState, side: Side, now: datetime, **changes: Any
-) -> tuple[MatchState, list[Event]]:
-    """``side``'s normal turn begins (with ``changes`` to the state made in the same copy)."""
-    turn_number = changes.pop("turn_number", state.turn_number)
-    fields, event = _turn_fields(side, turn_number, state.turn_seconds, now)
-    return evolve(state, **fields, **changes), [event]
+    started = state.turned(
+        state.player,
+        state.cpu,
+        _NORMAL_TURN,
+        (),
+        side,
+        turn_number,
+        deadline,
+        state.winner,
+        state.finish_reason,
+        state.version,
+    )
+    return started, [event]
 
 
 def _end_of_turn_step(step: Step, fighter: Fighter) -> bool:
@@ -108,22 +107,31 @@ def _end_of_turn_step(step: Step, fighter: Fighter) -> bool:
         events.append(fighter.event("poison_damage", amount=lost, hp=fighter.hp))
         if fighter.hp == 0:
             events.append(fighter.event("creature_defeated"))
-        poison = evolve(poison, turns=poison.turns - 1) if poison.turns > 1 else None
+        turns = poison.turns
+        poison = ActivePoison(poison.amount, turns - 1, poison.since_turn) if turns > 1 else None
         if poison is None:
             events.append(fighter.event("effect_ended", effect="poison"))
     if stun is not None and stun.since_turn < turn:
-        stun = evolve(stun, turns=stun.turns - 1) if stun.turns > 1 else None
+        turns = stun.turns
+        stun = ActiveStun(turns - 1, stun.since_turn) if turns > 1 else None
         if stun is None:
             events.append(fighter.event("effect_ended", effect="stun"))
     modifiers = []
     for modifier in statuses.modifiers:
-        if modifier.turns is not None and modifier.since_turn < turn:
-            if modifier.turns <= 1:
+        left = modifier.turns
+        if left is not None and modifier.since_turn < turn:
+            if left <= 1:
                 events.append(fighter.event("effect_ended", effect="damage_modifier"))
                 continue
-            modifier = evolve(modifier, turns=modifier.turns - 1)
+            modifier = ActiveModifier(
+                modifier.applies_to,
+                modifier.multiplier,
+                left - 1,
+                modifier.charges,
+                modifier.since_turn,
+            )
         modifiers.append(modifier)
-    fighter.statuses = evolve(statuses, poison=poison, stun=stun, modifiers=tuple(modifiers))
+    fighter.statuses = Statuses(tuple(modifiers), poison, stun, statuses.dodge, statuses.reflect)
     return True
 
 
@@ -145,13 +153,14 @@ def _selection_deadline(state: MatchState, now: datetime) -> datetime | None:
 
 
 def _finish_step(step: Step, winner: Side, version: int) -> tuple[MatchState, list[Event]]:
-    fields, event = _finished(winner, FinishReason.ALL_DEFEATED)
+    reason = FinishReason.ALL_DEFEATED
     for side in SIDES:
         if (step.own if side is step.actor else step.theirs).choice is not None:
             step.side_changes[side]["choice"] = None
-    step.events.append(event)
-    fields["version"] = version
-    return step.freeze(fields), step.events
+    step.events.append(_finished(winner, reason))
+    state = step.state
+    new = step.freeze(_FINISHED, (), None, state.turn_number, None, version, winner, reason)
+    return new, step.events
 
 
 def after_action(step: Step, now: datetime, version: int) -> tuple[MatchState, list[Event]]:
@@ -213,7 +222,7 @@ def end_turn(
     them_down = step.them.hp == 0
     following = step.opponent
     if not (me_down or them_down):
-        # ``_turn_fields`` inline (the common end of an action).
+        # The next turn begins (the common end of an action; as ``start_turn``).
         turn_number = state.turn_number + 1
         deadline = now + (_TURN_LENGTHS.get(state.turn_seconds) or _turn_length(state.turn_seconds))
         events.append(
@@ -224,28 +233,18 @@ def end_turn(
                 "deadline": iso(deadline),
             }
         )
-        fields = {
-            "phase": _NORMAL_TURN,
-            "selecting": (),
-            "turn": following,
-            "deadline": deadline,
-            "turn_number": turn_number,
-            "version": version,
-        }
-        return step.freeze(fields), events
+        return step.freeze(_NORMAL_TURN, (), following, turn_number, deadline, version), events
     down = {actor: me_down, following: them_down}
     needing = tuple(side for side in SIDES if down[side])
     for side in needing:
         step.side_changes[side]["active"] = None
     events.append({"type": "replacement_required", "sides": [str(s) for s in needing]})
     new = step.freeze(
-        {
-            "turn_number": state.turn_number + 1,
-            "phase": Phase.MANDATORY_REPLACEMENT,
-            "selecting": needing,
-            "turn": following,  # the turn order continues as it would have
-            "deadline": _selection_deadline(state, now),
-            "version": version,
-        }
+        _MANDATORY_REPLACEMENT,
+        needing,
+        following,  # the turn order continues as it would have
+        state.turn_number + 1,
+        _selection_deadline(state, now),
+        version,
     )
     return new, events

@@ -13,13 +13,11 @@ The objects here never outlive one ``apply``; nothing else may hold them.
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any, Final
 
-from games.quest.copies import adopt, evolve
-from games.quest.state import Creature, MatchState, Side
-from games.quest.statuses import Statuses
-
-NO_STATUSES = Statuses()
+from games.quest.state import Creature, FinishReason, MatchState, Phase, Side, SideState
+from games.quest.statuses import NO_STATUSES
 
 
 class Fighter:
@@ -52,13 +50,7 @@ class Fighter:
             and self.used_moves is before.used_moves
         ):
             return before
-        return evolve(
-            before,
-            hp=self.hp,
-            power=self.power,
-            statuses=self.statuses,
-            used_moves=self.used_moves,
-        )
+        return Creature(before.card, self.hp, self.power, self.statuses, self.used_moves)
 
 
 # Module-level names for the sides (an enum class's attribute lookup is slow).
@@ -137,43 +129,60 @@ class Step:
         for fighter in (self.me, self.them):
             if fighter.hp == 0:
                 defeated = True
-                if fighter.statuses != NO_STATUSES:
-                    fighter.statuses = NO_STATUSES
+                # No comparison first: a Statuses equal to none is a value like it.
+                fighter.statuses = NO_STATUSES
         return defeated
 
-    def freeze(self, fields: dict[str, Any]) -> MatchState:
-        """The new match: the Creatures and sides that changed, and ``fields``.
-
-        ``games.quest.copies.evolve`` written out (this runs once an action): a new frozen
-        value is a bare instance whose attribute dict is a copy of the old one's, updated.
-        """
+    def freeze(
+        self,
+        phase: Phase,
+        selecting: tuple[Side, ...],
+        turn: Side | None,
+        turn_number: int,
+        deadline: datetime | None,
+        version: int,
+        winner: Side | None = None,
+        finish_reason: FinishReason | None = None,
+    ) -> MatchState:
+        """The new match: the Creatures and sides that changed, and these match fields
+        (the others as they were; ``winner`` and ``finish_reason`` are None in a match
+        a normal-turn action may be taken in). One constructor call a changed value."""
         changes = self.side_changes
-        for fighter, side, before in (
-            (self.me, self.actor, self.own),
-            (self.them, self.opponent, self.theirs),
-        ):
-            changed = changes[side]
-            was = fighter.before
-            if (
-                fighter.hp != was.hp
-                or fighter.power != was.power
-                or fighter.statuses is not was.statuses
-                or fighter.used_moves is not was.used_moves
-            ):
-                attributes = was.__dict__.copy()
-                attributes["hp"] = fighter.hp
-                attributes["power"] = fighter.power
-                attributes["statuses"] = fighter.statuses
-                attributes["used_moves"] = fighter.used_moves
-                creature = adopt(was.__class__, attributes)
-                creatures = list(before.creatures)
-                creatures[fighter.index] = creature
-                changed["creatures"] = tuple(creatures)
-            if changed:
-                attributes = before.__dict__.copy()
-                attributes.update(changed)
-                fields[fighter.side] = adopt(before.__class__, attributes)
-        state = self.state
-        attributes = state.__dict__.copy()
-        attributes.update(fields)
-        return adopt(state.__class__, attributes)
+        own = self._side(self.me, self.own, changes[self.actor])
+        theirs = self._side(self.them, self.theirs, changes[self.opponent])
+        player, cpu = (own, theirs) if self.actor is _PLAYER else (theirs, own)
+        return self.state.turned(
+            player,
+            cpu,
+            phase,
+            selecting,
+            turn,
+            turn_number,
+            deadline,
+            winner,
+            finish_reason,
+            version,
+        )
+
+    @staticmethod
+    def _side(fighter: Fighter, before: SideState, changed: dict[str, Any]) -> SideState:
+        """One side as the action leaves it: its fighter frozen, ``changed`` applied."""
+        creatures = before.creatures
+        creature = fighter.freeze()
+        if creature is not fighter.before:
+            listed = list(creatures)
+            listed[fighter.index] = creature
+            creatures = tuple(listed)
+        elif not changed:
+            return before
+        if not changed:
+            return SideState(
+                creatures, before.power_cards, before.discarded, before.active, before.choice
+            )
+        return SideState(
+            creatures,
+            before.power_cards,
+            changed.get("discarded", before.discarded),
+            changed.get("active", before.active),
+            changed.get("choice", before.choice),
+        )

@@ -123,14 +123,14 @@ def test_results_of_both_seats():
     player, cpu = decks()
     state = new_match(player, cpu, 1, T0)
     assert QUEST.results(state) is None
-    done = replace(state, phase=Phase.FINISHED)
+    done = state.replace(phase=Phase.FINISHED)
     cases = [
         (Side.PLAYER, FinishReason.ALL_DEFEATED, "victory", "defeat"),
         (Side.CPU, FinishReason.ALL_DEFEATED, "defeat", "victory"),
         (Side.CPU, FinishReason.FORFEIT, "forfeit", "victory"),
     ]
     for winner, reason, mine, theirs in cases:
-        finished = replace(done, winner=winner, finish_reason=reason)
+        finished = done.replace(winner=winner, finish_reason=reason)
         assert QUEST.results(finished) == {"player": mine, "cpu": theirs}
 
 

@@ -6,7 +6,6 @@ turn, fireplace-style, so each test states only the cards it is about.
 from __future__ import annotations
 
 import json
-from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -132,7 +131,7 @@ def set_active(state: MatchState, side: Side, **changes: Any) -> MatchState:
     """Test setup only: change fields of a side's active Creature (e.g. hp=30)."""
     own = state.side(side)
     assert own.active is not None
-    return state.with_creature(side, own.active, replace(active(state, side), **changes))
+    return state.with_creature(side, own.active, active(state, side).replace(**changes))
 
 
 def pass_turn(state: MatchState) -> MatchState:

@@ -5,8 +5,6 @@ and how swaps interact with the end-of-turn step and durations.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import pytest
 
 from games.quest import Action, IllegalAction, Phase, RefusalCode, legal_actions
@@ -42,7 +40,7 @@ def only_active(state: MatchState, side: Side) -> MatchState:
     own = state.side(side)
     for index, creature_ in enumerate(own.creatures):
         if index != own.active:
-            state = state.with_creature(side, index, replace(creature_, hp=0))
+            state = state.with_creature(side, index, creature_.replace(hp=0))
     return state
 
 

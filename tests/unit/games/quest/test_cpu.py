@@ -8,7 +8,6 @@ Creatures when required, and never chooses voluntary swaps.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import replace
 from datetime import timedelta
 
 import pytest
@@ -105,7 +104,7 @@ def test_the_cpu_chooses_uniformly_among_moves_and_power_cards():
 def test_a_stunned_cpu_without_power_cards_lets_the_turn_go_instead_of_swapping():
     me = creature("Stunner", moves=[move(effects=[{"type": "stun", "turns": 1}])])
     state = prepare_battle(player=[me])
-    state = state.with_side(CPU, replace(state.cpu, discarded=(0, 1)))
+    state = state.with_side(CPU, state.cpu.replace(discarded=(0, 1)))
     state, _ = act(state, Action.use_move(0))
     assert [a.kind for a in legal_actions(state, CPU)] == ["swap", "swap", "timeout", "forfeit"]
     assert cpu_action(state, CPU) == Action.timeout()

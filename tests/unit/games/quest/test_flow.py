@@ -6,7 +6,6 @@ state dict.
 from __future__ import annotations
 
 import json
-from dataclasses import replace
 from datetime import datetime, timedelta
 
 import pytest
@@ -51,7 +50,7 @@ def fresh(seed: int = 7) -> MatchState:
 
 def defeated(state: MatchState, side, index: int) -> MatchState:
     """Test setup: that Creature is already defeated."""
-    return state.with_creature(side, index, replace(state.side(side).creatures[index], hp=0))
+    return state.with_creature(side, index, state.side(side).creatures[index].replace(hp=0))
 
 
 # --- selection and chance -------------------------------------------------
