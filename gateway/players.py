@@ -26,9 +26,10 @@ and a short lease has run out: the next request of that account, anywhere, asks
 accounts and is refused. An answer of accounts still in flight when the revocation
 is read is not remembered. A locked answer is never remembered.
 
-What a lease may make stale: nothing a player is shown (``GET /me`` is the id,
-status and registration time; ``registered_now`` is only ever true on the request
-that registered the player). ``lease_seconds`` 0 turns leases off (every request
+What a lease may make stale: ``points`` on ``GET /me``, which is served from the
+short lease only (they arrive by event anyway, so at most ``lease_seconds`` later than
+without the lease); ``registered_now`` is only ever true on the request that
+registered the player. ``lease_seconds`` 0 turns leases off (every request
 asks accounts); ``trust_seconds`` 0 keeps only the short lease.
 """
 
@@ -83,9 +84,11 @@ class PlayerLeases:
         return caught is not None and now - caught < self.lease_seconds
 
     async def active_player(
-        self, sub: str, ask_accounts: Callable[[], Awaitable[Player]]
+        self, sub: str, ask_accounts: Callable[[], Awaitable[Player]], current: bool = False
     ) -> Player:
         """The player of ``sub`` under a live lease, else accounts' answer (leased if active).
+        ``current``: only the short lease serves it (``GET /me`` shows the player's points,
+        which a long lease would keep for minutes; the gate alone may use the long one).
 
         In a lease's last quarter one request renews it while the others go on using
         it, so a busy player's lease never lapses and never sends a burst of calls."""
@@ -94,7 +97,7 @@ class PlayerLeases:
             player, granted = lease
             now = self._now()
             length = self.lease_seconds
-            if self.trust_seconds > length and self.caught_up(now):
+            if not current and self.trust_seconds > length and self.caught_up(now):
                 length = self.trust_seconds
             if now < granted + length:
                 renew = now >= granted + length * 3 / 4 and sub not in self._renewing

@@ -50,7 +50,7 @@ class AccountRoutes(Caller):
         "registeredAt": "2026-11-30T12:00:00+00:00", "registeredNow": true}``
         """
         identity = await self._identity(request)
-        player = await self._active_player(identity)
+        player = await self._active_player(identity, current=True)
         return {**player, "roles": sorted(identity.roles)}
 
     @api(

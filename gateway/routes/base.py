@@ -41,11 +41,14 @@ class Caller:
         self.limits.check_player(request.method, identity.sub)
         return identity
 
-    async def _active_player(self, identity: Identity) -> dict[str, Any]:
+    async def _active_player(self, identity: Identity, current: bool = False) -> dict[str, Any]:
         """The caller's player, registered on first sight; a locked account is refused.
-        An active answer is leased for a second (gateway/players.py): no RPC then."""
+        An active answer is leased (gateway/players.py): no RPC then. ``current``: the
+        player as shown (its points) no older than the short lease."""
         player: dict[str, Any] = await self.players.active_player(
-            identity.sub, lambda: self.services.call("accounts", "me", sub=identity.sub)
+            identity.sub,
+            lambda: self.services.call("accounts", "me", sub=identity.sub),
+            current=current,
         )
         if player["status"] != "active":
             raise Forbidden("account_locked", "this account is locked and cannot be used")

@@ -357,3 +357,19 @@ def test_ticks_never_read_back_are_bounded():
     ticks = [watch.next_tick() for _ in range(MAX_UNREAD_TICKS + 10)]
     assert not watch.read_tick(ticks[0])
     assert watch.read_tick(ticks[-1])
+
+
+@sync
+async def test_a_current_player_is_served_by_the_short_lease_only(clock):
+    stream = Stream(clock)
+    players, accounts = stream.join()["players"], Accounts(clock)
+    await players.active_player("s", accounts)
+    clock.now += 5.0
+    stream.tick()
+    stream.deliver()
+    await players.active_player("s", accounts)  # the gate: the long lease
+    assert accounts.calls == 1
+    await players.active_player("s", accounts, current=True)  # GET /me: its points
+    assert accounts.calls == 2
+    await players.active_player("s", accounts, current=True)  # leased again, short
+    assert accounts.calls == 2
