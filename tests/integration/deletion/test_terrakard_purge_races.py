@@ -13,8 +13,6 @@ threads; rounds yield a different number of times before the write, so the two
 interleave at different statements.
 """
 
-# ruff: noqa: F811 - pytest fixtures imported from the modules that define them
-
 from __future__ import annotations
 
 import threading
@@ -180,9 +178,7 @@ class World:
         attack it ends busy fails (``player_busy``) and is retried, as its handler does."""
         try:
             with self.db.transaction() as tx:
-                battle_purge.purge_player(
-                    tx.session, player_id, NOW, end_shared=end_shared_matches
-                )
+                battle_purge.purge_player(tx.session, player_id, NOW, end_shared=end_shared_matches)
         except DeckyardError as busy:
             if busy.code != "player_busy":
                 raise
@@ -211,7 +207,7 @@ def _live(world: World, n: int) -> tuple[uuid.UUID, uuid.UUID, uuid.UUID]:
 
 
 def play_vs_attacker_purge(world: World, n: int) -> Round:
-    p, d, match_id = _live(world, n)
+    p, _d, match_id = _live(world, n)
     play = partial(world.act, p, match_id, {"kind": "play", "card": 7})
     return Round((p,), (play, partial(world.purge, p)), [match_id])
 
@@ -223,29 +219,31 @@ def play_vs_defender_purge(world: World, n: int) -> Round:
 
 
 def sweeper_vs_attacker_purge(world: World, n: int) -> Round:
-    p, d, match_id = _live(world, n)
+    p, _d, match_id = _live(world, n)
     return Round((p,), (world.sweep, partial(world.purge, p)), [match_id])
 
 
 def sweeper_vs_defender_purge(world: World, n: int) -> Round:
-    p, d, match_id = _live(world, n)
+    _p, d, match_id = _live(world, n)
     return Round((d,), (world.sweep, partial(world.purge, d)), [match_id])
 
 
-def confirm_vs_attacker_purge(world: World, n: int) -> Round:
+def _confirm_vs_purge(world: World, defender_purged: bool) -> Round:
+    """P confirms an attack on D while one of them is purged."""
     p, d = uuid.uuid4(), uuid.uuid4()
     arena_players(world.db, p, d)
     attacks: list[uuid.UUID] = []
+    purged = d if defender_purged else p
     confirm = lambda: attacks.append(world.confirm(p, d))  # noqa: E731
-    return Round((p,), (confirm, partial(world.purge, p)), attacks)
+    return Round((purged,), (confirm, partial(world.purge, purged)), attacks)
+
+
+def confirm_vs_attacker_purge(world: World, n: int) -> Round:
+    return _confirm_vs_purge(world, defender_purged=False)
 
 
 def confirm_vs_defender_purge(world: World, n: int) -> Round:
-    p, d = uuid.uuid4(), uuid.uuid4()
-    arena_players(world.db, p, d)
-    attacks: list[uuid.UUID] = []
-    confirm = lambda: attacks.append(world.confirm(p, d))  # noqa: E731
-    return Round((d,), (confirm, partial(world.purge, d)), attacks)
+    return _confirm_vs_purge(world, defender_purged=True)
 
 
 def counterattack_vs_attacker_purge(world: World, n: int) -> Round:
