@@ -57,7 +57,9 @@ def end_attacks_of(session: Session, player_id: uuid.UUID, now: datetime) -> int
     _admit_others(session, player_id, live)
     # Every match row before any seat or arena row, in id order: a write to an attack
     # (an action, the sweeper) takes its match row, then its seats and the arena rows;
-    # taking the seats first here would let the two wait on each other.
+    # taking the seats first here would let the two wait on each other. (Today the gates
+    # already keep those writes out while the purge runs: an action takes every
+    # player's gate, the sweeper skips a busy one; this keeps the rows' order anyway.)
     _lock_matches(session, {*attacked, *defended})
     session.execute(
         update(match_seats)
