@@ -38,6 +38,7 @@ from services.battle.purge import player_gate
 from services.battle.repository import BattleUnitOfWork, SqlMatches
 from services.battle.terrakard_store import SqlArena
 from shared.db import UnitOfWork
+from shared.errors import ServiceUnavailable
 
 DELETED = tk.pseudonym(None)
 
@@ -53,9 +54,12 @@ def end_attacks_of(session: Session, player_id: uuid.UUID, now: datetime) -> int
     attacked = _seated(session, player_id, ATTACKER, live=False)
     defended = _seated(session, player_id, DEFENDER, live=False)
     live = _seated(session, player_id, ATTACKER, live=True)
+    _admit_others(session, player_id, live)
     # Every match row before any seat or arena row, in id order: a write to an attack
     # (an action, the sweeper) takes its match row, then its seats and the arena rows;
-    # taking the seats first here would let the two wait on each other.
+    # taking the seats first here would let the two wait on each other. (Today the gates
+    # already keep those writes out while the purge runs: an action takes every
+    # player's gate, the sweeper skips a busy one; this keeps the rows' order anyway.)
     _lock_matches(session, {*attacked, *defended})
     session.execute(
         update(match_seats)
@@ -69,6 +73,28 @@ def end_attacks_of(session: Session, player_id: uuid.UUID, now: datetime) -> int
     for match_id in attacked:
         _forget_copies(session, match_id, ATTACKER)
     return ended
+
+
+def _admit_others(session: Session, player_id: uuid.UUID, live: list[uuid.UUID]) -> None:
+    """The gates of the other players of the attacks the purge ends (a defense's win
+    changes the defender's arena row), tried, never waited for. The purge holds its own
+    player's gate already, out of the id order every write takes gates in: waiting for
+    another's here would close a cycle with a write holding theirs and waiting for the
+    purged player's (the attacker's own round does: it takes both, in id order). A busy
+    one fails the purge, whose handler retries it (1 s later, then more)."""
+    if not live:
+        return
+    others = session.execute(
+        select(match_seats.c.player_id).where(
+            match_seats.c.match_id.in_(live), match_seats.c.player_id != player_id
+        )
+    ).scalars()
+    gate = player_gate(session)
+    for other in sorted({p for p in others if p is not None}):
+        if not gate.try_admit(other):
+            raise ServiceUnavailable(
+                "player_busy", "a player of an attack to end is busy; the purge is retried"
+            )
 
 
 def _lock_matches(session: Session, match_ids: set[uuid.UUID]) -> None:

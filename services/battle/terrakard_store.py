@@ -9,54 +9,41 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime, time
 from typing import Any
 
-from sqlalchemy import Integer, bindparam, exists, func, select, union_all, update
+from sqlalchemy import func, select, update
 from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.orm import Session
 
 from games.terrakard.arena import ARENA, ArenaRules, Tickets
 from services.battle.orm import (
-    match_seats,
     terrakard_arena,
     terrakard_objectives,
     terrakard_rewards,
 )
+from shared.db import Statement, pipelined
 
-PLAN = "plan"
-
-
-def _targets() -> Any:
-    """The arena's target query, built once with bound parameters (the arena asks it on
-    every visit: building a statement this size costs more than PostgreSQL running it)."""
-    arena = terrakard_arena.c
-    defending = exists().where(
-        match_seats.c.player_id == arena.player_id,
-        match_seats.c.kind == PLAN,
-        match_seats.c.one_active,
-    )
-    eligible = select(terrakard_arena).where(
-        arena.tutorial_done_at.is_not(None),
-        arena.level.between(bindparam("low"), bindparam("high")),
-        arena.player_id.not_in(bindparam("exclude", expanding=True)),
-        arena.started_at <= bindparam("protected_before"),
-        (arena.shield_until.is_(None)) | (arena.shield_until <= bindparam("now")),
-        arena.seen_at >= bindparam("active_since"),
-        ~defending,
-    )
-    limit = bindparam("limit", type_=Integer)
-    up = (
-        eligible.where(arena.trophies >= bindparam("trophies"))
-        .order_by(arena.trophies, arena.seen_at.desc(), arena.player_id)
-        .limit(limit)
-    )
-    down = (
-        eligible.where(arena.trophies < bindparam("trophies"))
-        .order_by(arena.trophies.desc(), arena.seen_at.desc(), arena.player_id)
-        .limit(limit)
-    )
-    return union_all(up, down)
+# The arena's target query, a function of battle's database (migration 0011): PostgreSQL
+# plans it once per connection, not on every call (planning it cost three times running
+# it). Written as SQL and sent as it is (``pipelined``), not compiled by SQLAlchemy.
+TARGETS_SQL = (
+    "SELECT * FROM terrakard_targets(%s::integer, %s::integer, %s::integer, %s::uuid[],"
+    " %s::timestamptz, %s::timestamptz, %s::timestamptz, %s::integer)"
+)
 
 
-TARGETS = _targets()
+def targets_statement(
+    low: int,
+    high: int,
+    trophies: int,
+    exclude: Sequence[uuid.UUID],
+    now: datetime,
+    limit: int,
+    rules: ArenaRules = ARENA,
+) -> Statement:
+    """``SqlArena.targets``' statement and its parameters (the benchmark explains it)."""
+    protected_before = now - rules.new_player_protection
+    active_since = now - rules.inactive_after
+    params = (low, high, trophies, list(exclude), now, protected_before, active_since, limit)
+    return TARGETS_SQL, params
 
 
 @dataclass(frozen=True)
@@ -176,29 +163,12 @@ class SqlArena:
         a new player or by a shield), seen within ``inactive_after``, not defending a live
         attack; the closest in trophies first, then the most recently seen, then the id.
 
-        Two index scans (one statement, ``TARGETS``) walk away from ``trophies``, one
-        each way, each in that very order (migration 0008), and stop at ``limit``
-        players: the closest ``limit`` of all are among those, so no query reads and
-        sorts every player of three levels."""
-        rows = self._session.execute(
-            TARGETS,
-            {
-                "low": low,
-                "high": high,
-                "trophies": trophies,
-                "exclude": list(exclude),
-                "now": now,
-                "protected_before": now - rules.new_player_protection,
-                "active_since": now - rules.inactive_after,
-                "limit": limit,
-            },
-        ).all()
-        found = [_player(r) for r in rows]
-        # The arena's order, as stable sorts from the last key to the first.
-        found.sort(key=lambda p: p.player_id)
-        found.sort(key=lambda p: p.seen_at, reverse=True)
-        found.sort(key=lambda p: abs(p.trophies - trophies))
-        return found[:limit]
+        Two index walks away from ``trophies`` (migration 0008), one each way, each in
+        that very order and stopping at ``limit`` players (the closest ``limit`` of all
+        are among those), merged and cut in the database: migration 0011's function,
+        planned once per connection."""
+        statement = targets_statement(low, high, trophies, exclude, now, limit, rules)
+        return [_player(row) for row in pipelined(self._session, [statement])[0]]
 
     # -- rewards --------------------------------------------------------------------------
 

@@ -35,7 +35,7 @@ AREAS = {
     "battle": problem_codes.BATTLE,
 }
 # Raised only where no HTTP request waits: event consumers, the deletion saga's answers.
-NOT_ANSWERED_OVER_HTTP = {"invalid_event", "unexpected_event"}
+NOT_ANSWERED_OVER_HTTP = {"invalid_event", "unexpected_event", "player_busy"}
 
 
 def _name(call: ast.Call) -> str | None:
