@@ -7022,7 +7022,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable";
+                        code?: "broker_unavailable" | "database_unavailable" | "deletion_unconfirmed" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable";
                         /** @enum {integer} */
                         status?: 503;
                     };
@@ -7180,7 +7180,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable";
+                        code?: "broker_unavailable" | "database_unavailable" | "deletion_unconfirmed" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable";
                         /** @enum {integer} */
                         status?: 503;
                     };
@@ -7270,7 +7270,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable";
+                        code?: "broker_unavailable" | "database_unavailable" | "deletion_unconfirmed" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable";
                         /** @enum {integer} */
                         status?: 503;
                     };
@@ -7880,7 +7880,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable";
+                        code?: "broker_unavailable" | "database_unavailable" | "deletion_unconfirmed" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable";
                         /** @enum {integer} */
                         status?: 503;
                     };
