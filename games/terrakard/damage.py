@@ -14,11 +14,10 @@ the server played for the attacker ("without the knowledge bonus").
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from games.kit.frozen import plain
+from games.kit.frozen import Frozen
 from games.terrakard import config
 from games.terrakard.content import Card, Category, Difficulty, category_multiplier
 from games.terrakard.plans import POSTURE_FACTORS, Posture
@@ -27,26 +26,36 @@ from games.terrakard.terrains import Terrain
 ONE = Fraction(1)
 
 
-@plain
-@dataclass(frozen=True)
-class Knowledge:
+class Knowledge(Frozen):
     """The knowledge question's effect in force: its difficulty and its change (+0.15 is
     +15%), the terrain's factor and cap already applied."""
 
     difficulty: Difficulty
     effect: Fraction
 
+    def __init__(self, difficulty: Difficulty, effect: Fraction) -> None:
+        self.difficulty = difficulty
+        self.effect = effect
+
+    def fields(self) -> dict[str, Any]:
+        return {"difficulty": self.difficulty, "effect": self.effect}
+
     def factor(self, difficulty: Difficulty) -> Fraction:
         return ONE + self.effect if self.difficulty is difficulty else ONE
 
 
-@plain
-@dataclass(frozen=True)
-class Exchange:
+class Exchange(Frozen):
     """One round's damage, both ways."""
 
     to_defense: int
     to_attacker: int
+
+    def __init__(self, to_defense: int, to_attacker: int) -> None:
+        self.to_defense = to_defense
+        self.to_attacker = to_attacker
+
+    def fields(self) -> dict[str, Any]:
+        return {"to_defense": self.to_defense, "to_attacker": self.to_attacker}
 
 
 Ratio = tuple[int, int]  # a factor as (numerator, denominator), in plain integers

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from datetime import datetime
 from fractions import Fraction
+from typing import Final
 
 from games.kit.refusal import Refusal
 from games.terrakard import config
@@ -16,7 +17,20 @@ from games.terrakard.content import CHOICES_PER_QUESTION, Card, Rarity, at_least
 from games.terrakard.damage import Knowledge
 from games.terrakard.errors import RefusalCode
 from games.terrakard.plans import Trigger
-from games.terrakard.state import ATTACKER, Answered, AttackState, FinishReason, Phase
+from games.terrakard.state import (
+    ATTACKER,
+    Answered,
+    AskedQuestion,
+    AttackState,
+    FinishReason,
+    Phase,
+)
+from games.terrakard.terrains import Terrain
+
+_RIGHT: Final = Answered.RIGHT
+_WRONG: Final = Answered.WRONG
+_TWO_STARS_NUMERATOR: Final = config.TWO_STARS_SHARE.numerator
+_TWO_STARS_DENOMINATOR: Final = config.TWO_STARS_SHARE.denominator
 
 
 def overdue(state: AttackState, now: datetime) -> bool:
@@ -124,35 +138,53 @@ def asks_question(state: AttackState, revealed: Card) -> bool:
 def knowledge_of(state: AttackState) -> Knowledge | None:
     """The effect of the answered question, the terrain's factor and cap applied; none for
     a skipped or timed-out question, or a wrong medium or hard one."""
-    asked = state.question
-    if asked is None or asked.answered not in (Answered.RIGHT, Answered.WRONG):
+    return knowledge_for(state.terrain, state.question)
+
+
+def knowledge_for(terrain: Terrain, asked: AskedQuestion | None) -> Knowledge | None:
+    """``knowledge_of`` a state on ``terrain`` whose question is ``asked``."""
+    if asked is None:
         return None
-    table = config.RIGHT_ANSWER if asked.answered is Answered.RIGHT else config.WRONG_ANSWER
-    effect = state.terrain.knowledge(table[asked.difficulty])
+    answered = asked.answered
+    if answered is _RIGHT:
+        table = config.RIGHT_ANSWER
+    elif answered is _WRONG:
+        table = config.WRONG_ANSWER
+    else:
+        return None
+    effect = terrain.knowledge(table[asked.difficulty])
     return Knowledge(asked.difficulty, effect) if effect else None
 
 
 def ending(state: AttackState) -> tuple[int, FinishReason] | None:
-    """After a round: (stars, reason) if the attack is over, else None.
+    """After a round: (stars, reason) if the attack is over, else None (``outcome``)."""
+    return outcome(state.attacker_hp, state.defense_hp, state.round, state.start_hp)
+
+
+def outcome(
+    attacker_hp: int, defense_hp: int, round_number: int, start_hp: int
+) -> tuple[int, FinishReason] | None:
+    """After round ``round_number``, the sides at these HP: (stars, reason) if the attack
+    is over, else None.
 
     Rulebook: three stars when the defense has no HP left (the attack stops at once);
     both at 0 in the same round goes to the defense; after the last round, more HP than
     the defense wins two stars if the defense has 50% or less, else one; a tie goes to
     the defense.
     """
-    attacker_down, defense_down = state.attacker_hp <= 0, state.defense_hp <= 0
+    attacker_down, defense_down = attacker_hp <= 0, defense_hp <= 0
     if attacker_down and defense_down:
         return 0, FinishReason.BOTH_DOWN
     if defense_down:
         return 3, FinishReason.DEFENSE_DOWN
     if attacker_down:
         return 0, FinishReason.ATTACKER_DOWN
-    if state.round < config.ROUNDS:
+    if round_number < config.ROUNDS:
         return None
-    if state.attacker_hp <= state.defense_hp:
+    if attacker_hp <= defense_hp:
         return 0, FinishReason.LAST_ROUND
-    share = config.TWO_STARS_SHARE  # defense_hp <= start_hp x share, in integers
-    two = state.defense_hp * share.denominator <= state.start_hp * share.numerator
+    # defense_hp <= start_hp x share, in integers
+    two = defense_hp * _TWO_STARS_DENOMINATOR <= start_hp * _TWO_STARS_NUMERATOR
     return (2 if two else 1), FinishReason.LAST_ROUND
 
 

@@ -10,25 +10,57 @@ not new code. ``STARTING_TERRAINS`` is the rulebook's table, exactly.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import Any
 
-from games.kit.frozen import plain
+from games.kit.frozen import Frozen
 from games.terrakard.content import Category
 
 ONE = Fraction(1)
 
 
-@plain
-@dataclass(frozen=True)
-class Terrain:
+class Terrain(Frozen):
+    """Frozen by convention (``games.kit.frozen.Frozen``: compiled, a native class)."""
+
     name: str
-    atk: Mapping[Category, Fraction] = field(default_factory=dict)  # ATK factor by category
-    def_: Mapping[Category, Fraction] = field(default_factory=dict)  # DEF factor by category
-    round_damage: Mapping[int, Fraction] = field(default_factory=dict)  # round -> damage factor
-    knowledge_factor: Fraction = ONE  # on the knowledge question's effects
-    knowledge_cap: Fraction | None = None  # never beyond +/- this (a fraction: 1/4 is 25%)
-    hides_categories: bool = False  # the defense's categories, during the reconnaissance
+    atk: Mapping[Category, Fraction]  # ATK factor by category
+    def_: Mapping[Category, Fraction]  # DEF factor by category
+    round_damage: Mapping[int, Fraction]  # round -> damage factor
+    knowledge_factor: Fraction  # on the knowledge question's effects
+    knowledge_cap: Fraction | None  # never beyond +/- this (a fraction: 1/4 is 25%)
+    hides_categories: bool  # the defense's categories, during the reconnaissance
+    # Not a field: the knowledge effects pass unchanged (no cap, a factor of 1).
+    _keeps_knowledge: bool
+
+    def __init__(
+        self,
+        name: str,
+        atk: Mapping[Category, Fraction] | None = None,
+        def_: Mapping[Category, Fraction] | None = None,
+        round_damage: Mapping[int, Fraction] | None = None,
+        knowledge_factor: Fraction = ONE,
+        knowledge_cap: Fraction | None = None,
+        hides_categories: bool = False,
+    ) -> None:
+        self.name = name
+        self.atk = {} if atk is None else atk
+        self.def_ = {} if def_ is None else def_
+        self.round_damage = {} if round_damage is None else round_damage
+        self.knowledge_factor = knowledge_factor
+        self.knowledge_cap = knowledge_cap
+        self.hides_categories = hides_categories
+        self._keeps_knowledge = knowledge_cap is None and knowledge_factor == 1
+
+    def fields(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "atk": self.atk,
+            "def_": self.def_,
+            "round_damage": self.round_damage,
+            "knowledge_factor": self.knowledge_factor,
+            "knowledge_cap": self.knowledge_cap,
+            "hides_categories": self.hides_categories,
+        }
 
     def atk_factor(self, category: Category) -> Fraction:
         return self.atk.get(category, ONE)
@@ -41,10 +73,9 @@ class Terrain:
 
     def knowledge(self, effect: Fraction) -> Fraction:
         """A knowledge effect (+0.15 is +15%) as this terrain changes it."""
-        factor = self.knowledge_factor
-        if self.knowledge_cap is None and (factor is ONE or factor == 1):
+        if self._keeps_knowledge:
             return effect  # most terrains leave the effect as it is
-        scaled = effect * factor
+        scaled = effect * self.knowledge_factor
         if self.knowledge_cap is not None:
             scaled = max(-self.knowledge_cap, min(self.knowledge_cap, scaled))
         return scaled
