@@ -37,11 +37,22 @@ def iso(moment: datetime) -> str:
     if type(zone) is not timezone:
         return moment.isoformat()
     two = _TWO
-    micro = moment.microsecond
+    year = moment.year
+    # Joined with + (compiled, an f-string with a format spec calls ``format`` per piece).
     text = (
-        f"{moment.year:04d}-{two[moment.month]}-{two[moment.day]}"
-        f"T{two[moment.hour]}:{two[moment.minute]}:{two[moment.second]}"
+        (str(year) if year >= 1000 else f"{year:04d}")
+        + "-"
+        + two[moment.month]
+        + "-"
+        + two[moment.day]
+        + "T"
+        + two[moment.hour]
+        + ":"
+        + two[moment.minute]
+        + ":"
+        + two[moment.second]
     )
+    micro = moment.microsecond
     if micro:
         text = f"{text}.{micro:06d}"
     return text + _suffix(zone)

@@ -316,7 +316,7 @@ def _answered(
             "type": "question_answered",
             "round": state.round,
             "answered": str(how),
-            "effect": None if knowledge is None else str(knowledge.effect),
+            "effect": None if knowledge is None else knowledge.text,
         }
     ]
     return _resolve(state, played, state.used, state.reserve_round, question, at, events)

@@ -7,14 +7,12 @@ and stars").
 from __future__ import annotations
 
 from datetime import datetime
-from fractions import Fraction
 from typing import Final
 
 from games.kit.refusal import Refusal
 from games.terrakard import config
 from games.terrakard.actions import PLAYS, Action, ActionKind, begin, give_up, play, skip
 from games.terrakard.content import CHOICES_PER_QUESTION, Card, Rarity, at_least
-from games.terrakard.damage import Knowledge
 from games.terrakard.errors import RefusalCode
 from games.terrakard.plans import Trigger
 from games.terrakard.state import (
@@ -25,10 +23,12 @@ from games.terrakard.state import (
     FinishReason,
     Phase,
 )
-from games.terrakard.terrains import Terrain
+from games.terrakard.terrains import Knowledge, Terrain
 
 _RIGHT: Final = Answered.RIGHT
 _WRONG: Final = Answered.WRONG
+_LOW_HP_NUMERATOR: Final = config.LOW_HP_SHARE.numerator
+_LOW_HP_DENOMINATOR: Final = config.LOW_HP_SHARE.denominator
 _TWO_STARS_NUMERATOR: Final = config.TWO_STARS_SHARE.numerator
 _TWO_STARS_DENOMINATOR: Final = config.TWO_STARS_SHARE.denominator
 
@@ -113,12 +113,8 @@ def reserve_comes_in(state: AttackState, attacker_card: Card) -> bool:
         return attacker_card.category == condition.category
     if condition.trigger is Trigger.EPIC_OR_RARER:
         return at_least(attacker_card.rarity, Rarity.EPIC)
-    return _below(state.defense_hp, state.start_hp, config.LOW_HP_SHARE)
-
-
-def _below(value: int, whole: int, share: Fraction) -> bool:
-    """``value < whole x share``, in integers (a Fraction product is slow)."""
-    return value * share.denominator < whole * share.numerator
+    # defense_hp < start_hp x share, in integers (a Fraction product is slow)
+    return state.defense_hp * _LOW_HP_DENOMINATOR < state.start_hp * _LOW_HP_NUMERATOR
 
 
 def asks_question(state: AttackState, revealed: Card) -> bool:
@@ -147,13 +143,10 @@ def knowledge_for(terrain: Terrain, asked: AskedQuestion | None) -> Knowledge | 
         return None
     answered = asked.answered
     if answered is _RIGHT:
-        table = config.RIGHT_ANSWER
-    elif answered is _WRONG:
-        table = config.WRONG_ANSWER
-    else:
-        return None
-    effect = terrain.knowledge(table[asked.difficulty])
-    return Knowledge(asked.difficulty, effect) if effect else None
+        return terrain.derived.right[asked.difficulty]
+    if answered is _WRONG:
+        return terrain.derived.wrong[asked.difficulty]
+    return None
 
 
 def ending(state: AttackState) -> tuple[int, FinishReason] | None:
@@ -202,21 +195,11 @@ def stake(state: AttackState) -> dict[str, object] | None:
     if asked is None:
         return None
     difficulty = asked.difficulty
-    right = state.terrain.knowledge(config.RIGHT_ANSWER[difficulty])
-    wrong = state.terrain.knowledge(config.WRONG_ANSWER[difficulty])
+    right, wrong = state.terrain.derived.stakes[difficulty]
     return {
         "difficulty": str(difficulty),
         "changes": STAKE_TARGET[difficulty],
-        "right": percent(right),
-        "wrong": percent(wrong),
+        "right": right,
+        "wrong": wrong,
         "from_round": asked.round,
     }
-
-
-def percent(value: Fraction) -> str:
-    """+3/20 as "+15%", -3/40 as "-7.5%", 0 as "0%"."""
-    if not value:
-        return "0%"
-    # float(value x 100), without a Fraction product: int division rounds correctly.
-    text = f"{value.numerator * 100 / value.denominator:+.2f}".rstrip("0").rstrip(".")
-    return f"{text}%"

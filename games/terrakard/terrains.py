@@ -14,9 +14,79 @@ from fractions import Fraction
 from typing import Any
 
 from games.kit.frozen import Frozen
-from games.terrakard.content import Category
+from games.terrakard import config
+from games.terrakard.content import Category, Difficulty
 
 ONE = Fraction(1)
+Ratio = tuple[int, int]  # a factor as (numerator, denominator), in plain integers
+
+
+def percent(value: Fraction) -> str:
+    """+3/20 as "+15%", -3/40 as "-7.5%", 0 as "0%"."""
+    if not value:
+        return "0%"
+    # float(value x 100), without a Fraction product: int division rounds correctly.
+    text = f"{value.numerator * 100 / value.denominator:+.2f}".rstrip("0").rstrip(".")
+    return f"{text}%"
+
+
+class Knowledge(Frozen):
+    """The knowledge question's effect in force: its difficulty and its change (+0.15 is
+    +15%), the terrain's factor and cap already applied (games/terrakard/damage.py
+    applies it)."""
+
+    difficulty: Difficulty
+    effect: Fraction
+    # Not fields: the effect's numerator, denominator and text (``str``), made once
+    # (Fraction's properties and ``str`` run as Python).
+    numerator: int
+    denominator: int
+    text: str
+
+    def __init__(self, difficulty: Difficulty, effect: Fraction) -> None:
+        self.difficulty = difficulty
+        self.effect = effect
+        self.numerator = effect.numerator
+        self.denominator = effect.denominator
+        self.text = str(effect)
+
+    def fields(self) -> dict[str, Any]:
+        return {"difficulty": self.difficulty, "effect": self.effect}
+
+    def factor(self, difficulty: Difficulty) -> Fraction:
+        return ONE + self.effect if self.difficulty is difficulty else ONE
+
+
+class Derived:
+    """What a terrain's fields imply, made once for each terrain (``Terrain.derived``):
+    its factors as integer ratios (for the damage, games/terrakard/damage.py), and for
+    each difficulty the knowledge in force after a right and after a wrong answer and
+    the stake's texts (rules/terrakard.txt, "Knowledge questions": the terrain's factor
+    and cap applied)."""
+
+    atk: dict[Category, Ratio]
+    def_: dict[Category, Ratio]
+    round_damage: dict[int, Ratio]
+    right: dict[Difficulty, Knowledge | None]
+    wrong: dict[Difficulty, Knowledge | None]
+    stakes: dict[Difficulty, tuple[str, str]]  # the right answer's, the wrong one's
+
+    def __init__(self, terrain: Terrain) -> None:
+        self.atk = {k: ratio(v) for k, v in terrain.atk.items()}
+        self.def_ = {k: ratio(v) for k, v in terrain.def_.items()}
+        self.round_damage = {k: ratio(v) for k, v in terrain.round_damage.items()}
+        self.right, self.wrong, self.stakes = {}, {}, {}
+        for difficulty in Difficulty:
+            right = terrain.knowledge(config.RIGHT_ANSWER[difficulty])
+            wrong = terrain.knowledge(config.WRONG_ANSWER[difficulty])
+            self.right[difficulty] = Knowledge(difficulty, right) if right else None
+            self.wrong[difficulty] = Knowledge(difficulty, wrong) if wrong else None
+            self.stakes[difficulty] = (percent(right), percent(wrong))
+
+
+def ratio(factor: Fraction) -> Ratio:
+    """``factor`` as (numerator, denominator)."""
+    return factor.numerator, factor.denominator
 
 
 class Terrain(Frozen):
@@ -29,8 +99,10 @@ class Terrain(Frozen):
     knowledge_factor: Fraction  # on the knowledge question's effects
     knowledge_cap: Fraction | None  # never beyond +/- this (a fraction: 1/4 is 25%)
     hides_categories: bool  # the defense's categories, during the reconnaissance
-    # Not a field: the knowledge effects pass unchanged (no cap, a factor of 1).
+    # Not fields: the knowledge effects pass unchanged (no cap, a factor of 1); what
+    # the fields imply (``derived``), made at its first use.
     _keeps_knowledge: bool
+    _derived: Derived | None
 
     def __init__(
         self,
@@ -50,6 +122,7 @@ class Terrain(Frozen):
         self.knowledge_cap = knowledge_cap
         self.hides_categories = hides_categories
         self._keeps_knowledge = knowledge_cap is None and knowledge_factor == 1
+        self._derived = None
 
     def fields(self) -> dict[str, Any]:
         return {
@@ -61,6 +134,14 @@ class Terrain(Frozen):
             "knowledge_cap": self.knowledge_cap,
             "hides_categories": self.hides_categories,
         }
+
+    @property
+    def derived(self) -> Derived:
+        """What the fields imply (made once for this terrain: frozen, they never change)."""
+        derived = self._derived
+        if derived is None:
+            derived = self._derived = Derived(self)
+        return derived
 
     def atk_factor(self, category: Category) -> Fraction:
         return self.atk.get(category, ONE)

@@ -19,9 +19,9 @@ from typing import Any
 from games.kit.protocol import Event
 from games.terrakard.content import CYCLE
 from games.terrakard.report import defense_report, round_view
-from games.terrakard.rules import knowledge_of, legal_actions, percent, stake
+from games.terrakard.rules import knowledge_of, legal_actions, stake
 from games.terrakard.state import ATTACKER, DEFENDER, AttackState, Phase
-from games.terrakard.terrains import terrain_to_dict
+from games.terrakard.terrains import percent, terrain_to_dict
 
 
 def reconnaissance(state: AttackState) -> dict[str, Any]:
