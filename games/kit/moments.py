@@ -38,21 +38,13 @@ def iso(moment: datetime) -> str:
         return moment.isoformat()
     two = _TWO
     year = moment.year
-    # Joined with + (compiled, an f-string with a format spec calls ``format`` per piece).
-    text = (
-        (str(year) if year >= 1000 else f"{year:04d}")
-        + "-"
-        + two[moment.month]
-        + "-"
-        + two[moment.day]
-        + "T"
-        + two[moment.hour]
-        + ":"
-        + two[moment.minute]
-        + ":"
-        + two[moment.second]
-    )
     micro = moment.microsecond
+    # Compiled, an f-string of str pieces is one join; a piece with a format spec (or a
+    # chain of +) costs a call each: the numbers come as text from _TWO.
+    text = (
+        f"{str(year) if year >= 1000 else f'{year:04d}'}-{two[moment.month]}-"
+        f"{two[moment.day]}T{two[moment.hour]}:{two[moment.minute]}:{two[moment.second]}"
+    )
     if micro:
         text = f"{text}.{micro:06d}"
     return text + _suffix(zone)

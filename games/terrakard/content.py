@@ -156,6 +156,8 @@ class Card(Frozen):
     atk: int
     def_: int
     question: QuestionFace | None
+    # Not a field: ``public_dict``'s dict, made at its first call (a copy is returned).
+    _public: dict[str, Any] | None
 
     def __init__(
         self,
@@ -174,6 +176,7 @@ class Card(Frozen):
         self.atk = atk
         self.def_ = def_
         self.question = question
+        self._public = None
 
     def fields(self) -> dict[str, Any]:
         return {
@@ -195,16 +198,20 @@ class Card(Frozen):
         return DIFFICULTY_OF[self.rarity]
 
     def public_dict(self) -> dict[str, Any]:
-        """``to_dict()`` without its question (a revealed card, a view's deck)."""
-        return {
-            "id": self.card_id,
-            "name": self.name,
-            "category": str(self.category),
-            "rarity": str(self.rarity),
-            "cost": DECK_COST[self.rarity],
-            "atk": self.atk,
-            "def": self.def_,
-        }
+        """``to_dict()`` without its question (a revealed card, a view's deck): a new
+        dict, copied from the one made at the first call (the card is frozen)."""
+        public = self._public
+        if public is None:
+            public = self._public = {
+                "id": self.card_id,
+                "name": self.name,
+                "category": str(self.category),
+                "rarity": str(self.rarity),
+                "cost": DECK_COST[self.rarity],
+                "atk": self.atk,
+                "def": self.def_,
+            }
+        return dict(public)
 
     def to_dict(self) -> dict[str, Any]:
         return {

@@ -18,10 +18,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Final
 
-from games.kit.chance import RandomState
+from games.kit.chance import MATCH_STREAM, RandomState, uniform
 from games.kit.frozen import plain
 from games.kit.moments import iso, later
 from games.kit.protocol import Event
@@ -96,7 +96,9 @@ def new_match(
         raise ValueError(f"a defense plan has {config.ROUNDS} round cards")
     if min(settings.round_seconds, settings.question_seconds) < 1:
         raise ValueError("a phase lasts at least one second")
-    terrain, rng = RandomState(seed=seed).choose(settings.terrains)
+    # RandomState(seed=seed).choose(terrains), without the first state and its copy
+    index, counter = uniform(seed, MATCH_STREAM, 0, len(settings.terrains))
+    terrain, rng = settings.terrains[index], RandomState(seed, counter)
     now = _aware(now)
     return AttackState(
         attacker=attacker,
@@ -106,7 +108,7 @@ def new_match(
         started_at=now,
         round_seconds=settings.round_seconds,
         question_seconds=settings.question_seconds,
-        deadline=now + timedelta(seconds=settings.reconnaissance_seconds),
+        deadline=later(now, settings.reconnaissance_seconds),
     )
 
 
