@@ -9,9 +9,9 @@ not new code. ``STARTING_TERRAINS`` is the rulebook's table, exactly.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from fractions import Fraction
-from typing import Any
+from typing import Any, Final
 
 from games.kit.frozen import Frozen
 from games.terrakard import config
@@ -75,13 +75,38 @@ class Derived:
         self.atk = {k: ratio(v) for k, v in terrain.atk.items()}
         self.def_ = {k: ratio(v) for k, v in terrain.def_.items()}
         self.round_damage = {k: ratio(v) for k, v in terrain.round_damage.items()}
-        self.right, self.wrong, self.stakes = {}, {}, {}
-        for difficulty in Difficulty:
-            right = terrain.knowledge(config.RIGHT_ANSWER[difficulty])
-            wrong = terrain.knowledge(config.WRONG_ANSWER[difficulty])
-            self.right[difficulty] = Knowledge(difficulty, right) if right else None
-            self.wrong[difficulty] = Knowledge(difficulty, wrong) if wrong else None
-            self.stakes[difficulty] = (percent(right), percent(wrong))
+        # Most terrains leave knowledge alone: they share one set of tables.
+        answers = _UNCHANGED if terrain.keeps_knowledge else _answers(terrain.knowledge)
+        self.right, self.wrong, self.stakes = answers
+
+
+Answers = tuple[
+    dict[Difficulty, Knowledge | None],
+    dict[Difficulty, Knowledge | None],
+    dict[Difficulty, tuple[str, str]],
+]
+
+
+def _answers(knowledge: Callable[[Fraction], Fraction]) -> Answers:
+    """For each difficulty: the knowledge in force after a right answer and after a
+    wrong one, and the stake's texts, on a terrain whose ``knowledge`` this is."""
+    rights: dict[Difficulty, Knowledge | None] = {}
+    wrongs: dict[Difficulty, Knowledge | None] = {}
+    stakes: dict[Difficulty, tuple[str, str]] = {}
+    for difficulty in Difficulty:
+        right = knowledge(config.RIGHT_ANSWER[difficulty])
+        wrong = knowledge(config.WRONG_ANSWER[difficulty])
+        rights[difficulty] = Knowledge(difficulty, right) if right else None
+        wrongs[difficulty] = Knowledge(difficulty, wrong) if wrong else None
+        stakes[difficulty] = (percent(right), percent(wrong))
+    return rights, wrongs, stakes
+
+
+def _unchanged(effect: Fraction) -> Fraction:
+    return effect
+
+
+_UNCHANGED: Final = _answers(_unchanged)
 
 
 def ratio(factor: Fraction) -> Ratio:
@@ -101,7 +126,7 @@ class Terrain(Frozen):
     hides_categories: bool  # the defense's categories, during the reconnaissance
     # Not fields: the knowledge effects pass unchanged (no cap, a factor of 1); what
     # the fields imply (``derived``), made at its first use.
-    _keeps_knowledge: bool
+    keeps_knowledge: bool
     _derived: Derived | None
 
     def __init__(
@@ -121,7 +146,7 @@ class Terrain(Frozen):
         self.knowledge_factor = knowledge_factor
         self.knowledge_cap = knowledge_cap
         self.hides_categories = hides_categories
-        self._keeps_knowledge = knowledge_cap is None and knowledge_factor == 1
+        self.keeps_knowledge = knowledge_cap is None and knowledge_factor == 1
         self._derived = None
 
     def fields(self) -> dict[str, Any]:
@@ -154,7 +179,7 @@ class Terrain(Frozen):
 
     def knowledge(self, effect: Fraction) -> Fraction:
         """A knowledge effect (+0.15 is +15%) as this terrain changes it."""
-        if self._keeps_knowledge:
+        if self.keeps_knowledge:
             return effect  # most terrains leave the effect as it is
         scaled = effect * self.knowledge_factor
         if self.knowledge_cap is not None:
