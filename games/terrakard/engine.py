@@ -234,31 +234,18 @@ def _resolve(
     )
     rounds = (*state.rounds, record)
     over = outcome(attacker_hp, defense_hp, number, state.start_hp)
-    if over is None:
+    phase, stars, reason = _CHOOSE, state.stars, state.finish_reason
+    deadline: datetime | None = None
+    if over is None:  # the next round starts
         number += 1
         deadline = later(at, state.round_seconds)
-        state = state.copy_with(
-            _CHOOSE,
-            number,
-            deadline,
-            attacker_hp,
-            defense_hp,
-            used,
-            None,
-            reserve_round,
-            question,
-            rounds,
-            state.stars,
-            state.finish_reason,
-            state.version,
-        )
-        events.append({"type": "round_started", "round": number, "deadline": iso(deadline)})
-        return state, events
-    stars, reason = over
+    else:
+        phase = _FINISHED
+        stars, reason = over
     state = state.copy_with(
-        _FINISHED,
+        phase,
         number,
-        None,
+        deadline,
         attacker_hp,
         defense_hp,
         used,
@@ -270,7 +257,10 @@ def _resolve(
         reason,
         state.version,
     )
-    events.append(_finished(state))
+    if deadline is None:
+        events.append(_finished(state))
+    else:
+        events.append({"type": "round_started", "round": number, "deadline": iso(deadline)})
     return state, events
 
 
