@@ -17,11 +17,10 @@ The defender's seat is a saved plan: it never acts.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from games.kit.frozen import plain
+from games.kit.frozen import Frozen
 from games.kit.refusal import Refusal
 from games.terrakard.errors import RefusalCode
 
@@ -35,13 +34,33 @@ class ActionKind(StrEnum):
     TIMEOUT = "timeout"
 
 
-@plain
-@dataclass(frozen=True)
-class Action:
+class Action(Frozen):
+    """Frozen by convention (``games.kit.frozen.Frozen``: compiled, a native class)."""
+
     kind: ActionKind
-    card: int | None = None  # play
-    choice: int | None = None  # answer
-    correct: bool | None = None  # answer, as the server marked it
+    card: int | None  # play
+    choice: int | None  # answer
+    correct: bool | None  # answer, as the server marked it
+
+    def __init__(
+        self,
+        kind: ActionKind,
+        card: int | None = None,
+        choice: int | None = None,
+        correct: bool | None = None,
+    ) -> None:
+        self.kind = kind
+        self.card = card
+        self.choice = choice
+        self.correct = correct
+
+    def fields(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind,
+            "card": self.card,
+            "choice": self.choice,
+            "correct": self.correct,
+        }
 
     def to_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {"kind": str(self.kind)}

@@ -12,12 +12,11 @@ rounded once (games/terrakard/damage.py).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from enum import StrEnum
 from fractions import Fraction
 from typing import Any
 
-from games.kit.frozen import plain
+from games.kit.frozen import Frozen
 from games.kit.refusal import Refusal
 
 GAME = "terrakard"
@@ -118,15 +117,22 @@ def rarity(value: Any) -> Rarity:
     return _enum(Rarity, value, "unknown_rarity")  # type: ignore[no-any-return]
 
 
-@plain
-@dataclass(frozen=True)
-class QuestionFace:
+class QuestionFace(Frozen):
     """A published knowledge question as a match may hold it: never its answer key (the
-    server marks an answer before the engine sees it, games/terrakard/actions.py)."""
+    server marks an answer before the engine sees it, games/terrakard/actions.py).
+    Frozen by convention (``games.kit.frozen.Frozen``)."""
 
     question_id: str
     prompt: str
     choices: tuple[str, ...]
+
+    def __init__(self, question_id: str, prompt: str, choices: tuple[str, ...]) -> None:
+        self.question_id = question_id
+        self.prompt = prompt
+        self.choices = choices
+
+    def fields(self) -> dict[str, Any]:
+        return {"question_id": self.question_id, "prompt": self.prompt, "choices": self.choices}
 
     def to_dict(self) -> dict[str, Any]:
         return {"id": self.question_id, "prompt": self.prompt, "choices": list(self.choices)}
@@ -139,10 +145,9 @@ class QuestionFace:
         return cls(str(data["id"]), str(data["prompt"]), choices)
 
 
-@plain
-@dataclass(frozen=True)
-class Card:
-    """A card in a match: a snapshot of its definition (an owned copy's id as ``card_id``)."""
+class Card(Frozen):
+    """A card in a match: a snapshot of its definition (an owned copy's id as ``card_id``).
+    Frozen by convention (``games.kit.frozen.Frozen``: compiled, a native class)."""
 
     card_id: str
     name: str
@@ -150,7 +155,39 @@ class Card:
     rarity: Rarity
     atk: int
     def_: int
-    question: QuestionFace | None = None
+    question: QuestionFace | None
+    # Not a field: ``public_dict``'s dict, made at its first call (a copy is returned).
+    _public: dict[str, Any] | None
+
+    def __init__(
+        self,
+        card_id: str,
+        name: str,
+        category: Category,
+        rarity: Rarity,
+        atk: int,
+        def_: int,
+        question: QuestionFace | None = None,
+    ) -> None:
+        self.card_id = card_id
+        self.name = name
+        self.category = category
+        self.rarity = rarity
+        self.atk = atk
+        self.def_ = def_
+        self.question = question
+        self._public = None
+
+    def fields(self) -> dict[str, Any]:
+        return {
+            "card_id": self.card_id,
+            "name": self.name,
+            "category": self.category,
+            "rarity": self.rarity,
+            "atk": self.atk,
+            "def_": self.def_,
+            "question": self.question,
+        }
 
     @property
     def cost(self) -> int:
@@ -159,6 +196,22 @@ class Card:
     @property
     def difficulty(self) -> Difficulty:
         return DIFFICULTY_OF[self.rarity]
+
+    def public_dict(self) -> dict[str, Any]:
+        """``to_dict()`` without its question (a revealed card, a view's deck): a new
+        dict, copied from the one made at the first call (the card is frozen)."""
+        public = self._public
+        if public is None:
+            public = self._public = {
+                "id": self.card_id,
+                "name": self.name,
+                "category": str(self.category),
+                "rarity": str(self.rarity),
+                "cost": DECK_COST[self.rarity],
+                "atk": self.atk,
+                "def": self.def_,
+            }
+        return dict(public)
 
     def to_dict(self) -> dict[str, Any]:
         return {

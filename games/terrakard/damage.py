@@ -13,88 +13,60 @@ the server played for the attacker ("without the knowledge bonus").
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass
-from fractions import Fraction
-from typing import Any
+from typing import Any, Final
 
-from games.kit.frozen import plain
+from games.kit.frozen import Frozen
 from games.terrakard import config
 from games.terrakard.content import Card, Category, Difficulty, category_multiplier
 from games.terrakard.plans import POSTURE_FACTORS, Posture
-from games.terrakard.terrains import Terrain
+from games.terrakard.terrains import Knowledge, Ratio, Terrain, ratio
 
-ONE = Fraction(1)
-
-
-@plain
-@dataclass(frozen=True)
-class Knowledge:
-    """The knowledge question's effect in force: its difficulty and its change (+0.15 is
-    +15%), the terrain's factor and cap already applied."""
-
-    difficulty: Difficulty
-    effect: Fraction
-
-    def factor(self, difficulty: Difficulty) -> Fraction:
-        return ONE + self.effect if self.difficulty is difficulty else ONE
+__all__ = ["Exchange", "Knowledge", "exchange"]  # Knowledge: games/terrakard/terrains.py
 
 
-@plain
-@dataclass(frozen=True)
-class Exchange:
+class Exchange(Frozen):
     """One round's damage, both ways."""
 
     to_defense: int
     to_attacker: int
 
+    def __init__(self, to_defense: int, to_attacker: int) -> None:
+        self.to_defense = to_defense
+        self.to_attacker = to_attacker
 
-Ratio = tuple[int, int]  # a factor as (numerator, denominator), in plain integers
-_ONE: Ratio = (1, 1)
+    def fields(self) -> dict[str, Any]:
+        return {"to_defense": self.to_defense, "to_attacker": self.to_attacker}
 
 
-def _ratio(factor: Fraction) -> Ratio:
-    return factor.numerator, factor.denominator
-
-
-def _lookup(factors: Mapping[Any, Fraction], key: Any) -> Ratio:
-    """A terrain's factor for a category or a round (most have none: x1)."""
-    factor = factors.get(key)
-    return _ONE if factor is None else (factor.numerator, factor.denominator)
+_ONE: Final[Ratio] = (1, 1)
 
 
 # Every factor that does not depend on the terrain or the answer, as plain integers
 # (Fraction arithmetic reduces at every step and was most of an attack's time).
-_CATEGORY: Mapping[tuple[Category, Category], Ratio] = {
-    (a, o): _ratio(category_multiplier(a, o)) for a in Category for o in Category
+_CATEGORY: Final[dict[Category, dict[Category, Ratio]]] = {
+    a: {o: ratio(category_multiplier(a, o)) for o in Category} for a in Category
 }
-_POSTURE: Mapping[Posture, tuple[Ratio, Ratio]] = {
-    posture: (_ratio(atk), _ratio(def_)) for posture, (atk, def_) in POSTURE_FACTORS.items()
+_POSTURE: Final[dict[Posture, tuple[int, int, int, int]]] = {
+    posture: (*ratio(atk), *ratio(def_)) for posture, (atk, def_) in POSTURE_FACTORS.items()
 }
-_RAMPART = _ratio(config.RAMPART)
-_SHARE = _ratio(config.DEF_SHARE)
+_RAMPART_N: Final = config.RAMPART.numerator
+_RAMPART_D: Final = config.RAMPART.denominator
+_SHARE_N: Final = config.DEF_SHARE.numerator
+_SHARE_D: Final = config.DEF_SHARE.denominator
+_MIN_DAMAGE: Final = config.MIN_DAMAGE
+_EASY: Final = Difficulty.EASY
+_MEDIUM: Final = Difficulty.MEDIUM
+_HARD: Final = Difficulty.HARD
 
 
-def _product(value: int, *factors: Ratio) -> Ratio:
-    """``value`` times ``factors`` as (numerator, denominator): exact, in plain integers."""
-    numerator, denominator = value, 1
-    for factor_numerator, factor_denominator in factors:
-        numerator *= factor_numerator
-        denominator *= factor_denominator
-    return numerator, denominator
-
-
-def _hit(atk: Ratio, opposing_def: Ratio, round_factor: Ratio) -> int:
-    """max(1, round half up((atk - share x def) x round factor)), exactly."""
-    atk_n, atk_d = atk
-    def_n, def_d = opposing_def
-    share_n, share_d = _SHARE
-    rf_n, rf_d = round_factor
+def _hit(atk_n: int, atk_d: int, def_n: int, def_d: int, rf_n: int, rf_d: int) -> int:
+    """max(1, round half up((atk - share x def) x round factor)), exactly: ``atk``,
+    the opposing ``def`` and the round's factor each as numerator and denominator."""
     # (atk_n / atk_d - share x def_n / def_d) x rf, over one common denominator
-    numerator = (atk_n * def_d * share_d - share_n * def_n * atk_d) * rf_n
-    denominator = atk_d * def_d * share_d * rf_d
+    numerator = (atk_n * def_d * _SHARE_D - _SHARE_N * def_n * atk_d) * rf_n
+    denominator = atk_d * def_d * _SHARE_D * rf_d
     whole = (2 * numerator + denominator) // (2 * denominator)  # floor(x + 1/2)
-    return max(config.MIN_DAMAGE, whole)
+    return max(_MIN_DAMAGE, whole)
 
 
 def exchange(
@@ -107,32 +79,44 @@ def exchange(
     knowledge: Knowledge | None,
     knowledge_applies: bool = True,
 ) -> Exchange:
-    """The damage the attacker's card and the defense's card deal each other."""
-    easy = medium = hard = _ONE
-    if knowledge is not None and knowledge_applies:
-        effect = knowledge.effect
-        changed = (effect.denominator + effect.numerator, effect.denominator)  # 1 + effect
-        if knowledge.difficulty is Difficulty.EASY:
-            easy = changed
-        elif knowledge.difficulty is Difficulty.MEDIUM:
-            medium = changed
-        elif knowledge.difficulty is Difficulty.HARD:
-            hard = changed
-    posture_atk, posture_def = _POSTURE[posture]
-    a_cat, d_cat = attacker.category, defender.category
-    atk, def_, rounds = terrain.atk, terrain.def_, terrain.round_damage
-    # A terrain names few categories (and rounds): most lookups find none, x1.
-    round_factor = _lookup(rounds, round_number) if rounds else _ONE
-    a_atk = _lookup(atk, a_cat) if a_cat in atk else _ONE
-    d_atk = _lookup(atk, d_cat) if d_cat in atk else _ONE
-    a_def = _lookup(def_, a_cat) if a_cat in def_ else _ONE
-    d_def = _lookup(def_, d_cat) if d_cat in def_ else _ONE
+    """The damage the attacker's card and the defense's card deal each other.
 
-    attacker_atk = _product(attacker.atk, _CATEGORY[a_cat, d_cat], a_atk, easy)
-    attacker_def = _product(attacker.def_, a_def, medium)
-    defender_atk = _product(defender.atk, _CATEGORY[d_cat, a_cat], d_atk, posture_atk)
-    defender_def = _product(defender.def_, d_def, posture_def, _RAMPART, hard)
+    Every value is a product of factors, kept as a numerator and a denominator in plain
+    integers (tests/unit/games/terrakard/test_damage_in_integers.py holds it to the
+    formula in Fractions)."""
+    easy_n = easy_d = medium_n = medium_d = hard_n = hard_d = 1
+    if knowledge is not None and knowledge_applies:
+        denominator = knowledge.denominator
+        numerator = denominator + knowledge.numerator  # 1 + effect
+        difficulty = knowledge.difficulty
+        if difficulty is _EASY:
+            easy_n, easy_d = numerator, denominator
+        elif difficulty is _MEDIUM:
+            medium_n, medium_d = numerator, denominator
+        elif difficulty is _HARD:
+            hard_n, hard_d = numerator, denominator
+    posture_atk_n, posture_atk_d, posture_def_n, posture_def_d = _POSTURE[posture]
+    a_cat, d_cat = attacker.category, defender.category
+    factors = terrain.derived
+    atk, def_ = factors.atk, factors.def_
+    # A terrain names few categories (and rounds): most lookups find none, x1.
+    rf_n, rf_d = factors.round_damage.get(round_number, _ONE)
+    a_atk_n, a_atk_d = atk.get(a_cat, _ONE)
+    d_atk_n, d_atk_d = atk.get(d_cat, _ONE)
+    a_def_n, a_def_d = def_.get(a_cat, _ONE)
+    d_def_n, d_def_d = def_.get(d_cat, _ONE)
+    ad_n, ad_d = _CATEGORY[a_cat][d_cat]
+    da_n, da_d = _CATEGORY[d_cat][a_cat]
+
+    attacker_atk_n = attacker.atk * ad_n * a_atk_n * easy_n
+    attacker_atk_d = ad_d * a_atk_d * easy_d
+    attacker_def_n = attacker.def_ * a_def_n * medium_n
+    attacker_def_d = a_def_d * medium_d
+    defender_atk_n = defender.atk * da_n * d_atk_n * posture_atk_n
+    defender_atk_d = da_d * d_atk_d * posture_atk_d
+    defender_def_n = defender.def_ * d_def_n * posture_def_n * _RAMPART_N * hard_n
+    defender_def_d = d_def_d * posture_def_d * _RAMPART_D * hard_d
     return Exchange(
-        to_defense=_hit(attacker_atk, defender_def, round_factor),
-        to_attacker=_hit(defender_atk, attacker_def, round_factor),
+        _hit(attacker_atk_n, attacker_atk_d, defender_def_n, defender_def_d, rf_n, rf_d),
+        _hit(defender_atk_n, defender_atk_d, attacker_def_n, attacker_def_d, rf_n, rf_d),
     )

@@ -18,10 +18,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import datetime
+from typing import Final
 
-from games.kit.chance import RandomState
-from games.kit.frozen import evolve, plain
+from games.kit.chance import MATCH_STREAM, RandomState, uniform
+from games.kit.frozen import plain
+from games.kit.moments import iso, later
 from games.kit.protocol import Event
 from games.terrakard import config
 from games.terrakard.actions import Action, ActionKind, timeout
@@ -30,8 +32,8 @@ from games.terrakard.rules import (
     asks_question,
     cheapest_unused,
     check,
-    ending,
-    knowledge_of,
+    knowledge_for,
+    outcome,
     overdue,
     reserve_comes_in,
     stake,
@@ -64,6 +66,10 @@ class Settings:
 
 LogEntry = tuple[str, Action, datetime]
 
+_CHOOSE: Final = Phase.CHOOSE
+_QUESTION: Final = Phase.QUESTION
+_FINISHED: Final = Phase.FINISHED
+
 
 def _aware(now: datetime) -> datetime:
     if now.tzinfo is None:
@@ -90,7 +96,9 @@ def new_match(
         raise ValueError(f"a defense plan has {config.ROUNDS} round cards")
     if min(settings.round_seconds, settings.question_seconds) < 1:
         raise ValueError("a phase lasts at least one second")
-    terrain, rng = RandomState(seed=seed).choose(settings.terrains)
+    # RandomState(seed=seed).choose(terrains), without the first state and its copy
+    index, counter = uniform(seed, MATCH_STREAM, 0, len(settings.terrains))
+    terrain, rng = settings.terrains[index], RandomState(seed, counter)
     now = _aware(now)
     return AttackState(
         attacker=attacker,
@@ -100,15 +108,29 @@ def new_match(
         started_at=now,
         round_seconds=settings.round_seconds,
         question_seconds=settings.question_seconds,
-        deadline=now + timedelta(seconds=settings.reconnaissance_seconds),
+        deadline=later(now, settings.reconnaissance_seconds),
     )
 
 
 def _start_round(state: AttackState, at: datetime) -> tuple[AttackState, list[Event]]:
     number = state.round + 1
-    deadline = at + timedelta(seconds=state.round_seconds)
-    state = evolve(state, phase=Phase.CHOOSE, round=number, deadline=deadline, played=None)
-    return state, [{"type": "round_started", "round": number, "deadline": deadline.isoformat()}]
+    deadline = later(at, state.round_seconds)
+    state = state.copy_with(
+        _CHOOSE,
+        number,
+        deadline,
+        state.attacker_hp,
+        state.defense_hp,
+        state.used,
+        None,
+        state.reserve_round,
+        state.question,
+        state.rounds,
+        state.stars,
+        state.finish_reason,
+        state.version,
+    )
+    return state, [{"type": "round_started", "round": number, "deadline": iso(deadline)}]
 
 
 def _play(
@@ -117,130 +139,179 @@ def _play(
     card = state.attacker.deck[index]
     reserve = reserve_comes_in(state, card)
     plan = state.defense.plan
-    revealed = plan.reserve if reserve else plan.rounds[state.round - 1]
+    number = state.round
+    revealed = plan.reserve if reserve else plan.rounds[number - 1]
     played = Played(index, auto, reserve)
-    state = evolve(
-        state,
-        used=(*state.used, index),
-        played=played,
-        reserve_round=state.round if reserve else state.reserve_round,
-    )
+    used = (*state.used, index)
+    reserve_round = number if reserve else state.reserve_round
     events: list[Event] = [
-        {
-            "type": "card_played",
-            "round": state.round,
-            "card": index,
-            "name": card.name,
-            "auto": auto,
-        }
+        {"type": "card_played", "round": number, "card": index, "name": card.name, "auto": auto}
     ]
     if reserve:
-        events.append({"type": "reserve_came_in", "round": state.round, **plan.condition.to_dict()})
+        events.append({"type": "reserve_came_in", "round": number, **plan.condition.to_dict()})
     events.append(
         {
             "type": "defense_card_revealed",
-            "round": state.round,
+            "round": number,
             "reserve": reserve,
-            "card": _public(revealed.to_dict()),
+            "card": revealed.public_dict(),
         }
     )
     if asks_question(state, revealed):
-        asked = AskedQuestion(state.round, revealed.difficulty)
-        deadline = at + timedelta(seconds=state.question_seconds)
-        state = evolve(state, phase=Phase.QUESTION, question=asked, deadline=deadline)
+        asked = AskedQuestion(number, revealed.difficulty)
+        deadline = later(at, state.question_seconds)
+        state = state.copy_with(
+            _QUESTION,
+            number,
+            deadline,
+            state.attacker_hp,
+            state.defense_hp,
+            used,
+            played,
+            reserve_round,
+            asked,
+            state.rounds,
+            state.stars,
+            state.finish_reason,
+            state.version,
+        )
+        question = revealed.question
         events.append(
             {
                 "type": "question_asked",
-                "round": state.round,
-                "question": revealed.question.to_dict() if revealed.question else None,
+                "round": number,
+                "question": question.to_dict() if question else None,
                 "stake": stake(state),
-                "deadline": deadline.isoformat(),
+                "deadline": iso(deadline),
             }
         )
         return state, events
-    state, resolved = _resolve(state, at)
-    return state, events + resolved
+    return _resolve(state, played, used, reserve_round, state.question, at, events)
 
 
-def _public(card: dict[str, object]) -> dict[str, object]:
-    """A revealed card's new dict without its question (the view shows the question
-    while asked): taken out of that dict, which nothing else holds."""
-    card.pop("question", None)
-    return card
-
-
-def _resolve(state: AttackState, at: datetime) -> tuple[AttackState, list[Event]]:
-    """The damage both ways at once, then the end checks or the next round."""
-    played = state.played
-    assert played is not None
+def _resolve(
+    state: AttackState,
+    played: Played,
+    used: tuple[int, ...],
+    reserve_round: int | None,
+    question: AskedQuestion | None,
+    at: datetime,
+    events: list[Event],
+) -> tuple[AttackState, list[Event]]:
+    """The damage both ways at once (``state`` as it was before this round's card was
+    played, with its card, the reserve's round and the question given), then the end
+    checks or the next round; the round's events follow ``events``."""
     plan = state.defense.plan
+    number = state.round
     attacker_card = state.attacker.deck[played.card]
-    defense_card = plan.reserve if played.reserve else plan.rounds[state.round - 1]
-    knowledge = knowledge_of(state)
+    defense_card = plan.reserve if played.reserve else plan.rounds[number - 1]
+    knowledge = knowledge_for(state.terrain, question)
     hits = exchange(
         attacker_card,
         defense_card,
         terrain=state.terrain,
         posture=plan.posture,
-        round_number=state.round,
+        round_number=number,
         knowledge=knowledge,
         knowledge_applies=not played.auto,
     )
-    record = RoundRecord(
-        number=state.round,
-        played=played,
-        to_defense=hits.to_defense,
-        to_attacker=hits.to_attacker,
-        attacker_hp=max(0, state.attacker_hp - hits.to_attacker),
-        defense_hp=max(0, state.defense_hp - hits.to_defense),
-        knowledge=knowledge is not None and not played.auto,
+    to_defense, to_attacker = hits.to_defense, hits.to_attacker
+    attacker_hp = max(0, state.attacker_hp - to_attacker)
+    defense_hp = max(0, state.defense_hp - to_defense)
+    applied = knowledge is not None and not played.auto
+    record = RoundRecord(number, played, to_defense, to_attacker, attacker_hp, defense_hp, applied)
+    events.append(
+        {
+            "type": "round_resolved",
+            "number": number,
+            "played": played.to_dict(),
+            "to_defense": to_defense,
+            "to_attacker": to_attacker,
+            "attacker_hp": attacker_hp,
+            "defense_hp": defense_hp,
+            "knowledge": applied,
+        }
     )
-    state = evolve(
-        state,
-        attacker_hp=record.attacker_hp,
-        defense_hp=record.defense_hp,
-        rounds=(*state.rounds, record),
-        played=None,
+    rounds = (*state.rounds, record)
+    over = outcome(attacker_hp, defense_hp, number, state.start_hp)
+    phase, stars, reason = _CHOOSE, state.stars, state.finish_reason
+    deadline: datetime | None = None
+    if over is None:  # the next round starts
+        number += 1
+        deadline = later(at, state.round_seconds)
+    else:
+        phase = _FINISHED
+        stars, reason = over
+    state = state.copy_with(
+        phase,
+        number,
+        deadline,
+        attacker_hp,
+        defense_hp,
+        used,
+        None,
+        reserve_round,
+        question,
+        rounds,
+        stars,
+        reason,
+        state.version,
     )
-    events: list[Event] = [{"type": "round_resolved", **record.to_dict()}]
-    over = ending(state)
-    if over is None:
-        state, started = _start_round(state, at)
-        return state, events + started
-    stars, reason = over
-    return _finish(state, stars, reason, events)
+    if deadline is None:
+        events.append(_finished(state))
+    else:
+        events.append({"type": "round_started", "round": number, "deadline": iso(deadline)})
+    return state, events
 
 
 def _finish(
     state: AttackState, stars: int, reason: FinishReason, events: list[Event]
 ) -> tuple[AttackState, list[Event]]:
-    state = evolve(state, phase=Phase.FINISHED, deadline=None, stars=stars, finish_reason=reason)
-    events.append(
-        {
-            "type": "attack_finished",
-            "stars": stars,
-            "reason": str(reason),
-            "attacker_hp": state.attacker_hp,
-            "defense_hp": state.defense_hp,
-        }
+    state = state.copy_with(
+        _FINISHED,
+        state.round,
+        None,
+        state.attacker_hp,
+        state.defense_hp,
+        state.used,
+        state.played,
+        state.reserve_round,
+        state.question,
+        state.rounds,
+        stars,
+        reason,
+        state.version,
     )
+    events.append(_finished(state))
     return state, events
+
+
+def _finished(state: AttackState) -> Event:
+    return {
+        "type": "attack_finished",
+        "stars": state.stars,
+        "reason": str(state.finish_reason),
+        "attacker_hp": state.attacker_hp,
+        "defense_hp": state.defense_hp,
+    }
 
 
 def _answered(
     state: AttackState, how: Answered, choice: int | None, at: datetime
 ) -> tuple[AttackState, list[Event]]:
-    assert state.question is not None
-    state = evolve(state, question=evolve(state.question, answered=how, choice=choice))
-    knowledge = knowledge_of(state)
-    event: Event = {
-        "type": "question_answered",
-        "round": state.round,
-        "answered": str(how),
-        "effect": None if knowledge is None else str(knowledge.effect),
-    }
-    state, resolved = _resolve(state, at)
-    return state, [event, *resolved]
+    asked, played = state.question, state.played
+    assert asked is not None and played is not None
+    question = AskedQuestion(asked.round, asked.difficulty, how, choice)
+    knowledge = knowledge_for(state.terrain, question)
+    events: list[Event] = [
+        {
+            "type": "question_answered",
+            "round": state.round,
+            "answered": str(how),
+            "effect": None if knowledge is None else knowledge.text,
+        }
+    ]
+    return _resolve(state, played, state.used, state.reserve_round, question, at, events)
 
 
 def _time_runs_out(state: AttackState) -> tuple[AttackState, list[Event]]:
@@ -287,16 +358,16 @@ def apply(
         state, events = _time_runs_out(state)
         if action.kind is not ActionKind.TIMEOUT:
             events.insert(0, {"type": "too_late", "action": action.to_dict()})
-        return evolve(state, version=state.version + 1), events
+        return state.next_version(), events
     events = []
     if late:
         state, events = _time_runs_out(state)
         if state.finished:
             events.append({"type": "action_ignored", "action": action.to_dict()})
-            return evolve(state, version=state.version + 1), events
+            return state.next_version(), events
     check(state, seat, action)
     state, more = _dispatch(state, action, now)
-    return evolve(state, version=state.version + 1), events + more
+    return state.next_version(), events + more
 
 
 def timeouts(state: AttackState) -> list[tuple[str, Action]]:

@@ -10,13 +10,12 @@ fixed order (games.kit.collection's ``Assessment``, as Quest's decks).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from enum import StrEnum
 from fractions import Fraction
 from typing import Any
 
 from games.kit.collection import Assessment, Problem
-from games.kit.frozen import plain
+from games.kit.frozen import Frozen
 from games.kit.refusal import Refusal
 from games.terrakard import config
 from games.terrakard.content import Card, Category
@@ -47,11 +46,18 @@ class Trigger(StrEnum):
     LOW_HP = "low_hp"  # the defense's HP below 50% of their maximum at the round's start
 
 
-@plain
-@dataclass(frozen=True)
-class ReserveCondition:
+class ReserveCondition(Frozen):
+    """Frozen by convention (``games.kit.frozen.Frozen``: compiled, a native class)."""
+
     trigger: Trigger
-    category: Category | None = None  # the chosen category (CATEGORY only)
+    category: Category | None  # the chosen category (CATEGORY only)
+
+    def __init__(self, trigger: Trigger, category: Category | None = None) -> None:
+        self.trigger = trigger
+        self.category = category
+
+    def fields(self) -> dict[str, Any]:
+        return {"trigger": self.trigger, "category": self.category}
 
     def to_dict(self) -> dict[str, Any]:
         return {"trigger": str(self.trigger), "category": self.category and str(self.category)}
@@ -72,13 +78,37 @@ class ReserveCondition:
         return cls(trigger, category)
 
 
-@plain
-@dataclass(frozen=True)
-class DefensePlan:
+class DefensePlan(Frozen):
+    """Frozen by convention (``games.kit.frozen.Frozen``: compiled, a native class)."""
+
     rounds: tuple[Card, ...]  # in the order of the rounds
     reserve: Card
     condition: ReserveCondition
     posture: Posture
+
+    def __init__(
+        self,
+        rounds: tuple[Card, ...],
+        reserve: Card,
+        condition: ReserveCondition,
+        posture: Posture,
+    ) -> None:
+        self.rounds = rounds
+        self.reserve = reserve
+        self.condition = condition
+        self.posture = posture
+
+    def fields(self) -> dict[str, Any]:
+        return {
+            "rounds": self.rounds,
+            "reserve": self.reserve,
+            "condition": self.condition,
+            "posture": self.posture,
+        }
+
+    def replace(self, **changes: Any) -> DefensePlan:
+        """A copy with ``changes`` (``dataclasses.replace``'s meaning)."""
+        return DefensePlan(**{**self.fields(), **changes})
 
     @property
     def cards(self) -> tuple[Card, ...]:

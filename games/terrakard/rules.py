@@ -7,16 +7,30 @@ and stars").
 from __future__ import annotations
 
 from datetime import datetime
-from fractions import Fraction
+from typing import Final
 
 from games.kit.refusal import Refusal
 from games.terrakard import config
 from games.terrakard.actions import PLAYS, Action, ActionKind, begin, give_up, play, skip
 from games.terrakard.content import CHOICES_PER_QUESTION, Card, Rarity, at_least
-from games.terrakard.damage import Knowledge
 from games.terrakard.errors import RefusalCode
 from games.terrakard.plans import Trigger
-from games.terrakard.state import ATTACKER, Answered, AttackState, FinishReason, Phase
+from games.terrakard.state import (
+    ATTACKER,
+    Answered,
+    AskedQuestion,
+    AttackState,
+    FinishReason,
+    Phase,
+)
+from games.terrakard.terrains import Knowledge, Terrain
+
+_RIGHT: Final = Answered.RIGHT
+_WRONG: Final = Answered.WRONG
+_LOW_HP_NUMERATOR: Final = config.LOW_HP_SHARE.numerator
+_LOW_HP_DENOMINATOR: Final = config.LOW_HP_SHARE.denominator
+_TWO_STARS_NUMERATOR: Final = config.TWO_STARS_SHARE.numerator
+_TWO_STARS_DENOMINATOR: Final = config.TWO_STARS_SHARE.denominator
 
 
 def overdue(state: AttackState, now: datetime) -> bool:
@@ -99,12 +113,8 @@ def reserve_comes_in(state: AttackState, attacker_card: Card) -> bool:
         return attacker_card.category == condition.category
     if condition.trigger is Trigger.EPIC_OR_RARER:
         return at_least(attacker_card.rarity, Rarity.EPIC)
-    return _below(state.defense_hp, state.start_hp, config.LOW_HP_SHARE)
-
-
-def _below(value: int, whole: int, share: Fraction) -> bool:
-    """``value < whole x share``, in integers (a Fraction product is slow)."""
-    return value * share.denominator < whole * share.numerator
+    # defense_hp < start_hp x share, in integers (a Fraction product is slow)
+    return state.defense_hp * _LOW_HP_DENOMINATOR < state.start_hp * _LOW_HP_NUMERATOR
 
 
 def asks_question(state: AttackState, revealed: Card) -> bool:
@@ -124,35 +134,50 @@ def asks_question(state: AttackState, revealed: Card) -> bool:
 def knowledge_of(state: AttackState) -> Knowledge | None:
     """The effect of the answered question, the terrain's factor and cap applied; none for
     a skipped or timed-out question, or a wrong medium or hard one."""
-    asked = state.question
-    if asked is None or asked.answered not in (Answered.RIGHT, Answered.WRONG):
+    return knowledge_for(state.terrain, state.question)
+
+
+def knowledge_for(terrain: Terrain, asked: AskedQuestion | None) -> Knowledge | None:
+    """``knowledge_of`` a state on ``terrain`` whose question is ``asked``."""
+    if asked is None:
         return None
-    table = config.RIGHT_ANSWER if asked.answered is Answered.RIGHT else config.WRONG_ANSWER
-    effect = state.terrain.knowledge(table[asked.difficulty])
-    return Knowledge(asked.difficulty, effect) if effect else None
+    answered = asked.answered
+    if answered is _RIGHT:
+        return terrain.derived.right[asked.difficulty]
+    if answered is _WRONG:
+        return terrain.derived.wrong[asked.difficulty]
+    return None
 
 
 def ending(state: AttackState) -> tuple[int, FinishReason] | None:
-    """After a round: (stars, reason) if the attack is over, else None.
+    """After a round: (stars, reason) if the attack is over, else None (``outcome``)."""
+    return outcome(state.attacker_hp, state.defense_hp, state.round, state.start_hp)
+
+
+def outcome(
+    attacker_hp: int, defense_hp: int, round_number: int, start_hp: int
+) -> tuple[int, FinishReason] | None:
+    """After round ``round_number``, the sides at these HP: (stars, reason) if the attack
+    is over, else None.
 
     Rulebook: three stars when the defense has no HP left (the attack stops at once);
     both at 0 in the same round goes to the defense; after the last round, more HP than
     the defense wins two stars if the defense has 50% or less, else one; a tie goes to
     the defense.
     """
-    attacker_down, defense_down = state.attacker_hp <= 0, state.defense_hp <= 0
+    attacker_down, defense_down = attacker_hp <= 0, defense_hp <= 0
     if attacker_down and defense_down:
         return 0, FinishReason.BOTH_DOWN
     if defense_down:
         return 3, FinishReason.DEFENSE_DOWN
     if attacker_down:
         return 0, FinishReason.ATTACKER_DOWN
-    if state.round < config.ROUNDS:
+    if round_number < config.ROUNDS:
         return None
-    if state.attacker_hp <= state.defense_hp:
+    if attacker_hp <= defense_hp:
         return 0, FinishReason.LAST_ROUND
-    share = config.TWO_STARS_SHARE  # defense_hp <= start_hp x share, in integers
-    two = state.defense_hp * share.denominator <= state.start_hp * share.numerator
+    # defense_hp <= start_hp x share, in integers
+    two = defense_hp * _TWO_STARS_DENOMINATOR <= start_hp * _TWO_STARS_NUMERATOR
     return (2 if two else 1), FinishReason.LAST_ROUND
 
 
@@ -170,21 +195,11 @@ def stake(state: AttackState) -> dict[str, object] | None:
     if asked is None:
         return None
     difficulty = asked.difficulty
-    right = state.terrain.knowledge(config.RIGHT_ANSWER[difficulty])
-    wrong = state.terrain.knowledge(config.WRONG_ANSWER[difficulty])
+    right, wrong = state.terrain.derived.stakes[difficulty]
     return {
         "difficulty": str(difficulty),
         "changes": STAKE_TARGET[difficulty],
-        "right": percent(right),
-        "wrong": percent(wrong),
+        "right": right,
+        "wrong": wrong,
         "from_round": asked.round,
     }
-
-
-def percent(value: Fraction) -> str:
-    """+3/20 as "+15%", -3/40 as "-7.5%", 0 as "0%"."""
-    if not value:
-        return "0%"
-    # float(value x 100), without a Fraction product: int division rounds correctly.
-    text = f"{value.numerator * 100 / value.denominator:+.2f}".rstrip("0").rstrip(".")
-    return f"{text}%"

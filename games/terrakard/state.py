@@ -1,7 +1,9 @@
-"""The state of one attack: frozen dataclasses and their JSON dicts.
+"""The state of one attack: frozen value classes and their JSON dicts.
 
-Nothing here changes a state in place; the engine builds a new one with
-``games.kit.frozen.evolve``. ``AttackState.to_dict()`` is what a host stores (it holds
+Nothing here changes a state in place; the engine builds a new one (``AttackState``'s
+``copy_with`` and ``replace``). The classes are written out on ``games.kit.frozen.Frozen``
+rather than dataclasses, so that compiled they are native classes (docs/performance.md,
+"TerraKard engine, native state"). ``AttackState.to_dict()`` is what a host stores (it holds
 the defense plan, reserve included, so it is never shown: views are,
 games/terrakard/view.py) and ``AttackState.from_dict()`` reads it back.
 """
@@ -9,13 +11,12 @@ games/terrakard/view.py) and ``AttackState.from_dict()`` reads it back.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
 from typing import Any
 
 from games.kit.chance import RandomState
-from games.kit.frozen import plain
+from games.kit.frozen import Frozen
 from games.terrakard import config
 from games.terrakard.content import Card, Difficulty
 from games.terrakard.plans import DefensePlan
@@ -49,11 +50,18 @@ class Answered(StrEnum):
     TIMED_OUT = "timed_out"
 
 
-@plain
-@dataclass(frozen=True)
-class AttackerSide:
+class AttackerSide(Frozen):
+    """The attacker's snapshot (frozen by convention, ``games.kit.frozen.Frozen``)."""
+
     deck: tuple[Card, ...]
-    questions: bool = True  # rulebook: "You can turn the questions off in your settings"
+    questions: bool  # rulebook: "You can turn the questions off in your settings"
+
+    def __init__(self, deck: tuple[Card, ...], questions: bool = True) -> None:
+        self.deck = deck
+        self.questions = questions
+
+    def fields(self) -> dict[str, Any]:
+        return {"deck": self.deck, "questions": self.questions}
 
     def to_dict(self) -> dict[str, Any]:
         return {"deck": [c.to_dict() for c in self.deck], "questions": self.questions}
@@ -63,17 +71,33 @@ class AttackerSide:
         return cls(tuple(Card.from_dict(c) for c in data["deck"]), bool(data["questions"]))
 
 
-@plain
-@dataclass(frozen=True)
-class DefenseSide:
+class DefenseSide(Frozen):
     """The defense as the attack snapshotted it: the plan and the public profile shown
-    in the reconnaissance."""
+    in the reconnaissance (frozen by convention)."""
 
     plan: DefensePlan
     pseudonym: str
     level: int
     trophies: int
-    automatic: bool = False  # an automatic plan (a victory against it earns less)
+    automatic: bool  # an automatic plan (a victory against it earns less)
+
+    def __init__(
+        self, plan: DefensePlan, pseudonym: str, level: int, trophies: int, automatic: bool = False
+    ) -> None:
+        self.plan = plan
+        self.pseudonym = pseudonym
+        self.level = level
+        self.trophies = trophies
+        self.automatic = automatic
+
+    def fields(self) -> dict[str, Any]:
+        return {
+            "plan": self.plan,
+            "pseudonym": self.pseudonym,
+            "level": self.level,
+            "trophies": self.trophies,
+            "automatic": self.automatic,
+        }
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -95,15 +119,21 @@ class DefenseSide:
         )
 
 
-@plain
-@dataclass(frozen=True)
-class Played:
+class Played(Frozen):
     """This round's cards once the attacker's is played: the attacker's deck index, whether
     the server played it (no knowledge effect then), and whether the reserve came in."""
 
     card: int
     auto: bool
     reserve: bool
+
+    def __init__(self, card: int, auto: bool, reserve: bool) -> None:
+        self.card = card
+        self.auto = auto
+        self.reserve = reserve
+
+    def fields(self) -> dict[str, Any]:
+        return {"card": self.card, "auto": self.auto, "reserve": self.reserve}
 
     def to_dict(self) -> dict[str, Any]:
         return {"card": self.card, "auto": self.auto, "reserve": self.reserve}
@@ -113,9 +143,7 @@ class Played:
         return cls(int(data["card"]), bool(data["auto"]), bool(data["reserve"]))
 
 
-@plain
-@dataclass(frozen=True)
-class RoundRecord:
+class RoundRecord(Frozen):
     number: int
     played: Played
     to_defense: int
@@ -123,6 +151,35 @@ class RoundRecord:
     attacker_hp: int  # after the round
     defense_hp: int
     knowledge: bool  # the knowledge effect applied to this round's attacker card
+
+    def __init__(
+        self,
+        number: int,
+        played: Played,
+        to_defense: int,
+        to_attacker: int,
+        attacker_hp: int,
+        defense_hp: int,
+        knowledge: bool,
+    ) -> None:
+        self.number = number
+        self.played = played
+        self.to_defense = to_defense
+        self.to_attacker = to_attacker
+        self.attacker_hp = attacker_hp
+        self.defense_hp = defense_hp
+        self.knowledge = knowledge
+
+    def fields(self) -> dict[str, Any]:
+        return {
+            "number": self.number,
+            "played": self.played,
+            "to_defense": self.to_defense,
+            "to_attacker": self.to_attacker,
+            "attacker_hp": self.attacker_hp,
+            "defense_hp": self.defense_hp,
+            "knowledge": self.knowledge,
+        }
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -148,16 +205,34 @@ class RoundRecord:
         )
 
 
-@plain
-@dataclass(frozen=True)
-class AskedQuestion:
+class AskedQuestion(Frozen):
     """The attack's one knowledge question: the round, the difficulty (by the rarity of
     the card it is about), and how it was answered (None while it waits)."""
 
     round: int
     difficulty: Difficulty
-    answered: Answered | None = None
-    choice: int | None = None
+    answered: Answered | None
+    choice: int | None
+
+    def __init__(
+        self,
+        round: int,
+        difficulty: Difficulty,
+        answered: Answered | None = None,
+        choice: int | None = None,
+    ) -> None:
+        self.round = round
+        self.difficulty = difficulty
+        self.answered = answered
+        self.choice = choice
+
+    def fields(self) -> dict[str, Any]:
+        return {
+            "round": self.round,
+            "difficulty": self.difficulty,
+            "answered": self.answered,
+            "choice": self.choice,
+        }
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -182,30 +257,166 @@ def _time(value: str | None) -> datetime | None:
     return None if value is None else datetime.fromisoformat(value)
 
 
-@plain
-@dataclass(frozen=True)
-class AttackState:
+class AttackState(Frozen):
+    """The attack (frozen by convention, ``games.kit.frozen.Frozen``: compiled, a native
+    class). ``replace`` makes a changed copy (``dataclasses.replace``'s meaning); the
+    engine's copies of an action go through ``copy_with`` (one constructor call)."""
+
     attacker: AttackerSide
     defense: DefenseSide
     terrain: Terrain
     random: RandomState
     started_at: datetime
-    round_seconds: int = config.ROUND_SECONDS
-    question_seconds: int = config.QUESTION_SECONDS
-    start_hp: int = config.START_HP
-    phase: Phase = Phase.RECONNAISSANCE
-    round: int = 0  # the current round, from 1; 0 during the reconnaissance
-    deadline: datetime | None = None
-    attacker_hp: int = config.START_HP
-    defense_hp: int = config.START_HP
-    used: tuple[int, ...] = ()  # the attacker's deck indexes already played
-    played: Played | None = None  # this round's cards, while the question waits
-    reserve_round: int | None = None  # the round the reserve came in
-    question: AskedQuestion | None = None
-    rounds: tuple[RoundRecord, ...] = ()
-    stars: int = 0
-    finish_reason: FinishReason | None = None
-    version: int = 0  # +1 for every applied action
+    round_seconds: int
+    question_seconds: int
+    start_hp: int
+    phase: Phase
+    round: int  # the current round, from 1; 0 during the reconnaissance
+    deadline: datetime | None
+    attacker_hp: int
+    defense_hp: int
+    used: tuple[int, ...]  # the attacker's deck indexes already played
+    played: Played | None  # this round's cards, while the question waits
+    reserve_round: int | None  # the round the reserve came in
+    question: AskedQuestion | None
+    rounds: tuple[RoundRecord, ...]
+    stars: int
+    finish_reason: FinishReason | None
+    version: int  # +1 for every applied action
+
+    def __init__(
+        self,
+        attacker: AttackerSide,
+        defense: DefenseSide,
+        terrain: Terrain,
+        random: RandomState,
+        started_at: datetime,
+        round_seconds: int = config.ROUND_SECONDS,
+        question_seconds: int = config.QUESTION_SECONDS,
+        start_hp: int = config.START_HP,
+        phase: Phase = Phase.RECONNAISSANCE,
+        round: int = 0,
+        deadline: datetime | None = None,
+        attacker_hp: int = config.START_HP,
+        defense_hp: int = config.START_HP,
+        used: tuple[int, ...] = (),
+        played: Played | None = None,
+        reserve_round: int | None = None,
+        question: AskedQuestion | None = None,
+        rounds: tuple[RoundRecord, ...] = (),
+        stars: int = 0,
+        finish_reason: FinishReason | None = None,
+        version: int = 0,
+    ) -> None:
+        self.attacker = attacker
+        self.defense = defense
+        self.terrain = terrain
+        self.random = random
+        self.started_at = started_at
+        self.round_seconds = round_seconds
+        self.question_seconds = question_seconds
+        self.start_hp = start_hp
+        self.phase = phase
+        self.round = round
+        self.deadline = deadline
+        self.attacker_hp = attacker_hp
+        self.defense_hp = defense_hp
+        self.used = used
+        self.played = played
+        self.reserve_round = reserve_round
+        self.question = question
+        self.rounds = rounds
+        self.stars = stars
+        self.finish_reason = finish_reason
+        self.version = version
+
+    def fields(self) -> dict[str, Any]:
+        return {
+            "attacker": self.attacker,
+            "defense": self.defense,
+            "terrain": self.terrain,
+            "random": self.random,
+            "started_at": self.started_at,
+            "round_seconds": self.round_seconds,
+            "question_seconds": self.question_seconds,
+            "start_hp": self.start_hp,
+            "phase": self.phase,
+            "round": self.round,
+            "deadline": self.deadline,
+            "attacker_hp": self.attacker_hp,
+            "defense_hp": self.defense_hp,
+            "used": self.used,
+            "played": self.played,
+            "reserve_round": self.reserve_round,
+            "question": self.question,
+            "rounds": self.rounds,
+            "stars": self.stars,
+            "finish_reason": self.finish_reason,
+            "version": self.version,
+        }
+
+    def replace(self, **changes: Any) -> AttackState:
+        """A copy with ``changes`` (``dataclasses.replace``'s meaning; for cold paths)."""
+        return AttackState(**{**self.fields(), **changes})
+
+    def copy_with(
+        self,
+        phase: Phase,
+        round: int,
+        deadline: datetime | None,
+        attacker_hp: int,
+        defense_hp: int,
+        used: tuple[int, ...],
+        played: Played | None,
+        reserve_round: int | None,
+        question: AskedQuestion | None,
+        rounds: tuple[RoundRecord, ...],
+        stars: int,
+        finish_reason: FinishReason | None,
+        version: int,
+    ) -> AttackState:
+        """A copy with every field an action may change given: one constructor call."""
+        return AttackState(
+            self.attacker,
+            self.defense,
+            self.terrain,
+            self.random,
+            self.started_at,
+            self.round_seconds,
+            self.question_seconds,
+            self.start_hp,
+            phase,
+            round,
+            deadline,
+            attacker_hp,
+            defense_hp,
+            used,
+            played,
+            reserve_round,
+            question,
+            rounds,
+            stars,
+            finish_reason,
+            version,
+        )
+
+    def next_version(self) -> AttackState:
+        """The attack one version on (every applied action)."""
+        return self.copy_with(
+            self.phase,
+            self.round,
+            self.deadline,
+            self.attacker_hp,
+            self.defense_hp,
+            self.used,
+            self.played,
+            self.reserve_round,
+            self.question,
+            self.rounds,
+            self.stars,
+            self.finish_reason,
+            self.version + 1,
+        )
 
     @property
     def finished(self) -> bool:

@@ -9,26 +9,164 @@ not new code. ``STARTING_TERRAINS`` is the rulebook's table, exactly.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping
 from fractions import Fraction
+from typing import Any, Final
 
-from games.kit.frozen import plain
-from games.terrakard.content import Category
+from games.kit.frozen import Frozen
+from games.terrakard import config
+from games.terrakard.content import Category, Difficulty
 
 ONE = Fraction(1)
+Ratio = tuple[int, int]  # a factor as (numerator, denominator), in plain integers
 
 
-@plain
-@dataclass(frozen=True)
-class Terrain:
+def percent(value: Fraction) -> str:
+    """+3/20 as "+15%", -3/40 as "-7.5%", 0 as "0%"."""
+    if not value:
+        return "0%"
+    # float(value x 100), without a Fraction product: int division rounds correctly.
+    text = f"{value.numerator * 100 / value.denominator:+.2f}".rstrip("0").rstrip(".")
+    return f"{text}%"
+
+
+class Knowledge(Frozen):
+    """The knowledge question's effect in force: its difficulty and its change (+0.15 is
+    +15%), the terrain's factor and cap already applied (games/terrakard/damage.py
+    applies it)."""
+
+    difficulty: Difficulty
+    effect: Fraction
+    # Not fields: the effect's numerator, denominator and text (``str``), made once
+    # (Fraction's properties and ``str`` run as Python).
+    numerator: int
+    denominator: int
+    text: str
+
+    def __init__(self, difficulty: Difficulty, effect: Fraction) -> None:
+        self.difficulty = difficulty
+        self.effect = effect
+        self.numerator = effect.numerator
+        self.denominator = effect.denominator
+        self.text = str(effect)
+
+    def fields(self) -> dict[str, Any]:
+        return {"difficulty": self.difficulty, "effect": self.effect}
+
+    def factor(self, difficulty: Difficulty) -> Fraction:
+        return ONE + self.effect if self.difficulty is difficulty else ONE
+
+
+class Derived:
+    """What a terrain's fields imply, made once for each terrain (``Terrain.derived``):
+    its factors as integer ratios (for the damage, games/terrakard/damage.py), and for
+    each difficulty the knowledge in force after a right and after a wrong answer and
+    the stake's texts (rules/terrakard.txt, "Knowledge questions": the terrain's factor
+    and cap applied)."""
+
+    atk: dict[Category, Ratio]
+    def_: dict[Category, Ratio]
+    round_damage: dict[int, Ratio]
+    right: dict[Difficulty, Knowledge | None]
+    wrong: dict[Difficulty, Knowledge | None]
+    stakes: dict[Difficulty, tuple[str, str]]  # the right answer's, the wrong one's
+
+    def __init__(self, terrain: Terrain) -> None:
+        self.atk = {k: ratio(v) for k, v in terrain.atk.items()}
+        self.def_ = {k: ratio(v) for k, v in terrain.def_.items()}
+        self.round_damage = {k: ratio(v) for k, v in terrain.round_damage.items()}
+        # Most terrains leave knowledge alone: they share one set of tables.
+        answers = _UNCHANGED if terrain.keeps_knowledge else _answers(terrain.knowledge)
+        self.right, self.wrong, self.stakes = answers
+
+
+Answers = tuple[
+    dict[Difficulty, Knowledge | None],
+    dict[Difficulty, Knowledge | None],
+    dict[Difficulty, tuple[str, str]],
+]
+
+
+def _answers(knowledge: Callable[[Fraction], Fraction]) -> Answers:
+    """For each difficulty: the knowledge in force after a right answer and after a
+    wrong one, and the stake's texts, on a terrain whose ``knowledge`` this is."""
+    rights: dict[Difficulty, Knowledge | None] = {}
+    wrongs: dict[Difficulty, Knowledge | None] = {}
+    stakes: dict[Difficulty, tuple[str, str]] = {}
+    for difficulty in Difficulty:
+        right = knowledge(config.RIGHT_ANSWER[difficulty])
+        wrong = knowledge(config.WRONG_ANSWER[difficulty])
+        rights[difficulty] = Knowledge(difficulty, right) if right else None
+        wrongs[difficulty] = Knowledge(difficulty, wrong) if wrong else None
+        stakes[difficulty] = (percent(right), percent(wrong))
+    return rights, wrongs, stakes
+
+
+def _unchanged(effect: Fraction) -> Fraction:
+    return effect
+
+
+_UNCHANGED: Final = _answers(_unchanged)
+
+
+def ratio(factor: Fraction) -> Ratio:
+    """``factor`` as (numerator, denominator)."""
+    return factor.numerator, factor.denominator
+
+
+class Terrain(Frozen):
+    """Frozen by convention (``games.kit.frozen.Frozen``: compiled, a native class)."""
+
     name: str
-    atk: Mapping[Category, Fraction] = field(default_factory=dict)  # ATK factor by category
-    def_: Mapping[Category, Fraction] = field(default_factory=dict)  # DEF factor by category
-    round_damage: Mapping[int, Fraction] = field(default_factory=dict)  # round -> damage factor
-    knowledge_factor: Fraction = ONE  # on the knowledge question's effects
-    knowledge_cap: Fraction | None = None  # never beyond +/- this (a fraction: 1/4 is 25%)
-    hides_categories: bool = False  # the defense's categories, during the reconnaissance
+    atk: Mapping[Category, Fraction]  # ATK factor by category
+    def_: Mapping[Category, Fraction]  # DEF factor by category
+    round_damage: Mapping[int, Fraction]  # round -> damage factor
+    knowledge_factor: Fraction  # on the knowledge question's effects
+    knowledge_cap: Fraction | None  # never beyond +/- this (a fraction: 1/4 is 25%)
+    hides_categories: bool  # the defense's categories, during the reconnaissance
+    # Not fields: the knowledge effects pass unchanged (no cap, a factor of 1); what
+    # the fields imply (``derived``), made at its first use.
+    keeps_knowledge: bool
+    _derived: Derived | None
+
+    def __init__(
+        self,
+        name: str,
+        atk: Mapping[Category, Fraction] | None = None,
+        def_: Mapping[Category, Fraction] | None = None,
+        round_damage: Mapping[int, Fraction] | None = None,
+        knowledge_factor: Fraction = ONE,
+        knowledge_cap: Fraction | None = None,
+        hides_categories: bool = False,
+    ) -> None:
+        self.name = name
+        self.atk = {} if atk is None else atk
+        self.def_ = {} if def_ is None else def_
+        self.round_damage = {} if round_damage is None else round_damage
+        self.knowledge_factor = knowledge_factor
+        self.knowledge_cap = knowledge_cap
+        self.hides_categories = hides_categories
+        self.keeps_knowledge = knowledge_cap is None and knowledge_factor == 1
+        self._derived = None
+
+    def fields(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "atk": self.atk,
+            "def_": self.def_,
+            "round_damage": self.round_damage,
+            "knowledge_factor": self.knowledge_factor,
+            "knowledge_cap": self.knowledge_cap,
+            "hides_categories": self.hides_categories,
+        }
+
+    @property
+    def derived(self) -> Derived:
+        """What the fields imply (made once for this terrain: frozen, they never change)."""
+        derived = self._derived
+        if derived is None:
+            derived = self._derived = Derived(self)
+        return derived
 
     def atk_factor(self, category: Category) -> Fraction:
         return self.atk.get(category, ONE)
@@ -41,10 +179,9 @@ class Terrain:
 
     def knowledge(self, effect: Fraction) -> Fraction:
         """A knowledge effect (+0.15 is +15%) as this terrain changes it."""
-        factor = self.knowledge_factor
-        if self.knowledge_cap is None and (factor is ONE or factor == 1):
+        if self.keeps_knowledge:
             return effect  # most terrains leave the effect as it is
-        scaled = effect * factor
+        scaled = effect * self.knowledge_factor
         if self.knowledge_cap is not None:
             scaled = max(-self.knowledge_cap, min(self.knowledge_cap, scaled))
         return scaled

@@ -17,15 +17,11 @@ from collections.abc import Iterable
 from typing import Any
 
 from games.kit.protocol import Event
-from games.terrakard.content import CYCLE, Card
+from games.terrakard.content import CYCLE
 from games.terrakard.report import defense_report, round_view
-from games.terrakard.rules import knowledge_of, legal_actions, percent, stake
+from games.terrakard.rules import knowledge_of, legal_actions, stake
 from games.terrakard.state import ATTACKER, DEFENDER, AttackState, Phase
-from games.terrakard.terrains import terrain_to_dict
-
-
-def _public(card: Card) -> dict[str, Any]:
-    return {k: v for k, v in card.to_dict().items() if k != "question"}
+from games.terrakard.terrains import percent, terrain_to_dict
 
 
 def reconnaissance(state: AttackState) -> dict[str, Any]:
@@ -88,7 +84,7 @@ def _revealed_now(state: AttackState) -> dict[str, Any] | None:
         return None
     plan = state.defense.plan
     card = plan.reserve if state.played.reserve else plan.rounds[state.round - 1]
-    return {"round": state.round, "reserve": state.played.reserve, "card": _public(card)}
+    return {"round": state.round, "reserve": state.played.reserve, "card": card.public_dict()}
 
 
 def view(state: AttackState, seat: str) -> dict[str, Any]:
@@ -99,7 +95,7 @@ def view(state: AttackState, seat: str) -> dict[str, Any]:
             **_common(state, seat),
             "reconnaissance": reconnaissance(state),
             "deck": [
-                {**_public(card), "index": i, "used": i in state.used}
+                {**card.public_dict(), "index": i, "used": i in state.used}
                 for i, card in enumerate(deck)
             ],
             "questions": state.attacker.questions,

@@ -3,7 +3,6 @@ question, stars, giving up, and who may act (rules/terrakard.txt, "How an attack
 
 import pytest
 
-from games.kit.frozen import evolve
 from games.kit.refusal import Refusal
 from games.terrakard import engine
 from games.terrakard.actions import answer, begin, give_up, play, skip, timeout
@@ -139,7 +138,7 @@ def test_reserve_on_epic_or_rarer():
 
 @pytest.mark.parametrize(("hp", "comes_in"), [(76, False), (75, False), (74, True)])
 def test_reserve_when_the_defense_is_below_half_its_hp_at_the_rounds_start(hp, comes_in):
-    state = evolve(prepare_attack(), defense_hp=hp)
+    state = prepare_attack().replace(defense_hp=hp)
     state = act(state, play(0))
     assert state.rounds[0].played.reserve is comes_in
 
@@ -223,7 +222,7 @@ def test_questions_turned_off_are_never_asked():
 
 def test_a_reserve_without_a_question_moves_the_question_to_a_later_round():
     condition = ReserveCondition(Trigger.CATEGORY, Category.SCIENCES)
-    defense = evolve(questioned_plan(0, 2), condition=condition)
+    defense = questioned_plan(0, 2).replace(condition=condition)
     cards = deck(A0=card("S0", Category.SCIENCES))
     state = act(prepare_attack(deck_cards=cards, defense=defense), play(0), play(1))
     assert state.question is None and state.phase is Phase.CHOOSE
@@ -233,7 +232,7 @@ def test_a_reserve_without_a_question_moves_the_question_to_a_later_round():
 
 def test_a_reserve_with_a_question_is_asked_about():
     condition = ReserveCondition(Trigger.CATEGORY, Category.SCIENCES)
-    defense = evolve(questioned_plan(0, reserve_question=True), condition=condition)
+    defense = questioned_plan(0, reserve_question=True).replace(condition=condition)
     cards = deck(A0=card("S0", Category.SCIENCES))
     _, events = engine.apply(
         prepare_attack(deck_cards=cards, defense=defense), ATTACKER, play(0), T0
@@ -299,7 +298,7 @@ def test_the_attacker_falling_is_a_defeat():
     ],
 )
 def test_stars_after_the_last_round(attacker_hp, defense_hp, stars):
-    state = evolve(prepare_attack(), round=5, attacker_hp=attacker_hp, defense_hp=defense_hp)
+    state = prepare_attack().replace(round=5, attacker_hp=attacker_hp, defense_hp=defense_hp)
     state = act(state, play(0))  # 29 to the defense, 30 to the attacker
     assert state.finished and state.stars == stars
     assert state.finish_reason is FinishReason.LAST_ROUND

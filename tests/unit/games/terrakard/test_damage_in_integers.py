@@ -18,6 +18,7 @@ from games.terrakard.plans import POSTURE_FACTORS, Posture
 from games.terrakard.terrains import (
     STARTING_TERRAINS,
     Terrain,
+    percent,
     terrain_from_dict,
     terrain_to_dict,
 )
@@ -90,3 +91,30 @@ def test_the_integer_damage_is_the_fraction_formula():
             assert (hits.to_defense, hits.to_attacker) == expected
             checked += 1
     assert checked > 30_000
+
+
+def test_a_terrains_derived_tables_are_its_fields_and_the_rulebooks_effects():
+    read_back = [terrain_from_dict(terrain_to_dict(t)) for t in STARTING_TERRAINS]
+    for terrain in [*STARTING_TERRAINS, *read_back]:
+        derived = terrain.derived
+        assert derived is terrain.derived  # made once
+        for name, factors in [("atk", terrain.atk), ("def_", terrain.def_)]:
+            assert getattr(derived, name) == {
+                k: (v.numerator, v.denominator) for k, v in factors.items()
+            }
+        assert derived.round_damage == {
+            k: (v.numerator, v.denominator) for k, v in terrain.round_damage.items()
+        }
+        for difficulty in Difficulty:
+            right = terrain.knowledge(config.RIGHT_ANSWER[difficulty])
+            wrong = terrain.knowledge(config.WRONG_ANSWER[difficulty])
+            for known, effect in [(derived.right, right), (derived.wrong, wrong)]:
+                expected = Knowledge(difficulty, effect) if effect else None
+                assert known[difficulty] == expected
+                if expected is not None:
+                    assert (known[difficulty].numerator, known[difficulty].denominator) == (
+                        effect.numerator,
+                        effect.denominator,
+                    )
+                    assert known[difficulty].text == str(effect)
+            assert derived.stakes[difficulty] == (percent(right), percent(wrong))
