@@ -14,8 +14,8 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Final
 
+from games.kit.moments import iso
 from games.quest.effects import Event
-from games.quest.moments import iso
 from games.quest.state import SIDES, FinishReason, MatchState, Phase, Side
 from games.quest.statuses import ActiveModifier, ActivePoison, ActiveStun, Statuses
 from games.quest.working import Fighter, Step
