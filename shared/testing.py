@@ -103,6 +103,25 @@ def _with_vhost(amqp_uri: str, vhost: str) -> str:
 
 
 @contextlib.contextmanager
+def own_vhost(amqp_uri: str) -> Iterator[str]:
+    """``amqp_uri`` on a vhost of its own, deleted afterwards, where a local rabbitmqctl
+    can make one (else ``amqp_uri`` as it is). For a test that starts a whole platform
+    beside the session's: on the session's vhost its services would share the event
+    queues (named by service and handler) and take the session's events in turn."""
+    host = urlsplit(amqp_uri).hostname
+    user = urlsplit(amqp_uri).username or "guest"
+    wanted = f"deckyard-own-{uuid.uuid4().hex[:10]}"
+    if host not in ("127.0.0.1", "localhost") or not _rabbitmqctl("add_vhost", wanted):
+        yield amqp_uri
+        return
+    try:
+        _rabbitmqctl("set_permissions", "-p", wanted, user, ".*", ".*", ".*")
+        yield _with_vhost(amqp_uri, wanted)
+    finally:
+        _rabbitmqctl("delete_vhost", wanted)
+
+
+@contextlib.contextmanager
 def isolated_stack() -> Iterator[TestStack]:
     """Servers from ``server_urls``, with this run's own databases and vhost."""
     from shared.migrations import drop_database, upgrade

@@ -1,5 +1,6 @@
 """The README's run command works: `deckyard run` serves /me with a `deckyard token`."""
 
+import contextlib
 import os
 import signal
 import socket
@@ -12,6 +13,7 @@ import requests
 
 from shared.config import SERVICE_NAMES
 from shared.migrations import drop_database
+from shared.testing import own_vhost
 from tests.random_refs import random_suffix
 
 pytestmark = pytest.mark.e2e
@@ -42,7 +44,14 @@ def free_port_block(size):
     pytest.fail("no free port block")
 
 
-def test_deckyard_run_serves_me_and_stops_on_sigterm(settings, tmp_path):
+@pytest.fixture
+def amqp_uri(settings):
+    """A vhost of its own: `deckyard run` on the session's would share its event queues."""
+    with own_vhost(settings.amqp_uri) as uri:
+        yield uri
+
+
+def test_deckyard_run_serves_me_and_stops_on_sigterm(settings, amqp_uri, tmp_path):
     import dataclasses
 
     prefix = f"deckyard_cli_{random_suffix()}"
@@ -50,7 +59,7 @@ def test_deckyard_run_serves_me_and_stops_on_sigterm(settings, tmp_path):
     env = {
         **os.environ,
         "DATABASE_URL": settings.database_url,
-        "AMQP_URI": settings.amqp_uri,
+        "AMQP_URI": amqp_uri,
         "DATABASE_PREFIX": prefix,
         "RPC_EXCHANGE": f"deckyard-cli-{prefix}",
         "DEV_AUTH": "1",
@@ -111,7 +120,12 @@ def test_deckyard_run_serves_me_and_stops_on_sigterm(settings, tmp_path):
         try:
             code = process.wait(timeout=30)
         except subprocess.TimeoutExpired:
+            code = None
+        # Whatever is left of the session (a service process whose parent failed to
+        # start, or one that would not stop) goes too: it must not outlive the test.
+        with contextlib.suppress(ProcessLookupError):
             os.killpg(process.pid, signal.SIGKILL)
+        if code is None:
             code = process.wait()
         cli_settings = dataclasses.replace(settings, database_prefix=prefix)
         for service in SERVICE_NAMES:
