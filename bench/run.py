@@ -12,6 +12,11 @@ the same run.
 ``baseline /ping`` (``--scenario baseline``)
     stock nameko (``bench/baseline_service.py``, default config): an ``@http``
     service that makes one RPC to a trivial ``@rpc`` service; wrk.
+``rpc floor /ping`` (``floor``)
+    ``bench/rpc_floor.py`` beside the baseline's pong service: the gateway's server
+    (uvicorn, uvloop, httptools) and RPC client (``gateway.rpc``) making the same one
+    RPC to the same stock no-op, nothing else: the least any write through the
+    platform costs; wrk.
 ``gateway /me`` (``me``; ``gateway`` is the old name)
     the project's accounts service and gateway (``deckyard run``), with a
     development token: the gateway verifies the RS256 token and answers JSON
@@ -126,7 +131,7 @@ VHOST_PREFIX = "deckyard-bench"
 SUBJECT = "auth0|bench"
 TOKEN_TIMEOUT = 30.0
 SCENARIOS = (
-    "baseline", "me", "answers", "repeats", "battle", "rewards", "engine", "chronovore",
+    "baseline", "floor", "me", "answers", "repeats", "battle", "rewards", "engine", "chronovore",
     "terrakard", "tkround", "tktargets", "cvpacks", "cvround", "push", "idle",
 )  # fmt: skip
 ALIASES = {"gateway": "me"}
@@ -225,10 +230,15 @@ def tool(args: argparse.Namespace, name: str) -> str:
 
 
 def run_baseline(args: argparse.Namespace) -> list[Result]:
+    """The stock baseline (``baseline``) and, beside its pong service, the floor of our
+    edge (``floor``: ``bench/rpc_floor.py``, the gateway's server and RPC client in front
+    of the same stock no-op)."""
     print(f"baseline: stock nameko, {args.processes} process(es)", flush=True)
-    refuse_busy_ports([args.baseline_port])
+    floor_port = args.baseline_port + 1
+    refuse_busy_ports([args.baseline_port, floor_port])
     nameko = tool(args, "nameko")
     run = [nameko, "run", "--config", "baseline.yaml"]
+    results = []
     with (
         private_vhost(args.amqp_uri, args.shared_vhost, VHOST_PREFIX) as amqp_uri,
         children("baseline") as started,
@@ -249,11 +259,27 @@ def run_baseline(args: argparse.Namespace) -> list[Result]:
             lambda: http_get(args.baseline_port, "/ping") == (200, b"pong"),
             started,
         )
-        url = f"http://{HOST}:{args.baseline_port}/ping"
-        result = measure("baseline /ping", url, args, started)
+        if "baseline" in args.scenarios:
+            url = f"http://{HOST}:{args.baseline_port}/ping"
+            results.append(measure("baseline /ping", url, args, started))
+        if "floor" in args.scenarios:
+            floor_env = {
+                **env,
+                "PYTHONPATH": str(args.source),
+                "FLOOR_ADDRESS": f"{HOST}:{floor_port}",
+            }
+            started.start("floor", [tool(args, "python"), "rpc_floor.py"], floor_env, BENCH)
+            wait_until(
+                "floor GET /ping",
+                lambda: http_get(floor_port, "/ping") == (200, b"pong"),
+                started,
+            )
+            url = f"http://{HOST}:{floor_port}/ping"
+            results.append(measure("rpc floor /ping", url, args, started))
         print("  stopping", flush=True)
-    result.topology = f"{args.processes} process(es)"
-    return [result]
+    for result in results:
+        result.topology = f"{args.processes} process(es)"
+    return results
 
 
 def run_gateway(args: argparse.Namespace) -> list[Result]:
@@ -489,7 +515,7 @@ class Step:
 
 
 STEPS = (
-    Step(frozenset({"baseline"}), run_baseline),
+    Step(frozenset({"baseline", "floor"}), run_baseline),
     Step(frozenset({"me"}), run_gateway),
     Step(frozenset({"answers", "repeats"}), run_answers, "answers", answers_argv),
     Step(frozenset({"battle"}), run_battle, "battle_actions", battle_argv),
