@@ -2,11 +2,13 @@
 
 import contextlib
 import os
+import random
 import signal
 import socket
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 import requests
@@ -21,20 +23,28 @@ pytestmark = pytest.mark.e2e
 DECKYARD = [sys.executable, "-m", "deckyard.cli"]
 
 
+# Below the kernel's ephemeral range (``ip_local_port_range``, 32768-60999 by default),
+# where nothing else of the suite binds: every other test and every outgoing connection
+# takes its port from that range, and a port probed free here once lost that race (it was
+# taken before `deckyard run` bound it). The bench's ports (18000-18999) are left out too.
+PORT_RANGE = (20000, 32000)
+
+
 def free_port_block(size):
     """A port with `size` free ports after it (for the per-service health servers)."""
-    for _ in range(50):
-        with socket.socket() as probe:
-            probe.bind(("127.0.0.1", 0))
-            base = probe.getsockname()[1]
-        if base + size > 65000:
-            continue
+    low, high = PORT_RANGE
+    with contextlib.suppress(OSError, ValueError):
+        ranges = Path("/proc/sys/net/ipv4/ip_local_port_range").read_text()
+        ephemeral_low = int(ranges.split()[0])
+        high = min(high, ephemeral_low)
+    for _ in range(200):
+        base = random.randrange(low, high - size)
+        sockets = []
         try:
-            sockets = []
             for port in range(base, base + size):
                 s = socket.socket()
-                s.bind(("127.0.0.1", port))
                 sockets.append(s)
+                s.bind(("127.0.0.1", port))
             return base
         except OSError:
             continue
