@@ -1,9 +1,8 @@
 /** The shell: who is signed in, the navigation, and the screen the hash names. */
 import { useEffect, useState } from "preact/hooks";
 
-import { signOutOfAuth0 } from "./auth/auth0";
-import { isAuthor, onSession, type Session, session, setSession } from "./auth/session";
-import { config } from "./config";
+import { isAuthor, onSession, type Session, session } from "./auth/session";
+import { signOut } from "./auth/signOut";
 import { type Game, gameOf, href, type Route, useRoute } from "./lib/router";
 import { Attempt } from "./screens/attempt/Attempt";
 import { ContentEditor } from "./screens/author/ContentEditor";
@@ -35,12 +34,6 @@ import { TkHome } from "./screens/terrakard/TkHome";
 import { TkPlanEditor, TkPlans } from "./screens/terrakard/TkPlans";
 import { startChannel, stopChannel, useStreamMode } from "./stream/live";
 import { Screen } from "./ui/components";
-
-function signOut(current: Session | null): void {
-  setSession(null);
-  const auth0 = config().auth0;
-  if (current?.via === "auth0" && auth0) void signOutOfAuth0(auth0);
-}
 
 function screenFor(route: Route, current: Session | null) {
   switch (route.name) {

@@ -20,7 +20,7 @@ from collections.abc import Callable
 
 from playwright.sync_api import Browser, Page, expect, sync_playwright
 
-from tests.e2e.web.account_journey import account_deletion
+from tests.e2e.web.account_journey import account_deletion, deleted_sign_in
 from tests.e2e.web.author_journey import author_publishing
 from tests.e2e.web.browser import CHROMIUM, PAGES, new_page, shot, sign_in, signed_in_at
 from tests.e2e.web.terrakard_journey import terrakard_defense
@@ -559,6 +559,7 @@ JOURNEYS_OF_PLAYERS: dict[str, Callable[[Browser, str, list[str]], None]] = {
     "author_publishing": author_publishing,
     "chronovore_pvp": chronovore_pvp,
     "chronovore_crafting": chronovore_crafting,
+    "deleted_sign_in": deleted_sign_in,
     "quest_pvp": quest_pvp,
     "terrakard_defense": terrakard_defense,
 }

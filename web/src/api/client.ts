@@ -5,7 +5,9 @@
  */
 import createClient, { type Middleware } from "openapi-fetch";
 
+import { accountNotice } from "../auth/notice";
 import { session } from "../auth/session";
+import { signOut } from "../auth/signOut";
 import { apiBase } from "../config";
 import { noteServerDate } from "../lib/clock";
 import { ApiError, toProblem } from "./problems";
@@ -22,11 +24,25 @@ const authAndClock: Middleware = {
     }
     return request;
   },
-  onResponse({ response }) {
+  async onResponse({ request, response }) {
     noteServerDate(response.headers.get("Date"));
+    if (response.status === 403) await signOutIfAccountRefused(request, response);
     return response;
   },
 };
+
+/**
+ * A call of this session answered that the account itself is refused (`account_deleted`,
+ * or `account_locked` while its deletion runs, as when it was deleted from another tab):
+ * nothing more can be done with this token, so it is dropped and the sign-in page says why.
+ * A request that named another token (the first of a new session) is left to its caller.
+ */
+async function signOutIfAccountRefused(request: Request, response: Response): Promise<void> {
+  const current = session();
+  if (!current || request.headers.get("Authorization") !== `Bearer ${current.token}`) return;
+  const notice = accountNotice(await response.clone().json().catch(() => null));
+  if (notice) signOut(current, notice);
+}
 
 function makeClient() {
   const client = createClient<paths>({ baseUrl: apiBase() });

@@ -39,6 +39,7 @@ const EXPLANATIONS: Record<string, string> = {
   missing_token: "You are signed out. Sign in again.",
   invalid_token: "Your sign-in has expired or is not accepted. Sign in again.",
   account_locked: "This account is locked (its deletion is under way).",
+  account_deleted: "This account was deleted.",
   author_role_required: "Only Authors can do this.",
   rate_limited: "Too many changes at once. Wait a moment and try again.",
   service_unavailable: "A part of Deckyard is not answering. Try again in a moment.",

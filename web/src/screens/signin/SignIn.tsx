@@ -1,9 +1,9 @@
 /** Sign in: Auth0 Universal Login where configured; the development sign-in with DEV_AUTH. */
-import { useState } from "preact/hooks";
+import { useEffect, useState } from "preact/hooks";
 
 import { signInWithAuth0 } from "../../auth/auth0";
 import { beginSession } from "../../auth/begin";
-import { takeNotice } from "../../auth/notice";
+import { onNotice, takeNotice } from "../../auth/notice";
 import { sessionFromToken } from "../../auth/session";
 import { apiBase, config } from "../../config";
 import { ProblemBox, Screen } from "../../ui/components";
@@ -33,7 +33,9 @@ export function SignIn() {
   const [name, setName] = useState("");
   const [role, setRole] = useState<"player" | "author">("player");
   const action = useAction();
-  const [notice] = useState(takeNotice);
+  // Left by a sign-out (the account deleted) or by a sign-in just refused for the account.
+  const [notice, setNotice] = useState(takeNotice);
+  useEffect(() => onNotice(() => setNotice(takeNotice())), []);
   return (
     <Screen title="Sign in">
       {notice && <p role="status" class="callout">{notice}</p>}
@@ -49,6 +51,7 @@ export function SignIn() {
           aria-labelledby="dev-signin"
           onSubmit={(e) => {
             e.preventDefault();
+            setNotice(null);
             void action.run(() => devSignIn(name, role));
           }}
         >
