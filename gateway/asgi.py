@@ -202,7 +202,10 @@ class GatewayApp:
         if matched is None:
             versioned = request.scope.get(_VERSIONED, False)
             if self.files is not None and request.method in ("GET", "HEAD") and not versioned:
-                return self.files(request.url.path)
+                try:
+                    return self.files(request.url.path)
+                except Exception as exc:  # a problem too, never the server's bare text/plain
+                    return response_for_exception(exc)
             return route_not_found()
         methods, groups = matched
         method = request.method

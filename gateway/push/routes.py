@@ -21,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import re
 import time
 from collections.abc import AsyncIterator
 from typing import Any
@@ -47,6 +48,9 @@ AUTH_SECONDS = 10.0
 REFUSED_TOKEN = 4401
 HEARTBEAT_SECONDS = 15.0
 MAX_CLIENT_MESSAGES_PER_MINUTE = 30
+# ASCII digits: ``str.isdigit`` also takes other scripts' (read as another id) and
+# superscripts (which ``int`` refuses: a 500).
+_MESSAGE_ID = re.compile(r"[0-9]{1,20}")
 
 
 def _dumps(value: dict[str, Any]) -> str:
@@ -56,7 +60,7 @@ def _dumps(value: dict[str, Any]) -> str:
 def _last_id(raw: Any) -> int | None:
     if raw is None or raw == "":
         return None
-    if isinstance(raw, str) and raw.isdigit() and len(raw) <= 20:
+    if isinstance(raw, str) and _MESSAGE_ID.fullmatch(raw):
         return int(raw)
     raise InvalidInput("invalid_last_id", "lastId is the id of a message this stream sent")
 

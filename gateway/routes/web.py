@@ -86,8 +86,12 @@ class WebRoutes:
         if not root:
             return route_not_found()
         base = Path(root).resolve()
-        wanted = (base / (path.lstrip("/") or "index.html")).resolve()
-        if (base not in wanted.parents and wanted != base) or not wanted.is_file():
+        try:
+            wanted = (base / (path.lstrip("/") or "index.html")).resolve()
+            inside = base in wanted.parents or wanted == base
+            if not inside or not wanted.is_file():
+                return route_not_found()
+        except (ValueError, OSError):  # a NUL (%00), a name too long for the file system
             return route_not_found()
         media_type = mimetypes.guess_type(wanted.name)[0] or "application/octet-stream"
         headers = {"Cache-Control": CACHE_FOREVER if "/assets/" in path else "no-cache"}

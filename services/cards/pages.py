@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
-from shared.errors import InvalidInput
+from shared import pages
 
 T = TypeVar("T")
 
@@ -15,12 +15,9 @@ DEFAULT_PAGE = 50
 
 
 def after(cursor: str | None) -> int | None:
-    """The ``seq`` a cursor stands for (items older than it come next)."""
-    if cursor is None:
-        return None
-    if not cursor.isdigit() or len(cursor) > 19:
-        raise InvalidInput("invalid_cursor", "this cursor was not given by this list")
-    return int(cursor)
+    """The ``seq`` a cursor stands for (items older than it come next); read where every
+    cursor is (shared/pages.py: ASCII digits, within a bigint)."""
+    return pages.sequence(cursor)
 
 
 def page(

@@ -38,9 +38,12 @@ ROOMY_BODY_BYTES = MB
 
 
 @pytest.fixture(scope="module")
-def platform(settings):
+def platform(settings, tmp_path_factory):
     """Every service (accounts on the Auth0 stand-in: a test deletes its account) and two
-    gateways: one as configured, one with a body limit big enough to nest 100,000 levels."""
+    gateways: one as configured (serving a web client of its own, whether or not web/ is
+    built), one with a body limit big enough to nest 100,000 levels."""
+    web_root = tmp_path_factory.mktemp("web")
+    (web_root / "index.html").write_text("<!doctype html><title>Deckyard</title>")
     platform = FuzzPlatform(settings)
     with Auth0StandIn() as auth0:
         try:
@@ -48,7 +51,10 @@ def platform(settings):
                 override = auth0.settings(settings) if name == "accounts" else None
                 platform.start(name, settings_override=override)
             gateway = platform.start(
-                "gateway", MAX_BODY_BYTES=settings.max_body_bytes, **NO_RATE_LIMITS
+                "gateway",
+                MAX_BODY_BYTES=settings.max_body_bytes,
+                WEB_ROOT=str(web_root),
+                **NO_RATE_LIMITS,
             )
             roomy = platform.start(
                 "gateway", key="roomy", MAX_BODY_BYTES=ROOMY_BODY_BYTES, **NO_RATE_LIMITS
@@ -808,6 +814,113 @@ def test_invalid_utf_8_in_a_query_is_read_as_replacement_characters(author):
         response = author.call("GET", f"/authoring/content?{query}")
         assert response.status_code == 200, response.text
         assert response.json() == {"items": [], "next": None}
+
+
+# -- cursors and paths the parsers did not expect (issue 29) ---------------------------------
+
+# The lists paged by a ``seq`` (services/cards/pages.py) and by a keyset (shared/pages.py).
+HISTORY_LISTS = [
+    "/v1/chronovore/wallet/history",
+    "/v1/terrakard/wallet/history",
+    "/v1/me/fairness/rolls",
+    "/v1/me/fairness/export",
+]
+KEYSET_LISTS = [
+    "/v1/quest/attempts",
+    "/v1/quest/battles",
+    "/v1/quest/pvp-matches",
+    "/v1/quest/invitations",
+    "/v1/chronovore/invitations",
+    "/v1/chronovore/matches",
+    "/v1/terrakard/attacks",
+    "/v1/terrakard/defense-reports",
+    "/v1/authoring/content",
+]
+HEX = "0f3c" * 8
+
+
+@pytest.mark.parametrize(
+    "cursor",
+    [str(2**63), "9" * 19, str(2**64), "-1", "-" + "9" * 19, "\u0661\u0662\u0663", "\u00b2"],
+    ids=["bigint-plus-one", "nineteen-nines", "two-to-the-64", "minus-one", "huge-negative",
+         "arabic-indic-digits", "superscript-two"],
+)  # fmt: skip
+def test_a_history_cursor_past_a_bigint_or_in_other_digits_is_invalid_cursor(author, cursor):
+    """Past a bigint the query failed (NumericValueOutOfRange, a 500); other scripts'
+    digits read as ASCII ones, a superscript a 500."""
+    before = [author.call("GET", path).json() for path in HISTORY_LISTS]
+
+    for path in HISTORY_LISTS:
+        assert_problem(author.call("GET", path, params={"cursor": cursor}), 422, "invalid_cursor")
+
+    assert [author.call("GET", path).json() for path in HISTORY_LISTS] == before
+
+
+@pytest.mark.parametrize(
+    "cursor",
+    ["\u0661\u0662\u0663-" + HEX, "\uff11-" + HEX, "1\u0969-" + HEX, "\u00b2-" + HEX],
+    ids=["arabic-indic", "full-width", "devanagari", "superscript"],
+)
+def test_a_keyset_cursor_in_other_digits_is_invalid_cursor(author, cursor):
+    """``\\d`` took any script's digits: every keyset list answered 200 and an empty page."""
+    for path in KEYSET_LISTS:
+        assert_problem(author.call("GET", path, params={"cursor": cursor}), 422, "invalid_cursor")
+
+
+@pytest.mark.parametrize(
+    "where, raw",
+    [("lastId", "\u00b2"), ("lastId", "\u0661\u0662\u0663"), ("Last-Event-ID", "\u00b2")],
+    ids=["superscript", "arabic-indic", "superscript-header"],
+)
+def test_a_push_stream_resumes_only_after_an_id_in_ascii_digits(player, where, raw):
+    """``isdigit`` took a superscript (then ``int`` refused it: a 500) and other scripts'
+    digits (another message's id)."""
+    sent = {"headers": {where: raw}} if where[0].isupper() else {"params": {where: raw}}
+    response = player.call("GET", "/v1/stream/sse", stream=True, **sent)
+    try:  # never read the body of a stream that was opened: it does not end
+        assert response.status_code == 422
+        assert response.headers["Content-Type"] == "application/problem+json"
+        assert response.json()["code"] == "invalid_last_id"
+    finally:
+        response.close()
+
+
+def test_the_gateway_serves_its_web_client_at_the_root(api):
+    """So the paths below reach the web client's files, as on a deployment."""
+    served = api.get("/")
+    assert served.status_code == 200 and served.text.startswith("<!doctype html>")
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/foo%00bar",  # Path.resolve() raised ValueError: a 500 text/plain, no problem
+        "/%00",
+        "/index.html%00",
+        "/v1%00",
+        "/%00%2f..%2findex.html",  # escaped: a client would remove the dot segment
+        "/" + "x" * 300,  # a name longer than the file system's (OSError)
+        "/assets/" + "a/" * 3000,  # longer than PATH_MAX
+        "/%ff",  # invalid UTF-8 escapes: read as U+FFFD
+        "/caf%ed%a0%80",
+        "/%c0%ae%c0%ae/etc/passwd",  # overlong dots
+        "/..%2f..%2fetc%2fpasswd",
+    ],
+    ids=["nul-inside", "nul", "nul-after-a-file", "nul-after-v1", "nul-then-up",
+         "long-name", "long-path", "ff", "encoded-surrogate", "overlong-dots", "escaped-up"],
+)  # fmt: skip
+def test_a_path_outside_v1_that_names_no_file_is_the_404_problem(api, path):
+    for method in ("GET", "HEAD"):
+        response = api.request(method, path)
+        assert response.status_code == 404, (method, response.text)
+        assert response.headers["Content-Type"] == "application/problem+json"
+    assert_problem(api.get(path), 404, "route_not_found")
+
+
+def test_a_path_with_raw_bytes_past_ascii_is_400_or_404_never_500(api):
+    status, answer, _ = raw_exchange(api, b"GET /caf\xe9\xff HTTP/1.1\r\nHost: x\r\n\r\n")
+    assert status in (400, 404), answer
+    assert json.loads(answer)["code"] in ("malformed_request", "route_not_found")
 
 
 # -- the fuzzer's findings ----------------------------------------------------------------

@@ -192,6 +192,18 @@ def test_a_versioned_path_never_serves_a_file_of_the_web_client():
     assert (status, json.loads(body)["code"], served) == (404, "route_not_found", ["/index.html"])
 
 
+def test_a_failure_serving_a_file_is_a_problem_not_the_server_s_bare_500():
+    def files(path: str) -> Response:
+        raise ValueError("embedded null byte")
+
+    gateway = app()
+    gateway.files = files
+    status, headers, body = call(gateway, "GET", "/foo\x00bar")
+    assert status == 500 and headers["content-type"] == "application/problem+json"
+    assert json.loads(body)["code"] == "internal_error"
+    assert b"null byte" not in body
+
+
 def test_a_problem_quotes_the_request_id_of_its_answer():
     status, headers, body = call(app(), "GET", "/no/such/route", headers={"X-Request-ID": "r-42"})
     assert status == 404 and json.loads(body)["requestId"] == "r-42" == headers["x-request-id"]

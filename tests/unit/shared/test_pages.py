@@ -26,6 +26,22 @@ def test_a_cursor_not_given_by_a_list_is_refused(cursor):
     assert refused.value.code == "invalid_cursor"
 
 
+ZEROS = "0" * 32
+
+
+@pytest.mark.parametrize(
+    "cursor",
+    ["\u0661\u0662\u0663-" + ZEROS, "\uff11-" + ZEROS, "\u00b2-" + ZEROS, "1\u0969-" + ZEROS],
+    ids=["arabic-indic", "full-width", "superscript", "devanagari-in-ascii"],
+)
+def test_a_keyset_cursor_s_digits_are_ascii_digits(cursor):
+    """``\\d`` took any script's digits: ``\u0661\u0662\u0663-...`` read as 123 microseconds,
+    an empty page instead of a refusal."""
+    with pytest.raises(InvalidInput) as refused:
+        pages.position(cursor)
+    assert refused.value.code == "invalid_cursor"
+
+
 def test_a_page_has_a_next_cursor_only_when_more_rows_came_back():
     rows = [(AT, uuid.UUID(int=n)) for n in range(3)]
     more = pages.page(rows, 2, lambda row: row, lambda row: row[1].int)
