@@ -259,6 +259,44 @@ class MatchUpdatedV1(EventSchema):
     updated_at = fields.AwareDateTime(required=True)
 
 
+class MatchUpdatedSeatV2(MatchSeatV2):
+    """A seat of an updated match, with the version that seat sees and whether this change
+    is one it may see (a Chronovore seat does not see the other's row before its lock:
+    docs/chronovore.md, "Face down"; the gateway tells only a seat that may see it)."""
+
+    version = fields.Integer(required=True, strict=True, validate=validate.Range(min=0))
+    told = fields.Boolean(required=True)
+
+
+class MatchUpdatedV2(EventSchema):
+    """A match changed other than by its own player's request (an opponent's move, a
+    timeout, the sweeper): who sits in it, the version each seat sees, whether each may
+    see this change, whose move it is. The gateway tells the seated players who may see
+    it; what changed they read from the match itself, through their own view (never from
+    here: hidden cards stay in the service)."""
+
+    match_id = fields.UUID(required=True)
+    game = fields.String(required=True, validate=validate.Length(min=1, max=32))
+    mode = fields.String(required=True, validate=validate.Length(min=1, max=16))
+    # The match's own version (its log position); a seat is told its own in ``seats``.
+    # 0: a match just started that a player did not start by their own request (a
+    # Chronovore pairing or an accepted invitation: both players are told).
+    version = fields.Integer(required=True, strict=True, validate=validate.Range(min=0))
+    status = fields.String(required=True, validate=validate.Length(min=1, max=16))
+    seats = fields.List(
+        fields.Nested(MatchUpdatedSeatV2), required=True, validate=validate.Length(min=1)
+    )
+    to_act = fields.List(fields.String(validate=validate.Length(min=1, max=32)), required=True)
+    deadline = fields.AwareDateTime(required=True, allow_none=True)
+    updated_at = fields.AwareDateTime(required=True)
+
+
+def _match_updated_from_v1(data: Mapping[str, Any]) -> dict[str, Any]:
+    """A v1 payload as v2: every seat saw the match's own version, and is told."""
+    seats = [{**seat, "version": data["version"], "told": True} for seat in data["seats"]]
+    return {**data, "seats": seats}
+
+
 class InvitationUpdatedV1(EventSchema):
     """An invitation to a match against another player was sent, accepted, declined,
     cancelled or expired. The gateway tells both players (never who the other is: they
@@ -405,9 +443,10 @@ MATCH_FINISHED = EventContract(
 
 MATCH_UPDATED = EventContract(
     "MatchUpdated",
-    1,
+    2,
     "battle",
-    MatchUpdatedV1,
+    MatchUpdatedV2,
+    older=(OlderVersion(1, MatchUpdatedV1, _match_updated_from_v1),),
     gateway=True,  # no service consumes it: it is for the players, through the gateway
 )
 

@@ -33,6 +33,9 @@ from games.kit.chance import RandomState, uniform
 from games.kit.frozen import evolve
 
 Deck = Sequence[Card]
+# What a seat does to its row before it locks: the other seat sees none of it, not even
+# that it happened (docs/chronovore.md, "Face down"); the lock it sees.
+HIDDEN_KINDS = frozenset({ActionKind.PLACE, ActionKind.MOVE, ActionKind.TAKE_BACK})
 LogEntry = tuple[str, Action, datetime]
 
 
@@ -174,6 +177,8 @@ def apply(
     """Apply one action of ``seat`` at ``now``; a Refusal before any change."""
     check(state, seat, action, aware(now))
     state, events = _dispatch(state, seat, action, now)
+    if action.kind in HIDDEN_KINDS:
+        state = state.hidden_from_other(seat)
     return state.next_version(), events
 
 

@@ -49,6 +49,9 @@ class ChronovoreEngine:
     def version(self, state: MatchState) -> int:
         return state.version
 
+    def seen_version(self, state: MatchState, seat: Seat) -> int:
+        return state.seen_version(seat)
+
     def waiting_for(self, state: MatchState) -> list[Seat]:
         if state.phase is Phase.FINISHED:
             return []

@@ -353,6 +353,11 @@ class MatchState(Frozen):
     revealed: tuple[Pair, ...]
     results: tuple[str, ...] | None  # a Result per seat, in seat order
     finish_reason: FinishReason | None
+    # Per seat, in seat order: how many of its actions the other seat has not seen (its
+    # places, moves and take-backs before a lock: docs/chronovore.md, "Face down"). A
+    # seat's version is the match's less the other seat's count, so it never moves on
+    # what that seat may not see.
+    hidden: tuple[int, int]
 
     def __init__(
         self,
@@ -368,6 +373,7 @@ class MatchState(Frozen):
         revealed: tuple[Pair, ...] = (),
         results: tuple[str, ...] | None = None,
         finish_reason: FinishReason | None = None,
+        hidden: tuple[int, int] = (0, 0),
     ) -> None:
         self.seats = seats
         self.sides = sides
@@ -381,6 +387,7 @@ class MatchState(Frozen):
         self.revealed = revealed
         self.results = results
         self.finish_reason = finish_reason
+        self.hidden = hidden
 
     def fields(self) -> dict[str, Any]:
         return {
@@ -396,6 +403,7 @@ class MatchState(Frozen):
             "revealed": self.revealed,
             "results": self.results,
             "finish_reason": self.finish_reason,
+            "hidden": self.hidden,
         }
 
     def replace(self, **changes: Any) -> MatchState:
@@ -414,6 +422,16 @@ class MatchState(Frozen):
         """The match one version on (every applied action)."""
         return self._with(self.sides, self.revealed, self.version + 1)
 
+    def hidden_from_other(self, seat: str) -> MatchState:
+        """The match with one more of ``seat``'s actions that the other seat does not see."""
+        first, second = self.hidden
+        hidden = (first + 1, second) if self.index(seat) == 0 else (first, second + 1)
+        return self.replace(hidden=hidden)
+
+    def seen_version(self, seat: str) -> int:
+        """The version as ``seat`` sees it: every action but the other seat's hidden ones."""
+        return self.version - self.hidden[1 - self.index(seat)]
+
     def _with(
         self, sides: tuple[SeatState, SeatState], revealed: tuple[Pair, ...], version: int
     ) -> MatchState:
@@ -431,6 +449,7 @@ class MatchState(Frozen):
             revealed,
             self.results,
             self.finish_reason,
+            self.hidden,
         )
 
     def index(self, seat: str) -> int:
@@ -467,6 +486,7 @@ class MatchState(Frozen):
             ],
             "results": None if self.results is None else list(self.results),
             "finish_reason": None if self.finish_reason is None else self.finish_reason.value,
+            "hidden": list(self.hidden),
         }
 
     @classmethod
@@ -478,6 +498,7 @@ class MatchState(Frozen):
         deadline = data.get("deadline")
         results = data.get("results")
         reason = data.get("finish_reason")
+        hidden = data.get("hidden", (0, 0))  # absent from a state saved before it was kept
         return cls(
             seats=(seats[0], seats[1]),
             sides=(sides[0], sides[1]),
@@ -494,4 +515,5 @@ class MatchState(Frozen):
             ),
             results=None if results is None else tuple(str(r) for r in results),
             finish_reason=None if reason is None else FinishReason(reason),
+            hidden=(int(hidden[0]), int(hidden[1])),
         )

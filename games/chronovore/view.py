@@ -6,6 +6,11 @@ has, which of its slots hold a card (face down), and the cards of every pair alr
 resolved. Never a card in the opponent's hand or deck, a card it drew, nor a slotted
 card before its pair resolves (a pair left unresolved when a hero fell stays hidden).
 ``view_events`` takes the same cards out of an event list.
+
+Before the opponent locks, nothing of its row: not its hand count going down as it
+places, not its place, move and take-back events, not a version that moves on them
+(``MatchState.seen_version``). A seat's view is the same before and after each of the
+other seat's hidden actions (tests/unit/games/test_conformance.py holds it).
 """
 
 from __future__ import annotations
@@ -14,11 +19,22 @@ from collections.abc import Iterable
 from typing import Any
 
 from games.chronovore.resolve import PRIVATE_CARD_EVENTS, Event
-from games.chronovore.state import InPlay, MatchState
+from games.chronovore.state import InPlay, MatchState, SeatState
+
+# The events of a seat arranging its row (engine.HIDDEN_KINDS): never another seat's.
+ROW_EVENTS = frozenset({"card_placed", "card_moved", "card_taken_back"})
 
 
 def _card(item: InPlay | None) -> dict[str, Any] | None:
     return None if item is None else item.to_dict()
+
+
+def _hand_count(side: SeatState) -> int:
+    """The other seat's hand as this seat may count it: before it locks, the cards it has
+    slotted still count as in hand (all slotted this round: the rows empty at its start)."""
+    if side.locked:
+        return len(side.hand)
+    return len(side.hand) + sum(1 for item in side.slots if item is not None)
 
 
 def view(state: MatchState, seat: str) -> dict[str, Any]:
@@ -32,7 +48,7 @@ def view(state: MatchState, seat: str) -> dict[str, Any]:
         "rounds": state.settings.rounds,
         "phase": state.phase.value,
         "deadline": None if state.deadline is None else state.deadline.isoformat(),
-        "version": state.version,
+        "version": state.seen_version(seat),
         "you": {
             "hero": own.hero.to_dict(),
             "hand": [item.to_dict() for item in own.hand],
@@ -45,7 +61,7 @@ def view(state: MatchState, seat: str) -> dict[str, Any]:
         "opponent": {
             "seat": other_seat,
             "hero": other.hero.to_dict(),
-            "hand_count": len(other.hand),
+            "hand_count": _hand_count(other),
             "deck_count": len(other.deck),
             "discard_count": len(other.discard),
             "locked": other.locked,
@@ -71,6 +87,8 @@ def view_events(events: Iterable[Event], seat: str) -> list[Event]:
     """The events as ``seat`` may see them: another seat's private cards taken out."""
     seen = []
     for event in events:
+        if event.get("type") in ROW_EVENTS and event.get("seat") != seat:
+            continue  # another seat arranging its row before it locks: nothing of it
         if event.get("type") in PRIVATE_CARD_EVENTS and event.get("seat") != seat:
             event = {k: v for k, v in event.items() if k not in ("uid", "card")}
         seen.append(event)

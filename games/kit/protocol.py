@@ -59,6 +59,13 @@ class Engine(Protocol[SettingsT, StateT, ActionT]):
         """How many actions made ``state``: a host's expected version and log position."""
         ...
 
+    def seen_version(self, state: StateT, seat: Seat) -> int:
+        """The version as ``seat`` sees it: it moves on that seat's own actions and on
+        every action it may see, never on another seat's hidden ones (a Chronovore row
+        before its lock). A seat's view shows this one, and it is what that seat sends
+        back as its expected version. ``version`` where nothing is hidden."""
+        ...
+
     def waiting_for(self, state: StateT) -> list[Seat]:
         """The seats whose decision the match waits for now; [] once it is over."""
         ...

@@ -57,6 +57,9 @@ class QuestEngine:
     def version(self, state: MatchState) -> int:
         return state.version
 
+    def seen_version(self, state: MatchState, seat: Seat) -> int:
+        return self.version(state)  # nothing one seat does is hidden from the other
+
     def waiting_for(self, state: MatchState) -> list[Seat]:
         if state.phase is Phase.NORMAL_TURN and state.turn is not None:
             return [str(state.turn)]

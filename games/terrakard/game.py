@@ -56,6 +56,9 @@ class TerraKardEngine:
     def version(self, state: AttackState) -> int:
         return state.version
 
+    def seen_version(self, state: AttackState, seat: Seat) -> int:
+        return self.version(state)  # nothing one seat does is hidden from the other
+
     def waiting_for(self, state: AttackState) -> list[Seat]:
         return [] if state.finished else [ATTACKER]
 

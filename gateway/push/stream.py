@@ -45,12 +45,13 @@ def messages_for(contract: EventContract, data: dict[str, Any]) -> Messages:
     name = contract.name
     if name == "MatchUpdated":
         # One message per player and event (the event's offset is its id): "your turn"
-        # to a seat the match now waits for, "updated" to the others.
+        # to a seat the match now waits for, "updated" to the others, each with the
+        # version that seat sees; none to a seat that may not see this change (another
+        # seat's Chronovore row before its lock).
         common = {
             "match_id": str(data["match_id"]),
             "game": data["game"],
             "mode": data["mode"],
-            "version": data["version"],
             "status": data["status"],
             "deadline": _iso(data["deadline"]),
         }
@@ -59,10 +60,10 @@ def messages_for(contract: EventContract, data: dict[str, Any]) -> Messages:
             (
                 [str(seat["player_id"])],
                 "match.your_turn" if seat["seat"] in waited else "match.updated",
-                common,
+                {**common, "version": seat["version"]},
             )
             for seat in data["seats"]
-            if seat["kind"] == "player" and seat["player_id"]
+            if seat["kind"] == "player" and seat["player_id"] and seat["told"]
         ]
     if name == "InvitationUpdated":
         data_out = {

@@ -62,6 +62,7 @@ def _commit(
     now: datetime,
     seat: host.Seat | None = None,
     idempotency_key: str | None = None,
+    expected_version: int | None = None,
 ) -> tuple[Match, dict[str, Any] | None]:
     """Save the new state and its steps; MatchFinished once, when this change ends it.
 
@@ -74,15 +75,18 @@ def _commit(
     after = host.advance(hosted_game, match, state, now)
     response = None if seat is None else hosted_game.views.result(after, seat, steps)
     kept = response if idempotency_key is not None else None
-    uow.matches.save(after, match.version, steps, idempotency_key, kept)
+    uow.matches.save(after, match.version, steps, idempotency_key, kept, expected_version)
     if match.status is Status.ACTIVE and after.status is Status.FINISHED:
         uow.events.add_event(host.finished_event(after))
         if hosted_game.on_finished is not None:
             hosted_game.on_finished(uow, after, now)
     if seat is None or sum(s.kind is host.SeatKind.PLAYER for s in after.seats) > 1:
         # Someone is told who did not ask: a timeout or the sweeper changed the match, or
-        # another player did. A player's own request against the CPU is its own answer.
-        uow.events.add_event(host.updated_event(hosted_game, after, now))
+        # another player did. A player's own request against the CPU is its own answer,
+        # and so is one that no other seat may see (a Chronovore row before its lock).
+        updated = host.updated_event(hosted_game, after, now, match)
+        if host.told_anyone(updated, but=None if seat is None else seat.name):
+            uow.events.add_event(updated)
     return after, response
 
 
@@ -245,7 +249,11 @@ def act(
         if earlier is not None:
             submitted = hosted_game.engine.action_to_json(action)
             if not host.same_request(
-                earlier.step, submitted, cmd.expected_version, hosted_game.client_part
+                earlier.step,
+                submitted,
+                cmd.expected_version,
+                hosted_game.client_part,
+                earlier.expected_version,
             ):
                 raise InvalidInput(
                     "idempotency_key_reused",
@@ -253,11 +261,13 @@ def act(
                 )
             assert earlier.response is not None
             return earlier.response
-    if cmd.expected_version != match.version:
+    # The seat's own version: another seat's hidden actions do not make it stale.
+    version = hosted_game.engine.seen_version(match.state, seat.name)
+    if cmd.expected_version != version:
         raise Conflict(
             "stale_version",
-            f"the match is at version {match.version}, not {cmd.expected_version}",
-            {"version": match.version},
+            f"the match is at version {version}, not {cmd.expected_version}",
+            {"version": version},
         )
     if mark is not None:
         action = mark(match, action)
@@ -266,7 +276,9 @@ def act(
         state, steps = host.play(hosted_game, match.seats, match.state, seat.name, action, now)
     except Refusal as refusal:  # the engine knows no HTTP: a refused action is a 409 here
         raise Conflict(refusal.code, refusal.message, refusal.details) from None
-    response = _commit(uow, match, state, steps, now, seat, cmd.idempotency_key)[1]
+    response = _commit(
+        uow, match, state, steps, now, seat, cmd.idempotency_key, cmd.expected_version
+    )[1]
     assert response is not None
     return response
 

@@ -226,16 +226,27 @@ def catch_up(
 # -- results ------------------------------------------------------------------------------
 
 
+def seen_versions(hosted: HostedGame, match: Match, state: Any = None) -> dict[str, int]:
+    """The version each seat sees (of ``state``, else the match's own): it never moves on
+    what that seat may not see (Engine.seen_version)."""
+    state = match.state if state is None else state
+    return {s.name: hosted.engine.seen_version(state, s.name) for s in match.seats}
+
+
 def advance(hosted: HostedGame, match: Match, state: Any, now: datetime) -> Match:
     """The match with its new state; finished (each seat with its result) once the
-    engine gives results."""
+    engine gives results. ``updated_at`` is when every seat last saw it change: a seat's
+    hidden action (a Chronovore row before its lock) leaves it, as it leaves the other
+    seat's view."""
     engine = hosted.engine
+    before, seen = seen_versions(hosted, match), seen_versions(hosted, match, state)
+    seen_by_all = all(seen[name] != version for name, version in before.items())
     after = replace(
         match,
         state=state,
         version=engine.version(state),
         deadline=engine.deadline(state),
-        updated_at=now,
+        updated_at=now if seen_by_all else match.updated_at,
     )
     results = engine.results(state)
     if results is None or match.status is Status.FINISHED:
@@ -275,10 +286,23 @@ def finished_event(match: Match) -> Event:
 _UPDATED_EVENTS = uuid.UUID("0b6f4f64-1c52-4d8e-9a51-6a0c3e7d2b19")
 
 
-def updated_event(hosted: HostedGame, match: Match, now: datetime) -> Event:
-    """MatchUpdated of a match at its new version (one per version: the id follows)."""
+def updated_event(
+    hosted: HostedGame, match: Match, now: datetime, before: Match | None = None
+) -> Event:
+    """MatchUpdated of a match at its new version (one per version: the id follows), with
+    the version each seat sees and whether it may see this change since ``before`` (a
+    new match: every seat is told)."""
+    seen = seen_versions(hosted, match)
+    was = {} if before is None else seen_versions(hosted, before)
     seats = [
-        {"seat": s.name, "kind": str(s.kind), "player_id": s.player_id, "result": s.result}
+        {
+            "seat": s.name,
+            "kind": str(s.kind),
+            "player_id": s.player_id,
+            "result": s.result,
+            "version": seen[s.name],
+            "told": was.get(s.name) != seen[s.name],
+        }
         for s in match.seats
     ]
     active = match.status is Status.ACTIVE
@@ -297,11 +321,23 @@ def updated_event(hosted: HostedGame, match: Match, now: datetime) -> Event:
     return new_event(MATCH_UPDATED, data, occurred_at=now, event_id=event_id)
 
 
+def told_anyone(event: Event, but: str | None = None) -> bool:
+    """Whether a MatchUpdated tells a seated player (other than seat ``but``) anything."""
+    return any(
+        seat["told"] and seat["kind"] == str(SeatKind.PLAYER) and seat["seat"] != but
+        for seat in event.data["seats"]
+    )
+
+
 def same_request(
     step: Step,
     action: dict[str, Any],
     expected_version: int,
     client_part: Callable[[Mapping[str, Any]], dict[str, Any]] = dict,
+    logged_expected: int | None = None,
 ) -> bool:
-    """Whether a request repeats the one logged at ``step`` (for its idempotency key)."""
-    return client_part(step.action) == client_part(action) and step.version - 1 == expected_version
+    """Whether a request repeats the one logged at ``step`` (for its idempotency key): the
+    same action at the same expected version (the seat's, as logged with the key; before
+    it was kept, the step's own place in the log)."""
+    expected = step.version - 1 if logged_expected is None else logged_expected
+    return client_part(step.action) == client_part(action) and expected == expected_version

@@ -139,6 +139,8 @@ match_actions = Table(
     Column("idempotency_key", String(100), nullable=True),
     Column("response", JSONB, nullable=True),
     Column("events", JSONB, nullable=False),
+    # The seat's expected version of a keyed request (null: its seq less one).
+    Column("expected_version", Integer, nullable=True),
     PrimaryKeyConstraint("match_id", "seq", name="pk_match_actions"),
     UniqueConstraint("match_id", "idempotency_key", name="uq_match_actions_idempotency_key"),
 )

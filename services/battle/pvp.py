@@ -592,7 +592,7 @@ def match_summary(table: Table, match: Match, seat: Seat) -> dict[str, Any]:
         else pseudonym(other.player_id),
         "your_turn": seat.name in waiting,
         "outcome": seat.result,
-        "version": match.version,
+        "version": table.hosted.engine.seen_version(match.state, seat.name),
         "deadline": _time(match.deadline),
         "created_at": _time(match.created_at),
         "updated_at": _time(match.updated_at),

@@ -149,6 +149,7 @@ def _seat_rows(match: Match) -> list[dict[str, Any]]:
 class KeyedStep:
     step: Step
     response: dict[str, Any] | None
+    expected_version: int | None = None  # the seat's, as sent (None: logged before it was)
 
 
 def _step_rows(
@@ -156,8 +157,11 @@ def _step_rows(
     steps: Sequence[Step],
     idempotency_key: str | None,
     response: dict[str, Any] | None,
+    expected_version: int | None = None,
 ) -> list[dict[str, Any]]:
-    """The log's rows of ``steps``: the first (the seat's request) keeps key and response."""
+    """The log's rows of ``steps``: the first (the seat's request) keeps key, response and
+    the expected version it was sent at."""
+    keyed = idempotency_key is not None
     return [
         {
             "match_id": match_id,
@@ -168,6 +172,7 @@ def _step_rows(
             "idempotency_key": idempotency_key if i == 0 else None,
             "response": response if i == 0 else None,
             "events": step.events,
+            "expected_version": expected_version if keyed and i == 0 else None,
         }
         for i, step in enumerate(steps)
     ]
@@ -279,6 +284,7 @@ class SqlMatches:
         steps: Sequence[Step] = (),
         idempotency_key: str | None = None,
         response: dict[str, Any] | None = None,
+        expected_version: int | None = None,
     ) -> None:
         """Write the new state and seats over the ones it was computed from (the caller
         holds the match's row lock, which guards its seats too), and log ``steps`` as
@@ -293,7 +299,7 @@ class SqlMatches:
             (update_sql, (*changes.values(), match.id, previous_version))
         ]
         if steps:
-            rows = _step_rows(match.id, steps, idempotency_key, response)
+            rows = _step_rows(match.id, steps, idempotency_key, response, expected_version)
             values = ", ".join([f"({', '.join(['%s'] * len(_STEP_COLUMNS))})"] * len(rows))
             params = [
                 Jsonb(row[c]) if c in _STEP_JSON and row[c] is not None else row[c]
@@ -339,7 +345,7 @@ class SqlMatches:
                 match_actions.c.match_id == match_id, match_actions.c.idempotency_key == key
             )
         ).first()
-        return KeyedStep(_step(row), row.response) if row else None
+        return KeyedStep(_step(row), row.response, row.expected_version) if row else None
 
     def initial_state(self, match_id: uuid.UUID) -> Any:
         """The engine's state before the match's first action (for its replay)."""
@@ -510,6 +516,7 @@ class Matches(Protocol):
         steps: Sequence[Step] = (),
         idempotency_key: str | None = None,
         response: dict[str, Any] | None = None,
+        expected_version: int | None = None,
     ) -> None: ...
     def add_steps(
         self,

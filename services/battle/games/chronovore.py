@@ -19,9 +19,9 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from games.chronovore import CHRONOVORE, CHRONOVORE_CPU, Card, card_from_definition
-from games.chronovore.actions import ActionKind
 from games.chronovore.content import CardKind
 from games.chronovore.decks import card_problems
+from games.chronovore.engine import HIDDEN_KINDS
 from games.kit.refusal import Refusal
 from services.battle.games.terrakard import pseudonym
 from services.battle.host import HostedGame, Match, Seat, SeatKind, Status, Step
@@ -178,7 +178,7 @@ def match_view(match: Match, seat: Seat) -> dict[str, Any]:
         "deck_id": None if seat.ref_id is None else str(seat.ref_id),
         "status": str(match.status),
         "result": seat.result,
-        "version": match.version,
+        "version": CHRONOVORE.seen_version(match.state, seat.name),
         "deadline": _time(match.deadline),
         "legal_actions": [CHRONOVORE.action_to_json(a) for a in legal],
         "created_at": _time(match.created_at),
@@ -194,17 +194,6 @@ def result_view(match: Match, seat: Seat, steps: Sequence[Step]) -> dict[str, An
     return {**match_view(match, seat), "events": CHRONOVORE.view_events(events, seat.name)}
 
 
-_ARRANGING = frozenset({ActionKind.PLACE, ActionKind.MOVE, ActionKind.TAKE_BACK})
-
-
-def _seen_action(action: Mapping[str, Any], own: bool) -> dict[str, Any]:
-    """Another seat's place names the card by its number in that seat, which follows its
-    deck list: it is left out (the slot stays, as a face-down card shows it)."""
-    if own or action.get("kind") not in _ARRANGING:
-        return dict(action)
-    return {k: v for k, v in action.items() if k != "card"}
-
-
 def opponent_name(match: Match, seat: Seat) -> str | None:
     """Another player's pseudonym ("Deleted player" once their account is deleted); None
     for the computer."""
@@ -212,24 +201,32 @@ def opponent_name(match: Match, seat: Seat) -> str | None:
     return pseudonym(opponent.player_id) if opponent.kind is SeatKind.PLAYER else None
 
 
+def _hidden_from(step: Step, seat: Seat) -> bool:
+    """Another seat arranging its row: its opponent sees nothing of it, not even that it
+    happened (docs/chronovore.md, "Face down"); the lock shows."""
+    return step.seat != seat.name and step.action.get("kind") in HIDDEN_KINDS
+
+
 def history_view(match: Match, seat: Seat, steps: Sequence[Step]) -> dict[str, Any]:
-    """The action log as ``seat`` may see it."""
+    """The action log as ``seat`` may see it: without the other seat's hidden actions, each
+    entry numbered by the version this seat saw it make (as its views are)."""
+    seen = [step for step in steps if not _hidden_from(step, seat)]
     return {
         "match_id": str(match.id),
         "mode": match.mode,
         "opponent": opponent_name(match, seat),
         "status": str(match.status),
         "result": _seat(match, seat).result,
-        "version": match.version,
+        "version": CHRONOVORE.seen_version(match.state, seat.name),
         "entries": [
             {
-                "seq": step.version,
+                "seq": seq,
                 "seat": step.seat,
-                "action": _seen_action(step.action, step.seat == seat.name),
+                "action": dict(step.action),
                 "at": _time(step.at),
                 "events": CHRONOVORE.view_events(step.events, seat.name),
             }
-            for step in steps
+            for seq, step in enumerate(seen, start=1)
         ],
     }
 

@@ -189,8 +189,9 @@ def test_two_players_paired_by_the_queue_play_a_whole_match_told_through_push(
         rounds = 0
         while views["one"]["status"] == "active":
             rounds += 1
-            # The first player fills a slot and locks; the second is told it is still
-            # to act, the first that the match changed; nothing of the row shows.
+            # The first player fills a slot and locks. The placement is its answer; the
+            # second player is told nothing of it (each seat has its own version:
+            # docs/chronovore.md, "Face down"), then of the lock.
             view = views["one"]
             monsters = [c for c in view["you"]["hand"] if c["card"]["kind"] == "monster"]
             if monsters:
@@ -198,14 +199,11 @@ def test_two_players_paired_by_the_queue_play_a_whole_match_told_through_push(
                 assert placed.status_code == 200, placed.text
                 answers["one"].append(placed)
                 view = placed.json()
-                for name in ("one", "two"):
-                    told = sockets[name].until(at_version(match_id, view["version"]))
-                    assert told["type"] == "match.your_turn"  # neither has locked yet
             locked = send(one, view, {"kind": "lock"})
             assert locked.status_code == 200, locked.text
             answers["one"].append(locked)
             version = locked.json()["version"]
-            told_two = two_socket.until(at_version(match_id, version))
+            told_two = two_socket.until(at_version(match_id, views["two"]["version"] + 1))
             told_one = one_socket.until(at_version(match_id, version))
             assert (told_two["type"], told_one["type"]) == ("match.your_turn", "match.updated")
             theirs = view_of(two, match_id)
@@ -219,9 +217,9 @@ def test_two_players_paired_by_the_queue_play_a_whole_match_told_through_push(
             answers["two"].append(resolved)
             after = resolved.json()
             assert "heroes_entered" in [e["type"] for e in after["events"]]
-            for socket in (one_socket, two_socket):
-                socket.until(at_version(match_id, after["version"]))
             views = {"one": view_of(one, match_id), "two": after}
+            for name, socket in sockets.items():
+                socket.until(at_version(match_id, views[name]["version"]))
             if monsters and after["status"] == "active":
                 pair = views["one"]["revealed"][0]["cards"]
                 assert pair[seats["one"]]["uid"] == monsters[0]["uid"]
@@ -242,6 +240,62 @@ def test_two_players_paired_by_the_queue_play_a_whole_match_told_through_push(
         assert one.call("GET", "/chronovore/queue").json()["status"] == "idle"
     finally:
         one_socket.socket.close()
+        two_socket.socket.close()
+
+
+def test_before_a_seat_locks_its_opponent_sees_nothing_of_its_row(api, rpc, core_set, platform):
+    """chronovore.txt: "Your opponent's cards stay face down until that pair is
+    resolved"; docs/chronovore.md: "Before a seat locks, its opponent sees nothing of its
+    row". While one player places, moves and takes back cards, the other's view, history
+    and push stream stay as they were; at the lock, it learns that it locked, and no more."""
+    stop_sweeper(platform["battle"])
+    one, one_deck, two, two_deck = two_players(api, rpc, core_set)
+    two_socket = Inbox(open_stream(api.base_url, two.token)[0])
+    try:
+        assert one.call("POST", "/chronovore/queue", json={"deckId": one_deck["id"]}).ok
+        match_id = two.call("POST", "/chronovore/queue", json={"deckId": two_deck["id"]}).json()[
+            "matchId"
+        ]
+        two_socket.until(at_version(match_id, 0))  # told of the pairing
+        watched = view_of(two, match_id)
+        history = two.call("GET", f"/chronovore/matches/{match_id}/history").json()
+        view = view_of(one, match_id)
+        hand = [c["uid"] for c in view["you"]["hand"]]
+        for action in (
+            {"kind": "place", "card": hand[0], "slot": 3},
+            {"kind": "place", "card": hand[1], "slot": 1},
+            {"kind": "move", "slot": 3, "to": 0},
+            {"kind": "take_back", "slot": 1},
+        ):
+            answer = send(one, view, action)
+            assert answer.status_code == 200, answer.text
+            view = answer.json()
+            assert view_of(two, match_id) == watched, action
+            again = two.call("GET", f"/chronovore/matches/{match_id}/history").json()
+            assert again == history, action
+        assert view["version"] == watched["version"] + 4  # its own view keeps everything
+        assert [
+            e["action"]["kind"]
+            for e in one.call("GET", f"/chronovore/matches/{match_id}/history").json()["entries"]
+        ] == ["place", "place", "move", "take_back"]
+        # The other player may still act at the version it saw (its own placement: the
+        # first player is not told of it either).
+        card = watched["you"]["hand"][0]["uid"]
+        placed = send(two, watched, {"kind": "place", "card": card, "slot": 2})
+        assert placed.status_code == 200, placed.text
+        locked = send(one, view, {"kind": "lock"})
+        assert locked.status_code == 200, locked.text
+        # Its first message since the pairing is the lock: none for the hidden actions.
+        two_socket.until(
+            lambda m: (
+                m["data"].get("matchId") == match_id
+                and m["type"] in ("match.updated", "match.your_turn")
+                and m["data"]["version"] > 0
+            )
+        )
+        told = [m for m in two_socket.seen if m["data"].get("matchId") == match_id]
+        assert [m["data"]["version"] for m in told] == [0, watched["version"] + 2], told
+    finally:
         two_socket.socket.close()
 
 

@@ -81,6 +81,9 @@ class CountGame:
     def version(self, state: Count) -> int:
         return state.version
 
+    def seen_version(self, state: Count, seat: Seat) -> int:
+        return state.version
+
     def waiting_for(self, state: Count) -> list[Seat]:
         return [] if state.turn is None else [state.turn]
 

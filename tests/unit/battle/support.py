@@ -111,27 +111,38 @@ class FakeMatches:
     def get(self, match_id, for_update=False):
         return self.rows.get(match_id)
 
-    def save(self, match, previous_version, steps=(), idempotency_key=None, response=None):
+    def save(
+        self,
+        match,
+        previous_version,
+        steps=(),
+        idempotency_key=None,
+        response=None,
+        expected_version=None,
+    ):
         assert self.rows[match.id].version == previous_version
         self.rows[match.id] = match
         self.saves += 1
-        self.add_steps(match.id, steps, idempotency_key, response)
+        self.add_steps(match.id, steps, idempotency_key, response, expected_version)
 
-    def add_steps(self, match_id, steps, idempotency_key=None, response=None):
+    def add_steps(
+        self, match_id, steps, idempotency_key=None, response=None, expected_version=None
+    ):
         seqs = [e["step"].version for e in self.log[match_id]]
         for i, step in enumerate(steps):
             assert step.version not in seqs  # the (match_id, seq) key
-            row = {"step": step, "key": None, "response": None}
+            row = {"step": step, "key": None, "response": None, "expected": None}
             if i == 0:
                 if idempotency_key is not None:
                     assert all(e["key"] != idempotency_key for e in self.log[match_id])
+                    row.update(expected=expected_version)
                 row.update(key=idempotency_key, response=copy.deepcopy(response))
             self.log[match_id].append(row)
 
     def keyed_step(self, match_id, key):
         for row in self.log[match_id]:
             if row["key"] == key:
-                return KeyedStep(row["step"], row["response"])
+                return KeyedStep(row["step"], row["response"], row["expected"])
         return None
 
     def steps(self, match_id):
