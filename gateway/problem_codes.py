@@ -42,6 +42,7 @@ GATEWAY: Codes = {
         "broker_unavailable",
         "identity_provider_unavailable",
         "database_unavailable",
+        "transaction_conflict",  # a deadlock outlasted the retries (shared/db.py)
     ),
 }
 AUTHOR_ONLY = "author_role_required"  # 403 on the authoring routes

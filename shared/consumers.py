@@ -2,8 +2,9 @@
 
 Every nameko event handler of the platform is this one line, so each gets
 the same treatment: a malformed message raises ``UnprocessableMessage`` (it could
-never succeed) and is parked at once; anything else that fails propagates and
-``reliable_event_handler`` retries it with backoff, then parks it.
+never succeed) and is parked at once; a deadlock or a serialization failure runs the
+unit of work again at once (``run_unit_of_work``); anything else that fails propagates
+and ``reliable_event_handler`` retries it with backoff, then parks it.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from collections.abc import Callable
 from contextlib import AbstractContextManager
 from typing import Any, TypeVar
 
+from shared.db import run_unit_of_work
 from shared.events import Event, EventContract, read_event_or_park
 
 UnitOfWorkT = TypeVar("UnitOfWorkT")
@@ -24,5 +26,4 @@ def consume(
     apply: Callable[[Event, UnitOfWorkT], object],
 ) -> None:
     event = read_event_or_park(contract, message)
-    with unit_of_work() as uow:
-        apply(event, uow)
+    run_unit_of_work(unit_of_work, lambda uow: apply(event, uow))

@@ -10,13 +10,17 @@ start without it.
 
 from __future__ import annotations
 
+import logging
 import uuid
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
+from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import Any, TypeVar
 
+import eventlet
 import psycopg
+import psycopg.errors
 import psycopg.waiting
 from psycopg.rows import namedtuple_row
 from sqlalchemy import Engine, Table, create_engine, insert, select
@@ -26,11 +30,17 @@ from sqlalchemy.engine import URL
 from sqlalchemy.orm import Session, sessionmaker
 
 from shared import tracing
-from shared.errors import ServiceUnavailable
+from shared.errors import ServiceUnavailable, TransactionConflict
 from shared.events import Event
 from shared.logs import REQUEST_ID
-from shared.metrics import INBOX_DUPLICATES
+from shared.metrics import INBOX_DUPLICATES, TRANSACTION_CONFLICTS
 from shared.plumbing_tables import PlumbingTables
+from shared.randomness import SystemRandomSource
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+UnitOfWorkT = TypeVar("UnitOfWorkT")
 
 
 def use_cooperative_psycopg() -> None:
@@ -95,6 +105,98 @@ def unreachable_as_unavailable() -> Iterator[None]:
         raise ServiceUnavailable(
             "database_unavailable", "the service's database is unavailable; try again shortly"
         ) from exc
+
+
+# SQLSTATE 40001 and 40P01: PostgreSQL rolled the whole transaction back, nothing of it
+# stays, so running it again from its start is safe.
+CONFLICTS = (psycopg.errors.SerializationFailure, psycopg.errors.DeadlockDetected)
+
+
+def transaction_conflict(exc: BaseException) -> bool:
+    """Whether ``exc`` says PostgreSQL gave up the transaction for a deadlock (two
+    transactions waiting on each other's row locks; it kills one) or a serialization
+    failure: the other one went on, and this one may simply be run again."""
+    cause = exc.orig if isinstance(exc, sa_exc.DBAPIError) else exc
+    return isinstance(cause, CONFLICTS)
+
+
+@contextmanager
+def conflicts_as_transaction_conflict() -> Iterator[None]:
+    """Turn a deadlock or a serialization failure into ``TransactionConflict`` (503
+    ``transaction_conflict``), which ``run_unit_of_work`` runs again; before it was an
+    unhandled ``OperationalError``, a 500 ``internal_error`` (issue 29)."""
+    try:
+        yield
+    except (sa_exc.DBAPIError, psycopg.Error) as exc:
+        if not transaction_conflict(exc):
+            raise
+        raise TransactionConflict(
+            "transaction_conflict",
+            "the change met a concurrent one and was not made; send it again",
+        ) from exc
+
+
+@dataclass(frozen=True)
+class ConflictRetry:
+    """How often, and after what pause, a unit of work rolled back by a transaction
+    conflict is run again (``run_unit_of_work``).
+
+    Each pause is drawn uniformly below a cap that doubles from ``first_pause`` up to
+    ``max_pause`` ("full jitter"), so two transactions that met do not come back in step.
+    With the defaults (ours) a unit of work runs at most 4 times and waits at most
+    0.01 + 0.02 + 0.04 = 70 ms in all between them; a deadlock itself costs PostgreSQL's
+    ``deadlock_timeout`` (1 s by default) to be found. The pause is eventlet's: the
+    service's other green threads run meanwhile. ``random`` (a float in [0, 1)) and
+    ``sleep`` are injectable, for tests."""
+
+    attempts: int = 4
+    first_pause: float = 0.01
+    max_pause: float = 0.1
+    random: Callable[[], float] = field(default_factory=lambda: SystemRandomSource().random)
+    sleep: Callable[[float], None] = eventlet.sleep
+
+    def __post_init__(self) -> None:
+        if self.attempts < 1:
+            raise ValueError("a unit of work runs at least once")
+
+    def pause(self, retry: int) -> float:
+        """Seconds to wait before retry number ``retry`` (0 for the first)."""
+        return self.random() * min(self.max_pause, self.first_pause * 2.0**retry)
+
+
+CONFLICT_RETRY = ConflictRetry()
+
+
+def run_unit_of_work(
+    open_unit_of_work: Callable[[], AbstractContextManager[UnitOfWorkT]],
+    work: Callable[[UnitOfWorkT], T],
+    retry: ConflictRetry = CONFLICT_RETRY,
+) -> T:
+    """``work(uow)`` in a unit of work that commits; run again from its start, in a new
+    unit of work, when PostgreSQL rolled it back for a deadlock or a serialization
+    failure. The platform's rule for every transaction a request or an event opens.
+
+    ``work`` runs again, not just the commit: it reads again what the other transaction
+    committed, and its rules answer on the state as it is now (of two questions retired
+    at once, the second is refused once the first is gone). A rolled-back attempt leaves
+    nothing: its state, the events it put in the outbox, its idempotency and inbox
+    records were in the same transaction. So ``work`` keeps no effect outside the
+    transaction (no call to another service, which the platform never makes inside one
+    anyway). After the last attempt the ``TransactionConflict`` propagates: 503
+    ``transaction_conflict``, which the client may send again, never a 500.
+    """
+    for attempt in range(1, retry.attempts + 1):
+        try:
+            with open_unit_of_work() as uow:
+                return work(uow)
+        except TransactionConflict:
+            if attempt == retry.attempts:
+                TRANSACTION_CONFLICTS.labels("gave_up").inc()
+                log.warning("a transaction conflict outlasted %d attempts", attempt)
+                raise
+            TRANSACTION_CONFLICTS.labels("retried").inc()
+            retry.sleep(retry.pause(attempt - 1))
+    raise AssertionError("unreachable: attempts >= 1")
 
 
 Statement = tuple[str, Sequence[Any]]  # SQL with %s placeholders, and its parameters
@@ -216,8 +318,14 @@ class Database:
 
     @contextmanager
     def transaction(self) -> Iterator[UnitOfWork]:
-        """Commit on success, roll back on any exception (which is re-raised)."""
-        with unreachable_as_unavailable(), self._sessions() as session:
+        """Commit on success, roll back on any exception (which is re-raised; a deadlock or
+        a serialization failure as ``TransactionConflict``). Opened through
+        ``run_unit_of_work``, a transaction that conflicted is run again."""
+        with (
+            conflicts_as_transaction_conflict(),
+            unreachable_as_unavailable(),
+            self._sessions() as session,
+        ):
             uow = UnitOfWork(session, self.plumbing, self._now)
             with session.begin():
                 yield uow
@@ -227,7 +335,11 @@ class Database:
     @contextmanager
     def read(self) -> Iterator[Session]:
         """A session for queries only; whatever it did is rolled back."""
-        with unreachable_as_unavailable(), self._sessions() as session:
+        with (
+            conflicts_as_transaction_conflict(),
+            unreachable_as_unavailable(),
+            self._sessions() as session,
+        ):
             try:
                 yield session
             finally:
@@ -237,7 +349,11 @@ class Database:
     def autocommit(self) -> Iterator[Session]:
         """A session whose every statement commits by itself: one round trip per
         read, no BEGIN/COMMIT. For single-statement reads only."""
-        with unreachable_as_unavailable(), self.engine.connect() as connection:
+        with (
+            conflicts_as_transaction_conflict(),
+            unreachable_as_unavailable(),
+            self.engine.connect() as connection,
+        ):
             connection = connection.execution_options(isolation_level="AUTOCOMMIT")
             with Session(bind=connection) as session:
                 yield session

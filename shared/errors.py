@@ -99,6 +99,16 @@ class ServiceUnavailable(DeckyardError):
     title = "Service unavailable"
 
 
+@deserialize_to_instance
+class TransactionConflict(ServiceUnavailable):
+    """PostgreSQL rolled a transaction back for a deadlock or a serialization failure.
+
+    A unit of work run by ``shared.db.run_unit_of_work`` is run again first; this
+    reaches a caller only when the conflict outlasted those retries, or came from a
+    transaction that nothing runs again. Always 503 ``transaction_conflict``: nothing
+    was written, so the same request can be sent again."""
+
+
 def outcome_of(exc: BaseException | None) -> str:
     """What a call came to, as the ``outcome`` label of the metrics (shared/metrics.py,
     gateway/metrics.py): ``ok``; ``refused`` (a refusal the caller caused: a 4xx

@@ -84,6 +84,12 @@ EVENTS_PARKED = Counter(
     "(deckyard dead-letters lists and replays them)",
     ["queue"],
 )
+TRANSACTION_CONFLICTS = Counter(
+    "deckyard_transaction_conflicts",
+    "Units of work PostgreSQL rolled back for a deadlock or a serialization failure: run "
+    "again (retried), or answered 503 transaction_conflict after the last attempt (gave_up)",
+    ["outcome"],
+)
 OUTBOX_PUBLISHED = Counter(
     "deckyard_outbox_published",
     "Events the outbox relay published, confirmed by the broker",

@@ -20,6 +20,7 @@ from services.accounts.deletion import DeletionView
 from services.accounts.deletion_store import DeletionUnitOfWork
 from services.accounts.identity import IdentityProvider, IdentityProviderError
 from shared.clock import Clock
+from shared.db import run_unit_of_work
 from shared.errors import NotFound
 from shared.events import Event, EventContract, read_event_or_park
 
@@ -113,8 +114,7 @@ def apply_answer(
 ) -> uuid.UUID | None:
     """``shared.consumers.consume`` for an answer, returning what ``record_answer`` does."""
     event = read_event_or_park(contract, message)
-    with unit_of_work() as uow:
-        return record_answer(event, uow, clock)
+    return run_unit_of_work(unit_of_work, lambda uow: record_answer(event, uow, clock))
 
 
 # -- the last steps: the Auth0 user, then the local player -----------------------------------
@@ -132,22 +132,32 @@ def complete_deletion(
     Does nothing while a service is still awaited, or before the step is due
     (a backoff after a failure, or another worker's lease).
     """
-    with unit_of_work() as uow:
+
+    def claim(uow: DeletionUnitOfWork) -> deletion.DeletionSaga | None:
         saga = uow.store.saga(deletion_id, for_update=True)
         if saga is None or saga.awaiting or not saga.is_due(clock.now()):
-            return False
+            return None
         if saga.identity_deleted_at is None:
             uow.store.save(deletion.claimed(saga, clock.now()))
-    if saga.identity_deleted_at is None and not _delete_identity(
-        saga, unit_of_work, identities, clock
-    ):
-        return False
-    with unit_of_work() as uow:
+        return saga
+
+    def finish(uow: DeletionUnitOfWork) -> bool:
         current = uow.store.saga(deletion_id, for_update=True)
         if current is None:
             return False  # another worker finished it
         receipt, deleted = deletion.remains(current, policy.digest(current.auth0_sub), clock.now())
         uow.store.finish(current, receipt, deleted)
+        return True
+
+    saga = run_unit_of_work(unit_of_work, claim)
+    if saga is None:
+        return False
+    if saga.identity_deleted_at is None and not _delete_identity(
+        saga, unit_of_work, identities, clock
+    ):
+        return False
+    if not run_unit_of_work(unit_of_work, finish):
+        return False
     log.info("account deletion %s completed", deletion_id)
     return True
 
@@ -166,7 +176,8 @@ def _delete_identity(
         log.warning("account deletion %s: the Auth0 user stays for now: %s", saga.id, error)
     else:
         error = ""
-    with unit_of_work() as uow:
+
+    def record(uow: DeletionUnitOfWork) -> bool:
         current = uow.store.saga(saga.id, for_update=True)
         if current is None:
             return False
@@ -175,7 +186,9 @@ def _delete_identity(
             uow.store.save(deletion.failed(current, error, now))
         else:
             uow.store.save(deletion.identity_deleted(current, now))
-    return not error
+        return not error
+
+    return run_unit_of_work(unit_of_work, record)
 
 
 # -- the sweeper -----------------------------------------------------------------------------
@@ -198,9 +211,10 @@ def sweep(
 ) -> SweepReport:
     """Retry what stalled (a service silent, Auth0 failing) and purge what expired."""
     now = clock.now()
-    asked_again = 0
-    ready: list[uuid.UUID] = []
-    with unit_of_work() as uow:
+
+    def look(uow: DeletionUnitOfWork) -> tuple[int, list[uuid.UUID], int, int]:
+        asked_again = 0  # counted in here: a retried attempt counts afresh
+        ready: list[uuid.UUID] = []
         for saga in uow.store.due(now, batch):
             if saga.awaiting:
                 uow.events.add_event(deletion.request_event(saga, now))
@@ -209,6 +223,9 @@ def sweep(
             else:
                 ready.append(saga.id)
         receipts, digests = uow.store.purge_expired(now)
+        return asked_again, ready, receipts, digests
+
+    asked_again, ready, receipts, digests = run_unit_of_work(unit_of_work, look)
     completed = sum(
         complete_deletion(deletion_id, unit_of_work, identities, clock, policy)
         for deletion_id in ready

@@ -17,6 +17,7 @@ from services.accounts.repository import (
     ProgressionUnitOfWork,
 )
 from shared.clock import Clock
+from shared.db import run_unit_of_work
 from shared.errors import Forbidden, NotFound
 from shared.events import Event
 
@@ -79,8 +80,7 @@ def me(
         existing = players.by_subject(sub)
     if existing is not None:
         return existing, False
-    with unit_of_work() as uow:
-        return get_or_register_player(cmd, uow, clock)
+    return run_unit_of_work(unit_of_work, lambda uow: get_or_register_player(cmd, uow, clock))
 
 
 # -- progression points ------------------------------------------------------------------

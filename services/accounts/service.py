@@ -29,6 +29,7 @@ from services.accounts.schemas import (
     SubjectSchema,
 )
 from shared.consumers import consume
+from shared.db import run_unit_of_work
 from shared.dependencies import ClockProvider, DatabaseProvider
 from shared.errors import InvalidInput
 from shared.events import (
@@ -149,20 +150,24 @@ class AccountsService(HealthEndpoints):
         """
         payload = {"sub": sub, "auth_time": auth_time, "confirm": confirm}
         cmd = deletion_handlers.RequestDeletion(**load(DELETION_REQUEST, payload))
-        with self._deletion_uow() as uow:
-            view, created = deletion_handlers.request_deletion(
+        view, created = run_unit_of_work(
+            self._deletion_uow,
+            lambda uow: deletion_handlers.request_deletion(
                 cmd, uow, self.clock, self.deletion_policy
-            )
+            ),
+        )
         return {"created": created, "deletion": DELETION_VIEW.dump(view)}
 
     @rpc
     def deletion_status(self, sub: str) -> dict[str, Any]:
         """The subject's deletion: under way, or completed (while its digest lives)."""
         args = load(SUBJECT, {"sub": sub})
-        with self._deletion_uow() as uow:
-            view = deletion_handlers.deletion_status(
+        view = run_unit_of_work(
+            self._deletion_uow,
+            lambda uow: deletion_handlers.deletion_status(
                 args["sub"], uow, self.clock, self.deletion_policy
-            )
+            ),
+        )
         return dict(DELETION_VIEW.dump(view))
 
     def _on_data_purged(self, contract: EventContract, message: Any) -> None:

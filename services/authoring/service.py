@@ -6,10 +6,12 @@ every request); ``actor`` is the Author's token subject.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from contextlib import AbstractContextManager
+from typing import Any, TypeVar
 
 from services.authoring import handlers, orm, purge
-from services.authoring.repository import unit_of_work
+from services.authoring.repository import AuthoringUnitOfWork, unit_of_work
 from services.authoring.schemas import (
     AuditEntrySchema,
     ContentIdSchema,
@@ -22,6 +24,7 @@ from services.authoring.schemas import (
 )
 from shared import pages
 from shared.consumers import consume
+from shared.db import run_unit_of_work
 from shared.dependencies import CanonicalCardsProvider, ClockProvider, DatabaseProvider
 from shared.errors import NotFound
 from shared.events import ACCOUNT_DELETION_REQUESTED
@@ -33,6 +36,8 @@ from shared.schemas import load
 CONTENT = ContentSchema()
 AUDIT = AuditEntrySchema(many=True)
 
+T = TypeVar("T")
+
 
 class AuthoringService(HealthEndpoints):
     name = "authoring"
@@ -40,6 +45,13 @@ class AuthoringService(HealthEndpoints):
     db = DatabaseProvider(orm.plumbing)
     clock = ClockProvider()
     canonical = CanonicalCardsProvider()
+
+    def _uow(self) -> AbstractContextManager[AuthoringUnitOfWork]:
+        return unit_of_work(self.db)
+
+    def _run(self, work: Callable[[AuthoringUnitOfWork], T]) -> T:
+        """``work`` in a unit of work, run again after a deadlock (shared/db.py)."""
+        return run_unit_of_work(self._uow, work)
 
     @reliable_event_handler(ACCOUNT_DELETION_REQUESTED.source, ACCOUNT_DELETION_REQUESTED.name)
     def on_account_deletion_requested(self, message: dict[str, Any]) -> None:
@@ -55,35 +67,38 @@ class AuthoringService(HealthEndpoints):
     def create(self, **payload: Any) -> dict[str, Any]:
         """``actor, kind, game, body[, replaces]`` -> the new draft (version 1)."""
         cmd = handlers.CreateContent(**load(CreateSchema(), payload))
-        with unit_of_work(self.db) as uow:
-            return dict(CONTENT.dump(handlers.create_content(cmd, uow, self.clock)))
+        return self._run(
+            lambda uow: dict(CONTENT.dump(handlers.create_content(cmd, uow, self.clock)))
+        )
 
     @rpc
     def edit(self, **payload: Any) -> dict[str, Any]:
         """``actor, content_id, expected_version, body`` -> the edited draft."""
         cmd = handlers.EditContent(**load(EditSchema(), payload))
-        with unit_of_work(self.db) as uow:
-            return dict(CONTENT.dump(handlers.edit_content(cmd, uow, self.clock)))
+        return self._run(
+            lambda uow: dict(CONTENT.dump(handlers.edit_content(cmd, uow, self.clock)))
+        )
 
     @rpc
     def transition(self, **payload: Any) -> dict[str, Any]:
         """``actor, content_id, to, expected_version[, reason]`` -> the moved content."""
         cmd = handlers.TransitionContent(**load(TransitionSchema(), payload))
-        with unit_of_work(self.db) as uow:
-            moved = handlers.transition_content(cmd, uow, self.clock, self.canonical)
-            return dict(CONTENT.dump(moved))
+        moved = self._run(
+            lambda uow: handlers.transition_content(cmd, uow, self.clock, self.canonical)
+        )
+        return dict(CONTENT.dump(moved))
 
     @rpc
     def get(self, content_id: str) -> dict[str, Any]:
         args = load(ContentIdSchema(), {"content_id": content_id})
-        with unit_of_work(self.db) as uow:
-            return dict(CONTENT.dump(handlers.get_content(args["content_id"], uow)))
+        return self._run(
+            lambda uow: dict(CONTENT.dump(handlers.get_content(args["content_id"], uow)))
+        )
 
     @rpc
     def audit(self, content_id: str) -> list[dict[str, Any]]:
         args = load(ContentIdSchema(), {"content_id": content_id})
-        with unit_of_work(self.db) as uow:
-            return list(AUDIT.dump(handlers.audit_of(args["content_id"], uow)))
+        return self._run(lambda uow: list(AUDIT.dump(handlers.audit_of(args["content_id"], uow))))
 
     @rpc
     def list(self, **filters: Any) -> dict[str, Any]:
@@ -91,8 +106,9 @@ class AuthoringService(HealthEndpoints):
         ``limit``): ``{"items", "next"}``, ``next`` the cursor of the following page."""
         args = load(ListSchema(), filters)
         before = pages.position(args["cursor"])
-        with unit_of_work(self.db) as uow:
-            found = uow.content.list(args["kind"], args["state"], before, args["limit"] + 1)
+        found = self._run(
+            lambda uow: uow.content.list(args["kind"], args["state"], before, args["limit"] + 1)
+        )
         return pages.page(found, args["limit"], lambda c: (c.created_at, c.id), CONTENT.dump)
 
     # -- TerraKard's knowledge questions for battle (docs/terrakard.md, "Hosting"): the
@@ -103,10 +119,11 @@ class AuthoringService(HealthEndpoints):
         """Card lineage ids -> each one's published knowledge question, without its key:
         ``{lineage_id: {"id", "prompt", "choices"}}``."""
         args = load(LineageIdsSchema(), {"lineage_ids": lineage_ids})
-        with unit_of_work(self.db) as uow:
-            found = uow.content.questions_about(
+        found = self._run(
+            lambda uow: uow.content.questions_about(
                 "terrakard", "knowledge_question", args["lineage_ids"]
             )
+        )
         return {
             lineage: {
                 "id": str(q["id"]),
@@ -120,8 +137,11 @@ class AuthoringService(HealthEndpoints):
     def terrakard_answer_key(self, question_id: str) -> dict[str, Any]:
         """A published knowledge question's answer key, for battle to mark an answer."""
         args = load(ContentIdSchema(), {"content_id": question_id})
-        with unit_of_work(self.db) as uow:
-            body = uow.content.published_body(args["content_id"], "terrakard", "knowledge_question")
+        body = self._run(
+            lambda uow: uow.content.published_body(
+                args["content_id"], "terrakard", "knowledge_question"
+            )
+        )
         if body is None or body.get("answer") is None:
             raise NotFound("question_not_found", "there is no such published question")
         return {"question_id": question_id, "answer": int(body["answer"])}

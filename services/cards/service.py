@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from contextlib import AbstractContextManager
-from typing import Any
+from typing import Any, TypeVar
 
 from services.cards import collection_handlers as collection
 from services.cards import crafting_handlers as crafting
@@ -54,6 +55,7 @@ from services.cards.terrakard_schemas import (
     TargetSchema,
 )
 from shared.consumers import consume
+from shared.db import run_unit_of_work
 from shared.dependencies import (
     CanonicalCardsProvider,
     ClockProvider,
@@ -83,6 +85,8 @@ DECK = DeckSchema()
 DECKS = DeckSchema(many=True)
 MATCH_DECK = MatchDeckSchema()
 
+T = TypeVar("T")
+
 
 class CardsService(HealthEndpoints):
     name = "cards"
@@ -95,6 +99,10 @@ class CardsService(HealthEndpoints):
 
     def _uow(self) -> AbstractContextManager[CardsUnitOfWork]:
         return unit_of_work(self.db)
+
+    def _run(self, work: Callable[[CardsUnitOfWork], T]) -> T:
+        """``work`` in a unit of work, run again after a deadlock (shared/db.py)."""
+        return run_unit_of_work(self._uow, work)
 
     @reliable_event_handler(PLAYER_REGISTERED.source, PLAYER_REGISTERED.name)
     def on_player_registered(self, message: dict[str, Any]) -> None:
@@ -146,15 +154,13 @@ class CardsService(HealthEndpoints):
     def catalogue(self, game: str) -> list[dict[str, Any]]:
         """The active published card definitions of a game (``quest``), by name."""
         args = load(GameSchema(), {"game": game})
-        with unit_of_work(self.db) as uow:
-            return list(DEFINITIONS.dump(uow.definitions.active(args["game"])))
+        return self._run(lambda uow: list(DEFINITIONS.dump(uow.definitions.active(args["game"]))))
 
     @rpc
     def get_collection(self, player_id: str) -> dict[str, Any]:
         """``{"player_id": "..."}`` -> ``{"player_id": "...", "created_at": "..."}``"""
         cmd = handlers.GetCollection(**load(PlayerIdSchema(), {"player_id": player_id}))
-        with unit_of_work(self.db) as uow:
-            collection = handlers.get_collection(cmd, uow)
+        collection = self._run(lambda uow: handlers.get_collection(cmd, uow))
         result: dict[str, Any] = CollectionSchema().dump(collection)
         return result
 
@@ -165,41 +171,50 @@ class CardsService(HealthEndpoints):
         """``affinity="Wit"`` ->
         ``{"created": true, "starter": {"affinity": "Wit", "cards": [...]}}``"""
         args = load(StarterChoiceSchema(), {"player_id": player_id, "affinity": affinity})
-        with self._uow() as uow:
-            grant, created = collection.choose_starter(
+        grant, created = self._run(
+            lambda uow: collection.choose_starter(
                 collection.ChooseStarter(**args),
                 uow,
                 self.random,
                 self.clock,
                 card_games(self.canonical),
             )
+        )
         return {"created": created, "starter": STARTER.dump(grant)}
 
     @rpc
     def get_starter(self, player_id: str) -> dict[str, Any]:
         args = load(PlayerIdSchema(), {"player_id": player_id})
-        with self._uow() as uow:
-            return dict(STARTER.dump(collection.get_starter(args["player_id"], uow)))
+        return self._run(
+            lambda uow: dict(STARTER.dump(collection.get_starter(args["player_id"], uow)))
+        )
 
     @rpc
     def player_collection(self, player_id: str, game: str = "quest") -> dict[str, Any]:
         """The player's copies of a game's cards grouped by definition, with counts."""
         args = load(GameListSchema(), {"player_id": player_id, "game": game})
-        with self._uow() as uow:
-            found = collection.get_collection_view(args["player_id"], uow, args["game"])
+        found = self._run(
+            lambda uow: collection.get_collection_view(args["player_id"], uow, args["game"])
+        )
         return dict(PLAYER_COLLECTION.dump(found))
 
     @rpc
     def list_decks(self, player_id: str, game: str = "quest") -> list[dict[str, Any]]:
         args = load(GameListSchema(), {"player_id": player_id, "game": game})
-        with self._uow() as uow:
-            return list(DECKS.dump(collection.list_decks(args["player_id"], uow, args["game"])))
+        return self._run(
+            lambda uow: list(
+                DECKS.dump(collection.list_decks(args["player_id"], uow, args["game"]))
+            )
+        )
 
     @rpc
     def get_deck(self, player_id: str, deck_id: str, game: str | None = None) -> dict[str, Any]:
         args = load(DeckRefSchema(), {"player_id": player_id, "deck_id": deck_id, "game": game})
-        with self._uow() as uow:
-            found = collection.get_deck(args["player_id"], args["deck_id"], uow, game=args["game"])
+        found = self._run(
+            lambda uow: collection.get_deck(
+                args["player_id"], args["deck_id"], uow, game=args["game"]
+            )
+        )
         return dict(DECK.dump(found))
 
     @rpc
@@ -209,10 +224,11 @@ class CardsService(HealthEndpoints):
         """A legal saved deck (of ``game`` if given) with each card's full definition
         (for the battle snapshot)."""
         args = load(DeckRefSchema(), {"player_id": player_id, "deck_id": deck_id, "game": game})
-        with self._uow() as uow:
-            found = collection.deck_for_match(
+        found = self._run(
+            lambda uow: collection.deck_for_match(
                 args["player_id"], args["deck_id"], uow, game=args["game"]
             )
+        )
         return dict(MATCH_DECK.dump(found))
 
     @rpc
@@ -222,31 +238,33 @@ class CardsService(HealthEndpoints):
         """The active version of each lineage founded under one of ``names`` (the configured
         CPU deck, ``games.quest.canonical``), full definition and ``lineage_name`` included."""
         args = load(NamedDefinitionsSchema(), {"game": game, "kind": kind, "names": names})
-        with self._uow() as uow:
-            found = uow.definitions.active_in_lineages(args["game"], args["kind"], args["names"])
+        found = self._run(
+            lambda uow: uow.definitions.active_in_lineages(
+                args["game"], args["kind"], args["names"]
+            )
+        )
         return list(LINEAGE_DEFINITIONS.dump(found))
 
     @rpc
     def create_deck(self, **payload: Any) -> dict[str, Any]:
         """``name="Morning walk", cards=[five owned copy ids]`` -> the deck at version 1"""
         cmd = collection.SaveDeck(**load(CreateDeckSchema(), payload))
-        with self._uow() as uow:
-            return dict(DECK.dump(collection.create_deck(cmd, uow, self.clock)))
+        return self._run(lambda uow: dict(DECK.dump(collection.create_deck(cmd, uow, self.clock))))
 
     @rpc
     def edit_deck(self, **payload: Any) -> dict[str, Any]:
         """Rename (``name``) and/or replace the cards (``cards``) at ``expected_version``."""
         cmd = collection.EditDeck(**load(EditDeckSchema(), payload))
-        with self._uow() as uow:
-            return dict(DECK.dump(collection.edit_deck(cmd, uow, self.clock)))
+        return self._run(lambda uow: dict(DECK.dump(collection.edit_deck(cmd, uow, self.clock))))
 
     @rpc
     def delete_deck(self, **payload: Any) -> None:
         args = load(DeleteDeckSchema(), payload)
-        with self._uow() as uow:
-            collection.delete_deck(
+        self._run(
+            lambda uow: collection.delete_deck(
                 args["player_id"], args["deck_id"], args["expected_version"], uow, args["game"]
             )
+        )
 
     # -- the currency ledger (docs/economy.md); player_id always from the gateway or a
     # -- service that earned the player something ---------------------------------------
@@ -255,8 +273,9 @@ class CardsService(HealthEndpoints):
     def balance(self, player_id: str, game: str) -> dict[str, Any]:
         """``game="chronovore"`` -> ``{"game": ..., "balances": {"fragments": 0, "gold": 12}}``"""
         args = load(PlayerGameSchema(), {"player_id": player_id, "game": game})
-        with self._uow() as uow:
-            found = ledger.balance(args["player_id"], args["game"], uow.ledger, self.economy)
+        found = self._run(
+            lambda uow: ledger.balance(args["player_id"], args["game"], uow.ledger, self.economy)
+        )
         return dict(jsonable(found))
 
     @rpc
@@ -272,16 +291,19 @@ class CardsService(HealthEndpoints):
 
     def _change(self, payload: dict[str, Any], direction: str) -> dict[str, Any]:
         cmd = ledger.LedgerChange(**load(LedgerChangeSchema(), payload))
-        with self._uow() as uow:
-            entry = ledger.change(cmd, direction, uow.ledger, uow.players, self.economy, self.clock)
+        entry = self._run(
+            lambda uow: ledger.change(
+                cmd, direction, uow.ledger, uow.players, self.economy, self.clock
+            )
+        )
         return dict(jsonable(entry))
 
     @rpc
     def ledger_history(self, **payload: Any) -> dict[str, Any]:
         """``game, currency?, cursor?, limit?`` -> ``{"items": [entries], "next": cursor}``"""
         args = load(LedgerHistorySchema(), payload)
-        with self._uow() as uow:
-            found = ledger.history(
+        found = self._run(
+            lambda uow: ledger.history(
                 args["player_id"],
                 args["game"],
                 args["currency"],
@@ -290,6 +312,7 @@ class CardsService(HealthEndpoints):
                 self.economy,
                 args["limit"],
             )
+        )
         return dict(jsonable(found))
 
     # -- packs ---------------------------------------------------------------------------
@@ -305,14 +328,16 @@ class CardsService(HealthEndpoints):
         """``game, kind, quantity, source_type, source_id, idempotency_key, pay?`` -> the
         grant and its pack ids (``pay``: bought at the kind's price, spent together)."""
         cmd = packs.GrantPacks(**load(GrantPacksSchema(), payload))
-        with self._uow() as uow:
-            return dict(jsonable(packs.grant_packs(cmd, uow, self.economy, self.clock)))
+        return self._run(
+            lambda uow: dict(jsonable(packs.grant_packs(cmd, uow, self.economy, self.clock)))
+        )
 
     @rpc
     def pack_inventory(self, player_id: str, game: str) -> dict[str, Any]:
         args = load(PlayerGameSchema(), {"player_id": player_id, "game": game})
-        with self._uow() as uow:
-            found = packs.inventory(args["player_id"], args["game"], uow, self.economy)
+        found = self._run(
+            lambda uow: packs.inventory(args["player_id"], args["game"], uow, self.economy)
+        )
         return dict(jsonable(found))
 
     @rpc
@@ -320,8 +345,9 @@ class CardsService(HealthEndpoints):
         """``pack_id, idempotency_key, game?`` -> the opening (cards, rarities, finishes, the
         fair roll's seed hash, client seed and nonce), persisted before it is returned."""
         cmd = packs.OpenPack(**load(OpenPackSchema(), payload))
-        with self._uow() as uow:
-            opening = packs.open_pack(cmd, uow, self.economy, self.random, self.clock)
+        opening = self._run(
+            lambda uow: packs.open_pack(cmd, uow, self.economy, self.random, self.clock)
+        )
         return dict(jsonable(opening))
 
     @rpc
@@ -329,8 +355,9 @@ class CardsService(HealthEndpoints):
         """``pack_id, idempotency_key, game?`` -> the sale and its refund (the kind's full
         price; only kinds whose data allow it: Chronovore's Diamond pack)."""
         cmd = packs.SellPack(**load(SellPackSchema(), payload))
-        with self._uow() as uow:
-            return dict(jsonable(packs.sell_pack(cmd, uow, self.economy, self.clock)))
+        return self._run(
+            lambda uow: dict(jsonable(packs.sell_pack(cmd, uow, self.economy, self.clock)))
+        )
 
     # -- shredding and crafting (Chronovore's Card Fragments) -----------------------------
 
@@ -344,15 +371,17 @@ class CardsService(HealthEndpoints):
     def shred_copy(self, **payload: Any) -> dict[str, Any]:
         """``game, copy_id, idempotency_key`` -> the shred (its fragments' ledger entry)."""
         cmd = crafting.Shred(**load(ShredSchema(), payload))
-        with self._uow() as uow:
-            return dict(jsonable(crafting.shred(cmd, uow, self.economy, self.clock)))
+        return self._run(
+            lambda uow: dict(jsonable(crafting.shred(cmd, uow, self.economy, self.clock)))
+        )
 
     @rpc
     def craft_copy(self, **payload: Any) -> dict[str, Any]:
         """``game, definition_id, finish, idempotency_key`` -> the craft and the new copy."""
         cmd = crafting.Craft(**load(CraftSchema(), payload))
-        with self._uow() as uow:
-            return dict(jsonable(crafting.craft(cmd, uow, self.economy, self.clock)))
+        return self._run(
+            lambda uow: dict(jsonable(crafting.craft(cmd, uow, self.economy, self.clock)))
+        )
 
     # -- provably fair rolls (docs/fairness.md) ------------------------------------------
 
@@ -360,17 +389,18 @@ class CardsService(HealthEndpoints):
     def fairness(self, player_id: str) -> dict[str, Any]:
         """``{"server_seed_hash", "client_seed", "nonce", "since"}``: never the seed."""
         args = load(PlayerIdSchema(), {"player_id": player_id})
-        with self._uow() as uow:
-            state = fairness.fairness_state(
+        state = self._run(
+            lambda uow: fairness.fairness_state(
                 args["player_id"], uow.fairness, uow.players, self.random, self.clock
             )
+        )
         return dict(jsonable(state))
 
     @rpc
     def set_client_seed(self, player_id: str, client_seed: str) -> dict[str, Any]:
         args = load(ClientSeedSchema(), {"player_id": player_id, "client_seed": client_seed})
-        with self._uow() as uow:
-            state = fairness.set_client_seed(
+        state = self._run(
+            lambda uow: fairness.set_client_seed(
                 args["player_id"],
                 args["client_seed"],
                 uow.fairness,
@@ -378,16 +408,18 @@ class CardsService(HealthEndpoints):
                 self.random,
                 self.clock,
             )
+        )
         return dict(jsonable(state))
 
     @rpc
     def rotate_seed(self, player_id: str) -> dict[str, Any]:
         """Reveal the active server seed; a new one (its hash) takes over."""
         args = load(PlayerIdSchema(), {"player_id": player_id})
-        with self._uow() as uow:
-            rotated = fairness.rotate(
+        rotated = self._run(
+            lambda uow: fairness.rotate(
                 args["player_id"], uow.fairness, uow.players, self.random, self.clock
             )
+        )
         return dict(jsonable(rotated))
 
     @rpc
@@ -397,8 +429,8 @@ class CardsService(HealthEndpoints):
         player's seeds for another service (a TerraKard terrain), stored first; asked
         again for the same source, the stored one."""
         args = load(FairChoiceSchema(), payload)
-        with self._uow() as uow:
-            chosen = fairness.fair_choice(
+        chosen = self._run(
+            lambda uow: fairness.fair_choice(
                 args["player_id"],
                 args["purpose"],
                 args["key"],
@@ -408,6 +440,7 @@ class CardsService(HealthEndpoints):
                 self.random,
                 self.clock,
             )
+        )
         return dict(jsonable(chosen))
 
     @rpc
@@ -415,10 +448,11 @@ class CardsService(HealthEndpoints):
         """``cursor?, limit?`` -> ``{"items": [rolls], "next": cursor}``, newest first; a
         roll under a revealed seed carries the seed (``deckyard verify`` checks it)."""
         args = load(RollHistorySchema(), payload)
-        with self._uow() as uow:
-            found = fairness.roll_history(
+        found = self._run(
+            lambda uow: fairness.roll_history(
                 args["player_id"], args["cursor"], uow.fairness, args["limit"]
             )
+        )
         return dict(jsonable(found))
 
     # -- TerraKard (docs/terrakard.md, "Hosting"): ``level`` is the player's, read from
@@ -428,115 +462,132 @@ class CardsService(HealthEndpoints):
     def terrakard_start(self, player_id: str, level: int) -> dict[str, Any]:
         """The starting collection, once -> the collection."""
         args = load(PlayerLevelSchema(), {"player_id": player_id, "level": level})
-        with self._uow() as uow:
-            return dict(
+        return self._run(
+            lambda uow: dict(
                 jsonable(terrakard.start(args["player_id"], args["level"], uow, self.clock))
             )
+        )
 
     @rpc
     def terrakard_collection(self, player_id: str, level: int) -> dict[str, Any]:
         args = load(PlayerLevelSchema(), {"player_id": player_id, "level": level})
-        with self._uow() as uow:
-            return dict(jsonable(terrakard.collection(args["player_id"], args["level"], uow)))
+        return self._run(
+            lambda uow: dict(jsonable(terrakard.collection(args["player_id"], args["level"], uow)))
+        )
 
     @rpc
     def terrakard_decks(self, player_id: str, level: int) -> list[dict[str, Any]]:
         args = load(PlayerLevelSchema(), {"player_id": player_id, "level": level})
-        with self._uow() as uow:
-            return list(jsonable(terrakard.list_decks(args["player_id"], args["level"], uow)))
+        return self._run(
+            lambda uow: list(jsonable(terrakard.list_decks(args["player_id"], args["level"], uow)))
+        )
 
     @rpc
     def terrakard_save_deck(self, **payload: Any) -> dict[str, Any]:
         """``level, name, cards`` (a new deck) or ``deck_id, expected_version`` and a new
         ``name`` and/or ``cards`` -> the deck."""
         args = load(SaveDeckSchema(), payload)
-        with self._uow() as uow:
-            found = terrakard.save_deck(
-                args["player_id"], args["level"], args["name"], args["cards"], uow, self.clock,
-                args["deck_id"], args["expected_version"],
-            )  # fmt: skip
+        found = self._run(
+            lambda uow: terrakard.save_deck(
+                args["player_id"],
+                args["level"],
+                args["name"],
+                args["cards"],
+                uow,
+                self.clock,
+                args["deck_id"],
+                args["expected_version"],
+            )
+        )
         return dict(jsonable(found))
 
     @rpc
     def terrakard_delete_deck(self, **payload: Any) -> None:
         args = load(RefVersionSchema(), payload)
-        with self._uow() as uow:
-            terrakard.delete_deck(args["player_id"], args["ref_id"], args["expected_version"], uow)
+        self._run(
+            lambda uow: terrakard.delete_deck(
+                args["player_id"], args["ref_id"], args["expected_version"], uow
+            )
+        )
 
     @rpc
     def terrakard_plans(self, player_id: str, level: int) -> list[dict[str, Any]]:
         args = load(PlayerLevelSchema(), {"player_id": player_id, "level": level})
-        with self._uow() as uow:
-            return list(jsonable(terrakard.list_plans(args["player_id"], args["level"], uow)))
+        return self._run(
+            lambda uow: list(jsonable(terrakard.list_plans(args["player_id"], args["level"], uow)))
+        )
 
     @rpc
     def terrakard_save_plan(self, **payload: Any) -> dict[str, Any]:
         """``level, name, rounds (5 copy ids), reserve, condition, posture, activate?``,
         with ``plan_id, expected_version`` for an edit -> the plan."""
         cmd = terrakard.SavePlan(**load(SavePlanSchema(), payload))
-        with self._uow() as uow:
-            return dict(jsonable(terrakard.save_plan(cmd, uow, self.clock)))
+        return self._run(lambda uow: dict(jsonable(terrakard.save_plan(cmd, uow, self.clock))))
 
     @rpc
     def terrakard_activate_plan(self, **payload: Any) -> dict[str, Any]:
         args = load(ActivatePlanSchema(), payload)
-        with self._uow() as uow:
-            found = terrakard.activate_plan(
+        found = self._run(
+            lambda uow: terrakard.activate_plan(
                 args["player_id"], args["plan_id"], args["level"], uow, self.clock
             )
+        )
         return dict(jsonable(found))
 
     @rpc
     def terrakard_delete_plan(self, **payload: Any) -> None:
         args = load(RefVersionSchema(), payload)
-        with self._uow() as uow:
-            terrakard.delete_plan(args["player_id"], args["ref_id"], args["expected_version"], uow)
+        self._run(
+            lambda uow: terrakard.delete_plan(
+                args["player_id"], args["ref_id"], args["expected_version"], uow
+            )
+        )
 
     @rpc
     def terrakard_deck_for_attack(self, **payload: Any) -> dict[str, Any]:
         """For battle: a legal attack deck as the engine's cards, with their lineages."""
         args = load(DeckForAttackSchema(), payload)
-        with self._uow() as uow:
-            found = terrakard.deck_for_attack(
+        found = self._run(
+            lambda uow: terrakard.deck_for_attack(
                 args["player_id"], args["deck_id"], args["level"], uow
             )
+        )
         return dict(jsonable(found))
 
     @rpc
     def terrakard_defense_for_attack(self, player_id: str, level: int) -> dict[str, Any]:
         """For battle: the defender's active plan, or the automatic plan."""
         args = load(PlayerLevelSchema(), {"player_id": player_id, "level": level})
-        with self._uow() as uow:
-            found = terrakard.defense_for_attack(args["player_id"], args["level"], uow)
+        found = self._run(
+            lambda uow: terrakard.defense_for_attack(args["player_id"], args["level"], uow)
+        )
         return dict(jsonable(found))
 
     @rpc
     def terrakard_defenders(self, **payload: Any) -> list[dict[str, Any]]:
         """For battle's arena: TerraKard players of a level in [low, high]."""
         args = load(DefendersSchema(), payload)
-        with self._uow() as uow:
-            found = terrakard.defenders(
+        found = self._run(
+            lambda uow: terrakard.defenders(
                 args["low"], args["high"], args["excluded"], args["limit"], uow
             )
+        )
         return list(jsonable(found))
 
     @rpc
     def terrakard_target(self, target_id: str) -> dict[str, Any]:
         """For battle: the player behind an arena target id."""
         args = load(TargetSchema(), {"target_id": target_id})
-        with self._uow() as uow:
-            return dict(jsonable(terrakard.target(args["target_id"], uow)))
+        return self._run(lambda uow: dict(jsonable(terrakard.target(args["target_id"], uow))))
 
     @rpc
     def terrakard_targets_of(self, player_ids: list[str]) -> list[dict[str, Any]]:
         """For battle's arena: the arena ids of the players it chose, and whether a saved
         plan defends each."""
         args = load(PlayerIdsSchema(), {"player_ids": player_ids})
-        with self._uow() as uow:
-            return list(jsonable(terrakard.targets_of(args["player_ids"], uow)))
+        return self._run(lambda uow: list(jsonable(terrakard.targets_of(args["player_ids"], uow))))
 
     @rpc
     def terrakard_training_plan(self) -> dict[str, Any]:
         """For battle's tutorial: the training plan (no one's copies)."""
-        with self._uow() as uow:
-            return dict(jsonable(terrakard.training_plan(uow)))
+        return self._run(lambda uow: dict(jsonable(terrakard.training_plan(uow))))

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from contextlib import AbstractContextManager
 from datetime import timedelta
-from typing import Any
+from typing import Any, TypeVar
 
 from nameko.timer import timer
 
@@ -20,6 +21,7 @@ from services.challenge.schemas import (
     StartAttemptSchema,
 )
 from shared.consumers import consume
+from shared.db import run_unit_of_work
 from shared.dependencies import (
     ClockProvider,
     DatabaseProvider,
@@ -45,6 +47,8 @@ NEARBY = NearbyEventSchema(many=True)
 ANSWER = AnswerSchema()  # built once: the hot path (schemas are stateless once built)
 SWEEP_INTERVAL_SECONDS = 5  # ours: an abandoned attempt completes within seconds of its deadline
 
+T = TypeVar("T")
+
 
 class ChallengeService(HealthEndpoints):
     name = "challenge"
@@ -56,6 +60,10 @@ class ChallengeService(HealthEndpoints):
 
     def _uow(self) -> AbstractContextManager[ChallengeUnitOfWork]:
         return unit_of_work(self.db)
+
+    def _run(self, work: Callable[[ChallengeUnitOfWork], T]) -> T:
+        """``work`` in a unit of work, run again after a deadlock (shared/db.py)."""
+        return run_unit_of_work(self._uow, work)
 
     @reliable_event_handler(CONTENT_PUBLISHED.source, CONTENT_PUBLISHED.name)
     def on_content_published(self, message: dict[str, Any]) -> None:
@@ -87,8 +95,7 @@ class ChallengeService(HealthEndpoints):
     def get_event(self, event_id: str) -> dict[str, Any]:
         """A published event's public data (no answer data), retired or not."""
         args = load(EventIdSchema(), {"event_id": event_id})
-        with unit_of_work(self.db) as uow:
-            found = uow.content.event(args["event_id"])
+        found = self._run(lambda uow: uow.content.event(args["event_id"]))
         if found is None:
             raise NotFound("event_not_found", "there is no such published event")
         return dict(EVENT.dump(found))
@@ -105,8 +112,9 @@ class ChallengeService(HealthEndpoints):
     def nearby_events(self, lat: float, lon: float) -> list[dict[str, Any]]:
         """Published events open now near a point (no answer data), nearest first."""
         args = load(PointSchema(), {"lat": lat, "lon": lon})
-        with unit_of_work(self.db) as uow:
-            found = uow.attempts.nearby_events(args["lat"], args["lon"], self.clock.now())
+        found = self._run(
+            lambda uow: uow.attempts.nearby_events(args["lat"], args["lon"], self.clock.now())
+        )
         return list(NEARBY.dump(found))
 
     @rpc
@@ -121,29 +129,32 @@ class ChallengeService(HealthEndpoints):
                 location["lat"], location["lon"], location["accuracy_m"], location["acquired_at"]
             ),
         )
-        with unit_of_work(self.db) as uow:
-            outcome = attempt_handlers.start_attempt(
+        outcome = self._run(
+            lambda uow: attempt_handlers.start_attempt(
                 cmd, uow, self.clock, self.random, self._policy()
             )
+        )
         return {"created": outcome.created, "attempt": outcome.view}
 
     @rpc
     def get_attempt(self, **payload: Any) -> dict[str, Any]:
         args = load(AttemptRefSchema(), payload)
-        with unit_of_work(self.db) as uow:
-            outcome = attempt_handlers.get_attempt(
+        outcome = self._run(
+            lambda uow: attempt_handlers.get_attempt(
                 args["player_id"], args["attempt_id"], uow, self.clock
             )
+        )
         return outcome.view
 
     @rpc
     def list_attempts(self, **payload: Any) -> dict[str, Any]:
         """``player_id, cursor?, limit?`` -> ``{"items": [summaries], "next": cursor}``"""
         args = load(AttemptPageSchema(), payload)
-        with unit_of_work(self.db) as uow:
-            found = attempt_handlers.list_attempts(
+        found = self._run(
+            lambda uow: attempt_handlers.list_attempts(
                 args["player_id"], args["cursor"], args["limit"], uow
             )
+        )
         return dict(jsonable(found))
 
     @rpc
@@ -152,13 +163,11 @@ class ChallengeService(HealthEndpoints):
         cmd = attempt_handlers.AnswerQuestion(
             args["player_id"], args["attempt_id"], args["index"], args["submission"]
         )
-        with unit_of_work(self.db) as uow:
-            outcome = attempt_handlers.answer_question(cmd, uow, self.clock)
+        outcome = self._run(lambda uow: attempt_handlers.answer_question(cmd, uow, self.clock))
         if outcome.refusal is not None:  # raised after the commit: an expiry it resolved stays
             raise outcome.refusal
         return outcome.view
 
     @timer(interval=SWEEP_INTERVAL_SECONDS)
     def expire_abandoned_attempts(self) -> None:
-        with unit_of_work(self.db) as uow:
-            attempt_handlers.expire_due(uow, self.clock)
+        self._run(lambda uow: attempt_handlers.expire_due(uow, self.clock))

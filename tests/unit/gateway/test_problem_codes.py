@@ -26,6 +26,7 @@ STATUS = {
     "InvalidInput": 422,
     "RateLimited": 429,
     "ServiceUnavailable": 503,
+    "TransactionConflict": 503,
 }
 AREAS = {
     "accounts": problem_codes.ACCOUNTS,
