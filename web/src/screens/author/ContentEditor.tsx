@@ -177,23 +177,21 @@ function ExistingContent({ id }: { id: string }) {
       <section aria-labelledby="audit-title">
         <h2 id="audit-title">Audit trail</h2>
         <ProblemBox problem={audit.problem} />
-        <div class="scroll-x">
-        <table>
+        <table class="stacked">
           <caption class="visually-hidden">Who did what, when</caption>
           <thead><tr><th scope="col">Version</th><th scope="col">When</th><th scope="col">Who</th><th scope="col">What</th><th scope="col">Reason</th></tr></thead>
           <tbody>
             {(audit.data?.items ?? []).map((entry) => (
               <tr key={entry.version}>
-                <td>{entry.version}</td>
-                <td>{entry.at ? new Date(entry.at).toLocaleString() : ""}</td>
-                <td>{entry.actor}</td>
-                <td>{entry.action === "transition" ? `${STATE_NAMES[entry.from ?? ""] ?? entry.from} → ${STATE_NAMES[entry.to ?? ""] ?? entry.to}` : entry.action}</td>
-                <td>{entry.reason ?? ""}</td>
+                <td data-label="Version">{entry.version}</td>
+                <td data-label="When">{entry.at ? new Date(entry.at).toLocaleString() : ""}</td>
+                <td data-label="Who">{entry.actor}</td>
+                <td data-label="What">{entry.action === "transition" ? `${STATE_NAMES[entry.from ?? ""] ?? entry.from} → ${STATE_NAMES[entry.to ?? ""] ?? entry.to}` : entry.action}</td>
+                <td data-label={entry.reason ? "Reason" : undefined}>{entry.reason ?? ""}</td>
               </tr>
             ))}
           </tbody>
         </table>
-        </div>
       </section>
     </Screen>
   );

@@ -57,7 +57,7 @@ function ReconnaissanceView({ recon }: { recon: Reconnaissance }) {
 function RoundsTable({ rounds, you }: { rounds: RoundView[]; you: string }) {
   if (rounds.length === 0) return null;
   return (
-    <table>
+    <table class="stacked">
       <caption>Rounds played</caption>
       <thead>
         <tr><th scope="col">Round</th><th scope="col">{you}</th><th scope="col">Defense</th><th scope="col">Damage</th><th scope="col">Hit points after</th></tr>
@@ -65,11 +65,11 @@ function RoundsTable({ rounds, you }: { rounds: RoundView[]; you: string }) {
       <tbody>
         {rounds.map((r) => (
           <tr key={r.round}>
-            <th scope="row">{r.round}</th>
-            <td>{r.attackerCard.name} ({r.attackerCard.category}){r.attackerCard.auto ? ", played by the server" : ""}</td>
-            <td>{r.defenseCard.name} ({r.defenseCard.category}){r.defenseCard.reserve ? ", the reserve" : ""}</td>
-            <td>{r.toDefense} to the defense, {r.toAttacker} to {you === "You" ? "you" : "the attacker"}</td>
-            <td>{you === "You" ? "you" : "attacker"} {r.attackerHp}, defense {r.defenseHp}</td>
+            <th scope="row" data-label="Round">{r.round}</th>
+            <td data-label={you}>{r.attackerCard.name} ({r.attackerCard.category}){r.attackerCard.auto ? ", played by the server" : ""}</td>
+            <td data-label="Defense">{r.defenseCard.name} ({r.defenseCard.category}){r.defenseCard.reserve ? ", the reserve" : ""}</td>
+            <td data-label="Damage">{r.toDefense} to the defense, {r.toAttacker} to {you === "You" ? "you" : "the attacker"}</td>
+            <td data-label="Hit points after">{you === "You" ? "you" : "attacker"} {r.attackerHp}, defense {r.defenseHp}</td>
           </tr>
         ))}
       </tbody>
