@@ -198,8 +198,10 @@ def _seed(demo: bool = True) -> int:
     finally:
         engine.dispose()
     print(
-        f"seeded: {report.created} created, {report.published} published, "
-        f"{len(report.ids)} items in the seed files"
+        f"seeded: {report.created} created, {report.published} published "
+        f"({report.replaced} new versions of changed items, {report.retired} older versions "
+        f"retired), {len(report.skipped)} left to their Authors, "
+        f"{len(report.ids)} seed references"
     )
     return 0
 

@@ -8,6 +8,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from sqlalchemy import func, select
 
+from games.terrakard.articles import parse_line
 from services.authoring import seed as seed_module
 from services.authoring.orm import content, content_audit, plumbing, seed_refs
 from services.authoring.seed import SEED_AUTHOR, SEED_DIR, SEED_REVIEWER, seed
@@ -39,6 +40,14 @@ def seeded_rows(db):
                 seed_refs, seed_refs.c.content_id == content.c.id
             )
         ).all()
+
+
+def terrakard_items():
+    """TerraKard's sample as the seed publishes it: each article's card, and its question
+    when it has a fact to ask about (tests/integration/authoring/test_terrakard_seed.py)."""
+    lines = (SEED_DIR / "terrakard_articles.sample.jsonl").read_text(encoding="utf-8")
+    articles = [a for a in map(parse_line, lines.splitlines()) if a is not None]
+    return len(articles) + sum(1 for a in articles if a.facts)
 
 
 def replacements():
@@ -101,11 +110,13 @@ def test_the_catalogue_alone_is_the_cards_and_nothing_of_the_demo(settings):
         engine.dispose()
         drop_database(own, "authoring")
     assert kinds == [
+        "card",
         "creature",
         "event_card",
+        "knowledge_question",
         "monster",
         "power_card",
-    ]  # Quest's and Chronovore's cards
+    ]  # Quest's, Chronovore's and TerraKard's cards, and TerraKard's questions about its own
     assert with_demo.created > 0
 
 
@@ -155,11 +166,13 @@ def test_an_install_seeded_with_the_old_numbers_gets_the_replacements_on_its_nex
         drop_database(own, "authoring")
     shipped_replacements = replacements()
     core_set = len(seed_module._load(seed_module.CHRONOVORE_CORE_SET))
-    assert before.created == 30 + core_set and after.created == len(shipped_replacements) > 0
+    terrakard = terrakard_items()
+    assert before.created == 30 + core_set + terrakard
+    assert after.created == len(shipped_replacements) > 0
     by_id = {row.id: row for row in rows}
     for entry in shipped_replacements:
         new = next(r for r in rows if r.state == "published" and r.body == entry["body"])
         founder = by_id[new.lineage_id]  # the same lineage as the card it replaces
         assert founder.id != new.id and founder.state == "retired"
         assert founder.body["name"] == new.body["name"]
-    assert sum(1 for r in rows if r.state == "published") == 30 + core_set
+    assert sum(1 for r in rows if r.state == "published") == 30 + core_set + terrakard
