@@ -32,9 +32,11 @@ const placed = view([first, null, null, null], [second], [
   { kind: "lock" },
 ]);
 
+let loaded = start; // what the match screen reads first
+
 vi.mock("../../api/client", () => ({
   api: {
-    GET: vi.fn(async () => ({ data: start, response: new Response(null, { status: 200 }) })),
+    GET: vi.fn(async () => ({ data: loaded, response: new Response(null, { status: 200 }) })),
     POST: vi.fn(async (path: string, init: { body: { action: { kind: string } } }) => {
       calls.push({ path, body: init.body });
       const next = init.body.action.kind === "place" ? placed : start;
@@ -50,6 +52,7 @@ const { Match } = await import("./Match");
 describe("the lock-in row from the keyboard", () => {
   beforeEach(() => {
     calls.length = 0;
+    loaded = start;
   });
   afterEach(cleanup);
 
@@ -87,5 +90,60 @@ describe("the lock-in row from the keyboard", () => {
     fireEvent.keyDown(ember, { key: "1" });
     expect((await screen.findByRole("alert")).textContent).toBe("Slot 1 is taken: move that card or take it back first.");
     expect(calls).toHaveLength(1);
+  });
+});
+
+describe("the lock-in row by taps", () => {
+  beforeEach(() => {
+    calls.length = 0;
+  });
+  afterEach(cleanup);
+
+  it("picks a card up with a tap, says where it can go, and places it on the slot tapped next", async () => {
+    loaded = start;
+    render(<Match />);
+    expect((await screen.findByText(/^Tap a card in your hand, then a slot/)).getAttribute("role")).toBe("status");
+    expect(screen.queryByRole("button", { name: /^Place / })).toBeNull();
+    const ember = screen.getByRole("button", { name: /^Ember\./ });
+    fireEvent.click(ember);
+    expect(ember.getAttribute("aria-pressed")).toBe("true");
+    expect(ember.textContent).toContain("Picked up");
+    expect(screen.getByText("Tap a slot to place Ember, or tap it again to keep it in your hand.").getAttribute("role")).toBe("status");
+    expect(screen.getAllByRole("button", { name: /^Place Ember in slot \d$/ })).toHaveLength(4);
+    expect(calls).toHaveLength(0);
+    fireEvent.click(screen.getByRole("button", { name: "Place Ember in slot 3" }));
+    await waitFor(() => expect(calls).toHaveLength(1));
+    expect(calls[0]!.body).toMatchObject({ expectedVersion: 3, action: { kind: "place", card: 2, slot: 2 } });
+  });
+
+  it("puts a picked card down when it is tapped again, sending nothing", async () => {
+    loaded = start;
+    render(<Match />);
+    const spark = await screen.findByRole("button", { name: /^Spark\./ });
+    fireEvent.click(spark);
+    fireEvent.click(spark);
+    expect(spark.getAttribute("aria-pressed")).toBe("false");
+    expect(screen.queryByRole("button", { name: /^Place / })).toBeNull();
+    expect(screen.getByText(/^Tap a card in your hand, then a slot/)).toBeTruthy();
+    expect(calls).toHaveLength(0);
+  });
+
+  it("moves a slotted card to the empty slot tapped next, and takes it back when tapped again", async () => {
+    loaded = placed;
+    render(<Match />);
+    const slotted = await screen.findByRole("button", { name: /^Slot 1: Spark/ });
+    fireEvent.click(slotted);
+    expect(screen.getByText("Tap an empty slot to move Spark there, or tap it again to take it back to your hand.")).toBeTruthy();
+    fireEvent.click(screen.getByRole("button", { name: "Move Spark in slot 2" }));
+    await waitFor(() => expect(calls).toHaveLength(1));
+    expect(calls[0]!.body).toMatchObject({ action: { kind: "move", slot: 0, to: 1 } });
+
+    cleanup();
+    render(<Match />);
+    const again = await screen.findByRole("button", { name: /^Slot 1: Spark/ });
+    fireEvent.click(again);
+    fireEvent.click(again);
+    await waitFor(() => expect(calls).toHaveLength(2));
+    expect(calls[1]!.body).toMatchObject({ action: { kind: "take_back", slot: 0 } });
   });
 });

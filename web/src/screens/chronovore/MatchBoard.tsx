@@ -1,10 +1,12 @@
 /**
  * A Chronovore match as one seat plays it, against the computer or another player: the
- * heroes, the lock-in row (drag a card from your hand into one of the 4 slots, or focus it
- * and press 1–4; a slotted card moves with 1–4 and goes back to the hand with Backspace,
- * or its button), Lock in, the 2-minute choosing step counted from the server's deadline
- * (at zero the server locks you in), and once both rows are locked the pairs one by one,
- * the heroes stepping along. The screens around it (Match, Versus) say how a match starts.
+ * heroes, the lock-in row (tap a card in your hand, then an empty slot; tap a slotted card,
+ * then another empty slot to move it, or the card again to take it back; or drag a card
+ * into one of the 4 slots, or focus it and press 1–4; a slotted card moves with 1–4 and
+ * goes back to the hand with Backspace, or its button), Lock in, the 2-minute choosing
+ * step counted from the server's deadline (at zero the server locks you in), and once both
+ * rows are locked the pairs one by one, the heroes stepping along. The screens around it
+ * (Match, Versus) say how a match starts.
  */
 import type { ComponentChildren } from "preact";
 import { useEffect, useRef, useState } from "preact/hooks";
@@ -41,6 +43,11 @@ interface Opponent {
   deckCount: number;
   locked: boolean;
   slots: ("face_down" | null)[];
+}
+/** The card a tap picked up: in the hand (``slot`` null) or in a slot of the row. */
+interface Picked {
+  uid: number;
+  slot: number | null;
 }
 interface Resolution {
   round: number | null;
@@ -152,6 +159,7 @@ export function MatchBoard({
   const [resolution, setResolution] = useState<Resolution | null>(null);
   const [latest, setLatest] = useState<string[]>([]);
   const [hint, setHint] = useState("");
+  const [picked, setPicked] = useState<Picked | null>(null);
   const focusNext = useRef<string | null>(null);
   const action = useAction();
   const sides = sidesOf(view);
@@ -237,7 +245,13 @@ export function MatchBoard({
   const over = view.status === "finished";
   const isLegal = (a: CvAction) => legal.some((l) => sameAction(l, a));
 
+  const editable = !over && !you.locked;
+  // A pick the row no longer shows where it was (a move sent, another tab, the clock) is none.
+  const pickedCard = !picked || !editable ? null : picked.slot === null ? you.hand.find((i) => i.uid === picked.uid) ?? null : you.slots[picked.slot]?.uid === picked.uid ? you.slots[picked.slot]! : null;
+  const pick = pickedCard ? picked : null;
+
   const placeOrMove = (from: { uid: number } | { slot: number }, slot: number) => {
+    setPicked(null);
     const chosen: CvAction = "uid" in from ? { kind: "place", card: from.uid, slot } : { kind: "move", slot: from.slot, to: slot };
     if ("slot" in from && from.slot === slot) return;
     if (!isLegal(chosen)) {
@@ -247,6 +261,7 @@ export function MatchBoard({
     void send(chosen, `slot-${slot}`);
   };
   const takeBack = (slot: number) => {
+    setPicked(null);
     const chosen: CvAction = { kind: "take_back", slot };
     if (isLegal(chosen)) void send(chosen, "hand");
   };
@@ -262,7 +277,30 @@ export function MatchBoard({
       return null;
     }
   };
-  const editable = !over && !you.locked;
+  /** A tap (or a click, Enter, Space) on a card: picks it up; on the picked card again,
+   * puts a hand card down or takes a slotted one back to the hand. */
+  const tapCard = (item: InPlay, slot: number | null) => {
+    if (!editable) return;
+    setHint("");
+    if (pick?.uid === item.uid) {
+      if (slot === null) setPicked(null);
+      else takeBack(slot);
+      return;
+    }
+    setPicked({ uid: item.uid, slot });
+  };
+  const tapSlot = (slot: number) => {
+    if (pick) placeOrMove(pick.slot === null ? { uid: pick.uid } : { slot: pick.slot }, slot);
+  };
+  const nextStep = !editable
+    ? null
+    : !pickedCard || !pick
+      ? "Tap a card in your hand, then a slot to place it there."
+      : pick.slot === null
+        ? you.slots.some((s) => !s)
+          ? `Tap a slot to place ${pickedCard.card.name}, or tap it again to keep it in your hand.`
+          : `Every slot is taken: take a card back before placing ${pickedCard.card.name}.`
+        : `Tap an empty slot to move ${pickedCard.card.name} there, or tap it again to take it back to your hand.`;
 
   return (
     <>
@@ -286,7 +324,8 @@ export function MatchBoard({
           </p>
           <section aria-labelledby="cv-row">
             <h2 id="cv-row">Your row</h2>
-            <p class="note" id="cv-keys">Drag a card into a slot, or focus it and press 1–4. Backspace returns a slotted card to your hand.</p>
+            {nextStep && <p class="next-step" role="status">{nextStep}</p>}
+            <p class="note" id="cv-keys">Or drag a card into a slot, or focus it and press 1–4. Backspace returns a slotted card to your hand.</p>
             <ol class="row" aria-label="Your row">
               {Array.from({ length: SLOTS }, (_, n) => {
                 const item = you.slots[n] ?? null;
@@ -306,12 +345,14 @@ export function MatchBoard({
                       <>
                         <button
                           type="button"
-                          class="card"
+                          class={pick?.uid === item.uid ? "card picked" : "card"}
                           data-focus={`slot-${n}`}
                           draggable={editable}
+                          aria-pressed={editable ? pick?.uid === item.uid : undefined}
                           aria-describedby="cv-keys"
                           aria-keyshortcuts="1 2 3 4 Backspace"
                           aria-label={`Slot ${n + 1}: ${item.card.name}. ${cardText(item.card)}`}
+                          onClick={() => tapCard(item, n)}
                           onDragStart={(e) => dragData(e, { slot: n })}
                           onKeyDown={(e) => {
                             const to = slotFromKey(e.key);
@@ -321,9 +362,14 @@ export function MatchBoard({
                         >
                           {item.card.name}
                           <span class="note"> {cardText(item.card)}</span>
+                          {pick?.uid === item.uid && <span class="picked-mark">Picked up</span>}
                         </button>
                         {editable && <button type="button" onClick={() => takeBack(n)} aria-label={`Take ${item.card.name} back to your hand`}>Back to hand</button>}
                       </>
+                    ) : pickedCard ? (
+                      <button type="button" class="slot-target" onClick={() => tapSlot(n)} aria-label={`${pick?.slot === null ? "Place" : "Move"} ${pickedCard.card.name} in slot ${n + 1}`}>
+                        {pick?.slot === null ? "Place" : "Move"} {pickedCard.card.name} here
+                      </button>
                     ) : (
                       <span class="empty">Empty</span>
                     )}
@@ -349,11 +395,13 @@ export function MatchBoard({
                 <li key={item.uid}>
                   <button
                     type="button"
-                    class="card"
+                    class={pick?.uid === item.uid ? "card picked" : "card"}
                     draggable={editable}
+                    aria-pressed={editable ? pick?.uid === item.uid : undefined}
                     aria-describedby="cv-keys"
                     aria-keyshortcuts="1 2 3 4"
                     aria-label={`${item.card.name}. ${cardText(item.card)}`}
+                    onClick={() => tapCard(item, null)}
                     onDragStart={(e) => dragData(e, { uid: item.uid })}
                     onKeyDown={(e) => {
                       const to = slotFromKey(e.key);
@@ -362,6 +410,7 @@ export function MatchBoard({
                   >
                     {item.card.name}
                     <span class="note"> {cardText(item.card)}</span>
+                    {pick?.uid === item.uid && <span class="picked-mark">Picked up</span>}
                   </button>
                 </li>
               ))}
