@@ -3,12 +3,33 @@ dumps its results with them) and the gateway (which documents them)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from marshmallow import Schema, fields
 
 
 class CopySourceSchema(Schema):
     type = fields.String(metadata={"example": "reward", "description": "reward or starter"})
     id = fields.UUID(metadata={"description": "The attempt (reward) or player (starter)"})
+
+
+class CardKeywordSchema(Schema):
+    """A bold word on a card and the definition a player reads resting on it (Chronovore:
+    games/chronovore/content.py, ``KEYWORDS``)."""
+
+    keyword = fields.String(metadata={"example": "initiative"})
+    name = fields.String(metadata={"example": "Initiative", "description": "As the card shows it"})
+    definition = fields.String(metadata={"example": "This monster strikes the hero first."})
+
+
+def card_keywords() -> fields.List[Any]:
+    return fields.List(
+        fields.Nested(CardKeywordSchema),
+        metadata={
+            "description": "Chronovore: each keyword the card shows, with its definition, "
+            "in the order the card reads (absent for other games)"
+        },
+    )
 
 
 class OwnedCopySchema(Schema):
@@ -20,6 +41,7 @@ class OwnedCopySchema(Schema):
     affinity = fields.String(allow_none=True, metadata={"example": "Wit"})
     acquired_at = fields.AwareDateTime()
     source = fields.Nested(CopySourceSchema)
+    keywords = card_keywords()
 
 
 class StarterSchema(Schema):
@@ -35,6 +57,7 @@ class CollectionDefinitionSchema(Schema):
     rarity = fields.String()
     affinity = fields.String(allow_none=True)
     retired = fields.Boolean(metadata={"description": "No longer awarded; copies stay yours"})
+    keywords = card_keywords()
 
 
 class CollectionCopySchema(Schema):

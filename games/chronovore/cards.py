@@ -5,7 +5,9 @@ carries rewards, claimed when it pays off. Rewards are a small closed vocabulary
 engine interprets (games/chronovore/resolve.py): the corner rewards (Coins, Armor,
 Health, Strength, a draw, a weapon, a weapon upgrade, rulebook "Rewards and keywords")
 and the keywords written in the card's text (Strike, Copy the card in the opposing
-slot, The next enemy card). Bounds on the numbers are ours (docs/chronovore.md).
+slot, The next enemy card). A card's dict carries each keyword it shows (Initiative
+included) with its definition, from ``content.KEYWORDS``. Bounds on the numbers are ours
+(docs/chronovore.md).
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from games.chronovore.content import CardClass, CardKind, Keyword, Rarity
+from games.chronovore.content import KEYWORDS, CardClass, CardKind, Keyword, Rarity
 from games.kit.frozen import evolve, plain
 from games.kit.refusal import Refusal
 
@@ -76,8 +78,13 @@ class Reward:
     initiative: bool = False
 
     @property
-    def keyword(self) -> Keyword | None:
-        return None if self.type in CORNER else Keyword(self.type.value)
+    def keywords(self) -> tuple[Keyword, ...]:
+        """The bold words this reward shows: its own keyword (a corner reward has none),
+        then Initiative if it gives the next enemy monster Initiative."""
+        if self.type in CORNER:
+            return ()
+        own = Keyword(self.type.value)
+        return (own, Keyword.INITIATIVE) if self.initiative else (own,)
 
     def to_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {"type": self.type.value}
@@ -106,8 +113,10 @@ class Card:
 
     @property
     def keywords(self) -> tuple[Keyword, ...]:
-        found = (r.keyword for r in self.rewards if r.keyword is not None)
-        return tuple(dict.fromkeys(found))
+        """The card's bold words in the order its face reads: a monster's Initiative, then
+        each reward's, each once."""
+        first = (Keyword.INITIATIVE,) if self.initiative else ()
+        return tuple(dict.fromkeys((*first, *(k for r in self.rewards for k in r.keywords))))
 
     def to_dict(self) -> dict[str, Any]:
         """A new dict each call (a caller may change it), copied from the card's first
@@ -118,7 +127,11 @@ class Card:
                 _CARD_DICTS.clear()
             found = _CARD_DICTS[id(self)] = (self, self._build_dict())
         data = found[1]
-        return {**data, "rewards": [dict(reward) for reward in data["rewards"]]}
+        return {
+            **data,
+            "rewards": [dict(reward) for reward in data["rewards"]],
+            "keywords": [dict(keyword) for keyword in data["keywords"]],
+        }
 
     def _build_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {
@@ -127,6 +140,7 @@ class Card:
             "card_class": self.card_class.value,
             "rarity": self.rarity.value,
             "rewards": [r.to_dict() for r in self.rewards],
+            "keywords": keywords_shown(self),
         }
         if self.kind is CardKind.MONSTER:
             data.update(attack=self.attack, health=self.health, initiative=self.initiative)
@@ -137,6 +151,16 @@ class Card:
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Card:
         return card_from_definition(str(data["kind"]), data)
+
+
+def keywords_shown(card: Card) -> list[dict[str, str]]:
+    """Each keyword the card shows with the definition a player reads resting on it
+    (``content.KEYWORDS``): what every answer showing the card carries (docs/chronovore.md,
+    "Keywords"). Reading a card back ignores them: they follow from its data."""
+    return [
+        {"keyword": k.value, "name": KEYWORDS[k].name, "definition": KEYWORDS[k].definition}
+        for k in card.keywords
+    ]
 
 
 # Each card's dict (``Card.to_dict``) by the card's id; each entry holds its card, so no

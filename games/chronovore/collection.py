@@ -4,7 +4,8 @@ Cards come from packs and crafting; a new account starts with packs, not cards;
 finishes are Plain, Golden and Diamond; a deck is judged by ``decks.assess``. A
 definition's game attributes are its class, its name and its kind's numbers as the
 card (so a deck's copies can be counted per card and by class); the copy's card
-identity is its lineage, which the service passes as ``CardCopy.card``.
+identity is its lineage, which the service passes as ``CardCopy.card``. A card's face
+in the service's answers adds its keywords with their definitions (``card_face``).
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from games.chronovore import decks
-from games.chronovore.cards import card_from_definition
+from games.chronovore.cards import card_from_definition, keywords_shown
 from games.chronovore.content import GAME, CardKind, Finish
 from games.chronovore.diamonds import DIAMOND_CAPS
 from games.chronovore.economy import CHRONOVORE_CRAFTING, CHRONOVORE_GOLD
@@ -31,6 +32,12 @@ def card_attributes(kind: str, snapshot: Mapping[str, Any]) -> dict[str, Any]:
     """What the cards service keeps of a definition beyond name, kind and rarity."""
     card = card_from_definition(kind, snapshot)
     return {"card_class": card.card_class.value, "name": card.name}
+
+
+def card_face(kind: str, snapshot: Mapping[str, Any]) -> dict[str, Any]:
+    """Each keyword the card shows, with its definition (rulebook: "Bold words on a card
+    are keywords. Rest on the card to read the definition.")."""
+    return {"keywords": keywords_shown(card_from_definition(kind, snapshot))}
 
 
 def roll_reward(score: int, eligible: Mapping[str, Sequence[Any]], draws: Draws) -> list[Any]:
@@ -55,4 +62,5 @@ CHRONOVORE_COLLECTION = CollectionRules(
     finish_caps=DIAMOND_CAPS,
     crafting=CHRONOVORE_CRAFTING,
     match_rewards=CHRONOVORE_GOLD,
+    card_face=card_face,
 )

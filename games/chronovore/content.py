@@ -7,6 +7,7 @@ limits, the keywords with the definitions players read, and the numbers of a dec
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from enum import StrEnum
 
 GAME = "chronovore"
@@ -71,31 +72,52 @@ class Finish(StrEnum):
 
 
 class Keyword(StrEnum):
+    INITIATIVE = "initiative"
     STRIKE = "strike"
     COPY_OPPOSING = "copy_opposing"
     NEXT_ENEMY = "next_enemy"
 
 
-# The bold words on a card and the definitions a player reads resting on them.
-KEYWORD_NAME: Mapping[Keyword, str] = {
-    Keyword.STRIKE: "Strike",
-    Keyword.COPY_OPPOSING: "Copy the card in the opposing slot",
-    Keyword.NEXT_ENEMY: "The next enemy card",
-}
-KEYWORD_DEFINITION: Mapping[Keyword, str] = {
-    Keyword.STRIKE: (
+@dataclass(frozen=True)
+class KeywordText:
+    """A bold word on a card and the definition a player reads resting on it."""
+
+    name: str
+    definition: str
+    # True: the definition quotes the rulebook; False: the rulebook is silent and the
+    # words are ours (docs/chronovore.md, "Keywords").
+    from_rulebook: bool
+
+
+# Rulebook, "Cards, monsters, and events": "Bold words on a card are keywords. Rest on the
+# card to read the definition." The one table every card's keywords come from
+# (``cards.keywords_shown``): Initiative (a monster's, or the next enemy monster's) and
+# the rewards written in the card's text ("Rewards and keywords"). Every definition is
+# quoted; the corner rewards (Coins, Armor, ..., the anvil) are symbols, not bold words.
+KEYWORDS: Mapping[Keyword, KeywordText] = {
+    # "Initiative means this monster strikes the hero first."
+    Keyword.INITIATIVE: KeywordText(
+        "Initiative", "This monster strikes the hero first.", from_rulebook=True
+    ),
+    Keyword.STRIKE: KeywordText(
+        "Strike",
         "Your hero hits the enemy hero once, for your current attack. A weapon used this "
         "way spends 1 durability. Strike happens only after the card has paid off: the "
-        "monster was defeated, or the event was paid."
+        "monster was defeated, or the event was paid.",
+        from_rulebook=True,
     ),
-    Keyword.COPY_OPPOSING: (
+    Keyword.COPY_OPPOSING: KeywordText(
+        "Copy the card in the opposing slot",
         "You gain a copy of the card your opponent played in that same slot. The copy goes "
         "to your hand. If that slot is empty, you copy nothing. A copy past the hand limit "
-        "is discarded."
+        "is discarded.",
+        from_rulebook=True,
     ),
-    Keyword.NEXT_ENEMY: (
+    Keyword.NEXT_ENEMY: KeywordText(
+        "The next enemy card",
         "When you defeat the monster, or pay the event, the card can make your opponent's "
         "next monster harder for them to fight, or raise the Coins cost of their next "
-        "event. The change waits for that later card."
+        "event. The change waits for that later card.",
+        from_rulebook=True,
     ),
 }

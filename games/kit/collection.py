@@ -217,3 +217,8 @@ class CollectionRules:
     finish_caps: FinishCaps | None = None
     crafting: CraftingRules | None = None  # Chronovore: Card Fragments
     match_rewards: MatchRewards | None = None  # Chronovore: Gold for a finished match
+    # (kind, published snapshot) -> what a player reads on the card beyond its name, kind
+    # and rarity, added to every answer that shows the card (Chronovore: its keywords,
+    # each with its definition); read again from the snapshot, so a reworded definition
+    # reaches cards published before it. None: the game adds nothing.
+    card_face: Callable[[str, Mapping[str, Any]], dict[str, Any]] | None = None

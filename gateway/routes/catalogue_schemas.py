@@ -22,7 +22,12 @@ class CatalogueSchema(CamelSchema):
     # Quest's attributes: null for a game whose cards have none (Chronovore, TerraKard).
     reward_eligible = fields.Boolean(allow_none=True)
     evolved = fields.Boolean(allow_none=True)
-    definition = fields.Dict(metadata={"description": "Stats, moves and effects"})
+    definition = fields.Dict(
+        metadata={
+            "description": "Stats, moves and effects; a Chronovore card's is the library's "
+            "(ChronovoreCardDefinition: keywords with their definitions)"
+        }
+    )
 
 
 CataloguePageSchema = page_schema(

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from marshmallow import fields, validate
 
-from gateway.casing import CamelSchema
+from gateway.casing import CamelSchema, camel_schema
 from gateway.routes.pages import page_schema
+from shared.quest_card_schemas import CardKeywordSchema
 
 MAX_PAGE = 100  # the cards service's largest page
 MAX_CLIENT_KEY = 64  # the gateway prefixes it (``api:``) within the service's 80
@@ -150,6 +151,13 @@ class OpenedCardSchema(CamelSchema):
     kind = fields.String()
     rarity = fields.String()
     finish = fields.String(metadata={"example": "golden"})
+    keywords = fields.List(
+        fields.Nested(camel_schema(CardKeywordSchema)),
+        metadata={
+            "description": "Chronovore: each keyword the card shows, with its definition "
+            "(absent for other games)"
+        },
+    )
 
 
 class RollReceiptSchema(CamelSchema):

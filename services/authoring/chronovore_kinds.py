@@ -17,8 +17,9 @@ from games.chronovore.cards import (
     MONSTER_ATTACK_RANGE,
     MONSTER_HEALTH_RANGE,
     card_from_definition,
+    keywords_shown,
 )
-from games.chronovore.content import KEYWORD_DEFINITION, KEYWORD_NAME, CardClass, CardKind, Rarity
+from games.chronovore.content import CardClass, CardKind, Rarity
 from services.authoring.kind_rules import LONG_TEXT, CardNameBody, KindRules, text_field
 
 
@@ -63,12 +64,7 @@ def _validated(kind: CardKind) -> Any:
 
 def _keywords(kind: CardKind) -> Any:
     def public(view: dict[str, Any], body: dict[str, Any]) -> dict[str, Any]:
-        card = card_from_definition(kind, body)
-        keywords = [
-            {"keyword": k.value, "name": KEYWORD_NAME[k], "definition": KEYWORD_DEFINITION[k]}
-            for k in card.keywords
-        ]
-        return {**view, "keywords": keywords}
+        return {**view, "keywords": keywords_shown(card_from_definition(kind, body))}
 
     return public
 

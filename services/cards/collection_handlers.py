@@ -20,7 +20,14 @@ from services.cards.fairness_handlers import PlayerDraws
 from services.cards.games import CARD_GAMES, CardGames, new_copies
 from services.cards.ownership_store import StarterGrant
 from services.cards.repository import CardsUnitOfWork
-from services.cards.views import collection_view, deck_cards, deck_view, starter_view
+from services.cards.views import (
+    card_face,
+    card_faces,
+    collection_view,
+    deck_cards,
+    deck_view,
+    starter_view,
+)
 from shared.clock import Clock
 from shared.content import Game
 from shared.errors import Conflict, InvalidInput, NotFound, ServiceUnavailable, refusals_as
@@ -139,12 +146,27 @@ def get_starter(player_id: uuid.UUID, uow: CardsUnitOfWork) -> dict[str, Any]:
 # -- collection -------------------------------------------------------------------------
 
 
+def catalogue(
+    game: str, uow: CardsUnitOfWork, games: CardGames = CARD_GAMES
+) -> list[dict[str, Any]]:
+    """A game's active published definitions, by name, each snapshot with its face (a
+    Chronovore card's keywords with their definitions, read now)."""
+    rules = games.rules(game)
+    return [
+        {**row, "snapshot": {**row["snapshot"], **card_face(rules, row)}}
+        for row in uow.definitions.active(game)
+    ]
+
+
 def get_collection_view(
-    player_id: uuid.UUID, uow: CardsUnitOfWork, game: str = Game.QUEST
+    player_id: uuid.UUID,
+    uow: CardsUnitOfWork,
+    game: str = Game.QUEST,
+    games: CardGames = CARD_GAMES,
 ) -> dict[str, Any]:
-    return collection_view(
-        player_id, uow.owned.of_player(player_id, game), uow.starters.get(player_id)
-    )
+    copies = uow.owned.of_player(player_id, game)
+    faces = card_faces(games.rules(game), uow.definitions, copies)
+    return collection_view(player_id, copies, uow.starters.get(player_id), faces)
 
 
 # -- decks ------------------------------------------------------------------------------
@@ -171,7 +193,8 @@ def _legal_cards(
 
 def _view(uow: CardsUnitOfWork, deck: Deck, games: CardGames) -> dict[str, Any]:
     owned = uow.owned.of_player_by_ids(deck.player_id, deck.copy_ids)
-    return deck_view(deck, owned, games.rules(deck.game))
+    rules = games.rules(deck.game)
+    return deck_view(deck, owned, rules, card_faces(rules, uow.definitions, owned.values()))
 
 
 def _own_deck(

@@ -28,6 +28,7 @@ from services.cards.ledger_handlers import (
     utc_day,
 )
 from services.cards.repository import CardsUnitOfWork
+from services.cards.views import card_faces, with_face
 from shared.clock import Clock
 from shared.errors import Conflict, InvalidInput, NotFound, ServiceUnavailable
 from shared.randomness import RandomSource
@@ -214,14 +215,22 @@ def inventory(
 
 
 def _opening_view(
-    opening: Mapping[str, Any], roll: Mapping[str, Any] | None, replayed: bool
+    opening: Mapping[str, Any],
+    roll: Mapping[str, Any] | None,
+    replayed: bool,
+    uow: CardsUnitOfWork,
+    economy: Economy,
 ) -> dict[str, Any]:
+    """The opening as its player sees it, each card with its face (a Chronovore card's
+    keywords with their definitions, read now: a replay shows them too)."""
+    cards = opening["cards"]
+    faces = card_faces(economy.games.rules(opening["game"]), uow.definitions, cards)
     return {
         "pack_id": opening["pack_id"],
         "game": opening["game"],
         "kind": opening["kind"],
         "opened_at": opening["opened_at"],
-        "cards": opening["cards"],
+        "cards": [with_face(card, faces) for card in cards],
         "roll": dict(roll) if roll else None,
         "replayed": replayed,
     }
@@ -312,7 +321,7 @@ def open_pack(
             raise InvalidInput("idempotency_key_reused", "this idempotency key opened another pack")
         if cmd.game not in (None, earlier["game"]):
             raise NotFound("pack_not_found", "no such pack in your inventory")
-        return _opening_view(earlier, _stored_receipt(uow, cmd.pack_id), True)
+        return _opening_view(earlier, _stored_receipt(uow, cmd.pack_id), True, uow, economy)
     pack = uow.packs.get(cmd.player_id, cmd.pack_id)
     if pack is None or cmd.game not in (None, pack["game"]):
         raise NotFound("pack_not_found", "no such pack in your inventory")
@@ -369,4 +378,4 @@ def open_pack(
         "opened_at": now,
     }
     uow.packs.add_opening(opening)
-    return _opening_view(opening, draws.receipt(), False)
+    return _opening_view(opening, draws.receipt(), False, uow, economy)

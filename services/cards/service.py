@@ -154,7 +154,9 @@ class CardsService(HealthEndpoints):
     def catalogue(self, game: str) -> list[dict[str, Any]]:
         """The active published card definitions of a game (``quest``), by name."""
         args = load(GameSchema(), {"game": game})
-        return self._run(lambda uow: list(DEFINITIONS.dump(uow.definitions.active(args["game"]))))
+        return self._run(
+            lambda uow: list(DEFINITIONS.dump(collection.catalogue(args["game"], uow)))
+        )
 
     @rpc
     def get_collection(self, player_id: str) -> dict[str, Any]:

@@ -9,10 +9,63 @@ from marshmallow import fields, validate
 
 from gateway.casing import CamelSchema, camel_schema
 from gateway.routes.pages import page_schema
-from shared.quest_card_schemas import MAX_LISTED_CARDS, MAX_NAME_INPUT, CollectionSchema, DeckSchema
+from shared.quest_card_schemas import (
+    MAX_LISTED_CARDS,
+    MAX_NAME_INPUT,
+    CardKeywordSchema,
+    CollectionSchema,
+    DeckSchema,
+)
 
 Collection = camel_schema(CollectionSchema)
 Deck = camel_schema(DeckSchema)
+CardKeyword = camel_schema(CardKeywordSchema)
+REWARD_TYPES = (
+    "coins | armor | health | strength | draw | weapon | upgrade | strike | copy_opposing "
+    "| next_enemy"
+)
+
+
+class ChronovoreReward(CamelSchema):
+    """One reward, claimed when the card pays off; only its type's numbers are present."""
+
+    type = fields.String(metadata={"example": "next_enemy", "description": REWARD_TYPES})
+    amount = fields.Integer(metadata={"description": "coins, armor, health, strength, draw"})
+    attack = fields.Integer(metadata={"description": "weapon, upgrade, next_enemy"})
+    durability = fields.Integer(metadata={"description": "weapon, upgrade"})
+    health = fields.Integer(metadata={"description": "next_enemy: their next monster's"})
+    cost = fields.Integer(metadata={"description": "next_enemy: their next event's"})
+    initiative = fields.Boolean(metadata={"description": "next_enemy: their next monster's"})
+
+
+class ChronovoreCardDefinition(CamelSchema):
+    """A Core Set card's face as published."""
+
+    name = fields.String(metadata={"example": "Bandit Scout"})
+    card_class = fields.String(
+        metadata={
+            "example": "neutral",
+            "description": "medic | captain | chaplain | engineer | priest | neutral",
+        }
+    )
+    rarity = fields.String(metadata={"example": "common"})
+    flavor = fields.String()
+    attack = fields.Integer(metadata={"description": "A monster's"})
+    health = fields.Integer(metadata={"description": "A monster's"})
+    initiative = fields.Boolean(metadata={"description": "A monster's: it strikes first"})
+    cost = fields.Integer(metadata={"description": "An event's Coins cost"})
+    rewards = fields.List(fields.Nested(ChronovoreReward), metadata={"description": "In order"})
+    keywords = fields.List(
+        fields.Nested(CardKeyword),
+        metadata={
+            "description": "Each keyword the card shows (Initiative, Strike, Copy the card "
+            "in the opposing slot, The next enemy card), with its definition, in the order "
+            "the card reads"
+        },
+    )
+    weakening = fields.Boolean(
+        metadata={"description": "A replacement that weakened the card it replaces"}
+    )
 
 
 class LibraryCard(CamelSchema):
@@ -21,12 +74,7 @@ class LibraryCard(CamelSchema):
     game = fields.String(metadata={"example": "chronovore"})
     name = fields.String(metadata={"example": "Dreadnought"})
     rarity = fields.String(metadata={"example": "epic"})
-    definition = fields.Dict(
-        metadata={
-            "description": "cardClass, attack/health/initiative (a monster) or cost (an "
-            "event), rewards in order; keywords with their definitions"
-        }
-    )
+    definition = fields.Nested(ChronovoreCardDefinition)
 
 
 class CreateChronovoreDeckRequest(CamelSchema):

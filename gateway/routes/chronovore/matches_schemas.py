@@ -89,7 +89,11 @@ class MatchViewSchema(CamelSchema):
         metadata={"description": "The choosing step's end (2 minutes): then you are locked in"},
     )
     you = fields.Dict(
-        metadata={"description": "hero, hand, slots (4), locked, deckCount, discardCount"}
+        metadata={
+            "description": "hero, hand, slots (4), locked, deckCount, discardCount; each "
+            "card as the library's definition (ChronovoreCardDefinition) with its keywords "
+            "and their definitions"
+        }
     )
     opponent = fields.Dict(
         metadata={
@@ -100,7 +104,10 @@ class MatchViewSchema(CamelSchema):
     )
     revealed = fields.List(
         fields.Dict(),
-        metadata={"description": "The pairs of the last resolution, slot by slot: both cards"},
+        metadata={
+            "description": "The pairs of the last resolution, slot by slot: both cards "
+            "(with their keywords)"
+        },
     )
     legal_actions = fields.List(
         fields.Dict(),

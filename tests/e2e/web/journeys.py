@@ -223,8 +223,9 @@ def terrakard_tour(page: Page) -> None:
 
 
 def chronovore_tour(page: Page, url: str) -> None:
-    """The library signed out; signed in: the starting packs opened (odds first), a legal
-    deck of 30, and a match against the computer with a card locked in by keyboard."""
+    """The library signed out (a keyword's definition opened by a tap); signed in: the
+    starting packs opened (odds first), a legal deck of 30, and a match against the
+    computer with a card locked in by keyboard."""
     page.goto(url + "#/chronovore")
     expect(page.get_by_role("heading", name="Chronovore library", level=1)).to_be_visible()
     expect(page.get_by_text(re.compile(r"^(\d+) of \1 cards\.$"))).to_be_visible()
@@ -232,6 +233,16 @@ def chronovore_tour(page: Page, url: str) -> None:
     medic = page.get_by_text(re.compile(r"^\d+ of \d+ cards\.$"))
     expect(medic).not_to_have_text(re.compile(r"^(\d+) of \1 cards\.$"))
     shot(page, "chronovore-library")
+    # "Bold words on a card are keywords. Rest on the card to read the definition."
+    page.get_by_label("Class").select_option("")
+    page.get_by_label("Name", exact=True).fill("Bandit Scout")
+    scout = page.get_by_role("list", name="Keywords of Bandit Scout")
+    initiative = scout.locator("strong", has_text="Initiative")
+    definition = scout.get_by_text("This monster strikes the hero first.")
+    expect(initiative).to_be_visible()
+    expect(definition).to_be_hidden()
+    initiative.click()  # a tap on a phone
+    expect(definition).to_be_visible()
     page.get_by_role("link", name="sign in", exact=True).click()
     sign_in(page, f"web-{uuid.uuid4().hex[:8]}")
 

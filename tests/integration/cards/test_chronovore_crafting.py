@@ -45,16 +45,18 @@ def engine(settings):
 
 
 def definition(rarity, lineage_id=None, published_at=NOW, **snapshot):
+    name = f"Crafted {random_suffix()}"
+    body = {"name": name, "card_class": "neutral", "rarity": rarity, "attack": 1, "health": 1}
     return {
         "id": uuid.uuid4(),
         "lineage_id": lineage_id or uuid.uuid4(),
         "game": GAME,
         "kind": "monster",
-        "name": f"Crafted {random_suffix()}",
+        "name": name,
         "rarity": rarity,
-        "attributes": {"card_class": "neutral", "name": f"Crafted {random_suffix()}"},
+        "attributes": {"card_class": "neutral", "name": name},
         "version": 1,
-        "snapshot": snapshot,
+        "snapshot": {**body, "rewards": [{"type": "coins", "amount": 1}], **snapshot},
         "published_at": published_at,
         "retired_at": None,
     }

@@ -48,16 +48,18 @@ cards_db = test_rewards.cards_db  # the cards database (fixture)
 
 
 def definition(rarity):
+    name = f"Gem {random_suffix()}"
+    body = {"name": name, "card_class": "neutral", "rarity": rarity, "attack": 1, "health": 1}
     return {
         "id": uuid.uuid4(),
         "lineage_id": uuid.uuid4(),
         "game": GAME,
         "kind": "monster",
-        "name": f"Gem {random_suffix()}",
+        "name": name,
         "rarity": rarity,
         "attributes": {"card_class": "neutral", "name": "Gem"},
         "version": 1,
-        "snapshot": {},
+        "snapshot": {**body, "rewards": [{"type": "coins", "amount": 1}]},
         "published_at": NOW,
     }
 

@@ -2223,10 +2223,21 @@ export interface components {
             /** @example Common */
             rarity?: string;
         };
+        CardKeyword: {
+            /** @example This monster strikes the hero first. */
+            definition?: string;
+            /** @example initiative */
+            keyword?: string;
+            /**
+             * @description As the card shows it
+             * @example Initiative
+             */
+            name?: string;
+        };
         Catalogue: {
             /** @example Wit */
             affinity?: string | null;
-            /** @description Stats, moves and effects */
+            /** @description Stats, moves and effects; a Chronovore card's is the library's (ChronovoreCardDefinition: keywords with their definitions) */
             definition?: {
                 [key: string]: unknown;
             };
@@ -2248,6 +2259,32 @@ export interface components {
             /** @description The cursor of the next page; null at the end */
             next: string | null;
         };
+        ChronovoreCardDefinition: {
+            /** @description A monster's */
+            attack?: number;
+            /**
+             * @description medic | captain | chaplain | engineer | priest | neutral
+             * @example neutral
+             */
+            cardClass?: string;
+            /** @description An event's Coins cost */
+            cost?: number;
+            flavor?: string;
+            /** @description A monster's */
+            health?: number;
+            /** @description A monster's: it strikes first */
+            initiative?: boolean;
+            /** @description Each keyword the card shows (Initiative, Strike, Copy the card in the opposing slot, The next enemy card), with its definition, in the order the card reads */
+            keywords?: components["schemas"]["CardKeyword"][];
+            /** @example Bandit Scout */
+            name?: string;
+            /** @example common */
+            rarity?: string;
+            /** @description In order */
+            rewards?: components["schemas"]["ChronovoreReward"][];
+            /** @description A replacement that weakened the card it replaces */
+            weakening?: boolean;
+        };
         ChronovoreDeckPage: {
             /** @description Your deck lists (30 at most): all of them */
             items: components["schemas"]["Deck"][];
@@ -2265,6 +2302,25 @@ export interface components {
             items: components["schemas"]["MatchSummary"][];
             /** @description The cursor of the next page; null at the end */
             next: string | null;
+        };
+        ChronovoreReward: {
+            /** @description coins, armor, health, strength, draw */
+            amount?: number;
+            /** @description weapon, upgrade, next_enemy */
+            attack?: number;
+            /** @description next_enemy: their next event's */
+            cost?: number;
+            /** @description weapon, upgrade */
+            durability?: number;
+            /** @description next_enemy: their next monster's */
+            health?: number;
+            /** @description next_enemy: their next monster's */
+            initiative?: boolean;
+            /**
+             * @description coins | armor | health | strength | draw | weapon | upgrade | strike | copy_opposing | next_enemy
+             * @example next_enemy
+             */
+            type?: string;
         };
         ClientSeedRequest: {
             /**
@@ -2293,6 +2349,8 @@ export interface components {
             affinity?: string | null;
             /** Format: uuid */
             id?: string;
+            /** @description Chronovore: each keyword the card shows, with its definition, in the order the card reads (absent for other games) */
+            keywords?: components["schemas"]["CardKeyword"][];
             kind?: string;
             name?: string;
             rarity?: string;
@@ -2767,10 +2825,7 @@ export interface components {
             next?: string | null;
         };
         LibraryCard: {
-            /** @description cardClass, attack/health/initiative (a monster) or cost (an event), rewards in order; keywords with their definitions */
-            definition?: {
-                [key: string]: unknown;
-            };
+            definition?: components["schemas"]["ChronovoreCardDefinition"];
             /** @example chronovore */
             game?: string;
             /** Format: uuid */
@@ -2929,7 +2984,7 @@ export interface components {
             results?: {
                 [key: string]: unknown;
             } | null;
-            /** @description The pairs of the last resolution, slot by slot: both cards */
+            /** @description The pairs of the last resolution, slot by slot: both cards (with their keywords) */
             revealed?: {
                 [key: string]: unknown;
             }[];
@@ -2948,7 +3003,7 @@ export interface components {
             updatedAt?: string;
             /** @description Send it back as expectedVersion */
             version?: number;
-            /** @description hero, hand, slots (4), locked, deckCount, discardCount */
+            /** @description hero, hand, slots (4), locked, deckCount, discardCount; each card as the library's definition (ChronovoreCardDefinition) with its keywords and their definitions */
             you?: {
                 [key: string]: unknown;
             };
@@ -3040,7 +3095,7 @@ export interface components {
             results?: {
                 [key: string]: unknown;
             } | null;
-            /** @description The pairs of the last resolution, slot by slot: both cards */
+            /** @description The pairs of the last resolution, slot by slot: both cards (with their keywords) */
             revealed?: {
                 [key: string]: unknown;
             }[];
@@ -3059,7 +3114,7 @@ export interface components {
             updatedAt?: string;
             /** @description Send it back as expectedVersion */
             version?: number;
-            /** @description hero, hand, slots (4), locked, deckCount, discardCount */
+            /** @description hero, hand, slots (4), locked, deckCount, discardCount; each card as the library's definition (ChronovoreCardDefinition) with its keywords and their definitions */
             you?: {
                 [key: string]: unknown;
             };
@@ -3121,6 +3176,8 @@ export interface components {
             definitionId?: string;
             /** @example golden */
             finish?: string;
+            /** @description Chronovore: each keyword the card shows, with its definition (absent for other games) */
+            keywords?: components["schemas"]["CardKeyword"][];
             kind?: string;
             name?: string;
             /** Format: uuid */
@@ -3152,6 +3209,8 @@ export interface components {
              * @description This owned copy's own id
              */
             id?: string;
+            /** @description Chronovore: each keyword the card shows, with its definition, in the order the card reads (absent for other games) */
+            keywords?: components["schemas"]["CardKeyword"][];
             /** @example creature */
             kind?: string;
             /** @example Quillip */
@@ -3685,7 +3744,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable";
+                        code?: "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable" | "transaction_conflict";
                         /** @enum {integer} */
                         status?: 503;
                     };
@@ -3849,7 +3908,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable";
+                        code?: "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable" | "transaction_conflict";
                         /** @enum {integer} */
                         status?: 503;
                     };
@@ -3941,7 +4000,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable";
+                        code?: "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable" | "transaction_conflict";
                         /** @enum {integer} */
                         status?: 503;
                     };
@@ -4107,7 +4166,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable";
+                        code?: "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable" | "transaction_conflict";
                         /** @enum {integer} */
                         status?: 503;
                     };
@@ -4199,7 +4258,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable";
+                        code?: "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable" | "transaction_conflict";
                         /** @enum {integer} */
                         status?: 503;
                     };
@@ -4365,7 +4424,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable";
+                        code?: "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable" | "transaction_conflict";
                         /** @enum {integer} */
                         status?: 503;
                     };
@@ -4491,7 +4550,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
+                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable" | "transaction_conflict";
                         /** @enum {integer} */
                         status?: 503;
                     };
@@ -4628,7 +4687,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable";
+                        code?: "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "transaction_conflict";
                         /** @enum {integer} */
                         status?: 503;
                     };
@@ -4803,7 +4862,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable";
+                        code?: "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "transaction_conflict";
                         /** @enum {integer} */
                         status?: 503;
                     };
@@ -4913,7 +4972,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
+                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable" | "transaction_conflict";
                         /** @enum {integer} */
                         status?: 503;
                     };
@@ -5077,7 +5136,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
+                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable" | "transaction_conflict";
                         /** @enum {integer} */
                         status?: 503;
                     };
@@ -5169,7 +5228,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
+                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable" | "transaction_conflict";
                         /** @enum {integer} */
                         status?: 503;
                     };
@@ -5335,7 +5394,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
+                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable" | "transaction_conflict";
                         /** @enum {integer} */
                         status?: 503;
                     };
@@ -5469,7 +5528,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
+                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable" | "transaction_conflict";
                         /** @enum {integer} */
                         status?: 503;
                     };
@@ -5598,7 +5657,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
+                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable" | "transaction_conflict";
                         /** @enum {integer} */
                         status?: 503;
                     };
@@ -5762,7 +5821,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
+                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable" | "transaction_conflict";
                         /** @enum {integer} */
                         status?: 503;
                     };
@@ -5852,7 +5911,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
+                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable" | "transaction_conflict";
                         /** @enum {integer} */
                         status?: 503;
                     };
@@ -5944,7 +6003,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
+                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable" | "transaction_conflict";
                         /** @enum {integer} */
                         status?: 503;
                     };
@@ -6113,7 +6172,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
+                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable" | "transaction_conflict";
                         /** @enum {integer} */
                         status?: 503;
                     };
@@ -6205,7 +6264,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
+                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable" | "transaction_conflict";
                         /** @enum {integer} */
                         status?: 503;
                     };
@@ -6374,7 +6433,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
+                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable" | "transaction_conflict";
                         /** @enum {integer} */
                         status?: 503;
                     };
@@ -6450,7 +6509,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
+                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable" | "transaction_conflict";
                         /** @enum {integer} */
                         status?: 503;
                     };
@@ -6614,7 +6673,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
+                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable" | "transaction_conflict";
                         /** @enum {integer} */
                         status?: 503;
                     };
@@ -6716,7 +6775,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
+                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable" | "transaction_conflict";
                         /** @enum {integer} */
                         status?: 503;
                     };
@@ -7022,7 +7081,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "broker_unavailable" | "database_unavailable" | "deletion_unconfirmed" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable";
+                        code?: "broker_unavailable" | "database_unavailable" | "deletion_unconfirmed" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable" | "transaction_conflict";
                         /** @enum {integer} */
                         status?: 503;
                     };
@@ -7180,7 +7239,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "broker_unavailable" | "database_unavailable" | "deletion_unconfirmed" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable";
+                        code?: "broker_unavailable" | "database_unavailable" | "deletion_unconfirmed" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable" | "transaction_conflict";
                         /** @enum {integer} */
                         status?: 503;
                     };
@@ -7270,7 +7329,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "broker_unavailable" | "database_unavailable" | "deletion_unconfirmed" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable";
+                        code?: "broker_unavailable" | "database_unavailable" | "deletion_unconfirmed" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable" | "transaction_conflict";
                         /** @enum {integer} */
                         status?: 503;
                     };
@@ -7346,7 +7405,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable";
+                        code?: "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "transaction_conflict";
                         /** @enum {integer} */
                         status?: 503;
                     };
@@ -7510,7 +7569,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable";
+                        code?: "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "transaction_conflict";
                         /** @enum {integer} */
                         status?: 503;
                     };
@@ -7603,7 +7662,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable";
+                        code?: "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "transaction_conflict";
                         /** @enum {integer} */
                         status?: 503;
                     };
@@ -7698,7 +7757,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable";
+                        code?: "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "transaction_conflict";
                         /** @enum {integer} */
                         status?: 503;
                     };
@@ -7788,7 +7847,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable";
+                        code?: "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "transaction_conflict";
                         /** @enum {integer} */
                         status?: 503;
                     };
@@ -7880,7 +7939,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "broker_unavailable" | "database_unavailable" | "deletion_unconfirmed" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable";
+                        code?: "broker_unavailable" | "database_unavailable" | "deletion_unconfirmed" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable" | "transaction_conflict";
                         /** @enum {integer} */
                         status?: 503;
                     };
@@ -8009,7 +8068,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable";
+                        code?: "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable" | "transaction_conflict";
                         /** @enum {integer} */
                         status?: 503;
                     };
@@ -8101,7 +8160,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable";
+                        code?: "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable" | "transaction_conflict";
                         /** @enum {integer} */
                         status?: 503;
                     };
@@ -8268,7 +8327,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable";
+                        code?: "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable" | "transaction_conflict";
                         /** @enum {integer} */
                         status?: 503;
                     };
@@ -8363,7 +8422,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
+                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable" | "transaction_conflict";
                         /** @enum {integer} */
                         status?: 503;
                     };
@@ -8527,7 +8586,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
+                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable" | "transaction_conflict";
                         /** @enum {integer} */
                         status?: 503;
                     };
@@ -8617,7 +8676,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
+                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable" | "transaction_conflict";
                         /** @enum {integer} */
                         status?: 503;
                     };
@@ -8709,7 +8768,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
+                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable" | "transaction_conflict";
                         /** @enum {integer} */
                         status?: 503;
                     };
@@ -8878,7 +8937,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
+                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable" | "transaction_conflict";
                         /** @enum {integer} */
                         status?: 503;
                     };
@@ -9047,7 +9106,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
+                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable" | "transaction_conflict";
                         /** @enum {integer} */
                         status?: 503;
                     };
@@ -9139,7 +9198,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
+                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable" | "transaction_conflict";
                         /** @enum {integer} */
                         status?: 503;
                     };
@@ -9215,7 +9274,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
+                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable" | "transaction_conflict";
                         /** @enum {integer} */
                         status?: 503;
                     };
@@ -9291,7 +9350,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
+                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable" | "transaction_conflict";
                         /** @enum {integer} */
                         status?: 503;
                     };
@@ -9455,7 +9514,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
+                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable" | "transaction_conflict";
                         /** @enum {integer} */
                         status?: 503;
                     };
@@ -9547,7 +9606,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
+                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable" | "transaction_conflict";
                         /** @enum {integer} */
                         status?: 503;
                     };
@@ -9713,7 +9772,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
+                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable" | "transaction_conflict";
                         /** @enum {integer} */
                         status?: 503;
                     };
@@ -9847,7 +9906,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
+                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable" | "transaction_conflict";
                         /** @enum {integer} */
                         status?: 503;
                     };
@@ -10072,7 +10131,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable";
+                        code?: "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable" | "transaction_conflict";
                         /** @enum {integer} */
                         status?: 503;
                     };
@@ -10167,7 +10226,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
+                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable" | "transaction_conflict";
                         /** @enum {integer} */
                         status?: 503;
                     };
@@ -10243,7 +10302,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
+                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable" | "transaction_conflict";
                         /** @enum {integer} */
                         status?: 503;
                     };
@@ -10407,7 +10466,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
+                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable" | "transaction_conflict";
                         /** @enum {integer} */
                         status?: 503;
                     };
@@ -10509,7 +10568,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
+                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable" | "transaction_conflict";
                         /** @enum {integer} */
                         status?: 503;
                     };
@@ -10599,7 +10658,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
+                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable" | "transaction_conflict";
                         /** @enum {integer} */
                         status?: 503;
                     };
@@ -10757,7 +10816,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
+                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable" | "transaction_conflict";
                         /** @enum {integer} */
                         status?: 503;
                     };
@@ -10890,7 +10949,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable";
+                        code?: "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable" | "transaction_conflict";
                         /** @enum {integer} */
                         status?: 503;
                     };
@@ -10966,7 +11025,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
+                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable" | "transaction_conflict";
                         /** @enum {integer} */
                         status?: 503;
                     };
@@ -11061,7 +11120,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
+                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable" | "transaction_conflict";
                         /** @enum {integer} */
                         status?: 503;
                     };
@@ -11225,7 +11284,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
+                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable" | "transaction_conflict";
                         /** @enum {integer} */
                         status?: 503;
                     };
@@ -11317,7 +11376,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
+                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable" | "transaction_conflict";
                         /** @enum {integer} */
                         status?: 503;
                     };
@@ -11486,7 +11545,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
+                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable" | "transaction_conflict";
                         /** @enum {integer} */
                         status?: 503;
                     };
@@ -11578,7 +11637,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
+                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable" | "transaction_conflict";
                         /** @enum {integer} */
                         status?: 503;
                     };
@@ -11654,7 +11713,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
+                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable" | "transaction_conflict";
                         /** @enum {integer} */
                         status?: 503;
                     };
@@ -11814,7 +11873,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
+                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable" | "transaction_conflict";
                         /** @enum {integer} */
                         status?: 503;
                     };
@@ -11890,7 +11949,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
+                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable" | "transaction_conflict";
                         /** @enum {integer} */
                         status?: 503;
                     };
@@ -12054,7 +12113,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
+                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable" | "transaction_conflict";
                         /** @enum {integer} */
                         status?: 503;
                     };
@@ -12188,7 +12247,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
+                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable" | "transaction_conflict";
                         /** @enum {integer} */
                         status?: 503;
                     };
@@ -12354,7 +12413,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
+                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable" | "transaction_conflict";
                         /** @enum {integer} */
                         status?: 503;
                     };
@@ -12449,7 +12508,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
+                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable" | "transaction_conflict";
                         /** @enum {integer} */
                         status?: 503;
                     };
@@ -12541,7 +12600,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
+                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable" | "transaction_conflict";
                         /** @enum {integer} */
                         status?: 503;
                     };
@@ -12617,7 +12676,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
+                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable" | "transaction_conflict";
                         /** @enum {integer} */
                         status?: 503;
                     };
@@ -12781,7 +12840,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
+                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable" | "transaction_conflict";
                         /** @enum {integer} */
                         status?: 503;
                     };
@@ -12947,7 +13006,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
+                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable" | "transaction_conflict";
                         /** @enum {integer} */
                         status?: 503;
                     };
@@ -13081,7 +13140,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
+                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable" | "transaction_conflict";
                         /** @enum {integer} */
                         status?: 503;
                     };
@@ -13243,7 +13302,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
+                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable" | "transaction_conflict";
                         /** @enum {integer} */
                         status?: 503;
                     };
@@ -13319,7 +13378,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
+                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable" | "transaction_conflict";
                         /** @enum {integer} */
                         status?: 503;
                     };
@@ -13455,7 +13514,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
+                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable" | "transaction_conflict";
                         /** @enum {integer} */
                         status?: 503;
                     };
@@ -13619,7 +13678,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
+                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable" | "transaction_conflict";
                         /** @enum {integer} */
                         status?: 503;
                     };
@@ -13730,7 +13789,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
+                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable" | "transaction_conflict";
                         /** @enum {integer} */
                         status?: 503;
                     };
@@ -13896,7 +13955,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
+                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable" | "transaction_conflict";
                         /** @enum {integer} */
                         status?: 503;
                     };
@@ -14017,7 +14076,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
+                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable" | "transaction_conflict";
                         /** @enum {integer} */
                         status?: 503;
                     };
@@ -14184,7 +14243,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
+                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable" | "transaction_conflict";
                         /** @enum {integer} */
                         status?: 503;
                     };
@@ -14305,7 +14364,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable";
+                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable" | "transaction_conflict";
                         /** @enum {integer} */
                         status?: 503;
                     };
@@ -14397,7 +14456,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable";
+                        code?: "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "transaction_conflict";
                         /** @enum {integer} */
                         status?: 503;
                     };
@@ -14585,7 +14644,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable";
+                        code?: "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "transaction_conflict";
                         /** @enum {integer} */
                         status?: 503;
                     };
@@ -14723,7 +14782,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable";
+                        code?: "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "transaction_conflict";
                         /** @enum {integer} */
                         status?: 503;
                     };
@@ -14900,7 +14959,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable";
+                        code?: "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "transaction_conflict";
                         /** @enum {integer} */
                         status?: 503;
                     };
@@ -14992,7 +15051,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable";
+                        code?: "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "transaction_conflict";
                         /** @enum {integer} */
                         status?: 503;
                     };
@@ -15105,7 +15164,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable";
+                        code?: "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "transaction_conflict";
                         /** @enum {integer} */
                         status?: 503;
                     };

@@ -5,8 +5,7 @@ import pytest
 from games.chronovore.cards import card_from_definition, validate_rewards
 from games.chronovore.content import (
     COPY_LIMIT,
-    KEYWORD_DEFINITION,
-    KEYWORD_NAME,
+    KEYWORDS,
     PLAY_STYLE,
     CardClass,
     Keyword,
@@ -30,10 +29,11 @@ def test_every_class_has_its_play_style_from_the_rulebook():
 
 
 def test_every_keyword_has_its_name_and_definition():
-    assert KEYWORD_NAME[Keyword.COPY_OPPOSING] == "Copy the card in the opposing slot"
-    assert KEYWORD_NAME[Keyword.NEXT_ENEMY] == "The next enemy card"
-    assert KEYWORD_DEFINITION[Keyword.STRIKE].startswith("Your hero hits the enemy hero once")
-    assert set(KEYWORD_DEFINITION) == set(Keyword) == set(KEYWORD_NAME)
+    assert KEYWORDS[Keyword.INITIATIVE].name == "Initiative"
+    assert KEYWORDS[Keyword.COPY_OPPOSING].name == "Copy the card in the opposing slot"
+    assert KEYWORDS[Keyword.NEXT_ENEMY].name == "The next enemy card"
+    assert KEYWORDS[Keyword.STRIKE].definition.startswith("Your hero hits the enemy hero once")
+    assert set(KEYWORDS) == set(Keyword)
 
 
 def test_copy_limits_by_rarity():
@@ -51,7 +51,7 @@ def test_a_monster_reads_attack_health_initiative_and_rewards():
         ),
     )
     assert (card.attack, card.health, card.initiative) == (3, 5, True)
-    assert card.keywords == (Keyword.STRIKE,)
+    assert card.keywords == (Keyword.INITIATIVE, Keyword.STRIKE)
     assert card_from_definition("monster", card.to_dict()) == card
 
 

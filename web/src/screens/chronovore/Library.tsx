@@ -1,6 +1,6 @@
 /**
  * The Chronovore library: every Core Set card, public (no account needed). Filter by
- * class, kind, rarity or name; a keyword's definition opens under it.
+ * class, kind, rarity or name; each keyword is bold, its definition opens under it.
  */
 import { useMemo, useState } from "preact/hooks";
 
@@ -9,6 +9,7 @@ import type { Answer } from "../../api/types";
 import { Loading, ProblemBox, Screen } from "../../ui/components";
 import { useResource } from "../../ui/resource";
 import { CLASS_NOTES, CLASSES, cardText, type CvCard, RARITIES, title } from "./describe";
+import { Keywords } from "./Keywords";
 
 export type LibraryCard = Answer<"getChronovoreLibrary">["items"][number];
 
@@ -30,12 +31,7 @@ export function CardFace({ card, heading = "h3" }: { card: CvCard; heading?: "h2
       <p>
         {title(card.cardClass)} · {title(card.rarity)} · {cardText(card)}
       </p>
-      {(card.keywords ?? []).map((k) => (
-        <details key={k.keyword} class="keyword">
-          <summary><strong>{k.name}</strong></summary>
-          <p>{k.definition}</p>
-        </details>
-      ))}
+      <Keywords keywords={card.keywords} of={card.name} />
     </>
   );
 }

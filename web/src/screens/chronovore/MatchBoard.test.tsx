@@ -1,4 +1,4 @@
-import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/preact";
+import { cleanup, fireEvent, render, screen, waitFor, within } from "@testing-library/preact";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 
 import { ApiError } from "../../api/problems";
@@ -98,5 +98,25 @@ describe("a match against a player", () => {
     fireEvent.keyDown(screen.getByRole("button", { name: /^Spark\./ }), { key: "1" });
     expect((await screen.findByRole("alert")).textContent).toContain("stale_version");
     expect(sent).toHaveLength(1);
+  });
+});
+
+describe("a card's keywords", () => {
+  afterEach(cleanup);
+
+  it("shows each keyword bold beside the card in hand, its definition a tap away", () => {
+    const initiative = { keyword: "initiative", name: "Initiative", definition: "This monster strikes the hero first." };
+    const scout = { uid: 2, card: { name: "Bandit Scout", kind: "monster", cardClass: "neutral", rarity: "common", attack: 2, health: 2, initiative: true, rewards: [], keywords: [initiative] } };
+    const view = { ...pvpView(1), you: { ...pvpView(1).you, hand: [spark, scout] } };
+    render(<MatchBoard view={view as never} onView={() => {}} reload={async () => {}} />);
+    const keywords = screen.getByRole("list", { name: "Keywords of Bandit Scout" });
+    const word = within(keywords).getByText("Initiative");
+    expect(word.tagName).toBe("STRONG");
+    const details = word.closest("details")!;
+    expect(details.textContent).toContain("This monster strikes the hero first.");
+    expect(details.open).toBe(false);
+    fireEvent.click(word.closest("summary")!);
+    expect(details.open).toBe(true);
+    expect(screen.queryByRole("list", { name: "Keywords of Spark" })).toBeNull();
   });
 });

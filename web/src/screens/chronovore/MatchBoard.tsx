@@ -19,6 +19,7 @@ import { useLive } from "../../stream/live";
 import { Countdown, ProblemBox } from "../../ui/components";
 import { useAction } from "../../ui/resource";
 import { cardText, COMPUTER, type CvAction, type CvEvent, describeEvent, type Hero, heroText, type InPlay, type PairStep, resolutionSteps, resultText } from "./describe";
+import { Keywords } from "./Keywords";
 
 export type MatchView = Answer<"getChronovoreMatch">;
 const SLOTS = 4;
@@ -116,6 +117,7 @@ function ResolutionView({ resolution, sides }: { resolution: Resolution; sides: 
           return (
             <li key={pair.slot}>
               <p><strong>Pair {pair.slot + 1}:</strong> you played {name(pair.cards[sides.you])}, {sides.themInline} {name(pair.cards[other(pair.cards)])}.</p>
+              {[pair.cards[sides.you], pair.cards[other(pair.cards)]].map((item) => item && <Keywords key={item.uid} keywords={item.card.keywords} of={item.card.name} />)}
               {pair.lines.length === 0 ? <p>Two empty slots: nothing happens.</p> : <ul>{pair.lines.map((line, n) => <li key={n}>{line}</li>)}</ul>}
               {mine && <p class="note">Your hero after the fight: {heroText(mine)}.</p>}
               {theirs && <p class="note">{sides.theirs} hero after the fight: {heroText(theirs)}.</p>}
@@ -364,6 +366,7 @@ export function MatchBoard({
                           <span class="note"> {cardText(item.card)}</span>
                           {pick?.uid === item.uid && <span class="picked-mark">Picked up</span>}
                         </button>
+                        <Keywords keywords={item.card.keywords} of={item.card.name} />
                         {editable && <button type="button" onClick={() => takeBack(n)} aria-label={`Take ${item.card.name} back to your hand`}>Back to hand</button>}
                       </>
                     ) : pickedCard ? (
@@ -412,6 +415,7 @@ export function MatchBoard({
                     <span class="note"> {cardText(item.card)}</span>
                     {pick?.uid === item.uid && <span class="picked-mark">Picked up</span>}
                   </button>
+                  <Keywords keywords={item.card.keywords} of={item.card.name} />
                 </li>
               ))}
             </ul>
