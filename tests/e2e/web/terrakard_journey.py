@@ -49,9 +49,9 @@ def open_the_victory_pack(page: Page, pack: str) -> None:
     mine.get_by_role("button", name=f"Open a {pack}").click()
     expect(page.get_by_role("heading", name=f"You opened {size} cards")).to_be_visible()
     opened = page.get_by_role("list", name="Cards in the pack")
-    expect(opened.get_by_role("listitem")).to_have_count(size)
-    expect(opened.get_by_role("listitem").first).to_have_text(
-        re.compile(r": (Common|Uncommon|Rare|Epic|Legendary), Standard$")
+    expect(opened.get_by_role("article")).to_have_count(size)
+    expect(opened.get_by_role("article").first).to_contain_text(
+        re.compile(r"(Common|Uncommon|Rare|Epic|Legendary) · Standard")
     )
     expect(page.get_by_role("link", name="Verify it")).to_be_visible()
     expect(mine.get_by_text("You have 0 unopened.")).to_be_visible()

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 
-import { formatSeconds, noteServerDate, resetClock, secondsLeft, serverNow } from "./clock";
+import { formatSeconds, noteServerDate, resetClock, secondsLeft, serverNow, shownSeconds } from "./clock";
 
 afterEach(resetClock);
 
@@ -24,6 +24,16 @@ describe("countdowns from the server's deadline", () => {
     noteServerDate(null, 0);
     noteServerDate("not a date", 0);
     expect(serverNow(1234)).toBe(1234);
+  });
+
+  it("shows a step at its limit when it starts (2:00, not 2:01), never above the limit", () => {
+    const start = Date.parse("2026-12-01T11:59:59.600Z"); // the server's time as estimated, 0.4 s early
+    const twoMinutes = "2026-12-01T12:01:59.600Z";
+    expect(secondsLeft(twoMinutes, start - 400)).toBe(121); // what a ceiling would show
+    expect(shownSeconds(twoMinutes, start - 400)).toBe(120);
+    expect(shownSeconds(twoMinutes, start - 1500, 120)).toBe(120);
+    expect(shownSeconds(twoMinutes, Date.parse("2026-12-01T12:01:59.200Z"))).toBe(0);
+    expect(shownSeconds(null)).toBe(0);
   });
 
   it("shows minutes and seconds", () => {

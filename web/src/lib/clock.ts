@@ -30,6 +30,19 @@ export function secondsLeft(deadline: string | null | undefined, now: number = s
   return left > 0 ? Math.ceil(left / 1000) : 0;
 }
 
+/**
+ * Seconds left as a countdown shows them: to the nearest second, so that a step of 2
+ * minutes starts at 2:00, not 2:01 (this browser knows the server's time within half a
+ * second, the Date header's resolution, and the deadline was set when the server took the
+ * request), and never more than ``limit``, the step's length, when the screen knows it.
+ * What happens at the deadline still waits for ``secondsLeft`` to reach 0.
+ */
+export function shownSeconds(deadline: string | null | undefined, now: number = serverNow(), limit?: number): number {
+  if (!deadline) return 0;
+  const left = Math.max(0, Math.round((Date.parse(deadline) - now) / 1000));
+  return limit === undefined ? left : Math.min(limit, left);
+}
+
 export function formatSeconds(seconds: number): string {
   const m = Math.floor(seconds / 60);
   const s = seconds % 60;

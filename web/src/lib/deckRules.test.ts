@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 
-import { assessDeck, canAdd, type DeckCard } from "./deckRules";
+import { assessDeck, canAdd, cannotAdd, type DeckCard } from "./deckRules";
 
 const creature = (id: string, rarity = "Common"): DeckCard => ({ id, kind: "creature", rarity });
 const power = (id: string, rarity = "Common"): DeckCard => ({ id, kind: "power_card", rarity });
@@ -30,5 +30,13 @@ describe("the deck rules as the builder shows them", () => {
     expect(canAdd(deck, creature("x"))).toBe(false);
     expect(canAdd(deck, power("e"))).toBe(true);
     expect(canAdd(deck, power("d"))).toBe(false);
+  });
+
+  it("says in words why a card cannot go in", () => {
+    const deck = [creature("a"), creature("b"), creature("c"), power("d")];
+    expect(cannotAdd(deck, creature("x"))).toBe("The deck has its 3 Creatures.");
+    expect(cannotAdd(deck, power("d"))).toBe("This copy is in the deck already.");
+    expect(cannotAdd([...deck, power("e")], power("f"))).toBe("The deck has its 5 cards: remove one first.");
+    expect(cannotAdd(deck, power("e"))).toBeNull();
   });
 });

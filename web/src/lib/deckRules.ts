@@ -46,9 +46,15 @@ export function assessDeck(cards: DeckCard[]): DeckAssessment {
 
 /** Whether adding this card would break a count the deck can no longer fix by adding. */
 export function canAdd(cards: DeckCard[], card: DeckCard): boolean {
-  if (cards.some((c) => c.id === card.id) || cards.length >= DECK_SIZE) return false;
+  return cannotAdd(cards, card) === null;
+}
+
+/** Why this card cannot go in now, in words (the Add button says it), or null. */
+export function cannotAdd(cards: DeckCard[], card: DeckCard): string | null {
+  if (cards.some((c) => c.id === card.id)) return "This copy is in the deck already.";
+  if (cards.length >= DECK_SIZE) return `The deck has its ${DECK_SIZE} cards: remove one first.`;
   const { creatures, powerCards } = assessDeck(cards);
-  if (card.kind === "creature") return creatures < DECK_CREATURES;
-  if (card.kind === "power_card") return powerCards < DECK_POWER_CARDS;
-  return false;
+  if (card.kind === "creature") return creatures < DECK_CREATURES ? null : `The deck has its ${DECK_CREATURES} Creatures.`;
+  if (card.kind === "power_card") return powerCards < DECK_POWER_CARDS ? null : `The deck has its ${DECK_POWER_CARDS} Power cards.`;
+  return "A deck holds Creatures and Power cards only.";
 }

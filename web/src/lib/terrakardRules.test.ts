@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 
-import { assessAttackDeck, assessPlan, beats, canAddToDeck, type TkCard } from "./terrakardRules";
+import { assessAttackDeck, assessPlan, beats, canAddToDeck, cannotAddToDeck, type TkCard } from "./terrakardRules";
 
 const card = (n: number, cost = 1): TkCard => ({ id: `c${n}`, name: `Card ${n}`, cost, category: "History", rarity: "Common" });
 
@@ -22,6 +22,12 @@ describe("TerraKard attack decks", () => {
     expect(canAddToDeck(deck, card(4))).toBe(true);
     expect(canAddToDeck(deck, { ...card(9), name: "Card 2" })).toBe(false);
     expect(canAddToDeck([1, 2, 3, 4, 5, 6, 7, 8].map((n) => card(n)), card(9))).toBe(false);
+  });
+
+  it("says in words why a card cannot go in", () => {
+    expect(cannotAddToDeck([card(1), card(2)], { ...card(9), name: "Card 2" })).toBe("Card 2 is in the deck already: each card once.");
+    expect(cannotAddToDeck([1, 2, 3, 4, 5, 6, 7, 8].map((n) => card(n)), card(9))).toBe("The deck has its 8 cards: remove one first.");
+    expect(cannotAddToDeck([card(1)], card(2))).toBeNull();
   });
 });
 

@@ -81,7 +81,14 @@ export function assessPlan(rounds: (TkCard | null)[], reserve: TkCard | null, bu
 
 /** Whether adding ``card`` keeps the deck fixable: room left, the copy and the name not in yet. */
 export function canAddToDeck(cards: TkCard[], card: TkCard): boolean {
-  return cards.length < DECK_CARDS && !cards.some((c) => c.id === card.id || c.name === card.name);
+  return cannotAddToDeck(cards, card) === null;
+}
+
+/** Why ``card`` cannot go in now, in words (the Add button says it), or null. */
+export function cannotAddToDeck(cards: TkCard[], card: TkCard): string | null {
+  if (cards.some((c) => c.id === card.id || c.name === card.name)) return `${card.name} is in the deck already: each card once.`;
+  if (cards.length >= DECK_CARDS) return `The deck has its ${DECK_CARDS} cards: remove one first.`;
+  return null;
 }
 
 /** Which category ``category`` beats in the cycle (x1.25 against it). */

@@ -3,7 +3,7 @@ import type { ComponentChildren } from "preact";
 import { useEffect, useState } from "preact/hooks";
 
 import { explain, type Problem, problemItems } from "../api/problems";
-import { formatSeconds, secondsLeft } from "../lib/clock";
+import { formatSeconds, secondsLeft, serverNow, shownSeconds } from "../lib/clock";
 
 /** A refusal, announced to screen readers, with what it lists as missing. */
 export function ProblemBox({ problem, title }: { problem: Problem | null; title?: string }) {
@@ -54,27 +54,31 @@ export function Screen({ title, children }: { title: string; children: Component
 
 /**
  * Seconds left until a server deadline, counted against the server's clock. It says the
- * time in words and a number, never by colour alone; `onExpired` runs once at zero so
- * the screen can ask the server what happened.
+ * time in words and a number, never by colour alone, and starts at the step's length
+ * (2:00, not 2:01: `shownSeconds`; `limit`, the step's length in seconds, when the screen
+ * knows it); `onExpired` runs once when the deadline is reached, so the screen can ask
+ * the server what happened.
  */
 export function Countdown({
   deadline,
   label,
   onExpired,
+  limit,
 }: {
   deadline: string | null | undefined;
   label: string;
   onExpired?: () => void;
+  limit?: number;
 }) {
-  const [left, setLeft] = useState(() => secondsLeft(deadline));
+  const [now, setNow] = useState(() => serverNow());
   useEffect(() => {
-    setLeft(secondsLeft(deadline));
+    setNow(serverNow());
     if (!deadline) return;
     let fired = false;
     const timer = setInterval(() => {
-      const now = secondsLeft(deadline);
-      setLeft(now);
-      if (now === 0 && !fired) {
+      const at = serverNow();
+      setNow(at);
+      if (secondsLeft(deadline, at) === 0 && !fired) {
         fired = true;
         onExpired?.();
       }
@@ -83,6 +87,7 @@ export function Countdown({
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [deadline]);
   if (!deadline) return null;
+  const left = shownSeconds(deadline, now, limit);
   const urgent = left <= 10;
   return (
     <p class={urgent ? "countdown urgent" : "countdown"}>

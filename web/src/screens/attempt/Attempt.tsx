@@ -9,6 +9,7 @@ import { api, unwrap } from "../../api/client";
 import { href } from "../../lib/router";
 import { useLive } from "../../stream/live";
 import { Countdown, Loading, ProblemBox, Screen } from "../../ui/components";
+import { Icon } from "../../ui/emblems";
 import { useAction, useResource } from "../../ui/resource";
 
 interface Option {
@@ -57,7 +58,7 @@ function QuestionForm({ attemptId, q, open, onAnswered }: { attemptId: string; q
     return (
       <fieldset disabled>
         <legend>{legend}</legend>
-        <p>🔒 Locked: {textOf(q, q.answer)}</p>
+        <p><Icon name="lock" /> Locked: {textOf(q, q.answer)}</p>
       </fieldset>
     );
   }

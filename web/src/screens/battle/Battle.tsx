@@ -12,10 +12,15 @@ import { Loading, ProblemBox, Screen } from "../../ui/components";
 import { useAction, useResource } from "../../ui/resource";
 import { BattleBoard, type BattleView as View } from "./BattleBoard";
 
+/**
+ * Your battle under way, or null. One CPU battle at a time, so one under way is your
+ * newest: the list's first says whether there is one, and a player with none asks for
+ * nothing that is not there (a 404 is an error in the browser's console).
+ */
 async function activeBattle(): Promise<View | null> {
-  const result = await api.GET("/quest/battles/active");
-  if (result.response.status === 404) return null; // no battle under way
-  return unwrap(Promise.resolve(result));
+  const [newest] = await listed(api.GET("/quest/battles", { params: { query: { limit: 1 } } }));
+  if (newest?.status !== "active" || !newest.id) return null;
+  return unwrap(api.GET("/quest/battles/{match_id}", { params: { path: { match_id: newest.id } } }));
 }
 
 function Start({ onStarted }: { onStarted: (view: View) => void }) {

@@ -85,7 +85,7 @@ describe("a Quest match against a player, from the invited player's seat", () =>
     render(<BattleBoard view={yours} onView={(v) => views.push(v)} reload={() => undefined} />);
     expect(screen.getByRole("status").textContent).toBe("Your turn (turn 2).");
     expect(screen.getByText(/^Your decision is due by/)).toBeTruthy();
-    fireEvent.click(screen.getByRole("button", { name: "Use Tackle (power 1; damage 4)" }));
+    fireEvent.click(screen.getByRole("button", { name: "Use Tackle (1 Power): 4 damage" }));
     await waitFor(() => expect(views).toHaveLength(1));
     expect(posts[0]).toMatchObject({
       path: "/quest/battles/{match_id}/actions",
@@ -101,7 +101,7 @@ describe("a Quest match against a player, from the invited player's seat", () =>
     history.entries = [...history.entries, { seq: 5, side: "player", events: [{ type: "move_used", side: "player", name: "Quillip", move_name: "Tackle" }] }];
     rerender(<BattleBoard view={invitedView({ version: 5 })} onView={() => undefined} reload={() => undefined} />);
     await screen.findByRole("heading", { name: "What just happened" });
-    expect(screen.getAllByText("Keeper-77aa01's Quillip used Tackle.")).toHaveLength(2); // just now, and in the log
+    expect(screen.getAllByText("Keeper-77aa01's Quillip uses Tackle.")).toHaveLength(2); // just now, and in the log
   });
 
   it("keeps the computer's 90-second timer for CPU battles", () => {

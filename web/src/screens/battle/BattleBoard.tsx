@@ -12,23 +12,54 @@ import type { ComponentChildren } from "preact";
 import { useEffect, useRef, useState } from "preact/hooks";
 
 import { api, idempotencyKey, type Schemas, unwrap } from "../../api/client";
+import { moveText } from "../../lib/questWords";
 import { Countdown, ProblemBox } from "../../ui/components";
+import { questFace } from "../../ui/faces";
+import { type Face, GameCard } from "../../ui/GameCard";
 import { useAction } from "../../ui/resource";
 import { DecisionWindow } from "./DecisionWindow";
-import { type Action, actionLabel, type BattleEvent, capital, type Creature, describeEvent, possessive, type Side, seatOf, statusText } from "./describe";
+import { type Action, actionLabel, type BattleEvent, capital, type Creature, describeEvents, possessive, type Side, seatOf, statusText } from "./describe";
 
 export type BattleView = Schemas["BattleView"];
 
-function CreatureCard({ creature, title }: { creature: Creature | null | undefined; title: string }) {
+/** What lasts on a Creature (its statuses), in words. */
+export function statusWords(creature: Creature): string {
+  const s = creature.statuses;
+  if (!s) return "";
+  const found: string[] = [];
+  if (s.poison) found.push("poisoned");
+  if (s.stun) found.push("stunned");
+  if (s.dodge > 0) found.push(s.dodge === 1 ? "dodges the next attack" : `dodges the next ${s.dodge} attacks`);
+  if (s.reflect) found.push("reflects damage");
+  if (s.modifiers?.length) found.push("its damage is changed");
+  return capital(found.join(", "));
+}
+
+/**
+ * The Creature out on one side, as its card with what it has now (HP, Power, statuses);
+ * the other side's with its moves (yours are the buttons below).
+ */
+function CreatureCard({ creature, title, moves = false }: { creature: Creature | null | undefined; title: string; moves?: boolean }) {
   if (!creature) return <p>{title}: none out yet.</p>;
+  const face: Face = {
+    ...questFace({ name: creature.name, kind: "creature", affinity: creature.affinity }),
+    cost: null,
+    stats: [
+      { label: "HP", value: `${creature.hp}/${creature.maxHp}` },
+      { label: "Power", value: `${creature.power}/${creature.maxPower}` },
+    ],
+    lines: moves ? (creature.moves ?? []).map(moveText) : [],
+    note: [creature.defeated ? "Defeated" : "", statusWords(creature)].filter(Boolean).join(" · ") || null,
+  };
   return (
     <div class="creature">
-      <h3>{title}: {creature.name} ({creature.affinity})</h3>
-      <label>
-        HP {creature.hp} of {creature.maxHp}
-        <meter min={0} max={creature.maxHp} low={creature.maxHp * 0.3} high={creature.maxHp * 0.6} optimum={creature.maxHp} value={creature.hp} />
-      </label>
-      <p>Power {creature.power} of {creature.maxPower}{creature.defeated ? " · defeated" : ""}</p>
+      <h3>{title}: {creature.name}</h3>
+      <GameCard face={face} compact label={`${title}: ${creature.name}`}>
+        <label>
+          HP {creature.hp} of {creature.maxHp}
+          <meter min={0} max={creature.maxHp} low={creature.maxHp * 0.3} high={creature.maxHp * 0.6} optimum={creature.maxHp} value={creature.hp} />
+        </label>
+      </GameCard>
     </div>
   );
 }
@@ -58,7 +89,7 @@ export function BattleBoard({ view, onView, reload, children }: {
       const history = await unwrap(api.GET("/quest/battles/{match_id}/history", { params: { path: { match_id: view.id ?? "" } } }));
       if (!current) return;
       const entries = history.entries ?? [];
-      const lines = (entry: (typeof entries)[number]) => (entry.events ?? []).map((e) => describeEvent(e as BattleEvent, seat));
+      const lines = (entry: (typeof entries)[number]) => describeEvents((entry.events ?? []) as BattleEvent[], seat);
       setLog(entries.flatMap(lines));
       const since = seen.current;
       if (since !== null) {
@@ -110,9 +141,9 @@ export function BattleBoard({ view, onView, reload, children }: {
       {!over && view.phase === "initial_selection" && opponent.hasChosen && (
         <p>{capital(seat.them)} has chosen their first Creature; it stays hidden until you choose yours.</p>
       )}
-      <div class="arena">
+      <div class="arena battle-cards">
         <CreatureCard creature={yourActive} title="Yours" />
-        <CreatureCard creature={theirActive} title={capital(possessive(seat.them))} />
+        <CreatureCard creature={theirActive} title={capital(possessive(seat.them))} moves />
       </div>
       <p class="note">
         {capital(seat.them)} has {opponent.creaturesLeft ?? "?"} Creatures left and {opponent.powerCardsInHand ?? "?"} Power cards in hand.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 
-import { AGAINST_THE_COMPUTER, describeEvent, leftText, seatOf, statusText } from "./describe";
+import { AGAINST_THE_COMPUTER, actionLabel, describeEvent, describeEvents, leftText, seatOf, statusText } from "./describe";
 
 const invited = seatOf({ side: "cpu", opponentName: "Keeper-3fa2c1" });
 const inviter = seatOf({ side: "player", opponentName: "Keeper-77aa01" });
@@ -9,7 +9,7 @@ describe("the battle log told from a seat", () => {
   it("speaks of the computer in a CPU battle", () => {
     expect(seatOf({ side: "player", opponentName: null })).toEqual(AGAINST_THE_COMPUTER);
     expect(describeEvent({ type: "turn_started", side: "cpu" })).toBe("The computer's turn.");
-    expect(describeEvent({ type: "power_card_played", side: "player", name: "Field Kit" })).toBe("You played Field Kit.");
+    expect(describeEvent({ type: "power_card_played", side: "player", name: "Field Kit" })).toBe("You play Field Kit.");
     expect(describeEvent({ type: "first_turn_chosen", side: "player" })).toBe("You go first.");
     expect(describeEvent({ type: "match_finished", winner: "cpu", reason: "all_defeated" })).toBe("The battle is over: the computer won (all defeated).");
   });
@@ -21,21 +21,62 @@ describe("the battle log told from a seat", () => {
     expect(describeEvent({ type: "creatures_revealed", sides: { player: { name: "Quillip" }, cpu: { name: "Brambleback" } } }, invited))
       .toBe("You send out Brambleback; Keeper-3fa2c1 sends out Quillip.");
     expect(describeEvent({ type: "match_finished", winner: "cpu", reason: "forfeit" }, invited)).toBe("The battle is over: you won (forfeit).");
-    expect(describeEvent({ type: "forfeit", side: "player" }, invited)).toBe("Keeper-3fa2c1 forfeited.");
-    expect(describeEvent({ type: "creature_defeated", side: "player", name: "Quillip" }, invited)).toBe("Keeper-3fa2c1's Quillip was defeated.");
-    expect(describeEvent({ type: "move_used", side: "player", name: "Quillip", move_name: "Tackle" }, invited)).toBe("Keeper-3fa2c1's Quillip used Tackle.");
-    expect(describeEvent({ type: "move_used", side: "cpu", name: "Brambleback", move_name: "Bash" }, invited)).toBe("Your Brambleback used Bash.");
+    expect(describeEvent({ type: "forfeit", side: "player" }, invited)).toBe("Keeper-3fa2c1 forfeits.");
+    expect(describeEvent({ type: "creature_defeated", side: "player", name: "Quillip" }, invited)).toBe("Keeper-3fa2c1's Quillip is defeated.");
+    expect(describeEvent({ type: "move_used", side: "player", name: "Quillip", move_name: "Tackle" }, invited)).toBe("Keeper-3fa2c1's Quillip uses Tackle.");
+    expect(describeEvent({ type: "move_used", side: "cpu", name: "Brambleback", move_name: "Bash" }, invited)).toBe("Your Brambleback uses Bash.");
   });
 
   it("names the invited player to the inviter, and never the computer", () => {
     const lines = [
       describeEvent({ type: "turn_started", side: "cpu" }, inviter),
       describeEvent({ type: "power_card_played", side: "cpu", name: "Field Kit" }, inviter),
-      describeEvent({ type: "damage", side: "cpu", name: "Quillip", amount: 4 }, inviter),
+      describeEvent({ type: "damage", side: "cpu", name: "Quillip", amount: 4, hp: 26 }, inviter),
     ];
-    expect(lines).toEqual(["Keeper-77aa01's turn.", "Keeper-77aa01 played Field Kit.", "Keeper-77aa01's Quillip: damage (amount 4)."]);
+    expect(lines).toEqual(["Keeper-77aa01's turn.", "Keeper-77aa01 plays Field Kit.", "Quillip takes 4 damage — 26 HP left."]);
     expect(lines.join(" ")).not.toMatch(/computer/i);
     expect(describeEvent({ type: "turn_started", side: "player" }, seatOf({ side: "cpu", opponentName: "Deleted player" }))).toBe("Deleted player's turn.");
+  });
+});
+
+describe("the battle log in sentences", () => {
+  it("says who hits whom, for how much, and the HP left, as the API sends the events", () => {
+    // One action's events as the history answers them (camelCase members).
+    const lines = describeEvents([
+      { type: "move_used", side: "cpu", name: "Burrowk", moveName: "Dig In", cost: 2, power: 1 },
+      { type: "damage", side: "player", name: "Quillip", amount: 12, hp: 48, dodged: false },
+      { type: "poisoned", side: "player", name: "Quillip", amount: 3, turns: 2 },
+      { type: "power_changed", side: "cpu", name: "Burrowk", amount: -1, power: 0 },
+    ]);
+    expect(lines).toEqual([
+      "The computer's Burrowk uses Dig In (2 Power).",
+      "Burrowk hits Quillip for 12 — 48 HP left.",
+      "Quillip is poisoned: 3 damage a turn for 2 turns.",
+      "Burrowk loses 1 Power (0 left).",
+    ]);
+  });
+
+  it("tells a dodge once, and the end of a status in words", () => {
+    const lines = describeEvents([
+      { type: "move_used", side: "player", name: "Quillip", moveName: "Quill Poke", cost: 0 },
+      { type: "dodged", side: "cpu", name: "Burrowk", chargesLeft: 0 },
+      { type: "damage", side: "cpu", name: "Burrowk", amount: 0, hp: 60, dodged: true },
+      { type: "effect_ended", side: "player", name: "Quillip", effect: "poison" },
+      { type: "match_finished", winner: "player", reason: "all_defeated" },
+    ]);
+    expect(lines).toEqual([
+      "Your Quillip uses Quill Poke.",
+      "Burrowk dodges the attack (0 dodges left).",
+      "Quillip is no longer poisoned.",
+      "The battle is over: you won (all defeated).",
+    ]);
+    expect(lines.join(" ")).not.toMatch(/_/);
+  });
+
+  it("labels a move's button with its Power and its effects in words", () => {
+    const you = { active: 0, creatures: [{ name: "Quillip", affinity: "Wit", hp: 60, maxHp: 60, power: 3, maxPower: 8, defeated: false,
+      moves: [{ name: "Inkblot", type: "Wit", powerCost: 2, effects: [{ type: "damage", amount: 14 }, { type: "damage_modifier", target: "opponent", appliesTo: "dealt", multiplier: 0.8, turns: 1 }] }] }] };
+    expect(actionLabel({ kind: "use_move", index: 0 }, you)).toBe("Use Inkblot (2 Power): 14 damage; the opponent deals 20% less damage for 1 turn");
   });
 });
 

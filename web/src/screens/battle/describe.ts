@@ -1,10 +1,12 @@
 /** Battle views and events in words: buttons and the action log read as sentences. */
+import { moveText, type QuestEffect, questEffectText } from "../../lib/questWords";
 
 export interface Move {
   name: string;
   type: string;
   powerCost: number;
-  effects: { type: string; amount?: number }[];
+  effects: QuestEffect[];
+  conditions?: { type: string; percent?: number; status?: string }[];
 }
 export interface Creature {
   index?: number;
@@ -22,7 +24,7 @@ export interface PowerCard {
   index: number;
   name: string;
   discarded: boolean;
-  effects: { type: string; amount?: number }[];
+  effects: QuestEffect[];
 }
 export interface Side {
   active: number | Creature | null;
@@ -45,8 +47,9 @@ function words(code: string): string {
   return code.replace(/_/g, " ");
 }
 
-export function effectText(effect: { type: string; amount?: number }): string {
-  return effect.amount !== undefined ? `${words(effect.type)} ${effect.amount}` : words(effect.type);
+/** A Quest effect in words ("14 damage"): the card's words (ui/faces.ts). */
+export function effectText(effect: QuestEffect): string {
+  return questEffectText(effect);
 }
 
 /** The label of a legal action's button, from what it acts on. */
@@ -57,13 +60,11 @@ export function actionLabel(action: Action, you: Side): string {
   switch (action.kind) {
     case "use_move": {
       const move = active?.moves[index];
-      if (!move) return `Use move ${index + 1}`;
-      const effects = move.effects.map(effectText).join(", ");
-      return `Use ${move.name} (power ${move.powerCost}${effects ? `; ${effects}` : ""})`;
+      return move ? `Use ${moveText(move)}` : `Use move ${index + 1}`;
     }
     case "play_power_card": {
       const card = you.powerCards?.find((c) => c.index === index) ?? you.powerCards?.[index];
-      return `Play ${card?.name ?? `Power card ${index + 1}`}${card ? ` (${card.effects.map(effectText).join(", ")})` : ""}`;
+      return `Play ${card?.name ?? `Power card ${index + 1}`}${card?.effects.length ? `: ${card.effects.map(effectText).join("; ")}` : ""}`;
     }
     case "swap":
       return `Swap in ${creatures[index]?.name ?? `Creature ${index + 1}`}`;
@@ -107,17 +108,41 @@ function whose(side: unknown, seat: Seat): string {
   return side === "player" || side === "cpu" ? capital(possessive(seat.them)) : "";
 }
 
-/** One line of the action log, told from `seat`'s side. */
-export function describeEvent(event: BattleEvent, seat: Seat = AGAINST_THE_COMPUTER): string {
+/** A member of an event as the API sends it (camelCase), or as the engine names it. */
+function member(event: BattleEvent, camel: string): unknown {
+  return event[camel] ?? event[camel.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)];
+}
+
+function count(n: unknown, one: string, many = `${one}s`): string {
+  return `${Number(n ?? 0)} ${Number(n) === 1 ? one : many}`;
+}
+
+const FINISH_REASONS: Record<string, string> = {
+  all_defeated: "all defeated",
+  forfeit: "forfeit",
+  timeouts: "three turns missed in a row",
+  missed_deadline: "a decision window was missed",
+  disconnected: "away for 90 seconds",
+};
+
+/**
+ * One line of the action log, told from `seat`'s side, as a sentence: "Your Quillip uses
+ * Inkblot (2 Power).", "Quillip hits Burrowk for 14 — 46 HP left." `actor` is the Creature
+ * or card acting (the move's user, the Power card), which a damage event does not name.
+ * Empty for an event the line before already told (a dodged hit).
+ */
+export function describeEvent(event: BattleEvent, seat: Seat = AGAINST_THE_COMPUTER, actor = ""): string {
   const name = typeof event.name === "string" ? event.name : "";
   const who = whose(event.side, seat);
   const mine = event.side === seat.side;
   const them = capital(seat.them);
   const other = seat.side === "player" ? "cpu" : "player";
   const subject = name ? `${who} ${name}`.trim() : who || "";
+  const hp = member(event, "hp");
+  const amount = Number(member(event, "amount") ?? 0);
   switch (event.type) {
     case "creature_chosen":
-      return `${who} Creature was chosen.`.trim();
+      return `${who} Creature is chosen.`.trim();
     case "creatures_revealed": {
       const sides = (event.sides ?? {}) as Record<string, { name?: string }>;
       return `You send out ${sides[seat.side]?.name ?? "?"}; ${seat.them} sends out ${sides[other]?.name ?? "?"}.`;
@@ -127,29 +152,100 @@ export function describeEvent(event: BattleEvent, seat: Seat = AGAINST_THE_COMPU
     case "turn_started":
       return mine ? "Your turn." : `${capital(possessive(seat.them))} turn.`;
     case "turn_ended":
-      return `${who} turn ended.`;
-    case "match_finished":
-      return `The battle is over: ${event.winner === seat.side ? "you won" : `${seat.them} won`} (${words(String(event.reason ?? ""))}).`;
-    case "move_used":
-      return `${subject} used ${typeof event.move_name === "string" ? event.move_name : "a move"}.`;
+      return `${who} turn ends.`;
+    case "match_finished": {
+      const reason = String(event.reason ?? "");
+      return `The battle is over: ${event.winner === seat.side ? "you won" : `${seat.them} won`} (${FINISH_REASONS[reason] ?? words(reason)}).`;
+    }
+    case "move_used": {
+      const move = member(event, "moveName");
+      const cost = Number(member(event, "cost") ?? 0);
+      return `${subject} uses ${typeof move === "string" ? move : "a move"}${cost ? ` (${cost} Power)` : ""}.`;
+    }
     case "power_card_played":
-      return `${mine ? "You" : them} played ${name}.`;
+      return `${mine ? "You play" : `${them} plays`} ${name}.`;
     case "swapped_in":
-      return `${subject} came in.`;
+      return `${subject} comes in.`;
     case "creature_defeated":
-      return `${subject} was defeated.`;
+      return `${subject} is defeated.`;
+    case "damage":
+      if (member(event, "dodged") === true) return "";
+      return actor ? `${actor} hits ${name} for ${amount} — ${hp} HP left.` : `${name} takes ${amount} damage — ${hp} HP left.`;
+    case "dodged":
+      return `${name} dodges the attack (${count(member(event, "chargesLeft"), "dodge")} left).`;
+    case "healed":
+      return `${name} heals ${amount} HP — ${hp} HP now.`;
+    case "lifesteal":
+      return `${name} drains ${amount} HP — ${hp} HP now.`;
+    case "power_changed": {
+      const power = member(event, "power");
+      if (amount > 0) return `${name} gains ${amount} Power (${power} now).`;
+      if (amount < 0) return `${name} loses ${-amount} Power (${power} left).`;
+      return `${name}'s Power stays at ${power}.`;
+    }
+    case "poisoned":
+      return `${name} is poisoned: ${amount} damage a turn for ${count(member(event, "turns"), "turn")}.`;
+    case "stunned":
+      return `${name} is stunned for ${count(member(event, "turns"), "turn")}.`;
+    case "dodge_added":
+      return `${name} will dodge the next attack (${count(member(event, "charges"), "dodge")} ready).`;
+    case "reflect_added":
+      return `${name} will reflect ${Math.round(Number(member(event, "fraction") ?? 0) * 100)}% of the damage it takes.`;
+    case "modifier_added": {
+      const m = Number(member(event, "multiplier") ?? 1);
+      const turns = member(event, "turns");
+      const verb = member(event, "appliesTo") === "taken" ? "takes" : "deals";
+      return `${name} ${verb} ${Math.round(Math.abs(1 - m) * 100)}% ${m > 1 ? "more" : "less"} damage${turns ? ` for ${count(turns, "turn")}` : ""}.`;
+    }
+    case "poison_damage":
+      return `Poison hurts ${name} for ${amount} — ${hp} HP left.`;
+    case "self_damage":
+      return `${name} hurts itself for ${amount} — ${hp} HP left.`;
+    case "reflected_damage":
+      return `${name} takes ${amount} reflected damage — ${hp} HP left.`;
+    case "hp_swapped":
+      return `${name} now has ${hp} HP.`;
+    case "effect_fizzled":
+      return "An effect does nothing: its target is already defeated.";
+    case "effect_ended": {
+      const effect = member(event, "effect");
+      if (effect === "poison") return `${name} is no longer poisoned.`;
+      if (effect === "stun") return `${name} is no longer stunned.`;
+      return `A damage change on ${name} wears off.`;
+    }
+    case "replacement_required":
+      return "A defeated Creature must be replaced.";
+    case "timeout":
+      return member(event, "reason") === "passed" ? `${mine ? "You pass" : `${them} passes`}: the turn ends.` : `${mine ? "Your" : capital(possessive(seat.them))} time is up: the turn ends.`;
+    case "deadline_missed":
+      return `${mine ? "You miss" : `${them} misses`} the decision window.`;
+    case "timeouts_forfeit":
+      return `${mine ? "You miss" : `${them} misses`} three turns in a row: the battle is lost.`;
+    case "action_ignored":
+      return "That came too late: the battle had already moved on.";
     case "forfeit":
-      return `${mine ? "You" : them} forfeited.`;
+      return `${mine ? "You forfeit" : `${them} forfeits`}.`;
     case "disconnected":
       return `${mine ? "You were" : `${them} was`} away for 90 seconds.`;
-    default: {
-      const details = ["amount", "hp", "effect", "move"]
-        .filter((key) => event[key] !== undefined && event[key] !== null)
-        .map((key) => `${key} ${String(event[key])}`)
-        .join(", ");
-      return `${subject ? `${subject}: ` : ""}${words(event.type)}${details ? ` (${details})` : ""}.`;
-    }
+    default:
+      return `${subject ? `${subject}: ` : ""}${words(event.type)}.`;
   }
+}
+
+/**
+ * The lines of one action's events, in order: who acts (the Creature using a move, the
+ * Power card played) carries on to the damage its effects do.
+ */
+export function describeEvents(events: BattleEvent[], seat: Seat = AGAINST_THE_COMPUTER): string[] {
+  let actor = "";
+  const lines: string[] = [];
+  for (const event of events) {
+    if (event.type === "move_used" || event.type === "power_card_played") actor = typeof event.name === "string" ? event.name : "";
+    if (event.type === "turn_started" || event.type === "turn_ended") actor = "";
+    const line = describeEvent(event, seat, actor);
+    if (line) lines.push(line);
+  }
+  return lines;
 }
 
 /** Time left in a 24-hour window, in words: hours and minutes, "no time left" at zero. */

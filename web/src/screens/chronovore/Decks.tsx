@@ -11,8 +11,12 @@ import type { Answer } from "../../api/types";
 import { assessDeck, cannotAdd, COPY_LIMIT, DECK_SIZE, type Entry } from "../../lib/chronovoreRules";
 import { href, navigate } from "../../lib/router";
 import { Loading, ProblemBox, Screen } from "../../ui/components";
+import { EmblemMark } from "../../ui/emblems";
+import { chronovoreFace } from "../../ui/faces";
+import { capitalised, CardGrid, GameCard } from "../../ui/GameCard";
 import { useAction, useResource } from "../../ui/resource";
-import { CLASS_NOTES, CLASSES, cardText, title } from "./describe";
+import { copiesText } from "../collection/Collection";
+import { CLASS_NOTES, CLASSES, cardText, type CvCard, title } from "./describe";
 import { faceOf, type LibraryCard, useLibrary } from "./Library";
 
 type Collection = Answer<"getChronovoreCollection">;
@@ -25,12 +29,20 @@ export interface OwnedCard extends Entry {
   /** Each copy's finish, by copy id. */
   finishOf: Record<string, string>;
   text: string;
+  /** The card as its face shows it (the library's, with the collection's keywords) */
+  card: CvCard;
+}
+
+const FINISH_ORDER = ["plain", "golden", "diamond"];
+
+/** The finest finish among ``finishes`` (its frame is the one a card of yours shows). */
+export function bestFinish(finishes: Record<string, number>): string {
+  return Object.keys(finishes).sort((a, b) => FINISH_ORDER.indexOf(b) - FINISH_ORDER.indexOf(a))[0] ?? "plain";
 }
 
 export function finishesText(finishes: Record<string, number>): string {
-  const order = ["plain", "golden", "diamond"];
   return Object.entries(finishes)
-    .sort((a, b) => order.indexOf(a[0]) - order.indexOf(b[0]))
+    .sort((a, b) => FINISH_ORDER.indexOf(a[0]) - FINISH_ORDER.indexOf(b[0]))
     .map(([finish, count]) => `${count} ${title(finish)}`)
     .join(", ");
 }
@@ -41,6 +53,8 @@ export function ownedCards(collection: Collection | null, library: LibraryCard[]
   return (collection?.definitions ?? []).map((group) => {
     const entry = byId.get(group.definition?.id);
     const face = entry ? faceOf(entry) : null;
+    const definition = group.definition ?? {};
+    const card: CvCard = face ?? { name: definition.name ?? "", kind: definition.kind ?? "", rarity: definition.rarity ?? "", cardClass: "neutral", rewards: [] };
     return {
       definitionId: group.definition?.id ?? "",
       name: group.definition?.name ?? "",
@@ -54,6 +68,7 @@ export function ownedCards(collection: Collection | null, library: LibraryCard[]
       }, {}),
       finishOf: Object.fromEntries((group.copies ?? []).map((c) => [c.id ?? "", c.finish ?? "plain"])),
       text: face ? cardText(face) : "",
+      card: definition.keywords ? { ...card, keywords: definition.keywords as CvCard["keywords"] } : card,
     };
   });
 }
@@ -84,21 +99,15 @@ export function CvCollection() {
         </p>
       )}
       {owned.length > 0 && (
-        <table class="cards">
-          <caption class="visually-hidden">Chronovore cards you own</caption>
-          <thead><tr><th scope="col">Card</th><th scope="col">Class</th><th scope="col">Rarity</th><th scope="col">Copies</th><th scope="col">Finishes</th></tr></thead>
-          <tbody>
-            {owned.map((c) => (
-              <tr key={c.definitionId}>
-                <th scope="row">{c.name}</th>
-                <td>{title(c.cardClass)}</td>
-                <td>{title(c.rarity)}</td>
-                <td>{c.copies.length}</td>
-                <td>{finishesText(c.finishes)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <CardGrid label="Chronovore cards you own">
+          {owned.map((c) => (
+            <li key={c.definitionId}>
+              <GameCard face={chronovoreFace(c.card, bestFinish(c.finishes))}>
+                <p>{copiesText(c.copies.length)}: {finishesText(c.finishes)}</p>
+              </GameCard>
+            </li>
+          ))}
+        </CardGrid>
       )}
     </Screen>
   );
@@ -188,7 +197,8 @@ export function CvDeckEditor({ id }: { id: string | null }) {
           {CLASSES.map((c) => (
             <label key={c} class="choice">
               <input type="radio" name="cv-class" value={c} checked={cardClass === c} onChange={() => setCardClass(c)} />
-              {title(c)}: {CLASS_NOTES[c]}
+              <EmblemMark of={c} />
+              <span>{title(c)}: {CLASS_NOTES[c]}</span>
             </label>
           ))}
         </fieldset>
@@ -209,32 +219,37 @@ export function CvDeckEditor({ id }: { id: string | null }) {
           </div>
         )}
         <h2 id="cv-in-deck">In the deck ({entries.length})</h2>
-        <ul aria-labelledby="cv-in-deck" class="pick-list">
+        <CardGrid labelledBy="cv-in-deck">
           {inDeck.map((c) => {
             const count = entries.filter((e) => e.definitionId === c.definitionId).length;
             return (
               <li key={c.definitionId}>
-                {c.name} ×{count} · {title(c.cardClass)} · {title(c.rarity)}{" "}
-                <button type="button" onClick={() => removeOne(c)} aria-label={`Remove one ${c.name}`}>Remove one</button>
+                <GameCard face={chronovoreFace(c.card)}>
+                  <p>In the deck: {count}</p>
+                  <button type="button" onClick={() => removeOne(c)} aria-label={`Remove one ${c.name}`}>Remove one</button>
+                </GameCard>
               </li>
             );
           })}
-        </ul>
+        </CardGrid>
         <h2 id="cv-your-cards">Your {title(cardClass)} and Neutral cards</h2>
-        <ul aria-labelledby="cv-your-cards" class="pick-list">
+        <CardGrid labelledBy="cv-your-cards">
           {offered.map((c) => {
             const count = entries.filter((e) => e.definitionId === c.definitionId).length;
             const owns = c.copies.length - count;
-            const why = owns <= 0 ? "no copy left" : cannotAdd(entries, c, cardClass);
+            const why = owns <= 0 ? "No copy of yours is left to add." : cannotAdd(entries, c, cardClass);
             return (
               <li key={c.definitionId}>
-                {c.name} · {title(c.cardClass)} · {title(c.rarity)} · {c.text} · in the deck {count} of {COPY_LIMIT[c.rarity] ?? 0}, you own {c.copies.length}{" "}
-                <button type="button" disabled={!!why} onClick={() => add(c)} aria-label={`Add ${c.name}`}>Add</button>
-                {why && <span class="note"> ({why})</span>}
+                <GameCard face={chronovoreFace(c.card)}>
+                  <p>In the deck {count} of {COPY_LIMIT[c.rarity] ?? 0}; you own {c.copies.length}</p>
+                  <button type="button" disabled={!!why} onClick={() => add(c)} aria-label={`Add ${c.name}`}
+                    aria-describedby={why ? `why-${c.definitionId}` : undefined}>Add</button>
+                  {why && <p class="note" id={`why-${c.definitionId}`}>{capitalised(why)}</p>}
+                </GameCard>
               </li>
             );
           })}
-        </ul>
+        </CardGrid>
         <ProblemBox problem={action.problem} title="Not saved:" />
         {action.problem?.code === "stale_version" && (
           <button type="button" onClick={() => { action.clear(); void deck.reload(); }}>Reload the deck</button>

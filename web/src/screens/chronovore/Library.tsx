@@ -1,39 +1,27 @@
 /**
  * The Chronovore library: every Core Set card, public (no account needed). Filter by
- * class, kind, rarity or name; each keyword is bold, its definition opens under it.
+ * class, kind, rarity or name. Each is drawn as a card (GameCard); each keyword is bold,
+ * its definition opens under it.
  */
 import { useMemo, useState } from "preact/hooks";
 
 import { api, listed } from "../../api/client";
 import type { Answer } from "../../api/types";
 import { Loading, ProblemBox, Screen } from "../../ui/components";
+import { chronovoreCard, chronovoreFace } from "../../ui/faces";
+import { CardGrid, GameCard } from "../../ui/GameCard";
 import { useResource } from "../../ui/resource";
-import { CLASS_NOTES, CLASSES, cardText, type CvCard, RARITIES, title } from "./describe";
-import { Keywords } from "./Keywords";
+import { CLASS_NOTES, CLASSES, type CvCard, RARITIES, title } from "./describe";
 
 export type LibraryCard = Answer<"getChronovoreLibrary">["items"][number];
 
-/** A library entry as a card face (its definition's numbers and rewards, and keywords). */
+/** A library entry as a match card (its definition's numbers and rewards, and keywords). */
 export function faceOf(entry: LibraryCard): CvCard {
-  const d = (entry.definition ?? {}) as Partial<CvCard>;
-  return { ...d, name: entry.name ?? "", kind: entry.kind ?? "", rarity: entry.rarity ?? "", cardClass: d.cardClass ?? "neutral", rewards: d.rewards ?? [] };
+  return chronovoreCard(entry);
 }
 
 export function useLibrary() {
   return useResource(() => listed(api.GET("/chronovore/library")));
-}
-
-export function CardFace({ card, heading = "h3" }: { card: CvCard; heading?: "h2" | "h3" | "h4" }) {
-  const H = heading;
-  return (
-    <>
-      <H>{card.name}</H>
-      <p>
-        {title(card.cardClass)} · {title(card.rarity)} · {cardText(card)}
-      </p>
-      <Keywords keywords={card.keywords} of={card.name} />
-    </>
-  );
 }
 
 export function Library() {
@@ -76,13 +64,13 @@ export function Library() {
         <input id="cv-filter-name" type="search" value={search} onInput={(e) => setSearch(e.currentTarget.value)} />
       </form>
       {library.data && <p role="status">{shown.length} of {cards.length} cards.</p>}
-      <ul class="events" aria-label="Library cards">
+      <CardGrid label="Library cards">
         {shown.map((c) => (
           <li key={c.name}>
-            <CardFace card={c} />
+            <GameCard face={chronovoreFace(c)} />
           </li>
         ))}
-      </ul>
+      </CardGrid>
     </Screen>
   );
 }

@@ -1,15 +1,23 @@
-/** Your cards, grouped by definition, with how many copies you own. */
+/** Your cards as cards, one per definition, with how many copies you own. */
 import { api, unwrap } from "../../api/client";
 import { href } from "../../lib/router";
 import { useLive } from "../../stream/live";
 import { Loading, ProblemBox, Screen } from "../../ui/components";
+import { questFace, useCatalogue } from "../../ui/faces";
+import { CardGrid, GameCard } from "../../ui/GameCard";
 import { useResource } from "../../ui/resource";
 
 export const KIND_NAMES: Record<string, string> = { creature: "Creature", power_card: "Power card" };
 
+/** "1 copy", "3 copies": the same words in every game's collection. */
+export function copiesText(count: number): string {
+  return count === 1 ? "1 copy" : `${count} copies`;
+}
+
 export function Collection() {
   const collection = useResource(() => unwrap(api.GET("/quest/collection")));
   useLive(() => void collection.reload(), ["RewardGranted", "reward", "cards"]);
+  const catalogue = useCatalogue("quest");
   const groups = collection.data?.definitions ?? [];
   return (
     <Screen title="Your collection">
@@ -26,23 +34,15 @@ export function Collection() {
               No cards yet. <a href={href({ name: "starter" })}>Choose your starter</a>.
             </p>
           ) : (
-            <table class="cards">
-              <caption class="visually-hidden">Cards you own</caption>
-              <thead>
-                <tr><th scope="col">Card</th><th scope="col">Kind</th><th scope="col">Rarity</th><th scope="col">Affinity</th><th scope="col">Copies</th></tr>
-              </thead>
-              <tbody>
-                {groups.map((g) => (
-                  <tr key={g.definition?.id}>
-                    <th scope="row">{g.definition?.name}{g.definition?.retired ? " (retired)" : ""}</th>
-                    <td>{KIND_NAMES[g.definition?.kind ?? ""] ?? g.definition?.kind}</td>
-                    <td>{g.definition?.rarity}</td>
-                    <td>{g.definition?.affinity ?? "—"}</td>
-                    <td>{g.count}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+            <CardGrid label="Cards you own">
+              {groups.map((g) => (
+                <li key={g.definition?.id}>
+                  <GameCard face={questFace(g.definition ?? {}, catalogue?.get(g.definition?.id ?? ""))}>
+                    <p>{copiesText(g.count ?? 0)}</p>
+                  </GameCard>
+                </li>
+              ))}
+            </CardGrid>
           )}
           <p><a href={href({ name: "deck", id: null })}>Build a deck</a></p>
         </>

@@ -6,16 +6,18 @@
 import { useEffect, useMemo, useState } from "preact/hooks";
 
 import { api, type Schemas, unwrap } from "../../api/client";
-import { canAdd, cardCost, type DeckCard } from "../../lib/deckRules";
+import { cannotAdd, type DeckCard } from "../../lib/deckRules";
 import { href, navigate } from "../../lib/router";
 import { Loading, ProblemBox, Screen } from "../../ui/components";
+import { questFace, useCatalogue } from "../../ui/faces";
+import { CardGrid, GameCard } from "../../ui/GameCard";
 import { useAction, useResource } from "../../ui/resource";
-import { KIND_NAMES } from "../collection/Collection";
 import { DeckMeter } from "./DeckMeter";
 
 export interface Copy extends DeckCard {
   name: string;
   affinity: string | null;
+  definitionId: string;
 }
 
 /** Every owned copy, one row each (two copies of a card are two choices). */
@@ -27,12 +29,14 @@ export function copiesOf(collection: Schemas["Collection"]): Copy[] {
       kind: group.definition?.kind ?? "",
       rarity: group.definition?.rarity ?? "",
       affinity: group.definition?.affinity ?? null,
+      definitionId: group.definition?.id ?? "",
     })),
   );
 }
 
 export function DeckBuilder({ id }: { id: string | null }) {
   const collection = useResource(() => unwrap(api.GET("/quest/collection")));
+  const catalogue = useCatalogue("quest");
   const deck = useResource(
     () =>
       id
@@ -97,35 +101,41 @@ export function DeckBuilder({ id }: { id: string | null }) {
         <input id="deck-name" required maxLength={40} value={name} onInput={(e) => setName(e.currentTarget.value)} />
         <DeckMeter cards={chosen} />
         <h2 id="in-deck">In the deck ({chosen.length} of 5)</h2>
-        <ul aria-labelledby="in-deck" class="pick-list">
+        <CardGrid labelledBy="in-deck">
           {chosen.map((c) => (
             <li key={c.id}>
-              {c.name} · {KIND_NAMES[c.kind]} · {c.rarity} (cost {cardCost(c.rarity)}){" "}
-              <button type="button" onClick={() => setPicked(picked.filter((p) => p !== c.id))} aria-label={`Remove ${c.name}`}>
-                Remove
-              </button>
+              <GameCard face={questFace(c, catalogue?.get(c.definitionId))}>
+                <button type="button" onClick={() => setPicked(picked.filter((p) => p !== c.id))} aria-label={`Remove ${c.name}`}>
+                  Remove
+                </button>
+              </GameCard>
             </li>
           ))}
-        </ul>
+        </CardGrid>
         <h2 id="your-cards">Your cards</h2>
-        <ul aria-labelledby="your-cards" class="pick-list">
+        <CardGrid labelledBy="your-cards">
           {copies
             .filter((c) => !picked.includes(c.id))
-            .map((c) => (
-              <li key={c.id}>
-                {c.name} · {KIND_NAMES[c.kind]} · {c.rarity} (cost {cardCost(c.rarity)})
-                {c.affinity ? ` · ${c.affinity}` : ""}{" "}
-                <button
-                  type="button"
-                  disabled={!canAdd(chosen, c)}
-                  onClick={() => setPicked([...picked, c.id])}
-                  aria-label={`Add ${c.name}`}
-                >
-                  Add
-                </button>
-              </li>
-            ))}
-        </ul>
+            .map((c) => {
+              const why = cannotAdd(chosen, c);
+              return (
+                <li key={c.id}>
+                  <GameCard face={questFace(c, catalogue?.get(c.definitionId))}>
+                    <button
+                      type="button"
+                      disabled={why !== null}
+                      onClick={() => setPicked([...picked, c.id])}
+                      aria-label={`Add ${c.name}`}
+                      aria-describedby={why ? `why-${c.id}` : undefined}
+                    >
+                      Add
+                    </button>
+                    {why && <p class="note" id={`why-${c.id}`}>{why}</p>}
+                  </GameCard>
+                </li>
+              );
+            })}
+        </CardGrid>
         <ProblemBox problem={action.problem} title="Not saved:" />
         {action.problem?.code === "stale_version" && (
           <button type="button" onClick={() => { action.clear(); void deck.reload(); }}>

@@ -19,6 +19,7 @@ describe("the deck meter", () => {
     expect(screen.getByText("✗ Power cards: 1 of 2")).toBeTruthy();
     const meter = screen.getByLabelText(/Cost: 12 of 10 \(over the limit\)/);
     expect(meter.getAttribute("value")).toBe("12");
+    expect(meter.getAttribute("max")).toBe("10"); // the real scale: full at the limit
     expect(screen.getByText(/Cost 12 is over the limit of 10\./)).toBeTruthy();
   });
 });

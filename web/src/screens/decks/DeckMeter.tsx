@@ -24,7 +24,8 @@ export function DeckMeter({ cards }: { cards: DeckCard[] }) {
             {mark(a.cost <= DECK_COST_LIMIT)}Cost: {a.cost} of {DECK_COST_LIMIT}
             {a.cost > DECK_COST_LIMIT ? " (over the limit)" : ""}
           </label>
-          <meter id="deck-cost" min={0} max={DECK_COST_LIMIT + 6} low={DECK_COST_LIMIT - 1} high={DECK_COST_LIMIT} optimum={0} value={a.cost}>
+          {/* On its real scale: full at the limit (7 of 10 is 70 %); beyond it, the words say so. */}
+          <meter id="deck-cost" min={0} max={DECK_COST_LIMIT} value={a.cost}>
             {a.cost} of {DECK_COST_LIMIT}
           </meter>
         </li>

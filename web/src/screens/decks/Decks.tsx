@@ -1,5 +1,6 @@
 /** Your saved decks: legality and cost as the server assessed them. */
 import { api, listed } from "../../api/client";
+import { DECK_COST_LIMIT } from "../../lib/deckRules";
 import { href } from "../../lib/router";
 import { Loading, ProblemBox, Screen } from "../../ui/components";
 import { useResource } from "../../ui/resource";
@@ -14,8 +15,8 @@ export function Decks() {
       <ul class="menu">
         {(decks.data ?? []).map((d) => (
           <li key={d.id}>
-            <a href={href({ name: "deck", id: d.id ?? null })}>{d.name}</a>: cost {d.cost},{" "}
-            {d.legal ? "legal" : "not legal"}
+            <a href={href({ name: "deck", id: d.id ?? null })}>{d.name}</a>: cost {d.cost} of {DECK_COST_LIMIT},{" "}
+            {d.legal ? "✓ legal" : "✗ not legal"}
           </li>
         ))}
       </ul>

@@ -11,6 +11,8 @@ import { whenAllowed } from "../../api/pace";
 import type { Answer } from "../../api/types";
 import { href } from "../../lib/router";
 import { Loading, ProblemBox, Screen } from "../../ui/components";
+import { openedFace, useCatalogue } from "../../ui/faces";
+import { CardGrid, GameCard } from "../../ui/GameCard";
 import { useAction, useResource } from "../../ui/resource";
 import { fractionText, slotGroups, title } from "./odds";
 
@@ -19,6 +21,13 @@ type Odds = Answer<"getPackOdds">["items"][number];
 type Opening = Answer<"openPack">;
 
 const GAME_NAMES: Record<EconomyGame, string> = { chronovore: "Chronovore", terrakard: "TerraKard" };
+
+/** A currency in words, the same on every screen ("Card Fragments" as crafting says it). */
+const CURRENCY_NAMES: Record<string, string> = { gold: "Gold", fragments: "Card Fragments", rampart_tokens: "Rampart tokens" };
+
+export function currencyName(currency: string | null | undefined): string {
+  return CURRENCY_NAMES[currency ?? ""] ?? title(currency ?? "");
+}
 
 export function useWallet(game: EconomyGame) {
   return useResource(() => unwrap(api.GET("/{game}/wallet", { params: { path: { game } } })), [game]);
@@ -31,7 +40,7 @@ export function Balances({ game }: { game: EconomyGame }) {
     <>
       <ProblemBox problem={wallet.problem} />
       <ul aria-label="Your balance" class="menu">
-        {(wallet.data?.balances ?? []).map((b) => <li key={b.currency}>{title(b.currency ?? "")}: <strong>{b.balance}</strong></li>)}
+        {(wallet.data?.balances ?? []).map((b) => <li key={b.currency}>{currencyName(b.currency)}: <strong>{b.balance}</strong></li>)}
       </ul>
     </>
   );
@@ -70,18 +79,19 @@ export function OddsTable({ odds }: { odds: Odds }) {
   );
 }
 
-function OpeningView({ opening }: { opening: Opening }) {
+function OpeningView({ game, opening }: { game: EconomyGame; opening: Opening }) {
+  const catalogue = useCatalogue(game);
+  const titleId = `opened-${opening.packId}`;
   return (
-    <section aria-labelledby="opened-title" class="callout">
-      <h2 id="opened-title">You opened {opening.cards?.length ?? 0} cards</h2>
-      <ul aria-label="Cards in the pack">
+    <section aria-labelledby={titleId} class="callout">
+      <h2 id={titleId}>You opened {opening.cards?.length ?? 0} cards</h2>
+      <CardGrid label="Cards in the pack">
         {(opening.cards ?? []).map((c) => (
           <li key={c.ownedCardId}>
-            {c.name}: {title(c.rarity ?? "")}, {title(c.finish ?? "")}
-            {c.finish === "golden" ? " ✦" : c.finish === "diamond" ? " ◆" : ""}
+            <GameCard face={openedFace(game, c, catalogue?.get(c.definitionId ?? ""))} compact />
           </li>
         ))}
-      </ul>
+      </CardGrid>
       {opening.roll && (
         <p class="note">
           Fair roll: nonce {opening.roll.nonce}, server seed hash <code class="wrap">{opening.roll.serverSeedHash}</code>.{" "}
@@ -133,13 +143,13 @@ export function Packs({ game }: { game: EconomyGame }) {
   const sell = (packId: string, kind: Odds) =>
     action.run(async () => {
       setSold("");
-      const price = kind.price ? ` for ${kind.price.amount} ${title(kind.price.currency ?? "")}` : "";
+      const price = kind.price ? ` for ${kind.price.amount} ${currencyName(kind.price.currency)}` : "";
       if (!confirm(`Sell an unopened ${kind.name} back${price}? It cannot be opened afterwards.`)) return;
       const sale = await unwrap(
         api.POST("/{game}/packs/{pack_id}/sell", { params: { path: { game, pack_id: packId }, header: { "Idempotency-Key": idempotencyKey() } } }),
       );
       const refund = sale.refund;
-      setSold(`You sold a ${kind.name} back: +${refund?.amount ?? 0} ${title(refund?.currency ?? "")}, balance ${refund?.balanceAfter ?? "?"}.`);
+      setSold(`You sold a ${kind.name} back: +${refund?.amount ?? 0} ${currencyName(refund?.currency)}, balance ${refund?.balanceAfter ?? "?"}.`);
       await Promise.all([inventory.reload(), wallet.reload()]);
     });
 
@@ -156,11 +166,11 @@ export function Packs({ game }: { game: EconomyGame }) {
       {opened.length > 0 && (
         <div aria-live="polite">
           {opened.length > 1 && <p role="status">Opened {opened.length} packs; the last one first.</p>}
-          {opened.slice(0, 3).map((o) => <OpeningView key={o.packId} opening={o} />)}
+          {opened.slice(0, 3).map((o) => <OpeningView key={o.packId} game={game} opening={o} />)}
           {opened.length > 3 && (
             <details>
               <summary>The other {opened.length - 3} packs</summary>
-              <ul>{opened.slice(3).flatMap((o) => (o.cards ?? []).map((c) => <li key={c.ownedCardId}>{c.name}: {title(c.rarity ?? "")}, {title(c.finish ?? "")}</li>))}</ul>
+              <ul>{opened.slice(3).flatMap((o) => (o.cards ?? []).map((c) => <li key={c.ownedCardId}>{c.name}: {title(c.rarity ?? "")} · {title(c.finish ?? "")}</li>))}</ul>
             </details>
           )}
         </div>
@@ -170,13 +180,17 @@ export function Packs({ game }: { game: EconomyGame }) {
         const mine = packs.filter((p) => p.kind === kind.kind);
         const price = kind.price;
         const count = quantity[kind.kind ?? ""] ?? 1;
+        const cost = count * (price?.amount ?? 0);
+        const have = balance(price?.currency ?? "");
+        // Known short of the price: the button says why it cannot be used (the server decides anyway).
+        const short = price && wallet.data && have < cost ? `You have ${have} ${currencyName(price.currency)}: ${count} ${count === 1 ? "costs" : "cost"} ${cost}.` : "";
         return (
           <section key={kind.kind} aria-labelledby={`pack-${kind.kind}`}>
             <h2 id={`pack-${kind.kind}`}>{kind.name}</h2>
             <p>You have <strong>{mine.length}</strong> unopened.</p>
             {kind.sellBack && (
               <p class="note">
-                An unopened {kind.name} sells back for its full price{price ? `: ${price.amount} ${title(price.currency ?? "")}` : ""}.
+                An unopened {kind.name} sells back for its full price{price ? `: ${price.amount} ${currencyName(price.currency)}` : ""}.
               </p>
             )}
             <details open={mine.length > 0}>
@@ -205,10 +219,10 @@ export function Packs({ game }: { game: EconomyGame }) {
                 <label for={`qty-${kind.kind}`}>How many</label>
                 <input id={`qty-${kind.kind}`} type="number" min={1} max={100} value={count} style={{ width: "6rem" }}
                   onInput={(e) => setQuantity({ ...quantity, [kind.kind ?? ""]: Math.max(1, Math.min(100, Number(e.currentTarget.value) || 1)) })} />
-                <button type="submit" disabled={action.busy}>
-                  Buy {count} for {count * (price.amount ?? 0)} {title(price.currency ?? "")}
+                <button type="submit" disabled={action.busy || !!short} aria-describedby={`have-${kind.kind}`}>
+                  Buy {count} for {cost} {currencyName(price.currency)}
                 </button>
-                <span class="note">You have {balance(price.currency ?? "")} {title(price.currency ?? "")}.</span>
+                <span class="note" id={`have-${kind.kind}`}>{short || `You have ${have} ${currencyName(price.currency)}.`}</span>
               </form>
             )}
           </section>
@@ -230,7 +244,7 @@ export function Wallet({ game }: { game: EconomyGame }) {
       <ul aria-labelledby="ledger" class="menu">
         {(history.data?.items ?? []).map((e) => (
           <li key={e.id}>
-            {e.kind === "spend" ? "−" : "+"}{e.amount} {title(e.currency ?? "")}: {e.reason} (then {e.balanceAfter}), {e.createdAt ? new Date(e.createdAt).toLocaleString() : ""}
+            {e.kind === "spend" ? "−" : "+"}{e.amount} {currencyName(e.currency)}: {e.reason} (then {e.balanceAfter}), {e.createdAt ? new Date(e.createdAt).toLocaleString() : ""}
           </li>
         ))}
       </ul>

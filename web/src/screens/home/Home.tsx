@@ -10,10 +10,8 @@ import { useResource } from "../../ui/resource";
 export function Home() {
   const [welcome] = useState(takeWelcome);
   const me = useResource(() => unwrap(api.GET("/me")));
-  const starter = useResource(async () => {
-    const { data, response } = await api.GET("/quest/starter");
-    return response.status === 404 ? null : (data ?? null);
-  });
+  // Whether you have chosen your starter: the collection says it (no 404 asked for).
+  const starter = useResource(async () => (await unwrap(api.GET("/quest/collection"))).starterAffinity ?? null);
   return (
     <Screen title="Quest">
       {me.loading && <Loading what="your account" />}

@@ -4,6 +4,9 @@ import { useState } from "preact/hooks";
 import { api, unwrap } from "../../api/client";
 import { href } from "../../lib/router";
 import { Loading, ProblemBox, Screen } from "../../ui/components";
+import { questFace, useCatalogue } from "../../ui/faces";
+import { EmblemMark } from "../../ui/emblems";
+import { CardGrid, GameCard } from "../../ui/GameCard";
 import { useAction, useResource } from "../../ui/resource";
 
 /** Offered to new players (Spirit and Mystic are not: the server refuses them). */
@@ -13,12 +16,20 @@ export const STARTER_AFFINITIES = [
   { name: "Spark", blurb: "Quick Creatures full of energy." },
 ] as const;
 
+/**
+ * Your starter, or null before you choose one. The collection says first whether there is
+ * one (its starter affinity), so a new player's page asks for nothing that is not there
+ * (a 404 is an error in the browser's console).
+ */
+export async function yourStarter() {
+  const collection = await unwrap(api.GET("/quest/collection"));
+  if (!collection.starterAffinity) return null;
+  return unwrap(api.GET("/quest/starter"));
+}
+
 export function Starter() {
-  const starter = useResource(async () => {
-    const { data, response } = await api.GET("/quest/starter");
-    if (response.status === 404) return null;
-    return data ?? null;
-  });
+  const starter = useResource(yourStarter);
+  const catalogue = useCatalogue("quest");
   const [choice, setChoice] = useState<string>("");
   const action = useAction();
 
@@ -29,13 +40,13 @@ export function Starter() {
         <p>
           You chose <strong>{starter.data.affinity}</strong>. These cards are now yours:
         </p>
-        <ul aria-label="Starter cards">
+        <CardGrid label="Starter cards">
           {(starter.data.cards ?? []).map((card) => (
             <li key={card.id}>
-              {card.name} ({card.kind === "creature" ? "Creature" : "Power card"}, {card.rarity})
+              <GameCard face={questFace(card, catalogue?.get(card.definitionId ?? ""))} />
             </li>
           ))}
-        </ul>
+        </CardGrid>
         <p><a href={href({ name: "collection" })}>See your collection</a></p>
       </Screen>
     );
@@ -62,6 +73,7 @@ export function Starter() {
                 checked={choice === a.name}
                 onChange={() => setChoice(a.name)}
               />
+              <EmblemMark of={a.name} />
               <strong>{a.name}</strong> <span>{a.blurb}</span>
             </label>
           ))}

@@ -61,6 +61,14 @@ export function Arena() {
 
   const targets = arena.data?.items ?? [];
   const me = profile.data;
+  // Why the Attack buttons cannot be used now, in words (the server checks again).
+  const cannotAttack = !deckId
+    ? "To attack you need a legal attack deck."
+    : me && !me.tutorialFinished
+      ? "Play the tutorial first: then you can attack players."
+      : me && (me.tickets ?? 0) < 1
+        ? `You have no attack ticket left${me.nextTicketAt ? `: the next comes at ${when(me.nextTicketAt)}` : ""}.`
+        : "";
   return (
     <Screen title="The arena">
       {(arena.loading || decks.loading) && <Loading what="the arena" />}
@@ -108,14 +116,17 @@ export function Arena() {
         </section>
       )}
       <ProblemBox problem={action.problem} title="The attack did not start:" />
-      <h2 id="tk-targets">Targets ({targets.length})</h2>
+      {/* The count once it is known: never "Targets (0)" while the arena loads. */}
+      <h2 id="tk-targets">{arena.data ? `Targets (${targets.length})` : "Targets"}</h2>
       {arena.data && targets.length === 0 && <p>No one to attack right now. Come back later.</p>}
+      {targets.length > 0 && cannotAttack && <p class="note" id="tk-cannot-attack">{cannotAttack}</p>}
       <ul aria-labelledby="tk-targets" class="events">
         {targets.map((t) => (
           <li key={t.targetId}>
             <h3>{t.pseudonym}</h3>
             <p>Level {t.level} · {t.trophies} trophies · {t.automatic ? "defended by the automatic plan" : "defended by a saved plan"}</p>
-            <button type="button" disabled={!deckId || action.busy} onClick={() => void attack(t.targetId ?? "")}>
+            <button type="button" disabled={!!cannotAttack || action.busy} onClick={() => void attack(t.targetId ?? "")}
+              aria-describedby={cannotAttack ? "tk-cannot-attack" : undefined}>
               Attack {t.pseudonym}
             </button>
           </li>

@@ -10,6 +10,8 @@ import { api, idempotencyKey, unwrap } from "../../api/client";
 import { href } from "../../lib/router";
 import { useLive } from "../../stream/live";
 import { Countdown, Loading, ProblemBox, Screen } from "../../ui/components";
+import { terrakardFace } from "../../ui/faces";
+import { CardGrid, GameCard } from "../../ui/GameCard";
 import { useAction, useResource } from "../../ui/resource";
 import {
   actionText,
@@ -20,6 +22,7 @@ import {
   type Reconnaissance,
   type RoundView,
   reasonText,
+  signedPercent,
   starsText,
   type TkAction,
   type TkEvent,
@@ -28,6 +31,11 @@ import {
 import { Replay, type ReplayEntry } from "./Replay";
 
 const START_HP = 150;
+// Each step's length (rules/terrakard.txt: a round 20 s, the question 15 s; the
+// reconnaissance 30 s is ours, docs/terrakard.md): a countdown never shows more.
+const RECONNAISSANCE_SECONDS = 30;
+const ROUND_SECONDS = 20;
+const QUESTION_SECONDS = 15;
 
 function HitPoints({ label, hp }: { label: string; hp: number }) {
   return (
@@ -163,6 +171,7 @@ export function Attack({ id }: { id: string }) {
         <Countdown
           deadline={view.deadline}
           label={phase === "reconnaissance" ? "Reconnaissance time left" : phase === "question" ? "Question time left" : "Round time left"}
+          limit={phase === "reconnaissance" ? RECONNAISSANCE_SECONDS : phase === "question" ? QUESTION_SECONDS : ROUND_SECONDS}
           onExpired={() => void attack.reload()}
         />
       )}
@@ -180,9 +189,12 @@ export function Attack({ id }: { id: string }) {
         )}
       </div>
       {revealed && (
-        <p class="callout">
-          Revealed in round {revealed.round}: {revealed.card.name} ({revealed.card.category}, {revealed.card.rarity}, ATK {revealed.card.atk} DEF {revealed.card.def}){revealed.reserve ? ", the reserve" : ""}.
-        </p>
+        <div class="callout revealed">
+          <p>
+            Revealed in round {revealed.round}: {revealed.card.name} ({revealed.card.category}, {revealed.card.rarity}, ATK {revealed.card.atk} DEF {revealed.card.def}){revealed.reserve ? ", the reserve" : ""}.
+          </p>
+          <GameCard face={{ ...terrakardFace(revealed.card), note: revealed.reserve ? "The reserve" : null }} label={`The defense's card: ${revealed.card.name}`} compact />
+        </div>
       )}
       {!over && phase === "question" && question && <QuestionBox question={question} onAct={(a) => void act(a)} busy={action.busy} />}
       {!over && can("begin") && (
@@ -191,23 +203,29 @@ export function Attack({ id }: { id: string }) {
       {!over && phase === "choose" && (
         <section aria-labelledby="tk-your-deck">
           <h2 id="tk-your-deck">Your deck</h2>
-          <ul class="actions-list">
+          <CardGrid labelledBy="tk-your-deck">
             {deck.map((c) => {
               const play = legal.find((a) => a.kind === "play" && a.card === c.index);
               return (
                 <li key={c.index}>
-                  <button type="button" disabled={!play || action.busy} onClick={() => play && void act(play)}>
-                    {c.used ? `Played: ${c.name}` : `${actionText({ kind: "play", card: c.index }, deck)} (${c.category}, ${c.rarity}, ATK ${c.atk} DEF ${c.def})`}
-                  </button>
+                  <GameCard face={{ ...terrakardFace(c), note: c.used ? "Played" : null }}>
+                    {c.used ? (
+                      <p class="note">Played in an earlier round.</p>
+                    ) : (
+                      <button type="button" disabled={!play || action.busy} onClick={() => play && void act(play)}>
+                        {actionText({ kind: "play", card: c.index }, deck)}
+                      </button>
+                    )}
+                  </GameCard>
                 </li>
               );
             })}
-          </ul>
+          </CardGrid>
         </section>
       )}
       <ProblemBox problem={action.problem ?? attack.problem} title="Not played:" />
       {action.problem?.code === "stale_version" && <button type="button" onClick={() => void attack.reload()}>Show the current state</button>}
-      {question && question.answered && <p>Knowledge question of round {question.round}: {question.answered.replace("_", " ")}{question.effect ? `, effect ${question.effect}` : ""}.</p>}
+      {question && question.answered && <p>Knowledge question of round {question.round}: {question.answered.replace("_", " ")}{question.effect ? `, effect ${signedPercent(question.effect)}` : ""}.</p>}
       <RoundsTable rounds={rounds} you="You" />
       {over && result && (
         <section aria-labelledby="tk-result">

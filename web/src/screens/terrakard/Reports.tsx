@@ -10,7 +10,7 @@ import { Loading, ProblemBox, Screen } from "../../ui/components";
 import { useResource } from "../../ui/resource";
 import { outcomeText, reasonText, type RoundView, starsText } from "./describe";
 import { Replay, type ReplayEntry } from "./Replay";
-import { conditionText } from "./TkPlans";
+import { conditionText, postureName } from "./TkPlans";
 
 interface Report {
   terrain: string;
@@ -62,7 +62,7 @@ export function ReportView({ id }: { id: string }) {
           <p>{report.defenseWon ? "✓ Your defense held." : `✗ The attacker won: ${starsText(report.stars)}.`} The attack ended because {reasonText(report.reason)}.</p>
           <dl>
             <dt>Terrain</dt><dd>{report.terrain}</dd>
-            <dt>Plan</dt><dd>{report.automatic ? "the automatic plan" : "your saved plan"}, posture {report.posture}</dd>
+            <dt>Plan</dt><dd>{report.automatic ? "the automatic plan" : "your saved plan"}, posture {postureName(report.posture)}</dd>
             <dt>Reserve</dt><dd>{report.reserve ? `came in at round ${report.reserve.round}, ${conditionText(report.reserve)}` : "did not come in"}</dd>
             <dt>Question</dt><dd>{report.question ? `round ${report.question.round}, ${report.question.difficulty}: ${(report.question.answered ?? "not answered").replace("_", " ")}` : "none asked"}</dd>
             <dt>Hit points at the end</dt><dd>attacker {report.attackerHp}, defense {report.defenseHp}</dd>

@@ -1,37 +1,21 @@
-/** TerraKard cards as a table and as one line, with their cost, category and stats. */
+/** TerraKard cards as cards and as one line, with their cost, category and stats. */
 import type { TkCard } from "../../lib/terrakardRules";
+import { terrakardFace } from "../../ui/faces";
+import { CardGrid, GameCard } from "../../ui/GameCard";
 
 export function cardLine(c: TkCard): string {
   return `${c.name} · ${c.category} · ${c.rarity} · cost ${c.cost} · ATK ${c.atk} DEF ${c.def}`;
 }
 
-export function TkCardTable({ cards, caption }: { cards: TkCard[]; caption: string }) {
+export function TkCardGrid({ cards, label }: { cards: TkCard[]; label: string }) {
   return (
-    <table class="cards">
-      <caption class="visually-hidden">{caption}</caption>
-      <thead>
-        <tr>
-          <th scope="col">Card</th>
-          <th scope="col">Category</th>
-          <th scope="col">Rarity</th>
-          <th scope="col">Cost</th>
-          <th scope="col">ATK</th>
-          <th scope="col">DEF</th>
-        </tr>
-      </thead>
-      <tbody>
-        {cards.map((c) => (
-          <tr key={c.id}>
-            <th scope="row">{c.name}</th>
-            <td>{c.category}</td>
-            <td>{c.rarity}</td>
-            <td>{c.cost}</td>
-            <td>{c.atk}</td>
-            <td>{c.def}</td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+    <CardGrid label={label}>
+      {cards.map((c) => (
+        <li key={c.id}>
+          <GameCard face={terrakardFace(c)} />
+        </li>
+      ))}
+    </CardGrid>
   );
 }
 
@@ -44,7 +28,7 @@ export function CostMeter({ id, cost, budget, problems, legal, empty }: { id: st
         {over ? "✗ " : "✓ "}Cost: {cost} of {budget}
         {over ? " (over the budget)" : ""}
       </label>
-      <meter id={id} min={0} max={budget + 6} low={budget - 1} high={budget} optimum={0} value={cost}>
+      <meter id={id} min={0} max={budget} value={cost}>
         {cost} of {budget}
       </meter>
       <p>{legal ? "Ready to save: every rule holds." : problems.join(" ") || empty}</p>

@@ -6,11 +6,13 @@
 import { useEffect, useState } from "preact/hooks";
 
 import { api, listed, unwrap } from "../../api/client";
-import { assessAttackDeck, canAddToDeck, DECK_CARDS, type TkCard } from "../../lib/terrakardRules";
+import { assessAttackDeck, cannotAddToDeck, DECK_CARDS, type TkCard } from "../../lib/terrakardRules";
 import { href, navigate } from "../../lib/router";
 import { Loading, ProblemBox, Screen } from "../../ui/components";
+import { terrakardFace } from "../../ui/faces";
+import { CardGrid, GameCard } from "../../ui/GameCard";
 import { useAction, useResource } from "../../ui/resource";
-import { cardLine, CostMeter } from "./TkCards";
+import { CostMeter } from "./TkCards";
 import { useTkCollection } from "./TkHome";
 
 export function useTkDecks() {
@@ -106,23 +108,30 @@ export function TkDeckEditor({ id }: { id: string | null }) {
           <p>Saved version: {deck.legal ? "✓ legal" : "✗ not legal"}{(deck.problems ?? []).length ? ` (${(deck.problems ?? []).map((p) => p.message).join("; ")})` : ""}.</p>
         )}
         <h2 id="tk-in-deck">In the deck ({chosen.length} of {DECK_CARDS})</h2>
-        <ol aria-labelledby="tk-in-deck" class="pick-list">
+        <CardGrid labelledBy="tk-in-deck" ordered>
           {chosen.map((c) => (
             <li key={c.id}>
-              {cardLine(c)}{" "}
-              <button type="button" onClick={() => setPicked(picked.filter((p) => p !== c.id))} aria-label={`Remove ${c.name}`}>Remove</button>
+              <GameCard face={terrakardFace(c)}>
+                <button type="button" onClick={() => setPicked(picked.filter((p) => p !== c.id))} aria-label={`Remove ${c.name}`}>Remove</button>
+              </GameCard>
             </li>
           ))}
-        </ol>
+        </CardGrid>
         <h2 id="tk-your-cards">Your cards</h2>
-        <ul aria-labelledby="tk-your-cards" class="pick-list">
-          {cards.filter((c) => !picked.includes(c.id ?? "")).map((c) => (
-            <li key={c.id}>
-              {cardLine(c)}{" "}
-              <button type="button" disabled={!canAddToDeck(chosen, c)} onClick={() => setPicked([...picked, c.id ?? ""])} aria-label={`Add ${c.name}`}>Add</button>
-            </li>
-          ))}
-        </ul>
+        <CardGrid labelledBy="tk-your-cards">
+          {cards.filter((c) => !picked.includes(c.id ?? "")).map((c) => {
+            const why = cannotAddToDeck(chosen, c);
+            return (
+              <li key={c.id}>
+                <GameCard face={terrakardFace(c)}>
+                  <button type="button" disabled={why !== null} onClick={() => setPicked([...picked, c.id ?? ""])} aria-label={`Add ${c.name}`}
+                    aria-describedby={why ? `why-${c.id}` : undefined}>Add</button>
+                  {why && <p class="note" id={`why-${c.id}`}>{why}</p>}
+                </GameCard>
+              </li>
+            );
+          })}
+        </CardGrid>
         <ProblemBox problem={action.problem} title="Not saved:" />
         {action.problem?.code === "stale_version" && (
           <button type="button" onClick={() => { action.clear(); void decks.reload(); }}>Reload the deck</button>

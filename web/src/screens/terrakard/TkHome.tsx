@@ -7,7 +7,7 @@ import { href } from "../../lib/router";
 import { useLive } from "../../stream/live";
 import { Loading, ProblemBox, Screen } from "../../ui/components";
 import { useAction, useResource } from "../../ui/resource";
-import { TkCardTable } from "./TkCards";
+import { TkCardGrid } from "./TkCards";
 
 export function useTkCollection() {
   return useResource(() => unwrap(api.GET("/terrakard/collection")));
@@ -54,7 +54,7 @@ export function TkHome() {
             <li><a href={href({ name: "tk_packs" })}>Packs</a></li>
           </ul>
           <h2 id="tk-cards">Your cards ({data.cards?.length ?? 0})</h2>
-          <TkCardTable cards={data.cards ?? []} caption="Your TerraKard cards" />
+          <TkCardGrid cards={data.cards ?? []} label="Your TerraKard cards" />
         </>
       )}
     </Screen>

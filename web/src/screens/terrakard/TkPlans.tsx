@@ -9,6 +9,8 @@ import { api, listed, unwrap } from "../../api/client";
 import { assessPlan, CATEGORIES, PLAN_ROUNDS, POSTURES, type TkCard, TRIGGERS } from "../../lib/terrakardRules";
 import { href, navigate } from "../../lib/router";
 import { Loading, ProblemBox, Screen } from "../../ui/components";
+import { terrakardFace } from "../../ui/faces";
+import { CardGrid, GameCard } from "../../ui/GameCard";
 import { useAction, useResource } from "../../ui/resource";
 import { cardLine, CostMeter } from "./TkCards";
 import { useTkCollection } from "./TkHome";
@@ -18,6 +20,11 @@ type Trigger = (typeof TRIGGERS)[number]["value"];
 
 function usePlans() {
   return useResource(() => listed(api.GET("/terrakard/plans")));
+}
+
+/** A posture as the editor names it ("Cautious"), never its code. */
+export function postureName(posture: string | null | undefined): string {
+  return POSTURES.find((p) => p.value === posture)?.label ?? (posture ?? "");
 }
 
 export function conditionText(condition: { trigger?: unknown; category?: unknown } | undefined): string {
@@ -45,7 +52,7 @@ export function TkPlans() {
         {(plans.data ?? []).map((p) => (
           <li key={p.id}>
             <a href={href({ name: "tk_plan", id: p.id ?? null })}>{p.name}</a>
-            {p.active ? " (active)" : ""}: cost {p.cost} of {p.budget}, {p.posture}, {p.legal ? "✓ legal" : "✗ not legal"}{" "}
+            {p.active ? " (active)" : ""}: cost {p.cost} of {p.budget}, {postureName(p.posture)}, {p.legal ? "✓ legal" : "✗ not legal"}{" "}
             {!p.active && (
               <button type="button" disabled={action.busy} onClick={() => void activate(p.id ?? "")} aria-label={`Make ${p.name} active`}>
                 Make active
@@ -72,6 +79,25 @@ function CardSelect({ id, label, value, cards, taken, onChange }: { id: string; 
         ))}
       </select>
     </>
+  );
+}
+
+/** The plan as it stands, as cards in the order of the rounds, the reserve last. */
+function PlanCards({ rounds, reserve }: { rounds: (TkCard | null)[]; reserve: TkCard | null }) {
+  const placed = [...rounds.map((c, n) => ({ card: c, label: `Round ${n + 1}` })), { card: reserve, label: "Reserve" }];
+  if (!placed.some((p) => p.card)) return null;
+  return (
+    <CardGrid label="Your plan as cards" ordered>
+      {placed.map(({ card, label }) => (
+        <li key={label}>
+          {card ? (
+            <GameCard face={{ ...terrakardFace(card), note: label }} label={`${label}: ${card.name}`} />
+          ) : (
+            <p class="gcard-empty">{label}: no card yet</p>
+          )}
+        </li>
+      ))}
+    </CardGrid>
   );
 }
 
@@ -150,6 +176,7 @@ export function TkPlanEditor({ id }: { id: string | null }) {
               onChange={(v) => setRounds(rounds.map((old, i) => (i === n ? v : old)))} />
           ))}
         </fieldset>
+        <PlanCards rounds={rounds.map(byId)} reserve={byId(reserve)} />
         <fieldset>
           <legend>Reserve</legend>
           <CardSelect id="tk-reserve" label="Reserve card" value={reserve} cards={cards} taken={taken} onChange={setReserve} />
