@@ -6,6 +6,7 @@ import functools
 import gc
 import logging
 import signal
+import socket
 import subprocess
 import sys
 from collections.abc import Callable, Sequence
@@ -113,6 +114,40 @@ def _alone(services: Sequence[str]) -> bool:
     return len([s for s in services if s != "gateway"]) <= 1
 
 
+def where_it_runs(settings: Settings) -> str:
+    """What `deckyard run` prints once its gateway answers: where the web client, the API
+    and the status page are (a new player's first question; the log lines above are many).
+    A wildcard bind address is shown as this machine's loopback, which a browser opens."""
+    host = settings.bind_host
+    shown = "127.0.0.1" if host in ("0.0.0.0", "", "::") else host
+    shown = f"[{shown}]" if ":" in shown else shown
+    base = f"http://{shown}:{settings.gateway_port}"
+    sign_in = "DEV_AUTH=1: sign in with any name" if settings.dev_auth else "sign in with Auth0"
+    return "\n".join(
+        [
+            "Deckyard is running.",
+            f"  web client  {base}/  ({sign_in})",
+            f"  API         {base}/v1/...  (its routes: {base}/docs; {base}/openapi.json)",
+            f"  status      http://{shown}:{settings.status_port}/internal/status",
+            "Ctrl-C stops every service.",
+        ]
+    )
+
+
+def _announce_when_listening(settings: Settings, gateway: subprocess.Popen[bytes]) -> None:
+    """``where_it_runs`` on stdout as soon as the gateway's port takes a connection (the
+    gateway is a child process: its port is the sign that it is up); nothing if it stops."""
+    host = "127.0.0.1" if settings.bind_host in ("0.0.0.0", "", "::") else settings.bind_host
+    while gateway.poll() is None:
+        try:
+            socket.create_connection((host, settings.gateway_port), timeout=1).close()
+        except OSError:
+            eventlet.sleep(0.2)  # start-up: a few seconds at most
+            continue
+        print(where_it_runs(settings), flush=True)
+        return
+
+
 def run_services(settings: Settings, services: Sequence[str]) -> None:
     configure_logging(settings.log_format, settings.log_level)
     tracing.configure()  # traces only when OTEL_EXPORTER_OTLP_ENDPOINT is set
@@ -145,6 +180,7 @@ def run_services(settings: Settings, services: Sequence[str]) -> None:
     signal.signal(signal.SIGINT, shutdown)
     waiters = [eventlet.spawn(container.wait) for container in containers]
     if gateway is not None:
+        eventlet.spawn(_announce_when_listening, settings, gateway)
         waiters.append(eventlet.spawn(_wait_for_process, gateway))
     for waiter in waiters:
         try:
