@@ -1,13 +1,17 @@
 """The computer's seat (rulebook: "The computer follows the same rules").
 
 The CPU plans its row from what it can see: its own hero, hand and waiting
-interference, never the opponent's hidden cards. Slot by slot it takes the card whose
-outcome for its own hero is worth most (a fight it would lose is never played; a close
-fight costs what it risks), simulating the row so far (Coins won by a monster in slot 1
-pay for an event in slot 2). Then it acts one step at a time towards that plan (place,
-take back) and locks in. A pure function of the state: asking twice gives the same
-action. ``row_value`` is also the evaluation of the one-ply greedy policy used in
-balance runs (games/chronovore/balance.py).
+interference, never the opponent's hidden cards. It fills every slot it can with a card
+it can safely play there (``safe_to_play``: a monster it beats keeping some Health, an
+event it can pay), simulating the row so far (Coins won by a monster in slot 1 pay for
+an event in slot 2): a card kept in hand helps nobody, and a match has more slots (5
+rows of 4) than cards to play. Slot by slot it takes the card worth most to its own hero
+among those that still let the row hold as many safe cards as it can; how much of the
+Health and Armor a fight costs it leaves out of that worth is its greed (``GREED``, the
+CPU's strength). Then it acts one step at a time towards that plan (place, take back)
+and locks in. A pure function of the state, without chance: asking twice gives the same
+action. ``row_value`` and ``worth`` are also the evaluation of the one-ply greedy policy
+used in balance runs (games/chronovore/balance.py).
 """
 
 from __future__ import annotations
@@ -29,7 +33,12 @@ WEAPON_HIT = 0.8  # per point of weapon attack per strike left
 CARD_IN_HAND = 1.5
 STRIKE_DAMAGE = 1.2
 INTERFERENCE = 1.0
-SAFETY_MARGIN = 4  # Health a fight should leave; below, the shortfall counts twice
+SAFETY_MARGIN = 2  # Health a fight must leave to be safe (unless it costs none)
+# Ours: the CPU's strength (docs/balance/chronovore.md): the share of the Health and
+# Armor a fight costs that the CPU leaves out when it weighs a card, so 1.0 is greedy for
+# rewards and 0.0 counts the whole toll. Tuned with SAFETY_MARGIN so that a new player's
+# class deck, played by the one-ply greedy policy, wins most matches against it.
+GREED = 1.0
 
 
 def worth(hero: Hero) -> float:
@@ -164,54 +173,137 @@ def gain_of(
     return after - before + extra
 
 
-def plan_row(
-    hero: Hero, cards: Sequence[InPlay], waiting: Interference, settings: Settings
-) -> list[InPlay]:
-    """The cards for slots 0.. in order: at each slot the best card still worth playing."""
-    left = sorted(cards, key=lambda item: item.uid)
-    row: list[InPlay] = []
-    while left and len(row) < settings.slots:
-        before = worth(hero)
-        # Copies of one card (one Card object) in hand have one gain: weighed once.
-        weighed: dict[int, float | None] = {}
-        chosen: InPlay | None = None
-        top = 0.0
-        for item in left:
-            card = item.card
-            if id(card) in weighed:
-                gain = weighed[id(card)]
-            else:
-                gain = weighed[id(card)] = gain_of(hero, card, waiting, settings, before)
-            if gain is not None and gain > top:
-                chosen, top = item, gain
-        if chosen is None:
+def fight_toll(hero: Hero, card: Card, waiting: Interference) -> float | None:
+    """What playing ``card`` costs the hero's Health and Armor (weighed as ``worth``
+    weighs them) when it is safe to play, with the interference waiting for it; None
+    when it is not: ours, "safely" (docs/balance/chronovore.md). A monster is safe when
+    it is beaten and leaves the hero at least ``SAFETY_MARGIN`` Health (or costs no
+    Health at all); an event when it is paid (it costs no Health)."""
+    if card.kind is not CardKind.MONSTER:
+        return 0.0 if hero.coins >= card.cost + waiting.event_cost else None
+    after, left = fight(
+        hero,
+        card.attack + waiting.monster_attack,
+        card.health + waiting.monster_health,
+        card.initiative or waiting.monster_initiative,
+    )
+    if left > 0 or after.health < min(hero.health, SAFETY_MARGIN):
+        return None
+    return hero.health - after.health + (hero.armor - after.armor) * ARMOR
+
+
+def safe_to_play(hero: Hero, card: Card, waiting: Interference) -> bool:
+    return fight_toll(hero, card, waiting) is not None
+
+
+Known = dict[tuple[object, ...], int]  # most_safe's answers within one plan
+
+
+def most_safe(
+    hero: Hero,
+    cards: Sequence[Card],
+    waiting: Interference,
+    room: int,
+    settings: Settings,
+    known: Known | None = None,
+) -> int:
+    """The most of ``cards`` a row of ``room`` slots could hold, in some order, each safe
+    to play where it stands (after what the slots before it won or spent)."""
+    room = min(room, len(cards))
+    if room <= 0:
+        return 0
+    known = {} if known is None else known
+    weapon = hero.weapon
+    armed = (weapon.attack, weapon.durability) if weapon is not None else (0, 0)
+    key = (hero.health, hero.armor, hero.coins, hero.strength, *armed, *waiting.fields().values())
+    key += (room, *sorted(map(id, cards)))
+    if key in known:
+        return known[key]
+    most = 0
+    tried: set[int] = set()
+    for n, card in enumerate(cards):
+        if most == room:
             break
-        result = outcome(hero, chosen.card, waiting, settings)
-        assert result is not None  # it had a gain
-        hero, waiting, _ = result
-        row.append(chosen)
-        left.remove(chosen)
+        if id(card) in tried or not safe_to_play(hero, card, waiting):
+            continue
+        tried.add(id(card))
+        result = outcome(hero, card, waiting, settings)
+        assert result is not None  # it is safe
+        after, left, _ = result
+        rest = [*cards[:n], *cards[n + 1 :]]
+        most = max(most, 1 + most_safe(after, rest, left, room - 1, settings, known))
+    known[key] = most
+    return most
+
+
+def plan_row(
+    hero: Hero,
+    cards: Sequence[InPlay],
+    waiting: Interference,
+    settings: Settings,
+    greed: float = GREED,
+) -> list[InPlay]:
+    """The cards for slots 0.. in order: as many as it can safely play (``most_safe``)
+    and, slot by slot, the card worth most among those that keep that many in reach:
+    its ``gain_of`` with ``greed`` of its ``fight_toll`` given back (worth less than
+    nothing too: a safe card left in hand is worth nothing)."""
+    left = sorted(cards, key=lambda item: item.uid)
+    known: Known = {}
+    room = most_safe(hero, [item.card for item in left], waiting, settings.slots, settings, known)
+    row: list[InPlay] = []
+    while room > 0:
+        before = worth(hero)
+        # Copies of one card (one Card object) in hand have one value: weighed once.
+        weighed: dict[int, float | None] = {}
+        ranked: list[tuple[float, int, InPlay]] = []
+        for n, item in enumerate(left):
+            card = item.card
+            if id(card) not in weighed:
+                toll = fight_toll(hero, card, waiting)
+                gain = None if toll is None else gain_of(hero, card, waiting, settings, before)
+                weighed[id(card)] = None if gain is None or toll is None else gain + greed * toll
+            value = weighed[id(card)]
+            if value is not None:
+                ranked.append((-value, n, item))
+        for *_, item in sorted(ranked, key=lambda entry: entry[:2]):
+            result = outcome(hero, item.card, waiting, settings)
+            assert result is not None  # it is safe
+            rest = [other.card for other in left if other is not item]
+            if (
+                room == 1
+                or 1 + most_safe(result[0], rest, result[1], room - 1, settings, known) >= room
+            ):
+                hero, waiting, _ = result
+                row.append(item)
+                left.remove(item)
+                break
+        room -= 1
     return row
 
 
 # The last plans made, so the steps of one choosing step (place, place, ..., lock) plan
 # once: placing a card moves it from the hand to the row, and the plan depends only on
-# the hero, the cards in hand or row (in uid order), the waiting interference and the
-# settings. Keyed by those objects' ids: each entry holds the objects themselves, so no
-# other object can take one of those ids while the entry lives. Bounded; emptied when
-# full (a cache miss only plans again: the plan is a pure function of its inputs).
-_PLANS: dict[tuple[int, ...], tuple[object, ...]] = {}
+# the hero, the cards in hand or row (in uid order), the waiting interference, the
+# settings and the greed. Keyed by those objects' ids and the greed: each entry holds the
+# objects themselves, so no other object can take one of those ids while the entry
+# lives. Bounded; emptied when full (a cache miss only plans again: the plan is a pure
+# function of its inputs).
+_PLANS: dict[tuple[float, ...], tuple[object, ...]] = {}
 _PLANS_KEPT = 512
 
 
 def _planned_row(
-    hero: Hero, cards: Sequence[InPlay], waiting: Interference, settings: Settings
+    hero: Hero,
+    cards: Sequence[InPlay],
+    waiting: Interference,
+    settings: Settings,
+    greed: float,
 ) -> Sequence[InPlay]:
-    key = (id(hero), id(waiting), id(settings), *sorted(map(id, cards)))
+    key = (id(hero), id(waiting), id(settings), greed, *sorted(map(id, cards)))
     found = _PLANS.get(key)
     if found is not None:
         return found[-1]  # type: ignore[return-value]
-    plan = tuple(plan_row(hero, cards, waiting, settings))
+    plan = tuple(plan_row(hero, cards, waiting, settings, greed))
     if len(_PLANS) >= _PLANS_KEPT:
         _PLANS.clear()
     _PLANS[key] = (hero, waiting, settings, tuple(cards), plan)
@@ -234,15 +326,16 @@ def row_value(state: MatchState, seat: str) -> float:
     return total
 
 
-def cpu_action(state: MatchState, seat: str) -> Action | None:
-    """The CPU's next step towards its planned row, or locking in; None with nothing to do."""
+def cpu_action(state: MatchState, seat: str, greed: float = GREED) -> Action | None:
+    """The CPU's next step towards its planned row, or locking in; None with nothing to do.
+    ``greed`` is its strength (``GREED``; balance runs try others)."""
     if state.phase is Phase.FINISHED or seat not in state.seats:
         return None
     side = state.side(seat)
     if side.locked:
         return None
     slotted = [item for item in side.slots if item is not None]
-    plan = _planned_row(side.hero, [*side.hand, *slotted], side.interference, state.settings)
+    plan = _planned_row(side.hero, [*side.hand, *slotted], side.interference, state.settings, greed)
     for slot, item in enumerate(side.slots):
         wanted = plan[slot] if slot < len(plan) else None
         if item is not None and (wanted is None or item.uid != wanted.uid):
