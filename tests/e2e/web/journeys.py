@@ -71,7 +71,8 @@ def first_visit(page: Page) -> None:
 
 
 def quest_tour(page: Page) -> None:
-    """Starter, an event challenge from a granted position, a deck, a CPU battle's first turn."""
+    """Starter, an event challenge from a granted position, a deck, a CPU battle's first turn;
+    then the reward's roll verified in the browser (Fairness)."""
     sign_in(page, f"web-{uuid.uuid4().hex[:8]}")
     page.get_by_role("link", name="choose your starter cards").click()
     page.get_by_role("radio", name=re.compile(r"^Wit")).check()
@@ -128,6 +129,15 @@ def quest_tour(page: Page) -> None:
     page.get_by_role("button", name=re.compile("^(Use |Play |Swap in )")).first.click()
     expect(page.get_by_text(re.compile("Action log \\(\\d+\\)"))).to_be_visible()
     shot(page, "battle")
+
+    # The challenge's reward was rolled: its seed revealed, the history verified here.
+    page.get_by_role("navigation", name="Main").get_by_role("link", name="Fairness").click()
+    expect(page.get_by_role("heading", name="Fairness", level=1)).to_be_visible()
+    page.get_by_role("button", name="Rotate: reveal my server seed").click()
+    expect(page.get_by_text(re.compile(r"^Revealed server seed "))).to_be_visible()
+    page.get_by_role("button", name="Verify my whole history").click()
+    expect(page.get_by_text(re.compile(r"^\d+ rolls: (\d+) verified, 0 failed"))).to_be_visible()
+    shot(page, "fairness")
     no_console_errors(page)
 
 
@@ -151,6 +161,7 @@ def terrakard_tour(page: Page) -> None:
     cards = page.get_by_role("list", name="Your TerraKard cards").get_by_role("article")
     expect(cards).to_have_count(10)
     expect(cards.first).to_contain_text(re.compile(r"Cost \d.*ATK \d+.*DEF \d+"))
+    shot(page, "terrakard-cards")
 
     nav = page.get_by_role("navigation", name="Main")
     nav.get_by_role("link", name="Attack decks").click()
@@ -239,7 +250,7 @@ def terrakard_tour(page: Page) -> None:
 def chronovore_tour(page: Page, url: str) -> None:
     """The library signed out (a keyword's definition opened by a tap); signed in: the
     starting packs opened (odds first), a legal deck of 30, and a match against the
-    computer with a card locked in by keyboard."""
+    computer: cards placed and taken back by keyboard and by taps, then locked in."""
     page.goto(url + "#/chronovore")
     expect(page.get_by_role("heading", name="Chronovore library", level=1)).to_be_visible()
     expect(page.get_by_text(re.compile(r"^(\d+) of \1 cards\.$"))).to_be_visible()
@@ -315,6 +326,27 @@ def chronovore_tour(page: Page, url: str) -> None:
     expect(row.get_by_role("button", name=re.compile("^Slot 1: "))).to_have_count(0)
     hand.get_by_role("button").first.press("2")
     expect(row.get_by_role("button", name=re.compile("^Slot 2: "))).to_be_visible()
+    # By touch: a tap picks a card up and the screen says what to do next; a tap on a slot
+    # places it; a slotted card moves to the slot tapped after it, and goes back when
+    # tapped again.
+    tapped = hand.get_by_role("button").first
+    name = (tapped.get_attribute("aria-label") or "").split(". ", 1)[0]
+    tapped.tap()
+    expect(tapped).to_have_attribute("aria-pressed", "true")
+    expect(page.get_by_text(f"Tap a slot to place {name}, or tap it again")).to_be_visible()
+    page.get_by_role("button", name=f"Place {name} in slot 3").tap()
+    third = row.get_by_role("button", name=re.compile(rf"^Slot 3: {re.escape(name)}\."))
+    third.tap()
+    expect(third).to_have_attribute("aria-pressed", "true")
+    expect(page.get_by_text(f"Tap an empty slot to move {name} there")).to_be_visible()
+    page.get_by_role("button", name=f"Move {name} in slot 4").tap()
+    fourth = row.get_by_role("button", name=re.compile(rf"^Slot 4: {re.escape(name)}\."))
+    expect(third).to_have_count(0)
+    fourth.tap()
+    expect(fourth).to_have_attribute("aria-pressed", "true")
+    fourth.tap()
+    expect(fourth).to_have_count(0)
+    expect(page.get_by_text("Tap a card in your hand, then a slot to place it")).to_be_visible()
     shot(page, "chronovore-row")
     page.get_by_role("button", name="Lock in").click()
     expect(page.get_by_role("heading", name="Round 1 resolved")).to_be_visible()

@@ -44,7 +44,7 @@ export function madeText(made: Made): string {
 function PriceTable({ prices }: { prices: Prices }) {
   const rows = prices.prices ?? [];
   return (
-    <table class="cards">
+    <table class="cards stacked">
       <caption>Card Fragments per copy</caption>
       <thead>
         <tr>
@@ -59,10 +59,10 @@ function PriceTable({ prices }: { prices: Prices }) {
         {rows.map((p) => (
           <tr key={`${p.rarity}-${p.finish}`}>
             <th scope="row">{title(p.rarity ?? "")} {title(p.finish ?? "")}</th>
-            <td>{p.shred}</td>
-            <td>{p.shredWeakened}</td>
-            <td>{p.craft}</td>
-            <td>{p.copyLimit}</td>
+            <td data-label="Shred">{p.shred}</td>
+            <td data-label={`Shred within ${prices.weakenedDays} days of a weakening`}>{p.shredWeakened}</td>
+            <td data-label="Craft">{p.craft}</td>
+            <td data-label="Copy limit">{p.copyLimit}</td>
           </tr>
         ))}
       </tbody>

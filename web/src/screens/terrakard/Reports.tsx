@@ -67,16 +67,16 @@ export function ReportView({ id }: { id: string }) {
             <dt>Question</dt><dd>{report.question ? `round ${report.question.round}, ${report.question.difficulty}: ${(report.question.answered ?? "not answered").replace("_", " ")}` : "none asked"}</dd>
             <dt>Hit points at the end</dt><dd>attacker {report.attackerHp}, defense {report.defenseHp}</dd>
           </dl>
-          <table>
+          <table class="stacked">
             <caption>Rounds</caption>
             <thead><tr><th scope="col">Round</th><th scope="col">Attacker</th><th scope="col">Your card</th><th scope="col">Damage</th></tr></thead>
             <tbody>
               {report.rounds.map((r) => (
                 <tr key={r.round}>
-                  <th scope="row">{r.round}</th>
-                  <td>{r.attackerCard.name} ({r.attackerCard.category}, {r.attackerCard.rarity}){r.attackerCard.auto ? ", played by the server" : ""}</td>
-                  <td>{r.defenseCard.name}{r.defenseCard.reserve ? " (reserve)" : ""}</td>
-                  <td>{r.toDefense} to you, {r.toAttacker} to the attacker</td>
+                  <th scope="row" data-label="Round">{r.round}</th>
+                  <td data-label="Attacker">{r.attackerCard.name} ({r.attackerCard.category}, {r.attackerCard.rarity}){r.attackerCard.auto ? ", played by the server" : ""}</td>
+                  <td data-label="Your card">{r.defenseCard.name}{r.defenseCard.reserve ? " (reserve)" : ""}</td>
+                  <td data-label="Damage">{r.toDefense} to you, {r.toAttacker} to the attacker</td>
                 </tr>
               ))}
             </tbody>
