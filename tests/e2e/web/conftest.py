@@ -3,8 +3,9 @@ the API by a gateway that allows that origin (CORS); the journeys (journeys.py) 
 Debian's chromium through Playwright (``make browser-machine`` installs it; nothing is
 downloaded).
 
-The gateway does not serve the client yet (the lead wires ``/`` to web/dist): until then
-the page and the API are two origins, which the client's config.json (apiOrigin) covers.
+A deployment's gateway serves the client itself at ``/`` (gateway/routes/web.py); here a
+static server does, so that the test writes the page's config.json (a short pollSeconds):
+the page and the API are two origins, which config.json's apiOrigin and CORS cover.
 """
 
 from __future__ import annotations
