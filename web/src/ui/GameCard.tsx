@@ -10,12 +10,14 @@
  * name (browser tests and screen readers find it by role and name), and its cost, kind,
  * rarity, finish and stats are text. `CardFace` holds the face alone, in phrasing content
  * only, so a screen can put it inside a button (a card in a match's hand); its keywords
- * (each bold with its definition a tap away) then go beside the button.
+ * (screens/chronovore/Keywords.tsx: each bold, its definition a tap away) then go beside
+ * the button.
  */
 import "./card.css";
 
 import type { ComponentChildren } from "preact";
 
+import { Keywords } from "../screens/chronovore/Keywords";
 import { Emblem, emblemOf, Icon } from "./emblems";
 
 export type CardGame = "quest" | "terrakard" | "chronovore";
@@ -162,28 +164,9 @@ export function GameCard({ face, label, compact = false, children }: { face: Fac
   );
 }
 
-/**
- * A face's keywords (rulebook: "Bold words on a card are keywords. Rest on the card to
- * read the definition."): each bold, its definition a tap away (a <details> opens on a
- * tap, a click or the keyboard; a resting mouse shows it too). The same markup as the
- * match's keywords beside a card in hand (screens/chronovore/Keywords.tsx).
- */
+/** A face's keywords, each bold with its definition a tap away (Keywords; none, nothing). */
 export function CardKeywords({ face }: { face: Face }) {
-  if (!face.keywords?.length) return null;
-  return (
-    <ul class="keywords" aria-label={`Keywords of ${face.name}`}>
-      {face.keywords.map((k) => (
-        <li key={k.keyword}>
-          <details class="keyword">
-            <summary title={k.definition}>
-              <strong>{k.name}</strong>
-            </summary>
-            <p>{k.definition}</p>
-          </details>
-        </li>
-      ))}
-    </ul>
-  );
+  return <Keywords keywords={face.keywords} of={face.name} />;
 }
 
 /** The classes a card-shaped button takes around a `CardFace` (a card in a hand). */

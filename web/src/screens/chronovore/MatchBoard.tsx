@@ -17,6 +17,8 @@ import { ApiError, type Problem } from "../../api/problems";
 import type { Answer } from "../../api/types";
 import { useLive } from "../../stream/live";
 import { Countdown, ProblemBox } from "../../ui/components";
+import { chronovoreFace } from "../../ui/faces";
+import { CardFace, cardButtonClass } from "../../ui/GameCard";
 import { useAction } from "../../ui/resource";
 import { cardText, COMPUTER, type CvAction, type CvEvent, describeEvent, type Hero, heroText, type InPlay, type PairStep, resolutionSteps, resultText } from "./describe";
 import { Keywords } from "./Keywords";
@@ -347,7 +349,7 @@ export function MatchBoard({
                       <>
                         <button
                           type="button"
-                          class={pick?.uid === item.uid ? "card picked" : "card"}
+                          class={`${cardButtonClass(chronovoreFace(item.card))} ${pick?.uid === item.uid ? "card picked" : "card"}`}
                           data-focus={`slot-${n}`}
                           draggable={editable}
                           aria-pressed={editable ? pick?.uid === item.uid : undefined}
@@ -362,8 +364,7 @@ export function MatchBoard({
                             if ((e.key === "Backspace" || e.key === "Delete") && editable) { e.preventDefault(); takeBack(n); }
                           }}
                         >
-                          {item.card.name}
-                          <span class="note"> {cardText(item.card)}</span>
+                          <CardFace face={chronovoreFace(item.card)} />
                           {pick?.uid === item.uid && <span class="picked-mark">Picked up</span>}
                         </button>
                         <Keywords keywords={item.card.keywords} of={item.card.name} />
@@ -383,7 +384,7 @@ export function MatchBoard({
             {hint && <p role="alert">{hint}</p>}
             <h2 id="cv-hand">Your hand ({you.hand.length})</h2>
             <ul
-              class="hand"
+              class="hand card-grid"
               aria-labelledby="cv-hand"
               data-focus="hand"
               tabIndex={-1}
@@ -398,7 +399,7 @@ export function MatchBoard({
                 <li key={item.uid}>
                   <button
                     type="button"
-                    class={pick?.uid === item.uid ? "card picked" : "card"}
+                    class={`${cardButtonClass(chronovoreFace(item.card))} ${pick?.uid === item.uid ? "card picked" : "card"}`}
                     draggable={editable}
                     aria-pressed={editable ? pick?.uid === item.uid : undefined}
                     aria-describedby="cv-keys"
@@ -411,8 +412,7 @@ export function MatchBoard({
                       if (to !== null && editable) { e.preventDefault(); placeOrMove({ uid: item.uid }, to); }
                     }}
                   >
-                    {item.card.name}
-                    <span class="note"> {cardText(item.card)}</span>
+                    <CardFace face={chronovoreFace(item.card)} />
                     {pick?.uid === item.uid && <span class="picked-mark">Picked up</span>}
                   </button>
                   <Keywords keywords={item.card.keywords} of={item.card.name} />
