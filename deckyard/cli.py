@@ -1,4 +1,5 @@
-"""``deckyard run | migrate | seed | token | dead-letters | balance | terrakard | verify``.
+"""``deckyard run | migrate | seed | token | dead-letters | balance | terrakard | review |
+verify``.
 
 Run and migrate read the environment (see ``shared.config``). ``run`` without
 ``--service`` is the all-in-one development mode: it migrates and seeds, then starts
@@ -82,6 +83,13 @@ def _parser() -> argparse.ArgumentParser:
 
     terrakard_arguments(terrakard)
 
+    review = commands.add_parser(
+        "review", help="your review queue: list it, approve items of it (as an Author)"
+    )
+    from deckyard.review import add_arguments as review_arguments
+
+    review_arguments(review)
+
     verify = commands.add_parser(
         "verify", help="verify an exported roll history or finished match history (offline)"
     )
@@ -120,6 +128,10 @@ def _command(args: argparse.Namespace) -> int:
         from deckyard import terrakard
 
         return terrakard.run(args)
+    if args.command == "review":
+        from deckyard import review
+
+        return review.run(args)
     if args.command == "verify":
         from deckyard.verify import run as verify
 

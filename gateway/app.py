@@ -68,6 +68,7 @@ def build_limits(settings: Settings) -> RateLimits:
         Limit(settings.rate_limit_player_per_minute, settings.rate_limit_player_burst),
         Limit(settings.rate_limit_address_per_minute, settings.rate_limit_address_burst),
         addresses=ClientAddresses(settings.trusted_proxy_hops, settings.trusted_proxy_header),
+        per_author=Limit(settings.rate_limit_author_per_minute, settings.rate_limit_author_burst),
     )
 
 

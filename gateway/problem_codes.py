@@ -91,6 +91,7 @@ AUTHORING: Codes = {
         "duplicate_name",
         "invalid_replacement",
         "not_a_draft",
+        "not_in_review",  # a batch approval's item (services/authoring/review.py)
         "not_ready",
         "question_in_use",
         "retired_is_final",
@@ -108,6 +109,11 @@ AUTHORING: Codes = {
         "unknown_game",
         "invalid_card",
         "invalid_article",
+        # Batch approval (services/authoring/review.py): the route's own check of the
+        # items answers validation_failed; the service's (for the CLI), invalid_batch.
+        "invalid_batch",
+        "invalid_idempotency_key",
+        "idempotency_key_reused",
         *QUEST_CONTENT_REFUSALS,
     ),
 }

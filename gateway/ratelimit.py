@@ -11,6 +11,13 @@ an unknown key id refetches at most once per window: gateway/auth.py) and is the
 only way to know which budget a request belongs to. The address is the client's,
 through the trusted proxies only (gateway/clientaddress.py).
 
+An Author's write on an authoring route spends from a third budget, its author bucket,
+larger than a player's and never mixed with it (issue 30): Authors work at volume
+(drafting a pipeline's output, editing, approving one item after another) where a
+player's budget is sized for play, and they are few, named in Auth0. The same person
+playing a game spends their player budget as anyone does; a token without the Author
+role on an authoring route spends its player budget before the 403.
+
 Each gateway replica keeps its own buckets in memory (ours: no shared store is
 part of the stack), so with N replicas a client can reach at most N times the
 limit; the ingress spreads one client's requests, which keeps that bound loose
@@ -73,8 +80,11 @@ class TokenBuckets:
         return None if allowed else (1.0 - tokens) / rate
 
 
+AUTHOR_LIMIT = Limit(per_minute=600, burst=120)  # ours: five times a player's
+
+
 class RateLimits:
-    """The two limits the gateway applies to every mutating request."""
+    """The limits the gateway applies to every mutating request."""
 
     def __init__(
         self,
@@ -82,9 +92,11 @@ class RateLimits:
         per_address: Limit,
         now: Callable[[], float] = time.monotonic,
         addresses: ClientAddresses = SOCKET_PEER,
+        per_author: Limit = AUTHOR_LIMIT,
     ) -> None:
         self._players = TokenBuckets(per_player, now)
         self._addresses = TokenBuckets(per_address, now)
+        self._authors = TokenBuckets(per_author, now)
         self._client_addresses = addresses
 
     def check_unauthenticated(self, method: str, environ: Mapping[str, Any]) -> None:
@@ -96,6 +108,11 @@ class RateLimits:
     def check_player(self, method: str, sub: str) -> None:
         if method in MUTATING_METHODS:
             _refuse_if_due(self._players.take(sub), "player")
+
+    def check_author(self, method: str, sub: str) -> None:
+        """An Author's write on an authoring route: its author bucket, not its player's."""
+        if method in MUTATING_METHODS:
+            _refuse_if_due(self._authors.take(sub), "author")
 
 
 def _refuse_if_due(wait: float | None, scope: str) -> None:

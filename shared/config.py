@@ -76,6 +76,9 @@ class Settings:
         (token missing or refused) (``RATE_LIMIT_PLAYER_PER_MINUTE`` 120,
         ``RATE_LIMIT_PLAYER_BURST`` 30, ``RATE_LIMIT_ADDRESS_PER_MINUTE`` 600,
         ``RATE_LIMIT_ADDRESS_BURST`` 100: ours, see gateway/ratelimit.py).
+    rate_limit_author_per_minute / rate_limit_author_burst: an Author's bucket for its
+        writes on the authoring routes, apart from its player's
+        (``RATE_LIMIT_AUTHOR_PER_MINUTE`` 600, ``RATE_LIMIT_AUTHOR_BURST`` 120: ours).
     trusted_proxy_hops / trusted_proxy_header: how many proxies in front of the gateway
         append the client address to which header (``TRUSTED_PROXY_HOPS``, 0: none, the
         socket peer is the client and headers are ignored; ``TRUSTED_PROXY_HEADER``,
@@ -128,6 +131,8 @@ class Settings:
     rate_limit_player_burst: int = 30
     rate_limit_address_per_minute: float = 600.0
     rate_limit_address_burst: int = 100
+    rate_limit_author_per_minute: float = 600.0
+    rate_limit_author_burst: int = 120
     player_lease_seconds: float = 1.0
     player_trust_seconds: float = 300.0
     trusted_proxy_hops: int = 0
@@ -251,6 +256,8 @@ def load_settings(env: Mapping[str, str] | None = None) -> Settings:
         rate_limit_player_burst=_whole_number(env, "RATE_LIMIT_PLAYER_BURST", 30),
         rate_limit_address_per_minute=_number(env, "RATE_LIMIT_ADDRESS_PER_MINUTE", 600.0),
         rate_limit_address_burst=_whole_number(env, "RATE_LIMIT_ADDRESS_BURST", 100),
+        rate_limit_author_per_minute=_number(env, "RATE_LIMIT_AUTHOR_PER_MINUTE", 600.0),
+        rate_limit_author_burst=_whole_number(env, "RATE_LIMIT_AUTHOR_BURST", 120),
         player_lease_seconds=_player_lease_seconds(env),
         player_trust_seconds=_player_trust_seconds(env),
         trusted_proxy_hops=_whole_number(env, "TRUSTED_PROXY_HOPS", 0),

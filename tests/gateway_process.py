@@ -46,6 +46,8 @@ def gateway_environment(settings: Settings, **overrides: Any) -> dict[str, str]:
         "RATE_LIMIT_PLAYER_BURST": str(settings.rate_limit_player_burst),
         "RATE_LIMIT_ADDRESS_PER_MINUTE": str(settings.rate_limit_address_per_minute),
         "RATE_LIMIT_ADDRESS_BURST": str(settings.rate_limit_address_burst),
+        "RATE_LIMIT_AUTHOR_PER_MINUTE": str(settings.rate_limit_author_per_minute),
+        "RATE_LIMIT_AUTHOR_BURST": str(settings.rate_limit_author_burst),
         "PLAYER_LEASE_SECONDS": str(settings.player_lease_seconds),
         "PLAYER_TRUST_SECONDS": str(settings.player_trust_seconds),
         "TRUSTED_PROXY_HOPS": str(settings.trusted_proxy_hops),

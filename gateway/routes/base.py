@@ -28,8 +28,9 @@ class Caller:
     players: PlayerLeases
     services: NamekoRpc
 
-    async def _identity(self, request: Request) -> Identity:
-        """The verified caller. A mutating request spends from its player's budget, or,
+    async def _identity(self, request: Request, as_author: bool = False) -> Identity:
+        """The verified caller. A mutating request spends from its player's budget (an
+        Author's on an authoring route, ``as_author``: from its author budget), or,
         when its token is missing or refused, from its client address's budget, so bad
         tokens never spend an honest player's (gateway/ratelimit.py): 429 over either."""
         try:
@@ -38,7 +39,10 @@ class Caller:
         except Unauthorized:
             self.limits.check_unauthenticated(request.method, request_environ(request))
             raise
-        self.limits.check_player(request.method, identity.sub)
+        if as_author and identity.is_author:
+            self.limits.check_author(request.method, identity.sub)
+        else:
+            self.limits.check_player(request.method, identity.sub)
         return identity
 
     async def _active_player(self, identity: Identity, current: bool = False) -> dict[str, Any]:
@@ -59,8 +63,9 @@ class Caller:
         return str((await self._active_player(await self._identity(request)))["id"])
 
     async def _author(self, request: Request) -> Identity:
-        """An active player whose token grants the Author role; anyone else learns nothing."""
-        identity = await self._identity(request)
+        """An active player whose token grants the Author role; anyone else learns nothing.
+        An Author's writes here spend its author budget, not its player's."""
+        identity = await self._identity(request, as_author=True)
         await self._active_player(identity)
         if not identity.is_author:
             raise Forbidden("author_role_required", "only Authors may use authoring routes")

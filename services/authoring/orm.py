@@ -6,6 +6,7 @@ from sqlalchemy import (
     Column,
     DateTime,
     ForeignKey,
+    ForeignKeyConstraint,
     Index,
     Integer,
     MetaData,
@@ -13,6 +14,7 @@ from sqlalchemy import (
     Table,
     Text,
     Uuid,
+    text,
 )
 from sqlalchemy.dialects.postgresql import JSONB
 
@@ -45,6 +47,14 @@ content = Table(
     CheckConstraint(f"state IN {STATES}", name="ck_content_state"),
     Index("ix_content_name_key", "name_key"),
     Index("ix_content_kind_state", "kind", "state"),
+    # The review queue: what waits in review, oldest submission first (updated_at is
+    # when it was submitted: nothing else changes content in review).
+    Index(
+        "ix_content_in_review",
+        "updated_at",
+        "id",
+        postgresql_where=text("state = 'in_review'"),
+    ),
 )
 
 content_audit = Table(
@@ -59,6 +69,33 @@ content_audit = Table(
     Column("from_state", String(20), nullable=True),
     Column("to_state", String(20), nullable=False),
     Column("reason", Text, nullable=True),
+)
+
+
+# A batch approval sent with an Idempotency-Key (services/authoring/review.py): the
+# items it named (their fingerprint), and each item's outcome, recorded in the same
+# transaction as the approval it reports; the same key again answers the same.
+review_batches = Table(
+    "review_batches",
+    metadata,
+    Column("actor", String(255), primary_key=True),
+    Column("idempotency_key", String(64), primary_key=True),
+    Column("fingerprint", String(64), nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+)
+
+review_batch_outcomes = Table(
+    "review_batch_outcomes",
+    metadata,
+    Column("actor", String(255), primary_key=True),
+    Column("idempotency_key", String(64), primary_key=True),
+    Column("content_id", Uuid, primary_key=True),
+    Column("outcome", JSONB, nullable=False),
+    ForeignKeyConstraint(
+        ["actor", "idempotency_key"],
+        ["review_batches.actor", "review_batches.idempotency_key"],
+        ondelete="CASCADE",
+    ),
 )
 
 

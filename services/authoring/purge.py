@@ -19,6 +19,7 @@ from sqlalchemy import update
 from sqlalchemy.orm import Session
 
 from services.authoring.orm import content, content_audit, purged_players
+from services.authoring.review_records import forget_author
 from shared.clock import Clock
 from shared.db import UnitOfWork
 from shared.events import Event
@@ -73,6 +74,7 @@ def purge_author(session: Session, sub: str, actor: str, now: datetime) -> None:
     # First: a write by this author now waits, then finds the tombstone.
     author_gate(session).seal(sub, now)
     reattribute(session, sub, actor)
+    forget_author(session, sub)  # batch approvals' retry answers: no history
 
 
 def reattribute(session: Session, sub: str, actor: str) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import builtins
 import uuid
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
@@ -150,6 +151,23 @@ class SqlContentRepository:
             query = query.where(content.c.kind == kind)
         if state:
             query = query.where(content.c.state == state)
+        return [_content(r) for r in self._session.execute(query).all()]
+
+    def in_review_for(
+        self, reviewer: str, after: tuple[datetime, uuid.UUID] | None, limit: int
+    ) -> builtins.list[Content]:
+        """The review queue (services/authoring/review.py): content in review that
+        ``reviewer`` did not submit, oldest submission first (``updated_at``: nothing
+        changes content in review but a transition), only what comes after ``after``
+        in that order; ``limit`` at most."""
+        query = (
+            select(content)
+            .where(content.c.state == State.IN_REVIEW.value, content.c.submitted_by != reviewer)
+            .order_by(content.c.updated_at, content.c.id)
+            .limit(limit)
+        )
+        if after is not None:
+            query = query.where(tuple_(content.c.updated_at, content.c.id) > tuple_(*after))
         return [_content(r) for r in self._session.execute(query).all()]
 
     # -- TerraKard's knowledge questions, for battle (never for a client) ------------

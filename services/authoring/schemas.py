@@ -81,3 +81,25 @@ class AuditEntrySchema(Schema):
 
 class LineageIdsSchema(Schema):
     lineage_ids = fields.List(fields.UUID(), required=True, validate=validate.Length(max=20))
+
+
+class ReviewQueueSchema(Schema):
+    actor = ACTOR
+    cursor = fields.String(allow_none=True, load_default=None)  # shared/pages.py judges it
+    limit = fields.Integer(
+        strict=True, load_default=pages.DEFAULT_PAGE, validate=validate.Range(1, pages.MAX_PAGE)
+    )
+
+
+class ReviewItemSchema(Schema):
+    content_id = fields.UUID(required=True)
+    expected_version = VERSION
+
+
+class ApproveBatchSchema(Schema):
+    actor = ACTOR
+    # The bound (services/authoring/review.py, MAX_BATCH) is the handler's to answer.
+    items = fields.List(fields.Nested(ReviewItemSchema), required=True)
+    idempotency_key = fields.String(
+        allow_none=True, load_default=None, validate=validate.Length(min=1, max=64)
+    )

@@ -8,11 +8,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from contextlib import AbstractContextManager
+import builtins
 from typing import Any, TypeVar
 
-from services.authoring import handlers, orm, purge
+from services.authoring import forms, handlers, kinds, orm, purge, review
 from services.authoring.repository import AuthoringUnitOfWork, unit_of_work
 from services.authoring.schemas import (
+    ApproveBatchSchema,
     AuditEntrySchema,
     ContentIdSchema,
     ContentSchema,
@@ -20,6 +22,7 @@ from services.authoring.schemas import (
     EditSchema,
     LineageIdsSchema,
     ListSchema,
+    ReviewQueueSchema,
     TransitionSchema,
 )
 from shared import pages
@@ -110,6 +113,39 @@ class AuthoringService(HealthEndpoints):
             lambda uow: uow.content.list(args["kind"], args["state"], before, args["limit"] + 1)
         )
         return pages.page(found, args["limit"], lambda c: (c.created_at, c.id), CONTENT.dump)
+
+    # -- review at volume and the editor's forms (services/authoring/review.py, forms.py)
+
+    @rpc
+    def review_queue(self, **payload: Any) -> dict[str, Any]:
+        """``actor[, cursor, limit]`` -> ``{"items", "next"}``: content in review that
+        ``actor`` did not submit, oldest submission first."""
+        args = load(ReviewQueueSchema(), payload)
+        after = pages.position(args["cursor"])
+        found = self._run(
+            lambda uow: review.review_queue(args["actor"], after, args["limit"] + 1, uow)
+        )
+        return pages.page(found, args["limit"], lambda c: (c.updated_at, c.id), CONTENT.dump)
+
+    @rpc
+    def approve_batch(self, **payload: Any) -> builtins.list[dict[str, Any]]:
+        """``actor, items: [{content_id, expected_version}][, idempotency_key]`` -> each
+        item's outcome: ``{"id", "outcome": "approved", "version"}`` or ``{"id",
+        "outcome": "refused", "problem": {"status", "code", "detail", ...}}``."""
+        args = load(ApproveBatchSchema(), payload)
+        items = tuple(review.ReviewItem(**item) for item in args["items"])
+        cmd = review.ApproveBatch(args["actor"], items, args["idempotency_key"])
+        return review.approve_batch(cmd, self._run, self.clock, self.canonical)
+
+    @rpc
+    def forms(self) -> builtins.list[dict[str, Any]]:
+        """Every kind of every game with its form (``{"game", "kind", "fields"}``),
+        read from the schema its body is validated with."""
+        return [
+            {"game": str(game), "kind": str(kind), "fields": forms.form_of(rules)}
+            for game, game_kinds in kinds.GAME_KINDS.items()
+            for kind, rules in game_kinds.items()
+        ]
 
     # -- TerraKard's knowledge questions for battle (docs/terrakard.md, "Hosting"): the
     # -- gateway has no route to these; the key reaches battle only, at answer time ------

@@ -7,6 +7,7 @@ import { type Game, gameOf, href, type Route, useRoute } from "./lib/router";
 import { Attempt } from "./screens/attempt/Attempt";
 import { ContentEditor } from "./screens/author/ContentEditor";
 import { ContentList } from "./screens/author/ContentList";
+import { ReviewQueue } from "./screens/author/ReviewQueue";
 import { Battle } from "./screens/battle/Battle";
 import { PvpBattle } from "./screens/battle/PvpBattle";
 import { QuestVersus } from "./screens/battle/QuestVersus";
@@ -65,6 +66,8 @@ function screenFor(route: Route, current: Session | null) {
       return <ContentList />;
     case "content":
       return <ContentEditor key={route.id ?? "new"} id={route.id} />;
+    case "review":
+      return <ReviewQueue />;
     case "tk_home":
       return <TkHome />;
     case "tk_decks":
@@ -230,7 +233,7 @@ export function App() {
                 <a href={href(target)} aria-current={route.name === target.name || also?.includes(route.name) ? "page" : undefined}>{label}</a>
               </li>
             ))}
-            {isAuthor(current) && <li><a href={href({ name: "author" })} aria-current={route.name === "author" || route.name === "content" ? "page" : undefined}>Authoring</a></li>}
+            {isAuthor(current) && <li><a href={href({ name: "author" })} aria-current={["author", "content", "review"].includes(route.name) ? "page" : undefined}>Authoring</a></li>}
             <li><a href={href({ name: "fairness" })} aria-current={route.name === "fairness" ? "page" : undefined}>Fairness</a></li>
             <li><a href={href({ name: "profile" })} aria-current={route.name === "profile" ? "page" : undefined}>Profile</a></li>
           </ul>

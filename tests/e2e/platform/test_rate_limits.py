@@ -105,3 +105,30 @@ def test_without_trusted_proxies_a_forwarded_header_is_ignored(limited_api):
     api = limited_api(RATE_LIMIT_ADDRESS_PER_MINUTE=SLOW, RATE_LIMIT_ADDRESS_BURST=2)
     answers = [post_deck_from(api, "bad", f"192.0.2.{n}").status_code for n in range(3)]
     assert answers == [401, 401, 429]  # one socket peer, one budget, whatever the header says
+
+
+def draft(api, token):
+    """An authoring write (refused 422 by the gateway's own check of its body)."""
+    return api.request(
+        "POST", "/authoring/content", headers={"Authorization": f"Bearer {token}"}, json={}
+    )
+
+
+def test_an_authors_writes_spend_its_author_budget_not_its_players(limited_api):
+    # Issue 30: Authors work at volume; their writes as Authors have a budget of their
+    # own, larger than a player's, and leave the player budget for play.
+    api = limited_api(
+        RATE_LIMIT_PLAYER_PER_MINUTE=SLOW,
+        RATE_LIMIT_PLAYER_BURST=2,
+        RATE_LIMIT_AUTHOR_PER_MINUTE=SLOW,
+        RATE_LIMIT_AUTHOR_BURST=5,
+    )
+    author = api.token(random_sub("author"), roles=["author"])
+    assert [draft(api, author).status_code for _ in range(5)] == [422] * 5
+    assert assert_problem(draft(api, author), 429, "rate_limited")["scope"] == "author"
+    assert [post_deck(api, author).status_code for _ in range(2)] == [422, 422]  # playing
+    assert assert_problem(post_deck(api, author), 429, "rate_limited")["scope"] == "player"
+    # A player on an authoring route spends its player budget before the 403.
+    player = api.token(random_sub())
+    assert [draft(api, player).status_code for _ in range(2)] == [403, 403]
+    assert assert_problem(draft(api, player), 429, "rate_limited")["scope"] == "player"

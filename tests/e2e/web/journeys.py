@@ -21,7 +21,7 @@ from collections.abc import Callable
 from playwright.sync_api import Browser, Page, expect, sync_playwright
 
 from tests.e2e.web.account_journey import account_deletion, deleted_sign_in
-from tests.e2e.web.author_journey import author_publishing
+from tests.e2e.web.author_journey import author_publishing, author_review_queue
 from tests.e2e.web.browser import CHROMIUM, PAGES, new_page, shot, sign_in, signed_in_at
 from tests.e2e.web.terrakard_journey import terrakard_defense
 
@@ -614,6 +614,7 @@ JOURNEYS_FROM_URL: dict[str, Callable[[Page, str], None]] = {"chronovore_tour": 
 JOURNEYS_OF_PLAYERS: dict[str, Callable[[Browser, str, list[str]], None]] = {
     "account_deletion": account_deletion,
     "author_publishing": author_publishing,
+    "author_review_queue": author_review_queue,
     "chronovore_pvp": chronovore_pvp,
     "chronovore_crafting": chronovore_crafting,
     "deleted_sign_in": deleted_sign_in,

@@ -360,8 +360,10 @@ def player_everywhere(rpc, settings, engines, battle_catalogue, sub):
     wait_for(lambda: len(rpc.accounts.progression(player_id=str(player_id))["entries"]) == 2)
     # battle: the TerraKard arena's row (tickets, trophies, ...)
     assert rpc.battle.terrakard_profile(player_id=str(player_id))["tickets"] > 0
-    # authoring: authored content and its audit entries
+    # authoring: authored content and its audit entries; a batch approval's retry answer
     content = authored_question(rpc, sub)
+    items = [{"content_id": content["id"], "expected_version": content["version"]}]
+    rpc.authoring.approve_batch(actor=sub, items=items, idempotency_key=f"review-{sub}")
     return player_id, content["id"]
 
 

@@ -4,7 +4,8 @@ import pytest
 
 from gateway.clientaddress import ClientAddresses
 from gateway.problems import response_for_exception
-from gateway.ratelimit import Limit, RateLimits, TokenBuckets
+from gateway.ratelimit import AUTHOR_LIMIT, Limit, RateLimits, TokenBuckets
+from shared.config import load_settings
 from shared.errors import RateLimited
 
 
@@ -82,6 +83,28 @@ def test_the_two_budgets_never_mix():
         for _ in range(2):
             limits.check_unauthenticated("POST", {"REMOTE_ADDR": "10.0.0.1"})
     limits.check_player("POST", "auth0|honest")  # its address's budget is spent: not its own
+
+
+def test_an_authors_writes_spend_its_author_budget_never_its_players():
+    limits = RateLimits(
+        Limit(per_minute=1, burst=1), Limit(1, 1), Clock(), per_author=Limit(per_minute=1, burst=3)
+    )
+    for _ in range(3):
+        limits.check_author("POST", "auth0|author")
+    with pytest.raises(RateLimited) as caught:
+        limits.check_author("PUT", "auth0|author")
+    assert caught.value.details["scope"] == "author"
+    limits.check_player("POST", "auth0|author")  # playing: the player budget, untouched
+    limits.check_author("POST", "auth0|another-author")
+
+
+def test_an_authors_budget_is_larger_than_a_players_by_default():
+    settings = load_settings({"DATABASE_URL": "postgresql://x/y", "AMQP_URI": "amqp://x"})
+    assert settings.rate_limit_author_burst > settings.rate_limit_player_burst
+    assert settings.rate_limit_author_per_minute > settings.rate_limit_player_per_minute
+    assert Limit(
+        settings.rate_limit_author_per_minute, settings.rate_limit_author_burst
+    ) == AUTHOR_LIMIT
 
 
 def test_behind_a_trusted_proxy_the_address_is_the_client_it_names():

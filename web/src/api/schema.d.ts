@@ -92,6 +92,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/authoring/forms": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every kind's form: its fields, choices and bounds, as authoring validates them
+         * @description Requires the author role.
+         */
+        get: operations["listContentForms"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/authoring/review-queue": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Content in review that you did not submit, oldest submission first (?cursor=&limit=)
+         * @description Requires the author role.
+         */
+        get: operations["listReviewQueue"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/authoring/review-queue/approvals": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approve a batch of content in review, each item approved or refused on its own
+         * @description Requires the author role.
+         */
+        post: operations["approveReviewBatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/cards/catalogue": {
         parameters: {
             query?: never;
@@ -1686,6 +1746,35 @@ export interface components {
             /** @description Every item id, in your order (ordering) */
             order?: string[];
         };
+        ApprovalOutcome: {
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            outcome: "approved" | "refused";
+            /** @description Refused: why */
+            problem?: components["schemas"]["ItemProblem"];
+            /**
+             * @description Approved: its new state
+             * @example approved
+             */
+            state?: string;
+            /** @description Approved: its new version */
+            version?: number;
+        };
+        ApprovalOutcomePage: {
+            /** @description Items approved */
+            approved: number;
+            /** @description One outcome per item, in the order of the request */
+            items: components["schemas"]["ApprovalOutcome"][];
+            /** @description The cursor of the next page; null at the end */
+            next: string | null;
+            /** @description Items refused */
+            refused: number;
+        };
+        ApproveBatchRequest: {
+            /** @description 1 to 100 items, each once */
+            items: components["schemas"]["ReviewItemRequest"][];
+        };
         Arena: {
             /** @description The offer */
             items?: components["schemas"]["Target"][];
@@ -2699,6 +2788,39 @@ export interface components {
              */
             idempotencyKey: string | null;
         };
+        FormField: {
+            /** @description type choice: the values */
+            choices?: string[];
+            /** @description When left out */
+            default?: unknown;
+            /** @description type object: its fields */
+            fields?: components["schemas"]["FormField"][];
+            /** @description type list */
+            item?: components["schemas"]["FormField"];
+            /** @example Max power */
+            label: string;
+            max?: number | null;
+            maxItems?: number | null;
+            maxLength?: number | null;
+            min?: number | null;
+            minItems?: number | null;
+            minLength?: number | null;
+            /** @description Long text */
+            multiline?: boolean;
+            /** @example maxPower */
+            name: string;
+            nullable: boolean;
+            /** @description A regular expression the text matches */
+            pattern?: string;
+            /** @description Never shown to players (answer keys) */
+            private: boolean;
+            required: boolean;
+            /**
+             * @description json: the game's vocabulary (effects, rewards) as JSON text; object: its fields; list: its item
+             * @enum {string}
+             */
+            type: "text" | "integer" | "number" | "boolean" | "choice" | "datetime" | "id" | "object" | "list" | "json";
+        };
         GrantSource: {
             id?: string;
             /** @example shop */
@@ -2783,12 +2905,44 @@ export interface components {
              */
             to: string;
         };
+        ItemProblem: {
+            /**
+             * @example stale_version
+             * @enum {string}
+             */
+            code?: "account_locked" | "content_not_found" | "database_unavailable" | "not_in_review" | "not_ready" | "own_submission" | "stale_version" | "transaction_conflict";
+            /** @description With stale_version */
+            currentVersion?: number;
+            detail?: string;
+            /** @description With not_ready */
+            problems?: string[];
+            /** @description With not_in_review: the state it is in */
+            state?: string;
+            /**
+             * @example 409
+             * @enum {integer}
+             */
+            status?: 403 | 404 | 409 | 503;
+        };
         JoinQueueRequest: {
             /**
              * Format: uuid
              * @description One of your legal Chronovore decks
              */
             deckId: string;
+        };
+        KindForm: {
+            fields: components["schemas"]["FormField"][];
+            /** @example quest */
+            game: string;
+            /** @example creature */
+            kind: string;
+        };
+        KindFormPage: {
+            /** @description Every kind of every game */
+            items: components["schemas"]["KindForm"][];
+            /** @description The cursor of the next page; null at the end */
+            next: string | null;
         };
         LeaveChronovoreMatchRequest: {
             /** @description The match version your view shows (stale: 409) */
@@ -3523,6 +3677,20 @@ export interface components {
             /** Format: date-time */
             since?: string;
         };
+        ReviewItemRequest: {
+            expectedVersion: number;
+            /**
+             * Format: uuid
+             * @description Content in review
+             */
+            id: string;
+        };
+        ReviewQueuePage: {
+            /** @description Oldest submission first: content in review that you did not submit */
+            items: components["schemas"]["Content"][];
+            /** @description The cursor of the next page; null at the end */
+            next: string | null;
+        };
         Roll: {
             clientSeed?: string;
             /** @description In order */
@@ -3730,7 +3898,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "invalid_article" | "invalid_body" | "invalid_card" | "invalid_condition" | "invalid_content" | "invalid_correct_count" | "invalid_cursor" | "invalid_effect" | "invalid_outcome" | "invalid_replacement" | "invalid_text" | "reason_required" | "reason_too_long" | "unknown_affinity" | "unknown_card_kind" | "unknown_condition" | "unknown_effect" | "unknown_game" | "unknown_kind" | "unknown_rarity" | "unknown_state" | "validation_failed";
+                        code?: "idempotency_key_reused" | "invalid_article" | "invalid_batch" | "invalid_body" | "invalid_card" | "invalid_condition" | "invalid_content" | "invalid_correct_count" | "invalid_cursor" | "invalid_effect" | "invalid_idempotency_key" | "invalid_outcome" | "invalid_replacement" | "invalid_text" | "reason_required" | "reason_too_long" | "unknown_affinity" | "unknown_card_kind" | "unknown_condition" | "unknown_effect" | "unknown_game" | "unknown_kind" | "unknown_rarity" | "unknown_state" | "validation_failed";
                         /** @enum {integer} */
                         status?: 422;
                     };
@@ -3852,7 +4020,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "card_in_use" | "challenge_in_use" | "duplicate_name" | "invalid_replacement" | "not_a_draft" | "not_ready" | "question_in_use" | "retired_is_final" | "stale_version" | "transition_not_allowed";
+                        code?: "card_in_use" | "challenge_in_use" | "duplicate_name" | "invalid_replacement" | "not_a_draft" | "not_in_review" | "not_ready" | "question_in_use" | "retired_is_final" | "stale_version" | "transition_not_allowed";
                         /** @enum {integer} */
                         status?: 409;
                     };
@@ -3880,7 +4048,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "invalid_article" | "invalid_body" | "invalid_card" | "invalid_condition" | "invalid_content" | "invalid_correct_count" | "invalid_cursor" | "invalid_effect" | "invalid_outcome" | "invalid_replacement" | "invalid_text" | "reason_required" | "reason_too_long" | "unknown_affinity" | "unknown_card_kind" | "unknown_condition" | "unknown_effect" | "unknown_game" | "unknown_kind" | "unknown_rarity" | "unknown_state" | "validation_failed";
+                        code?: "idempotency_key_reused" | "invalid_article" | "invalid_batch" | "invalid_body" | "invalid_card" | "invalid_condition" | "invalid_content" | "invalid_correct_count" | "invalid_cursor" | "invalid_effect" | "invalid_idempotency_key" | "invalid_outcome" | "invalid_replacement" | "invalid_text" | "reason_required" | "reason_too_long" | "unknown_affinity" | "unknown_card_kind" | "unknown_condition" | "unknown_effect" | "unknown_game" | "unknown_kind" | "unknown_rarity" | "unknown_state" | "validation_failed";
                         /** @enum {integer} */
                         status?: 422;
                     };
@@ -4110,7 +4278,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "card_in_use" | "challenge_in_use" | "duplicate_name" | "invalid_replacement" | "not_a_draft" | "not_ready" | "question_in_use" | "retired_is_final" | "stale_version" | "transition_not_allowed";
+                        code?: "card_in_use" | "challenge_in_use" | "duplicate_name" | "invalid_replacement" | "not_a_draft" | "not_in_review" | "not_ready" | "question_in_use" | "retired_is_final" | "stale_version" | "transition_not_allowed";
                         /** @enum {integer} */
                         status?: 409;
                     };
@@ -4138,7 +4306,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "invalid_article" | "invalid_body" | "invalid_card" | "invalid_condition" | "invalid_content" | "invalid_correct_count" | "invalid_cursor" | "invalid_effect" | "invalid_outcome" | "invalid_replacement" | "invalid_text" | "reason_required" | "reason_too_long" | "unknown_affinity" | "unknown_card_kind" | "unknown_condition" | "unknown_effect" | "unknown_game" | "unknown_kind" | "unknown_rarity" | "unknown_state" | "validation_failed";
+                        code?: "idempotency_key_reused" | "invalid_article" | "invalid_batch" | "invalid_body" | "invalid_card" | "invalid_condition" | "invalid_content" | "invalid_correct_count" | "invalid_cursor" | "invalid_effect" | "invalid_idempotency_key" | "invalid_outcome" | "invalid_replacement" | "invalid_text" | "reason_required" | "reason_too_long" | "unknown_affinity" | "unknown_card_kind" | "unknown_condition" | "unknown_effect" | "unknown_game" | "unknown_kind" | "unknown_rarity" | "unknown_state" | "validation_failed";
                         /** @enum {integer} */
                         status?: 422;
                     };
@@ -4368,7 +4536,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "card_in_use" | "challenge_in_use" | "duplicate_name" | "invalid_replacement" | "not_a_draft" | "not_ready" | "question_in_use" | "retired_is_final" | "stale_version" | "transition_not_allowed";
+                        code?: "card_in_use" | "challenge_in_use" | "duplicate_name" | "invalid_replacement" | "not_a_draft" | "not_in_review" | "not_ready" | "question_in_use" | "retired_is_final" | "stale_version" | "transition_not_allowed";
                         /** @enum {integer} */
                         status?: 409;
                     };
@@ -4396,7 +4564,317 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "invalid_article" | "invalid_body" | "invalid_card" | "invalid_condition" | "invalid_content" | "invalid_correct_count" | "invalid_cursor" | "invalid_effect" | "invalid_outcome" | "invalid_replacement" | "invalid_text" | "reason_required" | "reason_too_long" | "unknown_affinity" | "unknown_card_kind" | "unknown_condition" | "unknown_effect" | "unknown_game" | "unknown_kind" | "unknown_rarity" | "unknown_state" | "validation_failed";
+                        code?: "idempotency_key_reused" | "invalid_article" | "invalid_batch" | "invalid_body" | "invalid_card" | "invalid_condition" | "invalid_content" | "invalid_correct_count" | "invalid_cursor" | "invalid_effect" | "invalid_idempotency_key" | "invalid_outcome" | "invalid_replacement" | "invalid_text" | "reason_required" | "reason_too_long" | "unknown_affinity" | "unknown_card_kind" | "unknown_condition" | "unknown_effect" | "unknown_game" | "unknown_kind" | "unknown_rarity" | "unknown_state" | "validation_failed";
+                        /** @enum {integer} */
+                        status?: 422;
+                    };
+                };
+            };
+            /** @description Too many changes: wait for Retry-After seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                        /** @enum {integer} */
+                        status?: 429;
+                    };
+                };
+            };
+            /** @description A service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable" | "transaction_conflict";
+                        /** @enum {integer} */
+                        status?: 503;
+                    };
+                };
+            };
+            /** @description Unexpected error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                        /** @enum {integer} */
+                        status?: 500;
+                    };
+                };
+            };
+        };
+    };
+    listContentForms: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["KindFormPage"];
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_audience" | "invalid_issuer" | "invalid_token" | "missing_token" | "token_expired" | "token_not_yet_valid" | "unknown_signing_key";
+                        /** @enum {integer} */
+                        status?: 401;
+                    };
+                };
+            };
+            /** @description Not allowed (role, ownership or a locked account) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "account_locked" | "author_role_required" | "own_submission";
+                        /** @enum {integer} */
+                        status?: 403;
+                    };
+                };
+            };
+            /** @description A service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable" | "transaction_conflict";
+                        /** @enum {integer} */
+                        status?: 503;
+                    };
+                };
+            };
+            /** @description Unexpected error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                        /** @enum {integer} */
+                        status?: 500;
+                    };
+                };
+            };
+        };
+    };
+    listReviewQueue: {
+        parameters: {
+            query?: {
+                /** @description The previous page's next */
+                cursor?: string | null;
+                /** @description At most 100 (default 50) */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReviewQueuePage"];
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_audience" | "invalid_issuer" | "invalid_token" | "missing_token" | "token_expired" | "token_not_yet_valid" | "unknown_signing_key";
+                        /** @enum {integer} */
+                        status?: 401;
+                    };
+                };
+            };
+            /** @description Not allowed (role, ownership or a locked account) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "account_locked" | "author_role_required" | "own_submission";
+                        /** @enum {integer} */
+                        status?: 403;
+                    };
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "idempotency_key_reused" | "invalid_article" | "invalid_batch" | "invalid_body" | "invalid_card" | "invalid_condition" | "invalid_content" | "invalid_correct_count" | "invalid_cursor" | "invalid_effect" | "invalid_idempotency_key" | "invalid_outcome" | "invalid_replacement" | "invalid_text" | "reason_required" | "reason_too_long" | "unknown_affinity" | "unknown_card_kind" | "unknown_condition" | "unknown_effect" | "unknown_game" | "unknown_kind" | "unknown_rarity" | "unknown_state" | "validation_failed";
+                        /** @enum {integer} */
+                        status?: 422;
+                    };
+                };
+            };
+            /** @description A service is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable" | "transaction_conflict";
+                        /** @enum {integer} */
+                        status?: 503;
+                    };
+                };
+            };
+            /** @description Unexpected error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                        /** @enum {integer} */
+                        status?: 500;
+                    };
+                };
+            };
+        };
+    };
+    approveReviewBatch: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your key for this batch (1-64 printable ASCII characters): the same key again answers what the first answered, item by item, and changes nothing; another batch under it is 422 idempotency_key_reused */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ApproveBatchRequest"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApprovalOutcomePage"];
+                };
+            };
+            /** @description Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "malformed_json" | "malformed_request" | "unsupported_media_type";
+                        /** @enum {integer} */
+                        status?: 400;
+                    };
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_audience" | "invalid_issuer" | "invalid_token" | "missing_token" | "token_expired" | "token_not_yet_valid" | "unknown_signing_key";
+                        /** @enum {integer} */
+                        status?: 401;
+                    };
+                };
+            };
+            /** @description Not allowed (role, ownership or a locked account) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "account_locked" | "author_role_required" | "own_submission";
+                        /** @enum {integer} */
+                        status?: 403;
+                    };
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "payload_too_large";
+                        /** @enum {integer} */
+                        status?: 413;
+                    };
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "idempotency_key_reused" | "invalid_article" | "invalid_batch" | "invalid_body" | "invalid_card" | "invalid_condition" | "invalid_content" | "invalid_correct_count" | "invalid_cursor" | "invalid_effect" | "invalid_idempotency_key" | "invalid_outcome" | "invalid_replacement" | "invalid_text" | "reason_required" | "reason_too_long" | "unknown_affinity" | "unknown_card_kind" | "unknown_condition" | "unknown_effect" | "unknown_game" | "unknown_kind" | "unknown_rarity" | "unknown_state" | "validation_failed";
                         /** @enum {integer} */
                         status?: 422;
                     };

@@ -21,6 +21,7 @@ describe("hash routes", () => {
       { name: "author" },
       { name: "content", id: "c1" },
       { name: "content", id: null },
+      { name: "review" },
       { name: "tk_home" },
       { name: "tk_decks" },
       { name: "tk_deck", id: null },

@@ -19,6 +19,7 @@ export type Route =
   | { name: "fairness" }
   | { name: "author" }
   | { name: "content"; id: string | null }
+  | { name: "review" }
   | { name: "tk_home" }
   | { name: "tk_decks" }
   | { name: "tk_deck"; id: string | null }
@@ -91,6 +92,7 @@ export function parseRoute(hash: string): Route {
   if (a === "profile") return { name: "profile" };
   if (a === "fairness" && !b) return { name: "fairness" };
   if (a === "author" && !b) return { name: "author" };
+  if (a === "author" && b === "review" && !c) return { name: "review" };
   if (a === "author" && b) return { name: "content", id: b === "new" ? null : b };
   return { name: "not_found", path };
 }
@@ -125,6 +127,8 @@ export function href(route: Route): string {
       return "#/author";
     case "content":
       return `#/author/${route.id ?? "new"}`;
+    case "review":
+      return "#/author/review";
     case "tk_home":
       return "#/terrakard";
     case "tk_decks":

@@ -1,27 +1,54 @@
 /**
- * One piece of content: its body (edited as JSON while a draft), the lifecycle moves its
- * state allows, and its audit trail. Every write sends the version shown; a refusal is
- * shown in place: what readiness found missing, or that someone changed it first.
+ * One piece of content: its kind's form (edited while a draft, read-only after), the
+ * lifecycle moves its state allows you, and its audit trail. Every write sends the version
+ * shown; a refusal is shown in place: a field's message beside the field, what readiness
+ * found missing beside the moves, or that someone changed it first.
  */
-import { useEffect, useState } from "preact/hooks";
+import { useEffect, useMemo, useState } from "preact/hooks";
 
 import { api, type Schemas, unwrap } from "../../api/client";
 import type { Problem } from "../../api/problems";
+import { session } from "../../auth/session";
 import { navigate } from "../../lib/router";
 import { Loading, ProblemBox, Screen } from "../../ui/components";
 import { useAction, useResource } from "../../ui/resource";
-import { GAME_NAMES, KINDS_BY_GAME, movesFrom, STATE_NAMES } from "./lifecycle";
+import { type Draft, bodyOf, draftOf, fieldMessages, type KindForm as Form, pathsOf } from "./formModel";
+import { KindForm } from "./KindForm";
+import { GAME_NAMES, movesFrom, STATE_NAMES } from "./lifecycle";
 
 type ContentState = Schemas["TransitionRequest"]["to"];
 
-function parseBody(text: string): Record<string, unknown> {
-  const value: unknown = JSON.parse(text);
-  if (!value || typeof value !== "object" || Array.isArray(value)) throw new Error("The body must be a JSON object.");
-  return value as Record<string, unknown>;
+let forms: Promise<Form[]> | null = null;
+
+/** Every kind's form, asked once a page load (they change only with a new release). */
+function loadForms(): Promise<Form[]> {
+  forms ??= unwrap(api.GET("/authoring/forms")).then(
+    (page) => page.items,
+    (error: unknown) => {
+      forms = null;
+      throw error;
+    },
+  );
+  return forms;
 }
 
-function invalidJson(error: unknown): Problem {
-  return { status: 0, code: "invalid_json_body", detail: (error as Error).message };
+function useForms() {
+  return useResource(loadForms, []);
+}
+
+function formFor(all: Form[] | null, game: string, kind: string): Form | undefined {
+  return all?.find((f) => f.game === game && f.kind === kind);
+}
+
+/** The messages of a refusal (and of text that is not JSON) by field, and the refusal as
+ * the box above the form shows it: without the field messages it placed beside a field. */
+function placed(problem: Problem | null, local: Map<string, string[]>, paths: Set<string>) {
+  const messages = new Map(fieldMessages(problem, paths));
+  for (const [path, said] of local) messages.set(path, said);
+  let shown = problem;
+  if (problem?.code === "invalid_content" && messages.size > 0 && [...messages.keys()].every((p) => paths.has(p)))
+    shown = { ...problem, fields: undefined, detail: `${problem.detail ?? "the body is invalid"}: see the messages beside the fields.` };
+  return { messages, shown };
 }
 
 function StaleNotice({ problem, reload }: { problem: Problem | null; reload: () => void }) {
@@ -34,25 +61,39 @@ function StaleNotice({ problem, reload }: { problem: Problem | null; reload: () 
   );
 }
 
+const kindName = (kind: string | undefined) => (kind ?? "").replace(/_/g, " ");
+
 function NewContent() {
+  const all = useForms();
   const [game, setGame] = useState("quest");
   const [kind, setKind] = useState("question");
-  const [text, setText] = useState("{\n  \n}");
-  const [problem, setProblem] = useState<Problem | null>(null);
+  // The draft of one kind's form: another kind starts from that kind's defaults.
+  const [typed, setTyped] = useState<{ of: string; draft: Draft }>({ of: "", draft: {} });
+  const [local, setLocal] = useState(new Map<string, string[]>());
   const action = useAction();
+  const form = formFor(all.data, game, kind);
+  const of = `${game}/${kind}`;
+  const draft = typed.of === of ? typed.draft : draftOf(form?.fields ?? [], {});
+  const setDraft = (changed: Draft) => setTyped({ of, draft: changed });
+  useEffect(() => {
+    setLocal(new Map());
+    action.clear();
+  }, [of]);
+  if (all.loading) return <Screen title="New content"><Loading what="the forms" /></Screen>;
+  const games = [...new Set((all.data ?? []).map((f) => f.game))];
+  const paths = form ? pathsOf(form.fields, draft) : new Set<string>();
+  const { messages, shown } = placed(action.problem, local, paths);
   return (
     <Screen title="New content">
+      <ProblemBox problem={all.problem} />
       <form
+        noValidate
         onSubmit={(e) => {
           e.preventDefault();
-          let body: Record<string, unknown>;
-          try {
-            body = parseBody(text);
-            setProblem(null);
-          } catch (error) {
-            setProblem(invalidJson(error));
-            return;
-          }
+          if (!form) return;
+          const { body, errors } = bodyOf(form.fields, draft);
+          setLocal(errors);
+          if (errors.size) return;
           void action.run(async () => {
             const created = await unwrap(api.POST("/authoring/content", { body: { kind, game, body, replaces: null } }));
             navigate({ name: "content", id: created.id ?? null });
@@ -66,19 +107,23 @@ function NewContent() {
           onChange={(e) => {
             const chosen = e.currentTarget.value;
             setGame(chosen);
-            setKind(KINDS_BY_GAME[chosen]?.[0] ?? "");
+            setKind((all.data ?? []).find((f) => f.game === chosen)?.kind ?? "");
           }}
         >
-          {Object.keys(KINDS_BY_GAME).map((g) => <option key={g} value={g}>{GAME_NAMES[g] ?? g}</option>)}
+          {games.map((g) => <option key={g} value={g}>{GAME_NAMES[g] ?? g}</option>)}
         </select>
         <label for="new-kind">Kind</label>
         <select id="new-kind" value={kind} onChange={(e) => setKind(e.currentTarget.value)}>
-          {(KINDS_BY_GAME[game] ?? []).map((k) => <option key={k} value={k}>{k.replace(/_/g, " ")}</option>)}
+          {(all.data ?? []).filter((f) => f.game === game).map((f) => <option key={f.kind} value={f.kind}>{kindName(f.kind)}</option>)}
         </select>
-        <label for="new-body">Body (JSON, camelCase)</label>
-        <textarea id="new-body" rows={14} value={text} onInput={(e) => setText(e.currentTarget.value)} />
-        <button type="submit" disabled={action.busy}>Create draft</button>
-        <ProblemBox problem={problem ?? action.problem} title="Not created:" />
+        {form && (
+          <fieldset>
+            <legend>{`The ${kindName(kind)}`}</legend>
+            <KindForm key={of} prefix="new" fields={form.fields} draft={draft} onChange={setDraft} messages={messages} />
+          </fieldset>
+        )}
+        <ProblemBox problem={shown} title="Not created:" />
+        <button type="submit" disabled={action.busy || !form}>Create draft</button>
       </form>
     </Screen>
   );
@@ -92,34 +137,36 @@ export function ContentEditor({ id }: { id: string | null }) {
 function ExistingContent({ id }: { id: string }) {
   const content = useResource(() => unwrap(api.GET("/authoring/content/{content_id}", { params: { path: { content_id: id } } })), [id]);
   const audit = useResource(() => unwrap(api.GET("/authoring/content/{content_id}/audit", { params: { path: { content_id: id } } })), [id]);
-  const [text, setText] = useState("");
+  const all = useForms();
+  const [draft, setDraft] = useState<Draft>({});
+  const [local, setLocal] = useState(new Map<string, string[]>());
   const [reason, setReason] = useState("");
-  const [jsonProblem, setJsonProblem] = useState<Problem | null>(null);
   const edit = useAction();
   const move = useAction();
+  const c = content.data;
+  const form = formFor(all.data, c?.game ?? "", c?.kind ?? "");
   useEffect(() => {
-    if (content.data) setText(JSON.stringify(content.data.body ?? {}, null, 2));
-  }, [content.data]);
+    if (c && form) setDraft(draftOf(form.fields, (c.body ?? {}) as Record<string, unknown>));
+  }, [c, form]);
+  const paths = useMemo(() => (form ? pathsOf(form.fields, draft) : new Set<string>()), [form, draft]);
   const reload = () => {
     edit.clear();
     move.clear();
+    setLocal(new Map());
     void content.reload();
     void audit.reload();
   };
-  if (content.loading) return <Screen title="Content"><Loading what="the content" /></Screen>;
-  const c = content.data;
+  if (content.loading || all.loading) return <Screen title="Content"><Loading what="the content" /></Screen>;
   if (!c) return <Screen title="Content"><ProblemBox problem={content.problem} /></Screen>;
   const state = c.state ?? "";
   const isDraft = state === "draft";
+  const yours = state === "in_review" && !!c.submittedBy && c.submittedBy === session()?.sub;
+  const { messages, shown } = placed(edit.problem, local, paths);
   const save = () => {
-    let body: Record<string, unknown>;
-    try {
-      body = parseBody(text);
-      setJsonProblem(null);
-    } catch (error) {
-      setJsonProblem(invalidJson(error));
-      return;
-    }
+    if (!form) return;
+    const { body, errors } = bodyOf(form.fields, draft);
+    setLocal(errors);
+    if (errors.size) return;
     move.clear(); // one refusal at a time: the one for what was just tried
     void edit.run(async () => {
       content.set(await unwrap(api.PUT("/authoring/content/{content_id}", { params: { path: { content_id: id } }, body: { expectedVersion: c.version ?? 0, body } })));
@@ -141,22 +188,34 @@ function ExistingContent({ id }: { id: string }) {
       void audit.reload();
     });
   };
-  const moves = movesFrom(state);
+  const moves = movesFrom(state, yours);
   return (
-    <Screen title={`${c.kind?.replace(/_/g, " ")} · ${STATE_NAMES[state] ?? state}`}>
+    <Screen title={`${kindName(c.kind)} · ${STATE_NAMES[state] ?? state}`}>
       <p>
         State: <strong>{STATE_NAMES[state] ?? state}</strong>, version {c.version}. {c.replaces ? `Replaces ${c.replaces}.` : ""}
       </p>
-      <form onSubmit={(e) => { e.preventDefault(); save(); }}>
-        <label for="content-body">Body (JSON){isDraft ? "" : ": only drafts can be edited"}</label>
-        <textarea id="content-body" rows={16} readOnly={!isDraft} value={text} onInput={(e) => setText(e.currentTarget.value)} />
-        {isDraft && <button type="submit" disabled={edit.busy}>Save draft (version {c.version})</button>}
-        <ProblemBox problem={jsonProblem ?? edit.problem} title="Not saved:" />
+      {state === "in_review" && <p class="note" style={{ overflowWrap: "anywhere" }}>Submitted for review by {yours ? "you" : c.submittedBy}.</p>}
+      <ProblemBox problem={all.problem} />
+      <form noValidate onSubmit={(e) => { e.preventDefault(); save(); }}>
+        {form && (
+          <fieldset>
+            <legend>{isDraft ? `The ${kindName(c.kind)}` : `The ${kindName(c.kind)}: only drafts can be edited`}</legend>
+            <KindForm prefix="content" fields={form.fields} draft={draft} onChange={setDraft} messages={messages} readOnly={!isDraft} />
+          </fieldset>
+        )}
+        <ProblemBox problem={shown} title="Not saved:" />
         <StaleNotice problem={edit.problem} reload={reload} />
+        {isDraft && <button type="submit" disabled={edit.busy}>Save draft (version {c.version})</button>}
       </form>
-      {moves.length > 0 && (
+      {(moves.length > 0 || yours) && (
         <section aria-labelledby="moves-title">
           <h2 id="moves-title">Lifecycle</h2>
+          {yours && (
+            <p>
+              You submitted this for review, so another Author approves it or returns it to draft (two people see
+              everything before it is published).
+            </p>
+          )}
           {moves.some((m) => m.needsReason) && (
             <>
               <label for="return-reason">Reason (needed to return to draft)</label>

@@ -16,7 +16,10 @@ export function ContentList() {
   );
   return (
     <Screen title="Authoring">
-      <p><a href={href({ name: "content", id: null })}>New content</a></p>
+      <p class="actions">
+        <a href={href({ name: "content", id: null })}>New content</a>
+        <a href={href({ name: "review" })}>Review queue</a>
+      </p>
       <div class="filters">
         <label for="filter-kind">Kind</label>
         <select id="filter-kind" value={kind} onChange={(e) => setKind(e.currentTarget.value)}>

@@ -2,7 +2,7 @@
  * The content lifecycle as the author screens offer it: Draft → In review → Approved →
  * Published → Retired, returning to Draft from review with a reason. The server decides
  * (it refuses your own approval, unready content, stale versions); this only chooses which
- * buttons to show.
+ * buttons to show, and never offers you an approval of your own submission.
  */
 
 export const STATE_NAMES: Record<string, string> = {
@@ -19,11 +19,14 @@ export interface Move {
   needsReason: boolean;
 }
 
-export function movesFrom(state: string): Move[] {
+/** The moves to offer; `yours`: you submitted it, so approving or returning it is another
+ * Author's (the four-eyes rule: the server refuses it too, `own_submission`). */
+export function movesFrom(state: string, yours = false): Move[] {
   switch (state) {
     case "draft":
       return [{ to: "in_review", label: "Submit for review", needsReason: false }];
     case "in_review":
+      if (yours) return [];
       return [
         { to: "approved", label: "Approve", needsReason: false },
         { to: "draft", label: "Return to draft", needsReason: true },
