@@ -66,15 +66,18 @@ class DemoDefender:
 
 # Ours: a new player is level 1 after the tutorial (25 experience of 50) and sees levels
 # 1 to 3 (battle's LEVEL_GAP); the gentlest defenders are there, stronger ones wait
-# further up. Trophies spread so the arena's "closest in trophies" order varies.
+# further up. Trophies spread so the arena's "closest in trophies" order varies. With
+# the shipped sample, a starting collection's best deck played by games/terrakard/cpu.py
+# (questions skipped) wins against Quill every time, Marlo with two stars, Vesna about
+# half the time and Otto rarely (the balance report measures them: docs/balance/).
 DEMO_DEFENDERS: tuple[DemoDefender, ...] = (
-    DemoDefender("quill", "Quill the Apprentice", 1, 0, Fraction(1, 4),
+    DemoDefender("quill", "Quill the Apprentice", 1, 0, Fraction(1, 10),
                  Posture.OFFENSIVE, ReserveCondition(Trigger.LOW_HP)),
-    DemoDefender("marlo", "Marlo the Cartographer", 1, 40, Fraction(1, 2),
+    DemoDefender("marlo", "Marlo the Cartographer", 1, 40, Fraction(1, 5),
                  Posture.BALANCED, ReserveCondition(Trigger.CATEGORY, Category.GEOGRAPHY)),
-    DemoDefender("vesna", "Vesna the Archivist", 2, 80, Fraction(3, 5),
+    DemoDefender("vesna", "Vesna the Archivist", 2, 80, Fraction(1, 3),
                  Posture.CAUTIOUS, ReserveCondition(Trigger.EPIC_OR_RARER)),
-    DemoDefender("otto", "Otto the Naturalist", 3, 140, Fraction(3, 4),
+    DemoDefender("otto", "Otto the Naturalist", 3, 140, Fraction(2, 5),
                  Posture.BALANCED, ReserveCondition(Trigger.CATEGORY, Category.SCIENCES)),
     DemoDefender("ines", "Ines the Curator", 5, 260, Fraction(1),
                  Posture.CAUTIOUS, ReserveCondition(Trigger.LOW_HP)),
