@@ -4,8 +4,9 @@ psycopg 3 waits for the server with a C function by default. That function
 blocks the whole eventlet hub (psycopg recognises gevent's monkey-patching but
 not eventlet's), so one slow query would freeze every worker of a service.
 ``use_cooperative_psycopg`` swaps in psycopg's pure-Python ``select`` wait,
-which eventlet's green ``select`` makes cooperative; ``Database`` refuses to
-start without it.
+which eventlet's green ``select`` makes cooperative, trying a socket that is
+ready before the hub (shared/green_wait.py); ``Database`` refuses to start
+without it.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from shared import tracing
 from shared.errors import ServiceUnavailable, TransactionConflict
 from shared.events import Event
+from shared.green_wait import wait_ready_first
 from shared.logs import REQUEST_ID
 from shared.metrics import INBOX_DUPLICATES, TRANSACTION_CONFLICTS
 from shared.plumbing_tables import PlumbingTables
@@ -44,12 +46,13 @@ UnitOfWorkT = TypeVar("UnitOfWorkT")
 
 
 def use_cooperative_psycopg() -> None:
-    """Make psycopg wait through ``select`` (green under eventlet's monkey-patch)."""
-    psycopg.waiting.wait = psycopg.waiting.wait_select
+    """Make psycopg wait through ``select`` (green under eventlet's monkey-patch) when
+    its socket is not ready at once (shared/green_wait.py)."""
+    psycopg.waiting.wait = wait_ready_first
 
 
 def assert_cooperative_psycopg() -> None:
-    if psycopg.waiting.wait is not psycopg.waiting.wait_select:
+    if psycopg.waiting.wait is not wait_ready_first:
         raise RuntimeError(
             "psycopg would block the eventlet hub: call shared.db.use_cooperative_psycopg()"
         )

@@ -29,6 +29,7 @@ from sqlalchemy import Engine, Table, delete, func, select, update
 from sqlalchemy.orm import Session
 
 from shared import tracing
+from shared.db import Statement
 from shared.events import AWAITING_CONSUMERS, contract_for
 from shared.logs import Throttled
 from shared.metrics import OUTBOX_PUBLISH_FAILURES, OUTBOX_PUBLISHED, OUTBOX_RELAY_DELAY
@@ -105,6 +106,16 @@ def forget_player_events(session: Session, outbox: Table, player_id: uuid.UUID) 
     about_player = outbox.c.payload["data"]["player_id"].astext == str(player_id)
     deleted = session.execute(delete(outbox).where(about_player).returning(outbox.c.seq)).all()
     return len(deleted)
+
+
+def player_events_statement(outbox: Table, player_id: uuid.UUID) -> Statement:
+    """``forget_player_events`` as SQL, for a purge that sends its deletes in one
+    pipeline (``shared.db.pipelined``)."""
+    name = outbox.name.replace('"', '""')
+    return (
+        f"DELETE FROM \"{name}\" WHERE payload -> 'data' ->> 'player_id' = %s",
+        (str(player_id),),
+    )
 
 
 class OutboxRelay:

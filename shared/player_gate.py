@@ -20,6 +20,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import uuid
+from collections.abc import Sequence
 from datetime import datetime, timedelta
 from typing import Any, Protocol
 
@@ -30,15 +31,13 @@ from sqlalchemy import (
     MetaData,
     String,
     Table,
-    delete,
     exists,
     func,
     select,
 )
-from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.orm import Session
 
-from shared.db import pipelined
+from shared.db import Statement, pipelined
 from shared.errors import Forbidden
 
 # Ours: long after any event about the player can still be in flight (the handlers
@@ -111,21 +110,30 @@ class SqlPlayerGate:
         ).scalar()
         return bool(locked) and not self._purged(player_id)
 
-    def seal(self, player_id: PlayerKey, now: datetime) -> None:
-        """The purge's first step: take the lock, write the tombstone (and drop old ones).
+    def seal(self, player_id: PlayerKey, now: datetime, then: Sequence[Statement] = ()) -> None:
+        """The purge's first step: take the lock, write the tombstone (and drop old ones);
+        then ``then``, the purge's own statements, in the same round trip.
 
         Everything the purge deletes after this, in the same transaction, can no
-        longer be recreated by a write waiting on the lock."""
-        self._session.execute(select(func.pg_advisory_xact_lock(_lock_key(player_id))))
-        table = self._tombstones
-        self._session.execute(
-            insert(table)
-            .values(player_digest=player_digest(self._service, player_id), purged_at=now)
-            .on_conflict_do_nothing(index_elements=["player_digest"])
-        )
-        self._session.execute(
-            delete(table).where(table.c.purged_at < now - timedelta(days=TOMBSTONE_DAYS))
-        )
+        longer be recreated by a write waiting on the lock. One pipeline, not a round
+        trip per statement: the lock is held until the purge commits, and every write
+        of the player waits for it (with a worker of its service) meanwhile; a purge
+        of two dozen statements on a busy process held it for seconds (issue 29)."""
+        name = self._tombstones.name.replace('"', '""')
+        digest = player_digest(self._service, player_id)
+        sealing: list[Statement] = [
+            (_LOCK, (str(player_id),)),
+            (
+                f'INSERT INTO "{name}" (player_digest, purged_at) VALUES (%s, %s) '
+                "ON CONFLICT (player_digest) DO NOTHING",
+                (digest, now),
+            ),
+            (
+                f'DELETE FROM "{name}" WHERE purged_at < %s',
+                (now - timedelta(days=TOMBSTONE_DAYS),),
+            ),
+        ]
+        pipelined(self._session, [*sealing, *then])
 
     def _purged(self, player_id: PlayerKey) -> bool:
         digest = player_digest(self._service, player_id)

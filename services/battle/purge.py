@@ -17,7 +17,8 @@ from collections.abc import Callable
 from datetime import datetime
 from functools import partial
 
-from sqlalchemy import and_, delete, or_, select, update
+from psycopg.types.json import Jsonb
+from sqlalchemy import Table
 from sqlalchemy.orm import Session
 
 from services.battle.orm import (
@@ -35,9 +36,8 @@ from services.battle.orm import (
     terrakard_rewards,
 )
 from shared.clock import Clock
-from shared.db import UnitOfWork
+from shared.db import Statement, UnitOfWork, pipelined
 from shared.events import Event
-from shared.outbox import forget_player_events
 from shared.player_gate import SqlPlayerGate
 from shared.purge import purge_player_once
 
@@ -70,57 +70,57 @@ def purge_player(
     player_gate(session).seal(player_id, now)
     if end_shared is not None:  # the gate first, then the match rows, as everywhere
         end_shared(session, player_id, now)
-    seated = select(match_seats.c.match_id).where(match_seats.c.player_id == player_id)
-    shared = select(match_seats.c.match_id).where(  # another player is seated there too
-        match_seats.c.match_id.in_(seated), match_seats.c.player_id != player_id
-    )
-    alone = select(matches.c.id).where(
-        or_(
-            and_(matches.c.id.in_(seated), matches.c.id.not_in(shared)),
-            matches.c.player_id == player_id,  # legacy: a match without seats yet
-        )
-    )
-    theirs = session.execute(alone).scalars().all()
-    session.execute(delete(match_actions).where(match_actions.c.match_id.in_(theirs)))
-    session.execute(delete(matches).where(matches.c.id.in_(theirs)))  # seats cascade
-    session.execute(
-        update(match_seats)
-        .where(match_seats.c.player_id == player_id)
-        .values(player_id=None, one_active=False)
-    )
-    # TerraKard's arena: the player's row, objectives and rewards not yet delivered.
-    for table in (terrakard_arena, terrakard_objectives, terrakard_rewards):
-        session.execute(delete(table).where(table.c.player_id == player_id))
-    forget_player_events(session, plumbing.outbox, player_id)
-    forget_seated_events(session, player_id)
-    forget_pvp(session, player_id)
+    # Then every delete in one round trip: the gate is held until the purge commits, and
+    # the player's writes wait for it (issue 29).
+    pipelined(session, purge_statements(player_id))
 
 
-def forget_pvp(session: Session, player_id: uuid.UUID) -> None:
-    """The player's matchmaking queue entry, invitations (sent and received) and their
-    events, pseudonym, push presence."""
-    session.execute(delete(pvp_queue).where(pvp_queue.c.player_id == player_id))
-    sent_or_received = or_(
-        pvp_invitations.c.from_player_id == player_id, pvp_invitations.c.to_player_id == player_id
-    )
-    session.execute(delete(pvp_invitations).where(sent_or_received))
-    session.execute(delete(pvp_pseudonyms).where(pvp_pseudonyms.c.player_id == player_id))
-    # What the gateway reported of their push connections (presence.py).
-    session.execute(delete(push_presence).where(push_presence.c.player_id == player_id))
-    # InvitationUpdated names both players.
-    data = plumbing.outbox.c.payload["data"]
-    named = or_(
-        data["from_player_id"].astext == str(player_id),
-        data["to_player_id"].astext == str(player_id),
-    )
-    session.execute(delete(plumbing.outbox).where(named))
+def _q(table: Table) -> str:
+    return '"' + table.name.replace('"', '""') + '"'
 
 
-def forget_seated_events(session: Session, player_id: uuid.UUID) -> int:
-    """Delete outbox rows naming the player in a seat (MatchFinished v2), published or not."""
-    outbox = plumbing.outbox
-    seated = {"data": {"seats": [{"player_id": str(player_id)}]}}
-    deleted = session.execute(
-        delete(outbox).where(outbox.c.payload.contains(seated)).returning(outbox.c.seq)
-    ).all()
-    return len(deleted)
+M, S, A = _q(matches), _q(match_seats), _q(match_actions)
+# The matches the player alone is seated in (or a legacy one without seats yet, named
+# by ``matches.player_id``): they go with their actions (seats cascade). A match another
+# player is seated in too stays, the player's seat emptied. Four parameters: the player.
+_SEATED = f"SELECT match_id FROM {S} WHERE player_id = %s"
+_ALONE = (
+    f"SELECT id FROM {M} WHERE (id IN ({_SEATED}) AND id NOT IN ("
+    f"SELECT match_id FROM {S} WHERE match_id IN ({_SEATED}) AND player_id <> %s)"
+    ") OR player_id = %s"
+)
+_OUTBOX = _q(plumbing.outbox)
+
+
+def purge_statements(player_id: uuid.UUID) -> list[Statement]:
+    """The purge after the seal (and the shared matches' end), as SQL for one pipeline
+    (``shared.db.pipelined``): the player's own matches, their seat in others, TerraKard's
+    arena rows, matchmaking and invitations, pseudonyms, push presence, and the outbox
+    rows that name them (``data.player_id``, a seat of MatchFinished v2, either side of
+    InvitationUpdated), published or not."""
+    one = (player_id,)
+    named = str(player_id)
+    seated = Jsonb({"data": {"seats": [{"player_id": named}]}})
+    return [
+        (f"DELETE FROM {A} WHERE match_id IN ({_ALONE})", one * 4),
+        (f"DELETE FROM {M} WHERE id IN ({_ALONE})", one * 4),
+        (f"UPDATE {S} SET player_id = NULL, one_active = false WHERE player_id = %s", one),
+        *(
+            (f"DELETE FROM {_q(table)} WHERE player_id = %s", one)
+            for table in (terrakard_arena, terrakard_objectives, terrakard_rewards)
+        ),
+        (f"DELETE FROM {_OUTBOX} WHERE payload -> 'data' ->> 'player_id' = %s", (named,)),
+        (f"DELETE FROM {_OUTBOX} WHERE payload @> %s", (seated,)),
+        (f"DELETE FROM {_q(pvp_queue)} WHERE player_id = %s", one),
+        (
+            f"DELETE FROM {_q(pvp_invitations)} WHERE from_player_id = %s OR to_player_id = %s",
+            one * 2,
+        ),
+        (f"DELETE FROM {_q(pvp_pseudonyms)} WHERE player_id = %s", one),
+        (f"DELETE FROM {_q(push_presence)} WHERE player_id = %s", one),
+        (
+            f"DELETE FROM {_OUTBOX} WHERE payload -> 'data' ->> 'from_player_id' = %s "
+            "OR payload -> 'data' ->> 'to_player_id' = %s",
+            (named, named),
+        ),
+    ]

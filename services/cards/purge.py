@@ -14,7 +14,7 @@ from __future__ import annotations
 import uuid
 from datetime import datetime
 
-from sqlalchemy import delete, select
+from sqlalchemy import Table
 from sqlalchemy.orm import Session
 
 from services.cards.orm import (
@@ -22,7 +22,6 @@ from services.cards.orm import (
     crafting_entries,
     currency_balances,
     daily_counters,
-    deck_cards,
     decks,
     fair_rolls,
     fair_seeds,
@@ -40,9 +39,9 @@ from services.cards.orm import (
     terrakard_players,
 )
 from shared.clock import Clock
-from shared.db import UnitOfWork
+from shared.db import Statement, UnitOfWork
 from shared.events import Event
-from shared.outbox import forget_player_events
+from shared.outbox import player_events_statement
 from shared.player_gate import SqlPlayerGate
 from shared.purge import purge_player_once
 
@@ -61,32 +60,42 @@ def purge_personal_data(event: Event, tx: UnitOfWork, clock: Clock) -> bool:
 
 
 def purge_player(session: Session, player_id: uuid.UUID, now: datetime) -> None:
-    # First: any write for the player now waits, then finds the tombstone.
-    player_gate(session).seal(player_id, now)
-    copies = select(owned_cards.c.id).where(owned_cards.c.player_id == player_id)
-    session.execute(delete(decks).where(decks.c.player_id == player_id))  # deck cards cascade
-    # No other deck may hold these copies (decks hold their owner's copies); if one did,
-    # it would lose the card rather than keep the player's copy alive.
-    session.execute(delete(deck_cards).where(deck_cards.c.owned_card_id.in_(copies)))
-    session.execute(delete(owned_cards).where(owned_cards.c.player_id == player_id))
-    session.execute(delete(reward_grants).where(reward_grants.c.player_id == player_id))
-    session.execute(delete(starter_grants).where(starter_grants.c.player_id == player_id))
-    session.execute(delete(collections).where(collections.c.player_id == player_id))
-    # TerraKard: the player's row first (it points at a plan), then the plans.
-    session.execute(delete(terrakard_players).where(terrakard_players.c.player_id == player_id))
-    session.execute(delete(terrakard_plans).where(terrakard_plans.c.player_id == player_id))
-    # The economy, children before parents (foreign keys).
-    for table in (
-        pack_openings,
-        packs,
-        pack_grants,
-        fair_rolls,
-        fair_seeds,
-        ledger_entries,
-        currency_balances,
-        daily_counters,
-        crafting_entries,
-        finish_upgrades_owed,
-    ):
-        session.execute(delete(table).where(table.c.player_id == player_id))
-    forget_player_events(session, plumbing.outbox, player_id)
+    # First the seal: any write for the player now waits, then finds the tombstone. Then
+    # every delete, in the same round trip (the gate is held until the purge commits).
+    player_gate(session).seal(player_id, now, purge_statements(player_id))
+
+
+# Children before parents (foreign keys). No other deck may hold the player's copies
+# (decks hold their owner's copies); if one did, it would lose the card rather than
+# keep the player's copy alive. TerraKard: the player's row (it points at a plan),
+# then the plans.
+_PLAYER_ROWS: tuple[Table | tuple[str, str], ...] = (
+    decks,  # deck cards cascade
+    ("deck_cards", "owned_card_id IN (SELECT id FROM owned_cards WHERE player_id = %s)"),
+    owned_cards,
+    reward_grants,
+    starter_grants,
+    collections,
+    terrakard_players,
+    terrakard_plans,
+    pack_openings,
+    packs,
+    pack_grants,
+    fair_rolls,
+    fair_seeds,
+    ledger_entries,
+    currency_balances,
+    daily_counters,
+    crafting_entries,
+    finish_upgrades_owed,
+)
+
+
+def purge_statements(player_id: uuid.UUID) -> list[Statement]:
+    """Every delete of the purge, as SQL for one pipeline (``shared.db.pipelined``)."""
+    statements: list[Statement] = []
+    for rows in _PLAYER_ROWS:
+        table, where = rows if isinstance(rows, tuple) else (rows.name, "player_id = %s")
+        statements.append((f'DELETE FROM "{table}" WHERE {where}', (player_id,)))
+    statements.append(player_events_statement(plumbing.outbox, player_id))
+    return statements

@@ -314,7 +314,9 @@ def inconsistencies(world: World, found: Round) -> list[str]:
                 sa.select(matches.c.status, matches.c.state, matches.c.initial_state).where(
                     matches.c.id == match_id
                 )
-            ).one()
+            ).one_or_none()
+            if row is None:  # both players purged: the second purge took the match whole
+                continue
             attacker = session.execute(
                 sa.select(seats.c.player_id).where(
                     seats.c.match_id == match_id, seats.c.seat == "attacker"

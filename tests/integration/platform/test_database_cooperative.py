@@ -4,8 +4,9 @@ import eventlet
 import psycopg.waiting
 import pytest
 from sqlalchemy import text
+from sqlalchemy.orm import Session
 
-from shared.db import assert_cooperative_psycopg, make_engine
+from shared.db import assert_cooperative_psycopg, make_engine, pipelined
 
 pytestmark = pytest.mark.integration
 
@@ -64,3 +65,24 @@ def test_the_database_refuses_to_start_with_the_blocking_wait(monkeypatch):
     )
     with pytest.raises(RuntimeError, match="block the eventlet hub"):
         assert_cooperative_psycopg()
+
+
+def test_a_pipeline_goes_round_the_hub_only_to_wait_for_the_server(engine, monkeypatch):
+    """psycopg asks "may I write?" before each command of a pipeline; a socket ready at
+    once must not cost a trip round the hub each time (issue 29: on a busy process a
+    pipeline of 19 deletes took 1.7 s, longer than the statements one by one)."""
+    green_waits = []
+    green_select = psycopg.waiting.select.select
+
+    def counted(*args):
+        green_waits.append(args)
+        return green_select(*args)
+
+    statements = [("SELECT %s", (n,)) for n in range(50)]
+    with Session(engine) as session:
+        session.connection()
+        monkeypatch.setattr(psycopg.waiting.select, "select", counted)
+        rows = pipelined(session, statements)
+        monkeypatch.undo()
+    assert [r[0][0] for r in rows] == list(range(50))
+    assert len(green_waits) <= 10  # waits for the server's answers, not one per command
