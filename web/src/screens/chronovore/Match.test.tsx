@@ -32,11 +32,22 @@ const placed = view([first, null, null, null], [second], [
   { kind: "lock" },
 ]);
 
-let loaded = start; // what the match screen reads first
+let loaded: typeof start | null = start; // the match under way the screen finds, if any
+const asked: string[] = []; // every path the screen read
+
+// The list of matches says whether one is under way; the match itself is read by its id.
+function answer(path: string) {
+  asked.push(path);
+  if (path === "/chronovore/matches") {
+    return { items: loaded ? [{ id: loaded.id, status: "active" }] : [{ id: "old", status: "finished" }], next: null };
+  }
+  if (path === "/chronovore/decks") return { items: [{ id: "d1", name: "Night shift", legal: true }], next: null };
+  return loaded;
+}
 
 vi.mock("../../api/client", () => ({
   api: {
-    GET: vi.fn(async () => ({ data: loaded, response: new Response(null, { status: 200 }) })),
+    GET: vi.fn(async (path: string) => ({ data: answer(path), response: new Response(null, { status: 200 }) })),
     POST: vi.fn(async (path: string, init: { body: { action: { kind: string } } }) => {
       calls.push({ path, body: init.body });
       const next = init.body.action.kind === "place" ? placed : start;
@@ -45,9 +56,32 @@ vi.mock("../../api/client", () => ({
   },
   idempotencyKey: () => "k",
   unwrap: async <T,>(call: Promise<{ data?: T }>) => (await call).data as T,
+  listed: async <T,>(call: Promise<{ data?: { items: T[] } }>) => (await call).data!.items,
 }));
 
 const { Match } = await import("./Match");
+
+describe("finding the match under way", () => {
+  beforeEach(() => {
+    asked.length = 0;
+  });
+  afterEach(cleanup);
+
+  it("offers a new match when the newest is over, never asking for an active match that is not there", async () => {
+    loaded = null;
+    render(<Match />);
+    expect(await screen.findByRole("button", { name: "Play the computer" })).toBeTruthy();
+    expect(asked).not.toContain("/chronovore/matches/active");
+    expect(asked).not.toContain("/chronovore/matches/{match_id}");
+  });
+
+  it("opens the match under way by its id", async () => {
+    loaded = start;
+    render(<Match />);
+    expect(await screen.findByRole("button", { name: /^Spark\./ })).toBeTruthy();
+    expect(asked.slice(0, 2)).toEqual(["/chronovore/matches", "/chronovore/matches/{match_id}"]);
+  });
+});
 
 describe("the lock-in row from the keyboard", () => {
   beforeEach(() => {

@@ -10,10 +10,16 @@ import { Loading, ProblemBox, Screen } from "../../ui/components";
 import { useAction, useResource } from "../../ui/resource";
 import { MatchBoard, type MatchView as View } from "./MatchBoard";
 
+/**
+ * Your match under way, or null. One match against the computer at a time, so one under
+ * way is your newest: the list's first says whether there is one. A player with none asks
+ * for nothing that is not there (/matches/active would answer 404, an error in the
+ * browser's console on a normal page).
+ */
 async function activeMatch(): Promise<View | null> {
-  const result = await api.GET("/chronovore/matches/active");
-  if (result.response.status === 404) return null;
-  return unwrap(Promise.resolve(result));
+  const [newest] = await listed(api.GET("/chronovore/matches", { params: { query: { limit: 1 } } }));
+  if (newest?.status !== "active" || !newest.id) return null;
+  return unwrap(api.GET("/chronovore/matches/{match_id}", { params: { path: { match_id: newest.id } } }));
 }
 
 function Start({ onStarted }: { onStarted: (v: View) => void }) {
