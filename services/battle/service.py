@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import uuid
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from contextlib import AbstractContextManager
 from dataclasses import replace
 from datetime import datetime, timedelta
 from functools import partial
-from typing import Any
+from typing import Any, TypeVar
 
 from nameko.timer import timer
 from sqlalchemy.orm import Session
@@ -41,6 +41,7 @@ from services.battle.schemas import (
 from services.battle.terrakard_purge import end_attacks_of
 from shared.clock import Clock, SystemClock
 from shared.consumers import consume
+from shared.db import run_unit_of_work
 from shared.dependencies import ClockProvider, DatabaseProvider, RandomProvider
 from shared.events import ACCOUNT_DELETION_REQUESTED
 from shared.health import HealthEndpoints, ServiceGauges
@@ -48,6 +49,7 @@ from shared.reliable_events import reliable_event_handler
 from shared.rpc import rpc
 from shared.schemas import load
 
+T = TypeVar("T")
 ACT = ActSchema()  # built once: the hot path (schemas are stateless once built)
 SWEEP_INTERVAL_SECONDS = 5  # ours: an abandoned turn times out within seconds of its deadline
 
@@ -75,6 +77,11 @@ class BattleService(HealthEndpoints):
 
     def _uow(self) -> AbstractContextManager[BattleUnitOfWork]:
         return unit_of_work(self.db)
+
+    def _run(self, work: Callable[[BattleUnitOfWork], T]) -> T:
+        """``work`` in a unit of work, run again on a deadlock or a serialization failure
+        (``shared.db.run_unit_of_work``: then 503 ``transaction_conflict``, never a 500)."""
+        return run_unit_of_work(self._uow, work)
 
     @reliable_event_handler(ACCOUNT_DELETION_REQUESTED.source, ACCOUNT_DELETION_REQUESTED.name)
     def on_account_deletion_requested(self, message: dict[str, Any]) -> None:
@@ -111,39 +118,41 @@ class BattleService(HealthEndpoints):
     def get_match(self, player_id: str, match_id: str, game: str = "quest") -> dict[str, Any]:
         ref = {"player_id": player_id, "match_id": match_id, "game": game}
         args = load(MatchRefSchema(), ref)
-        with self._uow() as uow:
-            return handlers.get_match(
+        return self._run(
+            lambda uow: handlers.get_match(
                 args["player_id"], args["match_id"], uow, self.clock, args["game"]
             )
+        )
 
     @rpc
     def active_match(self, player_id: str, game: str = "quest") -> dict[str, Any]:
         args = load(GamePlayerSchema(), {"player_id": player_id, "game": game})
-        with self._uow() as uow:
-            return handlers.active_match(args["player_id"], uow, self.clock, args["game"])
+        return self._run(
+            lambda uow: handlers.active_match(args["player_id"], uow, self.clock, args["game"])
+        )
 
     @rpc
     def act(self, **payload: Any) -> dict[str, Any]:
         """``expected_version``, ``action`` ({kind, index?}), ``idempotency_key``? -> the
         view and this action's events as the player may see them."""
         args = load(ACT, payload)
-        with self._uow() as uow:
-            return handlers.act(handlers.Act(**args), uow, self.clock)
+        return self._run(lambda uow: handlers.act(handlers.Act(**args), uow, self.clock))
 
     @rpc
     def forfeit(self, **payload: Any) -> dict[str, Any]:
         args = load(ForfeitSchema(), payload)
-        with self._uow() as uow:
-            return handlers.act(handlers.Act(**args, action={"kind": "forfeit"}), uow, self.clock)
+        forfeit = handlers.Act(**args, action={"kind": "forfeit"})
+        return self._run(lambda uow: handlers.act(forfeit, uow, self.clock))
 
     @rpc
     def match_history(self, player_id: str, match_id: str, game: str = "quest") -> dict[str, Any]:
         ref = {"player_id": player_id, "match_id": match_id, "game": game}
         args = load(MatchRefSchema(), ref)
-        with self._uow() as uow:
-            return handlers.history(
+        return self._run(
+            lambda uow: handlers.history(
                 args["player_id"], args["match_id"], uow, self.clock, args["game"]
             )
+        )
 
     @rpc
     def cpu_matches(
@@ -350,8 +359,7 @@ class BattleService(HealthEndpoints):
     def expire_overdue_turns(self) -> None:
         """Time out turns nobody played; end live matches of players gone too long;
         expire invitations, pair players left waiting."""
-        with self._uow() as uow:
-            handlers.expire_overdue(uow, self.clock)
+        self._run(lambda uow: handlers.expire_overdue(uow, self.clock))
         now, real_now = self.clock.now(), self.lease_clock.now()
         presence.end_disconnected(partial(presence.unit_of_work, self.db), now, real_now)
         with self.db.transaction() as tx:
