@@ -2,9 +2,13 @@
 
 Any game that implements the engine protocol (``games.kit.protocol``) plugs in as a
 ``Game`` (its engine, seats, catalogue and decks, a score for the policies, the card an
-action plays, its CPU policy); ``GAMES`` lists them (Quest: ``deckyard.balance_quest``;
-docs/balance.md, "Another game"). Seat policies: the kit's ``random``, ``greedy`` (one
-ply), ``lookahead`` (two plies against a uniform reply) and the game's own ``cpu``.
+action plays, its CPU policy); ``GAMES`` lists them: Quest (``deckyard.balance_quest``),
+TerraKard (``deckyard.balance_terrakard``: an attack on a saved plan) and Chronovore
+(``deckyard.balance_chronovore``: a deck drawn for every match), docs/balance.md,
+"Another game", and docs/balance/<game>.md. Seat policies: the kit's ``random``,
+``greedy`` (one ply), ``lookahead`` (two plies against a uniform reply) and the game's
+own ``cpu``, or a game's own in their place (``Game.own_policies``). The CLI's
+``--player-*`` and ``--cpu-*`` options are each game's two seats in order.
 
 Match ``i`` gets the engine seed and the policies' seed from ``sha256("<seed>:<i>")``,
 so a run is reproducible from ``--seed`` whatever ``--workers``: matches run in
@@ -23,6 +27,7 @@ import hashlib
 import math
 import statistics
 import sys
+from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
@@ -30,7 +35,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any, TextIO
 
-from deckyard import balance_quest
+from deckyard import balance_chronovore, balance_quest, balance_terrakard
 from games.kit.policies import Evaluate, Policy, greedy_policy, lookahead_policy, random_policy
 from games.kit.protocol import CpuPolicy, Engine, Seat
 
@@ -55,6 +60,19 @@ class Game:
     score: Evaluate  # a state's worth to a seat, for greedy and lookahead
     cards_played: Callable[[Any, Seat, Any], tuple[str, ...]]  # by (state, seat, action)
     cpu: CpuPolicy[Any, Any] | None = None
+    # The words of ``results`` that win (a TerraKard attacker wins with stars).
+    winning: frozenset[str] = frozenset({WIN})
+    # What each seat brings to match ``seed``, in seat order, when a deck is drawn for
+    # every match (a Chronovore new player's packs); None: ``deck`` of the names. Its
+    # named decks are then recipes, not cards: the report's card rows are those played.
+    deal: Callable[[Catalogue, Mapping[Seat, tuple[str, ...]], int], dict[Seat, Any]] | None = None
+    # A seat that acts this many times before one deadline is overtaken by the clock (a
+    # Chronovore seat arranging its row for ever); None: every seat's turn ends itself.
+    max_steps: int | None = None
+    # The game's own seat policies, by name, in place of or beside the kit's.
+    own_policies: Mapping[str, Policy] = field(default_factory=dict)
+    # The named deck of a CLI seat option left out ("player", "cpu"); else "cpu".
+    default_decks: Mapping[str, str] = field(default_factory=dict)
 
 
 def _quest_decks(catalogue: Catalogue) -> dict[str, tuple[str, ...]]:
@@ -76,7 +94,38 @@ GAMES: dict[str, Game] = {
         score=balance_quest.score,
         cards_played=balance_quest.cards_played,
         cpu=balance_quest.CPU,
-    )
+    ),
+    "terrakard": Game(
+        name="terrakard",
+        engine=balance_terrakard.ENGINE,
+        seats=balance_terrakard.SEATS,
+        settings=balance_terrakard.settings,
+        load_catalogue=balance_terrakard.load_catalogue,
+        deck=balance_terrakard.attack_deck,
+        named_decks=balance_terrakard.named_decks,
+        score=balance_terrakard.score,
+        cards_played=balance_terrakard.cards_played,
+        cpu=balance_terrakard.CPU,
+        winning=balance_terrakard.WINNING,
+        deal=balance_terrakard.deal,
+        own_policies={"greedy": balance_terrakard.greedy},
+        default_decks={"player": balance_terrakard.STARTER, "cpu": balance_terrakard.TRAINING},
+    ),
+    "chronovore": Game(
+        name="chronovore",
+        engine=balance_chronovore.ENGINE,
+        seats=balance_chronovore.SEATS,
+        settings=balance_chronovore.settings,
+        load_catalogue=balance_chronovore.load_catalogue,
+        deck=balance_chronovore.deck,
+        named_decks=balance_chronovore.named_decks,
+        score=balance_chronovore.SCORE,
+        cards_played=balance_chronovore.cards_played,
+        cpu=balance_chronovore.CPU,
+        winning=balance_chronovore.WINNING,
+        deal=balance_chronovore.deal,
+        max_steps=balance_chronovore.STEPS,
+    ),
 }
 
 # Kept for callers of the first version (tests pin the engine with these).
@@ -100,7 +149,7 @@ def policies(game: Game) -> dict[str, Policy]:
             return cpu(state, seat)
 
         found["cpu"] = cpu_policy
-    return found
+    return {**found, **game.own_policies}
 
 
 POLICY_NAMES = ("random", "greedy", "lookahead", "cpu")
@@ -128,6 +177,7 @@ class Played:
     actions: int
     turns: int
     cards: dict[Seat, tuple[str, ...]] = field(default_factory=dict)  # played, by seat
+    results: dict[Seat, str] = field(default_factory=dict)  # the engine's words; {}: unfinished
 
 
 def play(setup: Setup, index: int, catalogue: Catalogue) -> Played:
@@ -136,23 +186,36 @@ def play(setup: Setup, index: int, catalogue: Catalogue) -> Played:
     engine = game.engine
     chosen = {seat: policies(game)[name] for seat, name in setup.policies.items()}
     seed = match_seed(setup.seed, index)
-    seats = {seat: game.deck(catalogue, names) for seat, names in setup.decks.items()}
+    if game.deal is not None:
+        seats = game.deal(catalogue, setup.decks, seed)
+    else:
+        seats = {seat: game.deck(catalogue, names) for seat, names in setup.decks.items()}
     state = engine.new_match(game.settings(), seats, seed, T0)
     now, first = T0, None
     played: dict[Seat, set[str]] = {seat: set() for seat in game.seats}
+    steps: dict[tuple[Seat, datetime | None], int] = {}
     while engine.results(state) is None and engine.version(state) < MAX_ACTIONS:
         seat = engine.waiting_for(state)[0]
-        if first is None and engine.deadline(state) is not None:
+        deadline = engine.deadline(state)
+        if first is None and deadline is not None:
             first = seat
+        steps[seat, deadline] = steps.get((seat, deadline), 0) + 1
+        overstayed = game.max_steps is not None and steps[seat, deadline] > game.max_steps
+        if overstayed and deadline is not None:
+            now = max(now, deadline)
+            state, _ = engine.expire(state, now)
+            continue
         now += STEP
+        if deadline is not None and now >= deadline:  # thinking never runs out the clock
+            now = deadline - STEP / 1000
         action = chosen[seat](engine, state, seat, seed, now)
         played[seat].update(game.cards_played(state, seat, action))
         state, _ = engine.apply(state, seat, action, now)
-    results = engine.results(state) or {}
-    winner = next((seat for seat, word in results.items() if word == WIN), None)
-    turns = int(getattr(state, "turn_number", 0))
+    results = dict(engine.results(state) or {})
+    winner = next((seat for seat, word in results.items() if word in game.winning), None)
+    turns = int(getattr(state, "turn_number", getattr(state, "round", 0)))
     cards = {seat: tuple(sorted(names)) for seat, names in played.items()}
-    return Played(index, winner, first, engine.version(state), turns, cards)
+    return Played(index, winner, first, engine.version(state), turns, cards, results)
 
 
 def _chunk(setup: Setup, indexes: Sequence[int]) -> list[Played]:
@@ -260,6 +323,16 @@ class Summary:
     turns: list[int]
     unfinished: int
     cards: list[CardRow]
+    draws: int = 0  # finished with no winner
+    results: dict[Seat, dict[str, int]] = field(default_factory=dict)  # each seat's words
+
+
+def share(summary: Summary, seat: Seat) -> float:
+    """``seat``'s win share: wins plus half the draws, of the finished matches."""
+    finished = summary.matches - summary.unfinished
+    if finished == 0:
+        return math.nan
+    return (summary.wins[seat].hits + summary.draws / 2) / finished
 
 
 def summarise(setup: Setup, played: Sequence[Played]) -> Summary:
@@ -273,8 +346,10 @@ def summarise(setup: Setup, played: Sequence[Played]) -> Summary:
         firsts = [p for p in moved if p.first == seat]
         moving_first[seat] = Rate(sum(1 for p in firsts if p.winner == seat), len(firsts))
     cards = []
+    dealt = GAMES[setup.game].deal is not None  # the decks named are recipes
     for seat in seats:
-        for card in dict.fromkeys(setup.decks[seat]):
+        seen = sorted({card for p in played for card in p.cards.get(seat, ())})
+        for card in dict.fromkeys([*(() if dealt else setup.decks[seat]), *seen]):
             with_it = [p for p in played if card in p.cards.get(seat, ())]
             won = sum(1 for p in with_it if p.winner == seat)
             rate_played = Rate(won, len(with_it))
@@ -288,8 +363,10 @@ def summarise(setup: Setup, played: Sequence[Played]) -> Summary:
         moving_first,
         [p.actions for p in played] or [0],
         [p.turns for p in played] or [0],
-        sum(1 for p in played if p.winner is None),
+        sum(1 for p in played if not p.results),
         cards,
+        sum(1 for p in played if p.results and p.winner is None),
+        {seat: dict(Counter(p.results[seat] for p in played if p.results)) for seat in seats},
     )
 
 
@@ -310,13 +387,33 @@ def length_line(values: Sequence[int]) -> str:
     )
 
 
+def results_line(summary: Summary) -> str:
+    """Each seat's results in the engine's words (TerraKard's stars), most frequent first."""
+    n = max(1, summary.matches)
+    return "results: " + "; ".join(
+        f"{seat} "
+        + ", ".join(
+            f"{word} {count} ({100 * count / n:.1f}%)"
+            for word, count in sorted(words.items(), key=lambda item: (-item[1], item[0]))
+        )
+        for seat, words in summary.results.items()
+    )
+
+
+def deck_label(names: Sequence[str], shown: int = 6) -> str:
+    """A deck's names, or a long one's count and first different names."""
+    if len(names) <= shown:
+        return ", ".join(names)
+    return f"{len(names)} cards: " + ", ".join(list(dict.fromkeys(names))[:4]) + ", ..."
+
+
 def report_text(summary: Summary) -> str:
     setup = summary.setup
     seat_rows = [
         (
             seat,
             setup.policies[seat],
-            ", ".join(setup.decks[seat]),
+            deck_label(setup.decks[seat]),
             str(summary.wins[seat].hits),
             str(summary.wins[seat]),
             str(summary.wins_moving_first[seat]),
@@ -344,7 +441,8 @@ def report_text(summary: Summary) -> str:
             f"match length: actions {length_line(summary.actions)}; "
             f"turns {length_line(summary.turns)}",
             f"first-player advantage: the first mover won {summary.first_wins}",
-            f"unfinished: {summary.unfinished}",
+            f"unfinished: {summary.unfinished}; draws: {summary.draws}",
+            results_line(summary),
             "",
             table(
                 ("seat", "card", "play rate (95% CI)", "win rate when played (95% CI)", "flag"),
@@ -361,15 +459,19 @@ def report(setup: Setup, played: Sequence[Played]) -> str:
 # -- the command ---------------------------------------------------------------------------
 
 
+OPTIONS = ("player", "cpu")  # the CLI's seat options, for each game's seats in order
+DECK_HELP = (
+    "the {seat} seat's cards by name, comma-separated, or a named deck (default: cpu). "
+    "quest: cpu, starter:Wit, starter:Grit, starter:Spark; terrakard (player: the "
+    "attacker, cpu: the defense plan): starter, starter:any, training, demo:<key>; "
+    "chronovore: cpu, new:<class>, class:<class>"
+)
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--game", choices=sorted(GAMES), default="quest")
-    for seat in ("player", "cpu"):
-        parser.add_argument(
-            f"--{seat}-deck",
-            default="cpu",
-            help=f"the {seat} seat's cards by name, comma-separated, or a named deck "
-            "('cpu', 'starter:Wit', 'starter:Grit', 'starter:Spark'; default: cpu)",
-        )
+    for seat in OPTIONS:
+        parser.add_argument(f"--{seat}-deck", help=DECK_HELP.format(seat=seat))
         parser.add_argument(
             f"--{seat}-policy",
             choices=POLICY_NAMES,
@@ -399,12 +501,19 @@ def run(args: argparse.Namespace) -> int:
         raise SystemExit("deckyard balance: --matches and --workers must be at least 1")
     game = GAMES[args.game]
     catalogue = game.load_catalogue()
-    decks = {
-        seat: resolve_deck(game, catalogue, getattr(args, f"{seat}_deck")) for seat in game.seats
-    }
-    for names in decks.values():
-        game.deck(catalogue, names)  # refuse unknown cards before any process starts
-    policies_by_seat = {seat: getattr(args, f"{seat}_policy") for seat in game.seats}
+    options = dict(zip(game.seats, OPTIONS, strict=True))  # the first seat is the player's
+    decks = {}
+    for seat in game.seats:
+        option = options[seat]
+        text = getattr(args, f"{option}_deck") or game.default_decks.get(option, "cpu")
+        decks[seat] = resolve_deck(game, catalogue, text)
+    # Refuse unknown cards before any process starts.
+    if game.deal is not None:
+        game.deal(catalogue, decks, args.seed)
+    else:
+        for names in decks.values():
+            game.deck(catalogue, names)
+    policies_by_seat = {seat: getattr(args, f"{options[seat]}_policy") for seat in game.seats}
     if "cpu" in policies_by_seat.values() and game.cpu is None:
         raise SystemExit(f"deckyard balance: {game.name} has no CPU policy")
     setup = Setup(decks, policies_by_seat, args.seed, game.name)

@@ -13,7 +13,9 @@ import re
 from collections.abc import Sequence
 from pathlib import Path
 
-from deckyard.balance import Rate, Summary, length_line
+from deckyard.balance import Rate, Summary, deck_label, length_line, results_line
+
+MOST_PLAYED = 30  # card rows a plot shows
 
 
 def _slug(summary: Summary, position: int) -> str:
@@ -51,17 +53,24 @@ def plot(summary: Summary, path: Path) -> None:
         [summary.wins[seat] for seat in seats] + [summary.first_wins],
         "win rate",
     )
-    axes[0][1].hist(summary.actions, bins=30, color="#55a868")
-    axes[0][1].set_title(f"match length (actions): {length_line(summary.actions)}")
-    labels = [f"{row.seat}: {row.card}" for row in summary.cards]
-    _bars(axes[1][0], labels, [row.played for row in summary.cards], "play rate")
-    _bars(
-        axes[1][1],
-        labels,
-        [row.won_when_played for row in summary.cards],
-        "win rate when played",
-    )
-    figure.suptitle(f"{summary.matches} matches, seed {setup.seed}, game {setup.game}")
+    if len(set(summary.actions)) > 1:
+        axes[0][1].hist(summary.actions, bins=30, color="#55a868")
+        axes[0][1].set_title(f"match length (actions): {length_line(summary.actions)}")
+    else:  # every match as long (TerraKard's five rounds): how they ended instead
+        words = summary.results.get(seats[0], {})
+        axes[0][1].barh(list(words), [100 * c / summary.matches for c in words.values()])
+        axes[0][1].set_xlim(0, 100)
+        axes[0][1].set_xlabel("% of matches")
+        axes[0][1].set_title(f"{seats[0]}'s results")
+        axes[0][1].invert_yaxis()
+    # The most played cards only: a drawn deck (Chronovore) plays a hundred.
+    rows = sorted(summary.cards, key=lambda r: -r.played.value)[:MOST_PLAYED]
+    rows = [r for r in summary.cards if r in rows]
+    labels = [f"{row.seat}: {row.card}" for row in rows]
+    _bars(axes[1][0], labels, [row.played for row in rows], "play rate")
+    _bars(axes[1][1], labels, [row.won_when_played for row in rows], "win rate when played")
+    decks = " vs ".join(deck_label(setup.decks[seat], 2) for seat in seats)
+    figure.suptitle(f"{summary.matches} matches, seed {setup.seed}, game {setup.game}: {decks}")
     figure.tight_layout()
     figure.savefig(path, dpi=80)
     pyplot.close(figure)
@@ -83,7 +92,7 @@ def _section(summary: Summary, image: str) -> str:
             (
                 seat,
                 setup.policies[seat],
-                ", ".join(setup.decks[seat]),
+                deck_label(setup.decks[seat]),
                 str(summary.wins[seat]),
                 str(summary.wins_moving_first[seat]),
             )
@@ -101,7 +110,8 @@ def _section(summary: Summary, image: str) -> str:
         f"<p>{summary.matches} matches, seed {setup.seed}. Match length: actions "
         f"{html.escape(length_line(summary.actions))}; turns "
         f"{html.escape(length_line(summary.turns))}. First mover won "
-        f"{html.escape(str(summary.first_wins))}. Unfinished: {summary.unfinished}.</p>"
+        f"{html.escape(str(summary.first_wins))}. Unfinished: {summary.unfinished}; "
+        f"draws: {summary.draws}. {html.escape(results_line(summary).capitalize())}.</p>"
     )
     title = " vs ".join(f"{seat} ({setup.policies[seat]})" for seat in setup.decks)
     return (
