@@ -3,9 +3,10 @@
  * once sent (the server keeps the first); the result and review come when all five are
  * in or time is up, the reward as soon as the cards service has granted it.
  */
-import { useState } from "preact/hooks";
+import { useEffect, useState } from "preact/hooks";
 
 import { api, unwrap } from "../../api/client";
+import { config } from "../../config";
 import { href } from "../../lib/router";
 import { useLive } from "../../stream/live";
 import { Countdown, Loading, ProblemBox, Screen } from "../../ui/components";
@@ -154,6 +155,15 @@ export function Attempt({ id }: { id: string }) {
   useLive(() => {
     if (!data || data.status === "active" || result?.reward?.status === "pending") void attempt.reload();
   }, ["AttemptCompleted", "RewardGranted", "attempt", "reward"]);
+  // The push that the reward is granted can come before challenge has recorded it (both
+  // hear RewardGranted at once), and then no push follows: while it is pending, ask again.
+  const pending = result?.reward?.status === "pending";
+  useEffect(() => {
+    if (!pending) return;
+    const timer = setTimeout(() => void attempt.reload(), config().pollSeconds * 1000);
+    return () => clearTimeout(timer);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [pending, data]);
   if (attempt.loading) return <Screen title="Challenge"><Loading what="the challenge" /></Screen>;
   const questions = (data?.questions ?? []) as unknown as Question[];
   const open = data?.status === "active";
