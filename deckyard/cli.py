@@ -215,6 +215,10 @@ def _seed(demo: bool = True) -> int:
         f"retired), {len(report.skipped)} left to their Authors, "
         f"{len(report.ids)} seed references"
     )
+    if demo:
+        from deckyard.demo_seed import seed_demo_defenders
+
+        print(f"demo defenders in the TerraKard arena: {seed_demo_defenders(settings)}")
     return 0
 
 

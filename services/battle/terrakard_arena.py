@@ -15,7 +15,7 @@ from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
-from games.terrakard import arena
+from games.terrakard import arena, demo_defenders
 from games.terrakard.arena import ARENA, ArenaRules
 from games.terrakard.plans import far_below_budget
 from games.terrakard.state import ATTACKER, DEFENDER, AttackState
@@ -65,7 +65,9 @@ def on_finished(uow: Any, match: Match, now: datetime, rules: ArenaRules = ARENA
     if match.mode != ATTACK_MODE or result is None:
         return
     defender_id = _seat(match, DEFENDER).player_id
-    if defender_id is not None and not uow.players.admits(defender_id):
+    if demo_defenders.by_player(defender_id) is not None:
+        defender_id = None  # a demo defender keeps its level and trophies, earns nothing
+    elif defender_id is not None and not uow.players.admits(defender_id):
         defender_id = None  # purged meanwhile: nothing of theirs is written
     ids = [p for p in (attacker_id, defender_id) if p is not None]
     rows = store.lock(ids)

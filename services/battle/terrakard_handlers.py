@@ -16,13 +16,16 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from games.terrakard import arena as rules_of
+from games.terrakard import demo_defenders
 from games.terrakard.actions import ActionKind, marked
 from games.terrakard.config import LEVEL_POINTS
+from games.terrakard.demo_defenders import DEMO_PLAYER_IDS
 from services.battle import handlers, host, match_seeds
 from services.battle.games import hosted
 from services.battle.games import terrakard as tk
 from services.battle.handlers import UnitOfWorkFactory
 from services.battle.host import Match
+from services.battle.terrakard_empty import why_empty
 from services.battle.terrakard_store import ArenaPlayer, Reward, SqlArena, day_start, utc_day
 from shared import pages
 from shared.clock import Clock
@@ -83,8 +86,12 @@ def start_attack(
     defender's arena row, locked, orders two confirmations)."""
     now = clock.now()
     since = now - timedelta(hours=tk.REPEAT_HOURS)
-    found = services.cards.call("terrakard_target", target_id=str(cmd.target_id))
-    defender_id = uuid.UUID(str(found["player_id"]))
+    demo = demo_defenders.by_target(cmd.target_id)
+    if demo is not None:  # battle offers it only where the demo seed wrote its row
+        defender_id = demo.player_id
+    else:
+        found = services.cards.call("terrakard_target", target_id=str(cmd.target_id))
+        defender_id = uuid.UUID(str(found["player_id"]))
     with unit_of_work() as uow:
         _admit_all(uow, [cmd.player_id])
         attacker = _visit(uow, cmd.player_id, now)
@@ -140,7 +147,7 @@ def _check_attack(
     if defender is None or defender.tutorial_done_at is None:
         raise Conflict("target_not_allowed", "this player has not finished the tutorial")
     until = rules_of.protected_until(defender.started_at, defender.shield_until)
-    if until > now:
+    if until > now and demo_defenders.by_player(defender_id) is None:  # a demo: never
         raise Conflict(
             "target_protected",
             "this player is protected (new player, or a shield after a heavy defeat)",
@@ -279,39 +286,72 @@ def arena(
     """Ours: up to ``ARENA_SIZE`` players who finished the tutorial, whose level is
     within ``LEVEL_GAP`` of yours, not protected, seen in the last days, not defending a
     live attack, not you, not attacked by you in the last ``REPEAT_HOURS`` hours; the
-    closest in trophies first."""
+    closest in trophies first. The demo defenders a demo install has are offered among
+    them (never protected nor inactive: games/terrakard/demo_defenders.py). An empty
+    offer says why and, when the rules fix it, until when (``empty``)."""
     now = clock.now()
     since = now - timedelta(hours=tk.REPEAT_HOURS)
     with unit_of_work() as uow:
         _admit_all(uow, [player_id])
         me = _visit(uow, player_id, now)
+        store = _arena(uow)
         recent = uow.matches.opponents_since(player_id, tk.GAME, tk.ATTACK_MODE, since)
-        found = _arena(uow).targets(
-            max(1, me.level - tk.LEVEL_GAP), me.level + tk.LEVEL_GAP, me.trophies,
-            [player_id, *recent], now, ARENA_SIZE,
-        )  # fmt: skip
+        low, high = max(1, me.level - tk.LEVEL_GAP), me.level + tk.LEVEL_GAP
+        excluded = [player_id, *recent]
+        found = store.targets(
+            low, high, me.trophies, [*excluded, *DEMO_PLAYER_IDS], now, ARENA_SIZE
+        ) + store.demo_targets(low, high, excluded)
+        # Stable: the players keep the database's order among the same distance.
+        found = sorted(found, key=lambda f: abs(f.trophies - me.trophies))[:ARENA_SIZE]
+        nearby = None
+        if not found and me.tutorial_done_at is not None:
+            nearby = store.nearby(low, high, player_id, list(recent), now)
+    players = [str(f.player_id) for f in found if demo_defenders.by_player(f.player_id) is None]
     targets = {
         str(t["player_id"]): t
-        for t in services.cards.call(
-            "terrakard_targets_of", player_ids=[str(f.player_id) for f in found]
+        for t in (
+            services.cards.call("terrakard_targets_of", player_ids=players) if players else []
         )
     }
+    items = [item for item in (_target(f, targets) for f in found) if item is not None]
+    empty = None
+    if not items:
+        done = me.tutorial_done_at is not None
+        empty = why_empty(done, nearby, tk.LEVEL_GAP, tk.REPEAT_HOURS)
     return {
         "level": me.level,
         "trophies": me.trophies,
-        "items": [
-            {
-                "target_id": str(targets[str(f.player_id)]["target_id"]),
-                "pseudonym": tk.pseudonym(f.player_id),
-                "level": f.level,
-                "trophies": f.trophies,
-                "automatic": not targets[str(f.player_id)]["has_plan"],
-            }
-            for f in found
-            if str(f.player_id) in targets
-        ],
+        "items": items,
         "next": None,  # an offer of a few targets, not a list that grows (docs/api.md)
+        "empty": empty,
     }
+
+
+def _target(found: ArenaPlayer, targets: dict[str, Any]) -> dict[str, Any] | None:
+    """One offered target (None: a player cards no longer knows as one)."""
+    demo = demo_defenders.by_player(found.player_id)
+    if demo is not None:
+        target_id, automatic = str(demo.target_id), False
+    elif str(found.player_id) in targets:
+        target = targets[str(found.player_id)]
+        target_id, automatic = str(target["target_id"]), not target["has_plan"]
+    else:
+        return None
+    return {
+        "target_id": target_id,
+        "pseudonym": tk.pseudonym(found.player_id),
+        "level": found.level,
+        "trophies": found.trophies,
+        "automatic": automatic,
+        "demo": demo is not None,
+    }
+
+
+def seed_demo_defenders(unit_of_work: UnitOfWorkFactory, clock: Clock) -> int:
+    """The demo install's demo defenders in the arena (``deckyard seed`` with the demo
+    content only; idempotent): how many."""
+    with unit_of_work() as uow:
+        return _arena(uow).seed_demo(clock.now())
 
 
 def change_settings(

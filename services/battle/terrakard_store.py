@@ -9,12 +9,15 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime, time
 from typing import Any
 
-from sqlalchemy import func, select, update
+from sqlalchemy import and_, exists, func, select, update
 from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.orm import Session
 
 from games.terrakard.arena import ARENA, ArenaRules, Tickets
+from games.terrakard.demo_defenders import DEMO_DEFENDERS, DEMO_PLAYER_IDS
+from services.battle.host import SeatKind
 from services.battle.orm import (
+    match_seats,
     terrakard_arena,
     terrakard_objectives,
     terrakard_rewards,
@@ -66,6 +69,18 @@ def _player(row: Any) -> ArenaPlayer:
         row.shield_until, row.trophies, row.experience, row.level, row.tutorial_done_at,
         row.seen_at, row.questions,
     )  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Nearby:
+    """The other players near a level: how many, and how many of them are protected
+    (until when the first is), were attacked by the player lately, or are inactive."""
+
+    players: int
+    protected: int
+    protected_until: datetime | None
+    attacked_recently: int
+    inactive: int
 
 
 @dataclass(frozen=True)
@@ -169,6 +184,85 @@ class SqlArena:
         planned once per connection."""
         statement = targets_statement(low, high, trophies, exclude, now, limit, rules)
         return [_player(row) for row in pipelined(self._session, [statement])[0]]
+
+    # -- demo defenders (games/terrakard/demo_defenders.py) --------------------------------
+
+    def seed_demo(self, now: datetime) -> int:
+        """The demo defenders' rows, as defined: written, or put back to their level and
+        trophies (idempotent); past the tutorial and seen now. How many."""
+        for defender in DEMO_DEFENDERS:
+            self._session.execute(
+                insert(terrakard_arena)
+                .values(
+                    player_id=defender.player_id,
+                    started_at=now,
+                    tickets=0,
+                    tickets_since=now,
+                    shield_until=None,
+                    trophies=defender.trophies,
+                    experience=0,
+                    level=defender.level,
+                    tutorial_done_at=now,
+                    seen_at=now,
+                )
+                .on_conflict_do_update(
+                    index_elements=["player_id"],
+                    set_={
+                        "level": defender.level,
+                        "trophies": defender.trophies,
+                        "shield_until": None,
+                    },
+                )
+            )
+        return len(DEMO_DEFENDERS)
+
+    def demo_targets(self, low: int, high: int, exclude: Sequence[uuid.UUID]) -> list[ArenaPlayer]:
+        """The demo defenders this install has, of a level in [low, high], not
+        excluded, not defending a live attack (never protected, never inactive)."""
+        table = terrakard_arena.c
+        defending = exists().where(
+            match_seats.c.player_id == table.player_id,
+            match_seats.c.kind == SeatKind.PLAN.value,
+            match_seats.c.one_active,
+        )
+        rows = self._session.execute(
+            select(terrakard_arena).where(
+                table.player_id.in_(DEMO_PLAYER_IDS),
+                table.player_id.not_in(list(exclude)),
+                table.level.between(low, high),
+                ~defending,
+            )
+        ).all()
+        return [_player(row) for row in rows]
+
+    def nearby(
+        self, low: int, high: int, player_id: uuid.UUID, recent: Sequence[uuid.UUID],
+        now: datetime, rules: ArenaRules = ARENA,
+    ) -> Nearby:  # fmt: skip
+        """The other players past the tutorial of a level in [low, high], counted by why
+        one may not be offered now (asked only when the offer is empty)."""
+        table = terrakard_arena.c
+        demo = table.player_id.in_(DEMO_PLAYER_IDS)
+        ends = func.greatest(
+            table.started_at + rules.new_player_protection,
+            func.coalesce(table.shield_until, table.started_at),
+        )
+        protected = and_(~demo, ends > now)
+        inactive = and_(~demo, ~protected, table.seen_at < now - rules.inactive_after)
+        row = self._session.execute(
+            select(
+                func.count(),
+                func.count().filter(protected),
+                func.min(ends).filter(protected),
+                func.count().filter(table.player_id.in_(list(recent))),
+                func.count().filter(inactive),
+            ).where(
+                table.tutorial_done_at.is_not(None),
+                table.level.between(low, high),
+                table.player_id != player_id,
+            )
+        ).one()
+        return Nearby(*row)
 
     # -- rewards --------------------------------------------------------------------------
 

@@ -47,6 +47,7 @@ from services.cards.terrakard_schemas import (
     ActivatePlanSchema,
     DeckForAttackSchema,
     DefendersSchema,
+    DemoDefenderSchema,
     PlayerIdsSchema,
     PlayerLevelSchema,
     RefVersionSchema,
@@ -588,6 +589,12 @@ class CardsService(HealthEndpoints):
         plan defends each."""
         args = load(PlayerIdsSchema(), {"player_ids": player_ids})
         return self._run(lambda uow: list(jsonable(terrakard.targets_of(args["player_ids"], uow))))
+
+    @rpc
+    def terrakard_demo_defense(self, key: str) -> dict[str, Any]:
+        """For battle: a demo defender's plan, from the catalogue (no one's copies)."""
+        args = load(DemoDefenderSchema(), {"key": key})
+        return self._run(lambda uow: dict(jsonable(terrakard.demo_defense(args["key"], uow))))
 
     @rpc
     def terrakard_training_plan(self) -> dict[str, Any]:

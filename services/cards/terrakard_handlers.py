@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from games.kit.collection import Problem, require_legal
-from games.terrakard import config
+from games.terrakard import config, demo_defenders
 from games.terrakard.automatic import automatic_plan
 from games.terrakard.collection import LOWEST_LEVEL, card_of, clean_name, starting_cards
 from games.terrakard.content import GAME, Card
@@ -466,3 +466,32 @@ def training_plan(uow: CardsUnitOfWork) -> dict[str, Any]:
     if plan is None:  # unreachable with the starting collection's numbers (config.py)
         raise ServiceUnavailable("starter_cards_unavailable", "no training plan can be made yet")
     return {"plan": plan.to_dict()}
+
+
+DEMO = "demo"
+
+
+@_refusals
+def demo_defense(key: str, uow: CardsUnitOfWork) -> dict[str, Any]:
+    """Ours: a demo defender's plan (games/terrakard/demo_defenders.py), chosen at its
+    level from the catalogue as published now, in ``defense_for_attack``'s shape; its
+    cards are no one's copies (ids ``demo-<definition id>``), each with its lineage so
+    its knowledge question can be asked. NotFound ``no_defense`` for an unknown key or a
+    catalogue that cannot make the plan."""
+    defender = demo_defenders.by_key(key)
+    definitions = {f"{DEMO}-{d['id']}": d for d in uow.definitions.active(GAME)}
+    cards = [
+        card_of(card_id, d["name"], d["rarity"], d["attributes"])
+        for card_id, d in definitions.items()
+    ]
+    plan = None if defender is None else demo_defenders.demo_plan(defender, cards)
+    if plan is None:
+        raise NotFound("no_defense", "this demo defender has no defense")
+    ids = [c.card_id for c in (*plan.rounds, plan.reserve)]
+    return {
+        "plan_id": None,
+        "version": None,
+        "automatic": False,  # a saved plan of its own, not a collection's automatic one
+        "plan": plan.to_dict(),
+        "lineages": {c: str(definitions[c]["lineage_id"]) for c in ids},
+    }

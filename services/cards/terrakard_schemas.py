@@ -63,3 +63,7 @@ class TargetSchema(Schema):
 
 class PlayerIdsSchema(Schema):
     player_ids = fields.List(fields.UUID(), required=True, validate=validate.Length(max=200))
+
+
+class DemoDefenderSchema(Schema):
+    key = fields.String(required=True, validate=validate.Length(min=1, max=40))

@@ -145,6 +145,33 @@ class TargetSchema(CamelSchema):
     level = fields.Integer()
     trophies = fields.Integer()
     automatic = fields.Boolean(metadata={"description": "Defends with the automatic plan"})
+    demo = fields.Boolean(
+        metadata={
+            "description": "A demo defender of a demo install, not a player: its name ends "
+            "with (demo); it keeps its level and trophies and is never protected"
+        }
+    )
+
+
+EMPTY_REASONS = (
+    "tutorial_not_finished",
+    "no_players_near",
+    "players_protected",
+    "attacked_recently",
+    "players_inactive",
+    "players_busy",
+)
+
+
+class EmptyArenaSchema(CamelSchema):
+    reason = fields.String(
+        validate=validate.OneOf(EMPTY_REASONS), metadata={"example": "players_protected"}
+    )
+    message = fields.String(metadata={"description": "The reason in a sentence"})
+    until = fields.AwareDateTime(
+        allow_none=True,
+        metadata={"description": "When that changes (the first protection's end), if known"},
+    )
 
 
 class ArenaSchema(CamelSchema):
@@ -153,6 +180,11 @@ class ArenaSchema(CamelSchema):
     items = fields.List(fields.Nested(TargetSchema), metadata={"description": "The offer"})
     next = fields.String(
         allow_none=True, metadata={"description": "Always null: the offer is one page"}
+    )
+    empty = fields.Nested(
+        EmptyArenaSchema,
+        allow_none=True,
+        metadata={"description": "Why the offer is empty and until when; null when it is not"},
     )
 
 

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Protocol
 
+from games.terrakard import demo_defenders
 from games.terrakard.actions import ActionKind
 from games.terrakard.content import Card
 from games.terrakard.engine import Settings
@@ -52,9 +53,13 @@ class Services(Protocol):
 
 def pseudonym(player_id: uuid.UUID | None) -> str:
     """Ours: a player's TerraKard pseudonym, derived from the id (accounts keeps no
-    names); a deleted player's is "Deleted player"."""
+    names); a deleted player's is "Deleted player"; a demo defender's, its name marked
+    "(demo)"."""
     if player_id is None:
         return "Deleted player"
+    demo = demo_defenders.by_player(player_id)
+    if demo is not None:  # not a player: named as a demo (games/terrakard/demo_defenders.py)
+        return demo.display_name
     return "Keeper-" + hashlib.sha256(str(player_id).encode()).hexdigest()[:6]
 
 
@@ -140,9 +145,13 @@ def attack_setup(
     if abs(attacker.level - defender_level) > LEVEL_GAP:
         raise Conflict("target_not_allowed", "this player's level is not close to yours")
     attacker_seat, attacker_side = attacker_deck(services, attacker, deck_id, questions)
-    defense = services.cards.call(
-        "terrakard_defense_for_attack", player_id=str(defender_id), level=defender_level
-    )
+    demo = demo_defenders.by_player(defender_id)
+    if demo is None:
+        defense = services.cards.call(
+            "terrakard_defense_for_attack", player_id=str(defender_id), level=defender_level
+        )
+    else:  # its plan, from the catalogue as published now (no one's copies)
+        defense = services.cards.call("terrakard_demo_defense", key=demo.key)
     lineages = defense["lineages"]
     faces = services.authoring.call(
         "terrakard_questions", lineage_ids=sorted(set(lineages.values()))

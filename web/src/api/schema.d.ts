@@ -1776,6 +1776,8 @@ export interface components {
             items: components["schemas"]["ReviewItemRequest"][];
         };
         Arena: {
+            /** @description Why the offer is empty and until when; null when it is not */
+            empty?: components["schemas"]["EmptyArena"] | null;
             /** @description The offer */
             items?: components["schemas"]["Target"][];
             /** @description Your level */
@@ -2765,6 +2767,20 @@ export interface components {
             reserve: string;
             /** @description Five of your copies, in the order of the rounds */
             rounds: string[];
+        };
+        EmptyArena: {
+            /** @description The reason in a sentence */
+            message?: string;
+            /**
+             * @example players_protected
+             * @enum {string}
+             */
+            reason?: "tutorial_not_finished" | "no_players_near" | "players_protected" | "attacked_recently" | "players_inactive" | "players_busy";
+            /**
+             * Format: date-time
+             * @description When that changes (the first protection's end), if known
+             */
+            until?: string | null;
         };
         FairnessState: {
             /** @example my-client-seed */
@@ -3790,6 +3806,8 @@ export interface components {
         Target: {
             /** @description Defends with the automatic plan */
             automatic?: boolean;
+            /** @description A demo defender of a demo install, not a player: its name ends with (demo); it keeps its level and trophies and is never protected */
+            demo?: boolean;
             level?: number;
             pseudonym?: string;
             /**
