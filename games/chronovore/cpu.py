@@ -25,6 +25,11 @@ from games.chronovore.hero import strike
 from games.chronovore.resolve import corner_reward, fight, fight_counts
 from games.chronovore.state import Hero, InPlay, Interference, MatchState, Phase, Settings
 
+# This policy's number, recorded by the matches that start under it (state.CPU_POLICY).
+# Once released, a change that makes it act otherwise anywhere (a tuned weight too) is a
+# new version, this code kept as cpu_v2.py (docs/fairness.md, "CPU policy versions").
+VERSION = 2
+
 # Ours: how the CPU weighs a hero's assets against Health (docs/chronovore.md, "CPU").
 ARMOR = 0.9
 COINS = 0.5

@@ -4,7 +4,10 @@ Seats are whatever two names the host gives (``{"player": deck, "cpu": deck}`` a
 the computer, two players' seats otherwise), each bringing a deck: a sequence of
 ``Card`` (``cards.card_from_definition`` of each published definition). Results are
 ``state.Result`` values: "win", "loss", "draw", and "left" for a seat that left (the
-other seat wins). ``CHRONOVORE_CPU`` is the computer's seat policy.
+other seat wins). ``CHRONOVORE_CPU`` is the computer's seat policy: the one the match
+started with (``Settings.cpu_policy``: ``cpu.py`` for new matches, ``cpu_v1.py`` for
+those begun before matches recorded it), so a live match keeps its course across an
+upgrade and a finished one verifies (docs/fairness.md, "CPU policy versions").
 """
 
 from __future__ import annotations
@@ -13,13 +16,32 @@ from collections.abc import Iterable, Mapping
 from datetime import datetime
 from typing import Any
 
-from games.chronovore import engine, rules
+from games.chronovore import cpu, cpu_v1, engine, rules
 from games.chronovore import view as views
 from games.chronovore.actions import Action
-from games.chronovore.cpu import cpu_action
 from games.chronovore.engine import Deck
 from games.chronovore.state import MatchState, Phase, Settings
 from games.kit.protocol import CpuPolicy, Engine, Event, Seat
+
+# Every CPU policy a match may have recorded, by its number. One is never removed while a
+# stored match (live, or finished and still to verify) may name it.
+CPU_POLICIES: Mapping[int, CpuPolicy[MatchState, Action]] = {
+    cpu_v1.VERSION: cpu_v1.cpu_action,
+    cpu.VERSION: cpu.cpu_action,
+}
+
+
+def known_policy(settings: Settings) -> Settings:
+    """``settings`` when its CPU policy is one of ``CPU_POLICIES``; a ValueError else (a
+    state or replay from a newer release, or an altered one)."""
+    if settings.cpu_policy not in CPU_POLICIES:
+        raise ValueError(f"unknown Chronovore CPU policy {settings.cpu_policy}")
+    return settings
+
+
+def recorded_cpu(state: MatchState, seat: Seat) -> Action | None:
+    """The CPU's next action by the policy its match started with."""
+    return CPU_POLICIES[state.settings.cpu_policy](state, seat)
 
 
 class ChronovoreEngine:
@@ -30,7 +52,8 @@ class ChronovoreEngine:
     def new_match(
         self, settings: Settings | None, seats: Mapping[Seat, Deck], seed: int, now: datetime
     ) -> MatchState:
-        return engine.new_match(seats, seed, now, settings)
+        checked = None if settings is None else known_policy(settings)
+        return engine.new_match(seats, seed, now, checked)
 
     def legal_actions(self, state: MatchState, seat: Seat) -> list[Action]:
         return rules.legal_actions(state, seat)
@@ -87,7 +110,9 @@ class ChronovoreEngine:
         return state.to_dict()
 
     def from_json(self, data: Mapping[str, Any]) -> MatchState:
-        return MatchState.from_dict(data)
+        state = MatchState.from_dict(data)
+        known_policy(state.settings)
+        return state
 
     def action_to_json(self, action: Action) -> dict[str, Any]:
         return action.to_dict()
@@ -97,4 +122,4 @@ class ChronovoreEngine:
 
 
 CHRONOVORE: Engine[Settings, MatchState, Action] = ChronovoreEngine()
-CHRONOVORE_CPU: CpuPolicy[MatchState, Action] = cpu_action
+CHRONOVORE_CPU: CpuPolicy[MatchState, Action] = recorded_cpu

@@ -23,6 +23,13 @@ from games.kit.chance import RandomState
 from games.kit.frozen import Frozen, plain
 
 STATE_FORMAT = 1
+# The CPU policy new matches record (``Settings.cpu_policy``): ``cpu.VERSION``, the module
+# that policy is (state cannot import it: the CPU reads the state). A match keeps the
+# policy it started with, so a live match never changes course and a finished one
+# verifies (docs/fairness.md, "CPU policy versions"); settings saved before matches
+# recorded one (a stored state, an exported replay) are policy 1 (``cpu_v1.py``).
+CPU_POLICY = 2
+LEGACY_CPU_POLICY = 1
 
 
 class Phase(StrEnum):
@@ -58,13 +65,17 @@ class Settings:
     start_health: int = 30
     start_strength: int = 1
     min_strength: int = 1
+    cpu_policy: int = CPU_POLICY  # what new matches record; ours, not the rulebook's
 
     def to_dict(self) -> dict[str, int]:
         return dict(vars(self))
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Settings:
-        return cls(**{k: int(v) for k, v in data.items()})
+        """Settings as ``to_dict`` wrote them; without ``cpu_policy``, saved before a
+        match recorded its CPU policy: policy 1, the one it started with."""
+        given = {"cpu_policy": LEGACY_CPU_POLICY, **data}
+        return cls(**{k: int(v) for k, v in given.items()})
 
 
 class Weapon(Frozen):
