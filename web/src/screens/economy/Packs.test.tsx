@@ -30,7 +30,7 @@ describe("the packs of a game", () => {
   it("shows a buy the wallet cannot pay disabled, saying why in words, never a currency's code", async () => {
     render(<Packs game="terrakard" />);
     const buy = await screen.findByRole("button", { name: "Buy 1 for 5 Rampart tokens" });
-    expect(await screen.findByText("You have 0 Rampart tokens: 1 costs 5.")).toBeTruthy();
+    expect(await screen.findByText("You have 0 Rampart tokens: 1 costs 5. Earn 5 more: each defense you win in the arena earns 1.")).toBeTruthy();
     expect((buy as HTMLButtonElement).disabled).toBe(true);
     expect(document.body.textContent).not.toContain("rampart_tokens");
   });
@@ -43,5 +43,32 @@ describe("the packs of a game", () => {
     expect(card.textContent).toContain("Epic · Standard");
     await within(card).findByText("31");
     expect(card.textContent).toContain("ATK 31");
+  });
+
+  it("says how a victory pack is earned, with no button that only refuses", async () => {
+    const before = answers["/{game}/packs/odds"];
+    answers["/{game}/packs/odds"] = { items: [{ kind: "gold", name: "Gold Pack", cards: 5, price: null, slotRarityOdds: [], finishOdds: {}, rarities: [] }] };
+    try {
+      render(<Packs game="terrakard" />);
+      expect(await screen.findByText(/Win an attack in the arena to earn one: three stars a Gold Pack/)).toBeTruthy();
+      expect(screen.queryByRole("button", { name: /Buy/ })).toBeNull();
+    } finally {
+      answers["/{game}/packs/odds"] = before;
+    }
+  });
+
+  it("says how many games of Gold a Chronovore pack is away, the buy disabled", async () => {
+    const before = { odds: answers["/{game}/packs/odds"], wallet: answers["/{game}/wallet"] };
+    answers["/{game}/packs/odds"] = { items: [{ kind: "core", name: "Core Set Pack", cards: 5, price: { amount: 10, currency: "gold" }, slotRarityOdds: [], finishOdds: {}, rarities: [] }] };
+    answers["/{game}/wallet"] = { balances: [{ currency: "gold", balance: 3 }] };
+    try {
+      render(<Packs game="chronovore" />);
+      const buy = await screen.findByRole("button", { name: "Buy 1 for 10 Gold" });
+      expect(await screen.findByText(/You have 3 Gold: 1 costs 10\. Earn 7 more: a finished game against the computer earns 1 Gold/)).toBeTruthy();
+      expect((buy as HTMLButtonElement).disabled).toBe(true);
+    } finally {
+      answers["/{game}/packs/odds"] = before.odds;
+      answers["/{game}/wallet"] = before.wallet;
+    }
   });
 });

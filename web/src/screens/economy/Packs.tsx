@@ -25,6 +25,22 @@ const GAME_NAMES: Record<EconomyGame, string> = { chronovore: "Chronovore", terr
 /** A currency in words, the same on every screen ("Card Fragments" as crafting says it). */
 const CURRENCY_NAMES: Record<string, string> = { gold: "Gold", fragments: "Card Fragments", rampart_tokens: "Rampart tokens" };
 
+/**
+ * How a currency is earned, in words: a shop a first session cannot reach yet says how to
+ * get there (rules/chronovore.txt, "Gold"; rules/terrakard.txt, "Rewards").
+ */
+const EARN: Record<string, (need: number) => string> = {
+  gold: (need) =>
+    `Earn ${need} more: a finished game against the computer earns 1 Gold, a game against another player 1 to 3 (a few more for your first five of the day).`,
+  rampart_tokens: (need) => `Earn ${need} more: each defense you win in the arena earns 1.`,
+};
+
+/** How a game's packs without a price are earned. */
+const EARNED_PACKS: Partial<Record<EconomyGame, string>> = {
+  terrakard:
+    "Win an attack in the arena to earn one: three stars a Gold Pack, two a Silver Pack, one a Bronze Pack (one tier lower against an automatic plan or a plan far below its budget).",
+};
+
 export function currencyName(currency: string | null | undefined): string {
   return CURRENCY_NAMES[currency ?? ""] ?? title(currency ?? "");
 }
@@ -183,11 +199,15 @@ export function Packs({ game }: { game: EconomyGame }) {
         const cost = count * (price?.amount ?? 0);
         const have = balance(price?.currency ?? "");
         // Known short of the price: the button says why it cannot be used (the server decides anyway).
-        const short = price && wallet.data && have < cost ? `You have ${have} ${currencyName(price.currency)}: ${count} ${count === 1 ? "costs" : "cost"} ${cost}.` : "";
+        const earn = price ? EARN[price.currency ?? ""] : undefined;
+        const short = price && wallet.data && have < cost
+          ? `You have ${have} ${currencyName(price.currency)}: ${count} ${count === 1 ? "costs" : "cost"} ${cost}.${earn ? ` ${earn(cost - have)}` : ""}`
+          : "";
         return (
           <section key={kind.kind} aria-labelledby={`pack-${kind.kind}`}>
             <h2 id={`pack-${kind.kind}`}>{kind.name}</h2>
             <p>You have <strong>{mine.length}</strong> unopened.</p>
+            {!price && EARNED_PACKS[game] && <p class="note">{EARNED_PACKS[game]}</p>}
             {kind.sellBack && (
               <p class="note">
                 An unopened {kind.name} sells back for its full price{price ? `: ${price.amount} ${currencyName(price.currency)}` : ""}.

@@ -1,11 +1,14 @@
 /**
  * The arena: players you may attack (close to your level, not attacked by you in the
  * last 12 hours), each by pseudonym, level, trophies and whether the automatic plan
- * defends them. Attacking snapshots their plan and opens the attack's reconnaissance.
+ * defends them; a demo install's demo defenders are named as such. An empty offer says
+ * why and when that changes (the server's reason). Attacking snapshots their plan and
+ * opens the attack's reconnaissance.
  */
 import { useEffect, useState } from "preact/hooks";
 
 import { api, unwrap } from "../../api/client";
+import type { Answer } from "../../api/types";
 import { href, navigate } from "../../lib/router";
 import { useLive } from "../../stream/live";
 import { Loading, ProblemBox, Screen } from "../../ui/components";
@@ -14,6 +17,14 @@ import { useTkDecks } from "./TkDecks";
 
 function when(at: string | null | undefined): string {
   return at ? new Date(at).toLocaleString() : "";
+}
+
+type EmptyArena = NonNullable<Answer<"getTerrakardArena">["empty"]>;
+
+/** Why no one is offered, in the server's words, and from when that changes. */
+export function emptyArenaText(empty: EmptyArena | null | undefined): string {
+  if (!empty?.message) return "No one to attack right now. Come back later.";
+  return empty.until ? `${empty.message} The first of them can be attacked from ${when(empty.until)}.` : empty.message;
 }
 
 export function Arena() {
@@ -118,13 +129,14 @@ export function Arena() {
       <ProblemBox problem={action.problem} title="The attack did not start:" />
       {/* The count once it is known: never "Targets (0)" while the arena loads. */}
       <h2 id="tk-targets">{arena.data ? `Targets (${targets.length})` : "Targets"}</h2>
-      {arena.data && targets.length === 0 && <p>No one to attack right now. Come back later.</p>}
+      {arena.data && targets.length === 0 && <p class="callout" role="status">{emptyArenaText(arena.data.empty)}</p>}
       {targets.length > 0 && cannotAttack && <p class="note" id="tk-cannot-attack">{cannotAttack}</p>}
       <ul aria-labelledby="tk-targets" class="events">
         {targets.map((t) => (
           <li key={t.targetId}>
             <h3>{t.pseudonym}</h3>
             <p>Level {t.level} · {t.trophies} trophies · {t.automatic ? "defended by the automatic plan" : "defended by a saved plan"}</p>
+            {t.demo && <p class="note">A demo defender, not a player: it is here so that there is always someone to attack on a demo install.</p>}
             <button type="button" disabled={!!cannotAttack || action.busy} onClick={() => void attack(t.targetId ?? "")}
               aria-describedby={cannotAttack ? "tk-cannot-attack" : undefined}>
               Attack {t.pseudonym}
