@@ -6,9 +6,9 @@ every request); ``actor`` is the Author's token subject.
 
 from __future__ import annotations
 
+import builtins
 from collections.abc import Callable
 from contextlib import AbstractContextManager
-import builtins
 from typing import Any, TypeVar
 
 from services.authoring import forms, handlers, kinds, orm, purge, review
