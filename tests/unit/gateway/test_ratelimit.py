@@ -102,9 +102,10 @@ def test_an_authors_budget_is_larger_than_a_players_by_default():
     settings = load_settings({"DATABASE_URL": "postgresql://x/y", "AMQP_URI": "amqp://x"})
     assert settings.rate_limit_author_burst > settings.rate_limit_player_burst
     assert settings.rate_limit_author_per_minute > settings.rate_limit_player_per_minute
-    assert Limit(
-        settings.rate_limit_author_per_minute, settings.rate_limit_author_burst
-    ) == AUTHOR_LIMIT
+    assert (
+        Limit(settings.rate_limit_author_per_minute, settings.rate_limit_author_burst)
+        == AUTHOR_LIMIT
+    )
 
 
 def test_behind_a_trusted_proxy_the_address_is_the_client_it_names():
