@@ -13,7 +13,10 @@ first test to the bands and drop the second.
 
 from __future__ import annotations
 
+import pytest
+
 from deckyard import balance
+from deckyard.cli import main
 
 MATCHES = 300
 SEED = 30  # any seed; fixed so the test gives the same verdict every run
@@ -57,3 +60,12 @@ def test_with_the_proposed_level_one_defense_budget_the_bands_hold() -> None:
     assert 0.55 <= greedy <= 0.80
     assert 0.15 <= clicking <= 0.50
     assert clicking < greedy
+
+
+def test_the_command_runs_an_attack_on_the_training_plan_by_default(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["balance", "--game", "terrakard", "--matches", "5", "--seed", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "attacker | random | starter" in out and "defender | cpu    | training" in out
+    assert "results: attacker " in out  # the stars, in the engine's words
