@@ -13,6 +13,8 @@ import { api, idempotencyKey, listed, unwrap } from "../../api/client";
 import type { Answer } from "../../api/types";
 import { href } from "../../lib/router";
 import { Loading, ProblemBox, Screen } from "../../ui/components";
+import { chronovoreFace } from "../../ui/faces";
+import { CardGrid, GameCard } from "../../ui/GameCard";
 import { useAction, useResource } from "../../ui/resource";
 import { useWallet } from "../economy/Packs";
 import { type OwnedCard, useOwned } from "./Decks";
@@ -144,13 +146,15 @@ export function Crafting() {
         <p class="note">Only copies in none of your saved decks are offered: take a copy out of its deck first.</p>
         {!loading && shreddable.length === 0 && <p>No loose Plain or Golden copy{needle || rarity ? " matches" : ""}. <a href={href({ name: "cv_packs" })}>Open packs</a>.</p>}
         {shreddable.length > 0 && <p>{matching(shreddable.length)}</p>}
-        <ul aria-labelledby="cv-shred" class="pick-list">
+        <CardGrid labelledBy="cv-shred">
           {shreddable.slice(0, SHOWN).map((card) => {
             const entry = (library ?? []).find((c) => c.id === card.definitionId);
             const weakening = (entry?.definition as { weakening?: boolean } | undefined)?.weakening === true;
+            const face = entry ? chronovoreFace(faceOf(entry)) : null;
             return (
               <li key={card.definitionId}>
-                {card.name} · {title(card.rarity)}{weakening ? ` · weakened: a shred pays its crafting cost for ${weakenedDays} days after the change` : ""}
+                {face ? <GameCard face={face} compact /> : <>{card.name} · {title(card.rarity)}</>}
+                {weakening && <p class="note">Weakened: a shred pays its crafting cost for {weakenedDays} days after the change.</p>}
                 {FINISHES.map((finish) => {
                   const copies = loose(card, finish);
                   if (copies.length === 0) return null;
@@ -168,13 +172,13 @@ export function Crafting() {
               </li>
             );
           })}
-        </ul>
+        </CardGrid>
       </section>
 
       <section aria-labelledby="cv-craft">
         <h2 id="cv-craft">Craft a card</h2>
         <p>{matching(craftable.length)}</p>
-        <ul aria-labelledby="cv-craft" class="pick-list">
+        <CardGrid labelledBy="cv-craft">
           {craftable.slice(0, SHOWN).map((entry) => {
             const face = faceOf(entry);
             const mine = ownedByDefinition.get(entry.id ?? "")?.copies.length ?? 0;
@@ -182,8 +186,11 @@ export function Crafting() {
             const full = limit > 0 && mine >= limit;
             return (
               <li key={entry.id}>
-                {face.name} · {title(face.cardClass)} · {title(face.rarity)} · you own {mine} of {limit}
-                {full && <span class="note"> (at the copy limit)</span>}
+                <GameCard face={chronovoreFace(face)} compact />
+                <p>
+                  You own {mine} of {limit}
+                  {full && <span class="note"> (at the copy limit)</span>}
+                </p>
                 {FINISHES.map((finish) => {
                   const cost = priceOf(prices.data, face.rarity, finish)?.craft ?? 0;
                   return (
@@ -199,7 +206,7 @@ export function Crafting() {
               </li>
             );
           })}
-        </ul>
+        </CardGrid>
       </section>
     </Screen>
   );
