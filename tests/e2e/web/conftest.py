@@ -24,15 +24,19 @@ from typing import Any
 
 import pytest
 import requests
+from sqlalchemy import create_engine, func, select
 
 from deckyard.api_client import ApiClient
-from services.authoring.orm import plumbing
+from services.authoring.orm import content, plumbing
 from services.authoring.seed import seed
 from shared.clock import SystemClock
 from shared.config import SERVICE_NAMES
 from shared.db import Database, make_engine
 from tests.conftest import http_port
+from tests.e2e.terrakard.test_fresh_install import PROPAGATION_SECONDS, deckyard, fresh
 from tests.helpers import wait_for
+
+__all__ = ["fresh"]  # the fixture, for fresh_web_platform
 
 ROOT = Path(__file__).resolve().parents[3]
 DIST = ROOT / "web" / "dist"
@@ -113,13 +117,20 @@ def battle_clock() -> Any:
 def web_platform(start_service, settings, client_server, battle_clock):
     """Every service, the seeded catalogue, and a gateway that lets the client's origin
     call it; answers the page's URL."""
-    origin, client_config = client_server
+    origin = client_server[0]
     for name in SERVICE_NAMES:
         moved = name == "battle" and battle_clock is not None
         start_service(name, replacements={"clock": battle_clock} if moved else None)
     gateway = start_service("gateway", CORS_ORIGINS=origin)
     api = f"http://127.0.0.1:{http_port(gateway)}"
     seed_catalogue(settings, api)
+    return serve_client(client_server, settings, api)
+
+
+def serve_client(client_server: tuple[str, dict[str, Any]], settings: Any, api: str) -> str:
+    """The page's config.json pointed at the gateway ``api`` (development sign-in, a short
+    poll); answers the page's URL."""
+    origin, client_config = client_server
     client_config.update(
         {
             "apiOrigin": api,
@@ -130,6 +141,52 @@ def web_platform(start_service, settings, client_server, battle_clock):
         }
     )
     return origin + "/"
+
+
+@pytest.fixture
+def fresh_web_platform(fresh, start_service, client_server):
+    """A fresh install of its own (new databases, its own vhost: tests/e2e/terrakard/
+    test_fresh_install.py's ``fresh``) migrated and seeded by the operator's very command,
+    demo content included (``deckyard migrate --seed demo``, as compose's does; ``deckyard
+    run`` seeds the same): nothing on it but what the install publishes, its TerraKard
+    demo defenders too, which never reach the session's shared database (other tests
+    count the arena's targets there). Every service and a gateway the client's origin may
+    call; answers the page's URL once the seed's cards reach the cards service."""
+    deckyard(fresh, "migrate", "--seed", "demo")
+    containers = [start_service(name, settings_override=fresh) for name in SERVICE_NAMES]
+    gateway = start_service("gateway", settings_override=fresh, CORS_ORIGINS=client_server[0])
+    api = f"http://127.0.0.1:{http_port(gateway)}"
+    wait_for(lambda: catalogue_reached_cards(fresh, api), timeout=PROPAGATION_SECONDS, step=1)
+    yield serve_client(client_server, fresh, api)
+    # Stopped before ``fresh`` drops their databases (container_factory's own teardown
+    # comes after every other fixture's).
+    for container in containers:
+        container.kill()
+    gateway.stop()
+
+
+CARD_KINDS = ("creature", "power_card", "monster", "event_card", "card")  # of the 3 games
+
+
+def catalogue_reached_cards(settings: Any, api: str) -> bool:
+    """Every card the seed published in authoring is listed by cards (the seed's events
+    reach cards one by one): a starter, a starting collection, every pack can be had."""
+    engine = create_engine(settings.database_url_for("authoring"))
+    try:
+        with engine.connect() as connection:
+            published = dict(
+                connection.execute(
+                    select(content.c.game, func.count())
+                    .where(content.c.state == "published", content.c.kind.in_(CARD_KINDS))
+                    .group_by(content.c.game)
+                ).all()
+            )
+    finally:
+        engine.dispose()
+    return all(
+        len(requests.get(f"{api}/cards/catalogue", params={"game": game}).json()["items"]) == count
+        for game, count in published.items()
+    )
 
 
 @pytest.fixture

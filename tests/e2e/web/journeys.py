@@ -23,6 +23,11 @@ from playwright.sync_api import Browser, Page, expect, sync_playwright
 from tests.e2e.web.account_journey import account_deletion, deleted_sign_in
 from tests.e2e.web.author_journey import author_publishing, author_review_queue
 from tests.e2e.web.browser import CHROMIUM, PAGES, new_page, shot, sign_in, signed_in_at
+from tests.e2e.web.first_hour import (
+    chronovore_first_hour,
+    quest_first_hour,
+    terrakard_first_hour,
+)
 from tests.e2e.web.terrakard_journey import terrakard_defense
 
 
@@ -607,6 +612,9 @@ JOURNEYS: dict[str, Callable[[Page], None]] = {
     "first_visit": first_visit,
     "quest_tour": quest_tour,
     "terrakard_tour": terrakard_tour,
+    "quest_first_hour": quest_first_hour,
+    "terrakard_first_hour": terrakard_first_hour,
+    "chronovore_first_hour": chronovore_first_hour,
 }
 # Journeys that start somewhere else than the page's front door.
 JOURNEYS_FROM_URL: dict[str, Callable[[Page, str], None]] = {"chronovore_tour": chronovore_tour}
