@@ -1,14 +1,10 @@
 """A new TerraKard player's attacks on the level-1 training plan, as measured in
 docs/balance/terrakard.md (``deckyard balance --game terrakard``).
 
-Issue 30's bands (greedy 55-75%, random 20-50%) are **not met** by the shipped numbers:
-a new player who cannot see the plan wins about 28% with the best deck of the starting
-collection, against the automatic plan of that same collection (the defense's rulebook
-rampart and ties decide it; the report says why). So this test holds what is measured,
-widened for the sampling error of 300 matches (about +-5 points), and the proposal the
-report makes: with the level-1 defense budget at 7 (ours; config.LEVEL_BUDGETS has 9)
-the same player is inside both bands. When that change (or another) ships, move the
-first test to the bands and drop the second.
+Issue 30's bands: a greedy player wins 55-75%, a random-clicking one 20-50%. They hold
+since the automatic plan spends four fifths of the defense budget (7 of 9 at level 1,
+games/terrakard/automatic.py); at the full budget the same player won 28% and 9%. The
+bounds are the bands widened for the sampling error of 300 matches (about +-5 points).
 """
 
 from __future__ import annotations
@@ -34,32 +30,27 @@ def attacker(
     return balance.summarise(setup, balance.simulate(setup, matches))
 
 
-def test_against_the_training_plan_a_new_player_wins_what_the_report_measures() -> None:
+def test_against_the_training_plan_a_new_player_wins_inside_the_bands() -> None:
+    best = attacker("starter", "greedy").wins["attacker"].value
+    clicking = attacker("starter", "random").wins["attacker"].value
+    any_deck = attacker("starter:any", "random").wins["attacker"].value
+    # Measured at 1,000 matches: 70.9%, 39.6% and 20.8%.
+    assert 0.50 <= best <= 0.80
+    assert 0.15 <= clicking <= 0.55 and 0.15 <= any_deck <= 0.55
+    assert any_deck <= clicking < best
+
+
+def test_an_attack_on_the_training_plan_ends_in_stars_or_a_defeat() -> None:
     greedy = attacker("starter", "greedy")
-    clicking = attacker("starter:any", "random")
-    # Measured at 1,000 matches: greedy 28.4%, random 9.4% (the bands: 55-75%, 20-50%).
-    assert 0.22 <= greedy.wins["attacker"].value <= 0.36
-    assert 0.05 <= clicking.wins["attacker"].value <= 0.16
-    # Every attack ends (five rounds at most) in the engine's words; a won one against
-    # this plan takes two stars or three (the defense ends at half its HP or less).
+    # Every attack ends (five rounds at most) in the engine's words.
     words = greedy.results["attacker"]
     assert sum(words.values()) == MATCHES and greedy.unfinished == 0
-    assert set(words) <= {"defeat", "two_stars", "three_stars"}
+    assert set(words) <= {"defeat", "one_star", "two_stars", "three_stars"}
 
 
 def test_a_player_who_knew_the_plan_would_win_nearly_always() -> None:
     # The one-ply lookahead sees each defense card's reveal: the ceiling of information.
     assert attacker("starter", "lookahead", matches=100).wins["attacker"].value >= 0.95
-
-
-def test_with_the_proposed_level_one_defense_budget_the_bands_hold() -> None:
-    plan = "automatic:7:balanced"  # the automatic plan's choice within 7, not 9
-    greedy = attacker("starter", "greedy", plan).wins["attacker"].value
-    clicking = attacker("starter:any", "random", plan).wins["attacker"].value
-    # The issue's bands widened by 5 points for the sampling error (measured: 74.4%, 21.2%).
-    assert 0.55 <= greedy <= 0.80
-    assert 0.15 <= clicking <= 0.50
-    assert clicking < greedy
 
 
 def test_the_command_runs_an_attack_on_the_training_plan_by_default(

@@ -6,7 +6,7 @@ import pytest
 
 from games.kit.refusal import Refusal
 from games.terrakard import config
-from games.terrakard.automatic import automatic_plan
+from games.terrakard.automatic import automatic_budget, automatic_plan
 from games.terrakard.content import Category, Rarity
 from games.terrakard.plans import (
     POSTURE_FACTORS,
@@ -101,17 +101,26 @@ def test_far_below_the_budget_is_under_sixty_percent_of_the_defense_budget():
 def test_the_automatic_plan_takes_the_strongest_cards_that_fit_the_budget():
     strong = [card(f"L{i}", rarity=Rarity.LEGENDARY, atk=80, def_=80) for i in range(3)]
     weak = [card(f"W{i}", atk=10 + i, def_=10) for i in range(6)]
-    # Level 2's defense budget is 10: one Legendary (5) and five Commons, not two Legendary.
-    built = automatic_plan([*weak, *strong], level=2)
+    # Level 4's automatic budget is 10 (of 13): one Legendary (5) and five Commons, not two.
+    built = automatic_plan([*weak, *strong], level=4)
     assert built is not None
     names = [c.name for c in built.cards]
-    assert assess_plan(built, level=2).legal and built.cost == 10
-    only_commons = automatic_plan([*weak, *strong], level=1)  # 9: no Legendary fits
+    assert assess_plan(built, level=4).legal and built.cost == 10
+    only_commons = automatic_plan([*weak, *strong], level=1)  # 7: no Legendary fits
     assert only_commons is not None and only_commons.reserve.name == "W5"
     assert built.reserve.name == "L0"  # the strongest chosen card is the reserve
     assert names.count("L1") == 0 and len(set(names)) == 6
     assert [c.name for c in built.rounds] == ["W5", "W4", "W3", "W2", "W1"]
     assert built.posture is Posture.BALANCED and built.condition.trigger is Trigger.LOW_HP
+
+
+def test_an_automatic_plan_spends_at_most_four_fifths_of_the_defense_budget():
+    # A training target, below what a player who plans fields (docs/balance/terrakard.md).
+    assert [automatic_budget(level) for level in (1, 2, 3, 4)] == [7, 8, 9, 10]
+    commons = [card(f"C{i}", atk=10 + i, def_=10) for i in range(8)]
+    uncommons = [card(f"U{i}", rarity=Rarity.UNCOMMON, atk=40, def_=40) for i in range(4)]
+    plan = automatic_plan([*commons, *uncommons], level=1)
+    assert plan is not None and plan.cost <= 7 < config.budget_for(1).defense
 
 
 def test_the_automatic_plan_is_deterministic_whatever_the_collection_order():
