@@ -260,19 +260,28 @@ def _marked(state: AttackState, action: Action) -> Action:
     return marked(action, int(question["answer"]))
 
 
-class _Hosted(TerraKardEngine):
+class _Hosted:
     """The engine as battle hosts it for a simulation: an answer is marked before it is
     applied (the engine refuses an unmarked one), and giving up is left out of the
     attacker's choices (a simulation measures play, not surrender, as the kit's policies
-    leave out a "forfeit")."""
+    leave out a "forfeit"). It wraps the engine rather than subclassing it: compiled
+    (``make engines``), the engine's class cannot be inherited by interpreted code."""
+
+    def __init__(self, engine: TerraKardEngine) -> None:
+        self._engine = engine
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._engine, name)
 
     def legal_actions(self, state: AttackState, seat: Seat) -> list[Action]:
-        return [a for a in super().legal_actions(state, seat) if a.kind is not ActionKind.GIVE_UP]
+        return [
+            a for a in self._engine.legal_actions(state, seat) if a.kind is not ActionKind.GIVE_UP
+        ]
 
     def apply(
         self, state: AttackState, seat: Seat, action: Action, now: datetime
     ) -> tuple[AttackState, list[Event]]:
-        return super().apply(state, seat, _marked(state, action), now)
+        return self._engine.apply(state, seat, _marked(state, action), now)
 
 
 def attack_deck(catalogue: Mapping[str, Mapping[str, Any]], names: Sequence[str]) -> list[Card]:
@@ -280,7 +289,7 @@ def attack_deck(catalogue: Mapping[str, Mapping[str, Any]], names: Sequence[str]
     return [card(catalogue, name) for name in names]
 
 
-ENGINE = _Hosted()
+ENGINE = _Hosted(TerraKardEngine())
 WINNING = frozenset({*STARS_WORD.values(), "victory"})  # the defender's word
 CPU = TERRAKARD_CPU  # acts for the attacker only: on the defender's seat, never asked
 
