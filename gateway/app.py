@@ -2,9 +2,11 @@
 
 ``Gateway`` combines the route mixins (``gateway/routes/``, one module per area and
 per game) with what they use: the token verifier, the rate limits, the player leases,
-the RPC client, the push hub. ``api_app`` serves the public routes and the push
-channel on ``GATEWAY_PORT``; ``status_app`` the internal routes on ``STATUS_PORT``
-(``/internal/status``, and ``/metrics``: gateway/metrics.py).
+the RPC client, the push hub. Its bases are the explicit list of route classes, each
+declaring its routes in its own body; a handler name or a method and path declared
+twice refuses to start (``routes_of``, gateway/http.py). ``api_app`` serves the
+public routes and the push channel on ``GATEWAY_PORT``; ``status_app`` the internal
+routes on ``STATUS_PORT`` (``/internal/status``, and ``/metrics``: gateway/metrics.py).
 
 """
 
@@ -96,6 +98,8 @@ class Gateway(
     WebRoutes,
 ):
     def __init__(self, settings: Settings) -> None:
+        # First: two routes of one name, or of one method and path, refuse to start.
+        self.declared_routes = routes_of(type(self))
         self.settings = settings
         self.auth = build_verifier(settings)
         self.limits = build_limits(settings)
@@ -129,9 +133,10 @@ class Gateway(
             await self.services.stop()
 
     def _table(self, internal: bool) -> RoutingTable:
+        # Looked up on the class: an attribute of the instance never stands in for a handler.
         return RoutingTable(
-            Bound(route, getattr(self, name))
-            for name, route in routes_of(type(self))
+            Bound(route, getattr(type(self), name).__get__(self))
+            for name, route in self.declared_routes
             if route.internal == internal
         )
 

@@ -88,13 +88,53 @@ def internal(method: str, url: str, doc: RouteDoc) -> Callable[[Any], Any]:
     return _route(method, url, doc, internal=True)
 
 
+class RouteClash(RuntimeError):
+    """Two routes the gateway cannot both serve: it refuses to start rather than lose one."""
+
+
 def routes_of(cls: type) -> list[tuple[str, Route]]:
-    """(handler name, route) of every route a gateway class declares."""
-    found = []
-    for name in dir(cls):
-        for route in getattr(getattr(cls, name, None), ROUTES_ATTRIBUTE, ()):
-            found.append((name, route))
+    """(handler name, route) of every route a gateway class declares, by path and method.
+
+    The class statement's bases are the list of route classes; each class's routes are
+    read from its own ``__dict__``. Read through ``dir()`` of the combined class, a name
+    that two mixins define is one attribute, and the other mixin's route is silently
+    gone; so a route's handler name defined by a second class of ``cls``, or a second
+    route of one method and path on one port, is a ``RouteClash`` naming both.
+    """
+    classes = cls.__mro__
+    found: list[tuple[str, Route]] = []
+    owner: dict[str, str] = {}  # handler name -> "module.Class.name"
+    for declaring in classes:
+        for name, member in vars(declaring).items():
+            routes = getattr(member, ROUTES_ATTRIBUTE, ())
+            if not routes:
+                continue
+            where = _where(declaring, name)
+            other = next((c for c in classes if c is not declaring and name in vars(c)), None)
+            if other is not None:
+                raise RouteClash(f"{where} and {_where(other, name)}: one handler name twice")
+            found.extend((name, route) for route in routes)
+            owner[name] = where
+    served: dict[tuple[bool, str, str], str] = {}
+    for name, route in found:
+        for method in route.method.split(","):
+            key = (route.internal, method.strip().upper(), _VARIABLE.sub(_unnamed, route.url))
+            if key in served:
+                raise RouteClash(
+                    f"{served[key]} and {owner[name]}: both {key[1]} {route.url}"
+                    + (" (status port)" if route.internal else "")
+                )
+            served[key] = owner[name]
     return sorted(found, key=lambda item: (item[1].url, item[1].method))
+
+
+def _where(declaring: type, name: str) -> str:
+    return f"{declaring.__module__}.{declaring.__qualname__}.{name}"
+
+
+def _unnamed(variable: re.Match[str]) -> str:
+    """A path variable without its name: ``<uuid:id>`` and ``<uuid:deck_id>`` match alike."""
+    return f"<{variable.group(1) or ''}>"
 
 
 # The games with a currency ledger and packs (services/cards/economy_data/currencies.json;
