@@ -1,39 +1,15 @@
-"""Authored content as other services see it: kinds and games (Quest's bounds: games/quest).
+"""Authored content as other services see it: kinds and games (Quest's bounds and
+vocabulary live in games/quest/content.py: shared imports no game).
 
 authoring owns the content and its lifecycle; challenge and cards keep read
-models of what is published. The names and bounds they must agree on live
-here, once.
+models of what is published. The names they must agree on live here, once.
 """
 
 from __future__ import annotations
 
 from enum import StrEnum
 
-# Quest's rules live in games/quest; re-exported here for the services that read them
-# with the cross-game names below.
-from games.quest.content import (
-    MAX_EVENT_RADIUS_M,
-    MIN_EVENT_RADIUS_M,
-    STARTER_AFFINITIES,
-    STARTER_CREATURES_PER_AFFINITY,
-    STARTER_POWER_CARDS,
-    Affinity,
-    Rarity,
-)
-
-__all__ = [
-    "CARD_KINDS",
-    "MAX_EVENT_RADIUS_M",
-    "MIN_EVENT_RADIUS_M",
-    "QUESTION_KINDS",
-    "STARTER_AFFINITIES",
-    "STARTER_CREATURES_PER_AFFINITY",
-    "STARTER_POWER_CARDS",
-    "Affinity",
-    "Game",
-    "Kind",
-    "Rarity",
-]
+__all__ = ["CARD_KINDS", "QUESTION_KINDS", "Game", "Kind"]
 
 
 class Game(StrEnum):

@@ -11,7 +11,6 @@ from typing import Any
 
 from nameko.extensions import DependencyProvider
 
-from games.quest.canonical import QUEST_CANONICAL, CanonicalCards
 from shared import tracing
 from shared.clock import Clock, SystemClock
 from shared.config import Settings, settings_from_nameko_config
@@ -101,7 +100,11 @@ class SettingsProvider(DependencyProvider):  # type: ignore[misc]
 
 
 class CanonicalCardsProvider(DependencyProvider):  # type: ignore[misc]
-    """The lineages the game depends on (``games.quest.canonical``); tests swap in their own."""
+    """The lineages a game depends on (Quest's: ``games.quest.canonical``), given by the
+    service that names the game (shared imports no game); tests swap in their own."""
 
-    def get_dependency(self, worker_ctx: Any) -> CanonicalCards:
-        return QUEST_CANONICAL
+    def __init__(self, canonical: Any) -> None:
+        self.canonical = canonical
+
+    def get_dependency(self, worker_ctx: Any) -> Any:
+        return self.canonical

@@ -15,15 +15,9 @@ from enum import StrEnum
 from typing import Any, Protocol
 
 from games.quest.canonical import QUEST_CANONICAL, CanonicalCards
+from games.quest.content import STARTER_AFFINITIES, STARTER_CREATURES_PER_AFFINITY, Rarity
 from services.authoring import kinds
-from shared.content import (
-    CARD_KINDS,
-    QUESTION_KINDS,
-    STARTER_AFFINITIES,
-    STARTER_CREATURES_PER_AFFINITY,
-    Kind,
-    Rarity,
-)
+from shared.content import CARD_KINDS, QUESTION_KINDS, Kind
 from shared.errors import Conflict, Forbidden, InvalidInput
 from shared.events import (
     CONTENT_PUBLISHED,

@@ -10,6 +10,7 @@ from typing import Any
 
 from marshmallow import ValidationError, fields, validate, validates_schema
 
+from games.quest.content import MAX_EVENT_RADIUS_M, MIN_EVENT_RADIUS_M, Affinity, Rarity
 from games.quest.validation import validate_conditions, validate_effects
 from services.authoring.kind_rules import (
     LONG_TEXT,
@@ -19,7 +20,7 @@ from services.authoring.kind_rules import (
     KindRules,
     text_field,
 )
-from shared.content import MAX_EVENT_RADIUS_M, MIN_EVENT_RADIUS_M, Affinity, Kind, Rarity
+from shared.content import Kind
 
 MAX_CHALLENGE_QUESTIONS = 50  # assumed
 MAX_CAMPAIGN_EVENTS = 50  # assumed

@@ -11,6 +11,7 @@ from collections.abc import Callable
 from contextlib import AbstractContextManager
 from typing import Any, TypeVar
 
+from games.quest.canonical import QUEST_CANONICAL
 from services.authoring import forms, handlers, kinds, orm, purge, review
 from services.authoring.repository import AuthoringUnitOfWork, unit_of_work
 from services.authoring.schemas import (
@@ -47,7 +48,7 @@ class AuthoringService(HealthEndpoints):
 
     db = DatabaseProvider(orm.plumbing)
     clock = ClockProvider()
-    canonical = CanonicalCardsProvider()
+    canonical = CanonicalCardsProvider(QUEST_CANONICAL)
 
     def _uow(self) -> AbstractContextManager[AuthoringUnitOfWork]:
         return unit_of_work(self.db)

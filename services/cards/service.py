@@ -6,6 +6,7 @@ from collections.abc import Callable
 from contextlib import AbstractContextManager
 from typing import Any, TypeVar
 
+from games.quest.canonical import QUEST_CANONICAL
 from services.cards import collection_handlers as collection
 from services.cards import crafting_handlers as crafting
 from services.cards import fairness_handlers as fairness
@@ -95,7 +96,7 @@ class CardsService(HealthEndpoints):
     db = DatabaseProvider(orm.plumbing)
     clock = ClockProvider()
     random = RandomProvider()
-    canonical = CanonicalCardsProvider()
+    canonical = CanonicalCardsProvider(QUEST_CANONICAL)
     economy = EconomyProvider()
 
     def _uow(self) -> AbstractContextManager[CardsUnitOfWork]:

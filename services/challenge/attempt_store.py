@@ -10,6 +10,7 @@ from sqlalchemy import String, and_, cast, func, insert, literal, select, tuple_
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.orm import Session
 
+from games.quest.content import MAX_EVENT_RADIUS_M
 from services.challenge.domain.attempt import (
     QUESTIONS_PER_ATTEMPT,
     Answer,
@@ -29,7 +30,6 @@ from services.challenge.orm import (
     location_claims,
     questions,
 )
-from shared.content import MAX_EVENT_RADIUS_M
 from shared.db import columns, pipelined
 
 # Ours: PostGIS measures on the spheroid; a point placed exactly on the radius can come

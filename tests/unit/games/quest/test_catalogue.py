@@ -13,16 +13,16 @@ from typing import Any
 
 import pytest
 
-from games.quest.validation import CONDITIONS, EFFECTS
-from services.authoring.kinds import MOVES_PER_CREATURE, card_name, load_body, readiness_problems
-from shared.content import (
+from games.quest.content import (
     STARTER_AFFINITIES,
     STARTER_CREATURES_PER_AFFINITY,
     STARTER_POWER_CARDS,
     Affinity,
-    Kind,
     Rarity,
 )
+from games.quest.validation import CONDITIONS, EFFECTS
+from services.authoring.kinds import MOVES_PER_CREATURE, card_name, load_body, readiness_problems
+from shared.content import Kind
 
 REPO = Path(__file__).parents[4]
 CATALOGUE = REPO / "services/authoring/seed/quest_cards.json"

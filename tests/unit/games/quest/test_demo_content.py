@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
+from games.quest.content import MAX_EVENT_RADIUS_M, MIN_EVENT_RADIUS_M
 from services.authoring.kinds import load_body, readiness_problems
-from shared.content import MAX_EVENT_RADIUS_M, MIN_EVENT_RADIUS_M
 
 ROOT = Path(__file__).parents[4]
 SEED = ROOT / "services/authoring/seed/quest_content.json"

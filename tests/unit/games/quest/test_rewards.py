@@ -17,13 +17,13 @@ from fractions import Fraction
 import pytest
 
 from games.kit.fair import Roller
+from games.quest.content import Rarity
 from games.quest.rewards import (
     PERFECT_WEIGHTS,
     choose_definitions,
     redistributed,
     roll_rarities,
 )
-from shared.content import Rarity
 
 ROLLS = 100_000
 ALL = set(Rarity)
