@@ -321,6 +321,14 @@ MATRIX: list[tuple[str, str, str | None, tuple[int | str, ...]]] = [
                (ANON,       NOT_AUTHOR, NOT_AUTHOR,    200,            LOCKED)),
     ("GET",    "/authoring/content/<uuid:content_id>/audit", None,
                (ANON,       NOT_AUTHOR, NOT_AUTHOR,    200,            LOCKED)),
+    # The review queue and a batch: the author's own submission is refused per item
+    # (200, its outcome "refused": four-eyes), the batch itself answered.
+    ("GET",    "/authoring/review-queue",              None,
+               (ANON,       NOT_AUTHOR, NOT_AUTHOR,    200,            LOCKED)),
+    ("POST",   "/authoring/review-queue/approvals",    "approve",
+               (ANON,       NOT_AUTHOR, NOT_AUTHOR,    200,            LOCKED)),
+    ("GET",    "/authoring/forms",                     None,
+               (ANON,       NOT_AUTHOR, NOT_AUTHOR,    200,            LOCKED)),
     # Deleting one's own account, last. Neither route takes an id: each caller reads or
     # deletes only their own account. A locked account may still read its deletion and
     # ask again (the same deletion comes back): docs/account-deletion.md.
@@ -487,6 +495,7 @@ BODIES = {
     "content": lambda w: {"kind": "question", "game": "quest", "body": question_body()},
     "edit": lambda w: {"expectedVersion": 1, "body": question_body()},
     "submit": lambda w: {"to": "in_review", "expectedVersion": 2},
+    "approve": lambda w: {"items": [{"id": w.content, "expectedVersion": 3}]},
     "confirm": lambda w: {"confirm": CONFIRMATION_PHRASE},
     "buy": lambda w: {"kind": "core"},
     "craft": lambda w: {"definitionId": w.craftable, "finish": "plain"},
