@@ -35,12 +35,14 @@ from shared.metrics import (
     METRICS_MEASURED_AT,
     WorkerMetrics,
     exposition,
+    measure_inbox,
     measure_outbox,
     measure_pool,
 )
 from shared.readiness import DEFAULT_TTL_SECONDS, BrokerLink, CachedCheck
 from shared.rpc import rpc
 from shared.web_server import http
+from shared.worker_logs import WorkerLogs
 from shared.worker_tracing import WorkerTracing
 
 log = logging.getLogger(__name__)
@@ -95,11 +97,13 @@ class BrokerReadiness(DependencyProvider):  # type: ignore[misc]
 class ServiceGauges(DependencyProvider):  # type: ignore[misc]
     """Measures the gauges that need the service's database every
     ``METRICS_INTERVAL_SECONDS``, in a green thread of the container: the connection
-    pool (always), the outbox (always), and the service's own ``measures``. A database
-    that is away sets ``deckyard_database_up`` to 0 and is logged once per interval."""
+    pool, the outbox and the inbox's consumers (always), and the service's own
+    ``measures``. A database that is away sets ``deckyard_database_up`` to 0 and is
+    logged once per interval."""
 
     def __init__(self, *measures: Measure) -> None:
-        self.measures: tuple[Measure, ...] = (measure_pool, measure_outbox, *measures)
+        always = (measure_pool, measure_outbox, measure_inbox)
+        self.measures: tuple[Measure, ...] = (*always, *measures)
 
     def setup(self) -> None:
         config = self.container.config
@@ -150,6 +154,7 @@ class HealthEndpoints:
     broker_ready = BrokerReadiness()
     worker_metrics = WorkerMetrics()
     worker_tracing = WorkerTracing()  # a span per RPC and event, with OTEL_EXPORTER_OTLP_ENDPOINT
+    worker_logs = WorkerLogs()  # each worker's lines name its service; failing timers throttled
     # A service that measures more declares its own: ServiceGauges(measure_matches).
     service_gauges = ServiceGauges()
 

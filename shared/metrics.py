@@ -16,11 +16,18 @@ Gauges that need the database (the outbox's backlog, battle's matches) are measu
 each service every ``METRICS_INTERVAL_SECONDS`` in a green thread of its own
 (shared/health.py, ``ServiceGauges``), not when scraped: a scrape never waits for a
 busy connection pool, and a flood of scrapes costs the database nothing.
+
+A labelled counter's series exists from the service's start, at 0, for every label set
+the service can know (``count_from_zero``: its consumers' queues, its outbox, the
+outcomes; ``measure_inbox``: the consumers its inbox names). A series born at 1 has no
+increase to show: ``increase()`` over it is empty, so the first parked event after a
+restart would never fire ``DeckyardEventsParked`` and its panel would say "No data".
 """
 
 from __future__ import annotations
 
 import time
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from nameko.events import EventHandler
@@ -84,6 +91,7 @@ EVENTS_PARKED = Counter(
     "(deckyard dead-letters lists and replays them)",
     ["queue"],
 )
+TRANSACTION_OUTCOMES = ("retried", "gave_up")  # shared/db.py, run_in_transaction
 TRANSACTION_CONFLICTS = Counter(
     "deckyard_transaction_conflicts",
     "Units of work PostgreSQL rolled back for a deadlock or a serialization failure: run "
@@ -157,6 +165,34 @@ def measure_outbox(service: str, database: Database) -> None:
     OUTBOX_OLDEST_AGE.labels(service).set(max(0.0, float(age or 0.0)))
 
 
+def count_from_zero(service: str, queues: Iterable[str]) -> None:
+    """Every labelled counter a service counts into, at 0 for the label sets it knows
+    when it starts: the queues of its event handlers, its outbox, the outcomes."""
+    for queue in queues:
+        EVENTS_RETRIED.labels(queue)
+        EVENTS_PARKED.labels(queue)
+    for outcome in TRANSACTION_OUTCOMES:
+        TRANSACTION_CONFLICTS.labels(outcome)
+    OUTBOX_PUBLISHED.labels(service)
+    OUTBOX_PUBLISH_FAILURES.labels(service)
+
+
+def measure_inbox(service: str, database: Database) -> None:
+    """The consumers of the service's inbox at 0 duplicates: a duplicate is of a message
+    already applied, so its consumer has a row (names live in the handlers' modules, not
+    here). A loose index scan of the primary key: one probe per consumer, never a scan
+    of the table."""
+    consumer = database.plumbing.processed_messages.c.consumer
+    found = select(consumer).order_by(consumer).limit(1).cte("found", recursive=True)
+    after = select(consumer).where(consumer > found.c.consumer).order_by(consumer).limit(1)
+    found = found.union_all(select(after.scalar_subquery()).where(found.c.consumer.is_not(None)))
+    with database.read() as session:
+        session.execute(text("SET LOCAL statement_timeout = 5000"))
+        names = session.scalars(select(found.c.consumer).where(found.c.consumer.is_not(None)))
+        for name in names:
+            INBOX_DUPLICATES.labels(name)
+
+
 def measure_pool(service: str, database: Database) -> None:
     pool: Any = database.engine.pool  # a QueuePool (shared/db.py, make_engine)
     DB_POOL_MAX.labels(service).set(pool.size() + getattr(pool, "_max_overflow", 0))
@@ -170,6 +206,12 @@ class WorkerMetrics(DependencyProvider):  # type: ignore[misc]
 
     def setup(self) -> None:
         self._started: dict[Any, tuple[float, Any]] = {}
+
+    def start(self) -> None:
+        # After every extension's setup: an event handler names its queue in its own.
+        entrypoints = self.container.entrypoints
+        queues = [e.queue.name for e in entrypoints if isinstance(e, EventHandler)]
+        count_from_zero(self.container.service_name, queues)
 
     def worker_setup(self, worker_ctx: Any) -> None:
         request_id = worker_ctx.context_data.get("request_id")
