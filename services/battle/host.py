@@ -1,6 +1,7 @@
 """The match host: any engine of games/ behind the kit protocol, with seats, a log and time.
 
-Pure: no I/O, no clock, no random (an engine's chance comes from the match seed).
+Pure: no I/O, no clock, no random (an engine's chance comes from the match seed). The
+one exception decides nothing: ``_apply`` times each engine step for the metrics.
 Nothing here knows a game: a ``HostedGame`` brings the engine, its CPU policy and
 the rulebook's one-active rule; ``services.battle.games`` holds them by name.
 
@@ -14,6 +15,7 @@ one ``MatchFinished`` has an id that follows from the match id.
 
 from __future__ import annotations
 
+import time
 import uuid
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -23,6 +25,7 @@ from typing import Any, Protocol
 
 from games.kit.protocol import CpuPolicy, Engine
 from games.kit.refusal import Refusal
+from services.battle.metrics import ENGINE_ACTION_DURATION
 from shared.errors import InvalidInput
 from shared.events import MATCH_FINISHED, MATCH_UPDATED, Event, new_event
 
@@ -176,6 +179,17 @@ def _step(
     return Step(seat, engine.action_to_json(action), now, list(events), engine.version(state))
 
 
+def _apply(
+    hosted: HostedGame, state: Any, seat: str, action: Any, now: datetime
+) -> tuple[Any, list[Any]]:
+    """The engine's step, timed: one observation per applied action (a refusal raises
+    before it, and is no action)."""
+    started = time.perf_counter()
+    applied = hosted.engine.apply(state, seat, action, now)
+    ENGINE_ACTION_DURATION.labels(hosted.engine.game).observe(time.perf_counter() - started)
+    return applied
+
+
 def _cpu_to_act(hosted: HostedGame, seats: Sequence[Seat], state: Any) -> str | None:
     cpus = {s.name for s in seats if s.kind is SeatKind.CPU}
     return next((s for s in hosted.engine.waiting_for(state) if s in cpus), None)
@@ -193,7 +207,7 @@ def cpu_replies(
         action = hosted.cpu(state, seat)
         if action is None:
             break
-        state, events = hosted.engine.apply(state, seat, action, now)
+        state, events = _apply(hosted, state, seat, action, now)
         steps.append(_step(hosted, seat, action, state, now, events))
     return state, steps
 
@@ -202,7 +216,7 @@ def play(
     hosted: HostedGame, seats: Sequence[Seat], state: Any, seat: str, action: Any, now: datetime
 ) -> tuple[Any, list[Step]]:
     """``seat``'s action (the engine refuses it before any change), then the CPU's."""
-    state, events = hosted.engine.apply(state, seat, action, now)
+    state, events = _apply(hosted, state, seat, action, now)
     first = _step(hosted, seat, action, state, now, events)
     state, replies = cpu_replies(hosted, seats, state, now)
     return state, [first, *replies]
@@ -217,7 +231,7 @@ def catch_up(
     deadline = engine.deadline(state)
     if deadline is not None and now >= deadline:
         for seat, action in engine.timeouts(state):
-            state, events = engine.apply(state, seat, action, now)
+            state, events = _apply(hosted, state, seat, action, now)
             steps.append(_step(hosted, seat, action, state, now, events))
     state, replies = cpu_replies(hosted, seats, state, now)
     return state, steps + replies

@@ -1,9 +1,10 @@
-"""Battle's own gauge: matches by game and status, measured with the other database
-gauges every ``METRICS_INTERVAL_SECONDS`` (shared/health.py, ``ServiceGauges``)."""
+"""Battle's own metrics: matches by game and status, measured with the other database
+gauges every ``METRICS_INTERVAL_SECONDS`` (shared/health.py, ``ServiceGauges``), and the
+engines' time per action by game (services/battle/host.py)."""
 
 from __future__ import annotations
 
-from prometheus_client import Gauge
+from prometheus_client import Gauge, Histogram
 from sqlalchemy import func, select, text
 
 from services.battle.orm import matches
@@ -13,6 +14,14 @@ MATCHES = Gauge(
     "deckyard_battle_matches",
     "Matches in the battle database by game and status (active, finished)",
     ["game", "status"],
+)
+# Seconds; a rule engine's step in plain Python, from tens of microseconds to a slow one.
+ENGINE_BUCKETS = (0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.5)
+ENGINE_ACTION_DURATION = Histogram(
+    "deckyard_battle_engine_action_seconds",
+    "Time a game's engine took to apply one action (a player's, the CPU's or a timeout's)",
+    ["game"],
+    buckets=ENGINE_BUCKETS,
 )
 _seen: set[tuple[str, str]] = set()
 
