@@ -18,7 +18,19 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-ALLOWED_HEADERS = ("Authorization", "Content-Type", "Idempotency-Key", "X-Request-ID")
+# traceparent, tracestate, baggage: the W3C trace context that a page instrumented with
+# OpenTelemetry adds to its calls. Not allowed, the preflight fails and the browser refuses
+# the call itself; allowed, the gateway still drops them at the edge and starts its own
+# trace (shared/tracing.py, CLIENT_CONTEXT_HEADERS).
+ALLOWED_HEADERS = (
+    "Authorization",
+    "Content-Type",
+    "Idempotency-Key",
+    "X-Request-ID",
+    "traceparent",
+    "tracestate",
+    "baggage",
+)
 EXPOSED_HEADERS = ("Retry-After", "Location", "X-Request-ID")
 MAX_AGE_SECONDS = 600  # ours; Chromium caps a preflight's cache at 2 hours, Firefox at 24
 

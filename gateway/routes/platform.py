@@ -10,9 +10,10 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import Response
 
+from gateway.apidocs import docs_page
 from gateway.devauth import dev_jwks
 from gateway.http import RouteDoc, api, internal
-from gateway.openapi import build_spec, render_docs_page
+from gateway.openapi import build_spec
 from gateway.routes.platform_schemas import HealthSchema, ReadySchema, StatusSchema
 from gateway.rpc import NamekoRpc
 from shared.config import SERVICE_NAMES, Settings
@@ -98,11 +99,19 @@ class PlatformRoutes:
         """``GET /openapi.json`` -> the OpenAPI 3.1 document of every route"""
         return build_spec(type(self), servers=self.settings.api_servers)
 
-    @api("GET", "/docs", RouteDoc("A browsable list of the routes", content_type="text/html"))
+    @api(
+        "GET",
+        "/docs",
+        RouteDoc(
+            "The API reference (Swagger UI on /openapi.json, served from this host)",
+            content_type="text/html",
+        ),
+    )
     async def docs(self, request: Request) -> Response:
-        """``GET /docs`` -> an HTML page listing every route"""
+        """``GET /docs`` -> an HTML page: Swagger UI, or the plain list of every route
+        where the client was built without it (gateway/apidocs.py)"""
         spec = build_spec(type(self), servers=self.settings.api_servers)
-        return Response(render_docs_page(spec), media_type="text/html")
+        return Response(docs_page(spec, self.settings.web_root), media_type="text/html")
 
     @api("GET", "/dev/jwks.json", RouteDoc("Development issuer keys (DEV_AUTH=1 only)"))
     async def dev_jwks(self, request: Request) -> Response:

@@ -525,7 +525,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A browsable list of the routes */
+        /** The API reference (Swagger UI on /openapi.json, served from this host) */
         get: operations["getDocs"];
         put?: never;
         post?: never;
