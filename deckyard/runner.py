@@ -149,7 +149,12 @@ def _announce_when_listening(settings: Settings, gateway: subprocess.Popen[bytes
 
 
 def run_services(settings: Settings, services: Sequence[str]) -> None:
-    configure_logging(settings.log_format, settings.log_level)
+    # The lines outside a worker (the relay's, the gauges') name the one service a
+    # process runs; with several, only the workers' do (shared/worker_logs.py).
+    ours = [s for s in services if s != "gateway"]
+    configure_logging(
+        settings.log_format, settings.log_level, service=ours[0] if len(ours) == 1 else None
+    )
     tracing.configure()  # traces only when OTEL_EXPORTER_OTLP_ENDPOINT is set
     use_cooperative_psycopg()
     alone = _alone(services)

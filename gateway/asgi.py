@@ -13,7 +13,8 @@ problem+json (gateway/problems.py). Starlette's ``Request``, ``Response`` and
   the answer's ``X-Request-ID``.
 * **CORS** for ``CORS_ORIGINS`` (gateway/cors.py); the status port answers none.
 * **Metrics** (the API port's app only): every request counted and timed by its route's
-  template, method and status (gateway/metrics.py).
+  template, method and status (gateway/metrics.py), and one access line logged with
+  them, the milliseconds and the request id (gateway/access_log.py).
 * **Version prefix**: ``/v1/me`` is ``/me`` (the OpenAPI document's ``servers`` is
   ``/v1``). A versioned path reaches API routes and sockets only, never a file of the
   web client; the unversioned paths keep answering for the clients written before it.
@@ -33,6 +34,7 @@ from starlette.responses import Response
 from starlette.types import Receive, Scope, Send
 from starlette.websockets import WebSocket
 
+from gateway.access_log import log_request
 from gateway.casing import camelize
 from gateway.cors import CorsPolicy
 from gateway.http import BODY_STATE, REQUEST_ID, Route, path_values
@@ -160,7 +162,11 @@ class GatewayApp:
             status = response.status_code
             return response
         finally:
-            clock.done(self._route_label(scope, status), scope["method"], status)
+            route = self._route_label(scope, status)
+            clock.done(route, scope["method"], status)
+            if scope.get(_VERSIONED) and scope.get(_MATCHED) is not None:
+                route = API_VERSION_PREFIX + route  # as the client called it
+            log_request(scope["method"], route, status, clock.started)
 
     def _route_label(self, scope: Scope, status: int) -> str:
         """The route's template (a bounded label), never the path a client sent."""

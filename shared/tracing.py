@@ -34,6 +34,7 @@ import os
 from collections.abc import Iterator, Mapping, MutableMapping
 from typing import TYPE_CHECKING, Any
 
+from shared import logs
 from shared.errors import outcome_of
 from shared.logs import REQUEST_ID
 
@@ -90,6 +91,7 @@ def configure(environ: Mapping[str, str] | None = None) -> bool:
     # As the OTLP exporter itself reads them: the traces' own URL as is, else the base + path.
     url = traces_url or endpoint.rstrip("/") + "/v1/traces"
     _on = _Tracing(url, env.get("OTEL_SERVICE_NAME", "").strip())
+    logs.read_trace_ids_with(current_trace_ids)  # every log line names its span
     return True
 
 
@@ -111,6 +113,19 @@ def shutdown() -> None:
         for provider in _on.providers.values():
             provider.shutdown()
     _on = None
+    logs.read_trace_ids_with(None)
+
+
+def current_trace_ids() -> tuple[str, str] | None:
+    """The current span's trace id and span id in hex (as W3C ``traceparent`` writes
+    them), or None outside a span; "current" is the caller's context: its asyncio task,
+    or its green thread (a nameko worker's span, attached by ``WorkerTracing``)."""
+    from opentelemetry import trace
+
+    context = trace.get_current_span().get_span_context()
+    if not context.is_valid:
+        return None
+    return format(context.trace_id, "032x"), format(context.span_id, "016x")
 
 
 def tracer(service: str) -> Tracer:

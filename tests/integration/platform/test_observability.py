@@ -70,6 +70,7 @@ def test_a_refusal_is_one_info_line_without_a_traceback_with_its_request_id(
             "level": "INFO",
             "logger": "nameko.containers",
             "message": "refused (404 deck_not_found): you have no deck with this id",
+            "service": "cards",  # the worker's (shared/worker_logs.py)
             "request_id": request_id,
         }
     ]

@@ -3,6 +3,7 @@
 import io
 import json
 import logging
+from datetime import UTC, datetime
 
 import pytest
 
@@ -91,7 +92,8 @@ def test_a_failure_repeating_every_round_is_one_line_per_interval():
     log.propagate = False
     log.setLevel(logging.INFO)
     clock = Clock()
-    failures = Throttled(log, "relay round", interval=30, monotonic=clock)
+    began = datetime(2026, 12, 4, 9, 30, 5, 250_000, tzinfo=UTC)
+    failures = Throttled(log, "relay round", interval=30, monotonic=clock, wall=lambda: began)
     for second in range(100):  # ten rounds a second for 100 s: 1,000 failures
         for _ in range(10):
             clock.now = second
@@ -99,12 +101,14 @@ def test_a_failure_repeating_every_round_is_one_line_per_interval():
     failures.succeeded()
     lines = [line for line in stream.getvalue().splitlines() if line.startswith("relay round")]
     assert lines[0] == "relay round failed"
+    assert lines[1:4] == [
+        f"relay round still failing: {count} times since 2026-12-04T09:30:05+00:00"
+        " (the last: database is down)"
+        for count in (301, 601, 901)
+    ]
     assert (
-        lines[1:4]
-        == ["relay round still failing: 300 more time(s) since the last report (database is down)"]
-        * 3
+        lines[-1] == "relay round works again after 1000 failure(s) since 2026-12-04T09:30:05+00:00"
     )
-    assert lines[-1] == "relay round works again after 1000 failure(s)"
     assert len(lines) == 5
 
 
@@ -149,3 +153,43 @@ def test_configure_logging_puts_the_request_id_on_text_lines(capsys, root_level)
     first, second = capsys.readouterr().err.strip().splitlines()[-2:]
     assert first.endswith("deckyard INFO answered [request req-7]")
     assert second.endswith("deckyard INFO alone")
+
+
+def test_a_json_line_names_the_service_and_the_span_of_the_code_that_wrote_it(root_level):
+    from shared import logs
+
+    record = record_of(KeyError("a bug"))
+    service = logs.SERVICE.set("battle")
+    logs.read_trace_ids_with(lambda: ("4bf92f3577b34da6a3ce929d0e0e4736", "00f067aa0ba902b7"))
+    try:
+        assert logs.RequestIdFilter().filter(record)
+    finally:
+        logs.read_trace_ids_with(None)
+        logs.SERVICE.reset(service)
+    entry = json.loads(JsonFormatter().format(record))
+    assert entry["service"] == "battle"
+    assert entry["trace_id"] == "4bf92f3577b34da6a3ce929d0e0e4736"
+    assert entry["span_id"] == "00f067aa0ba902b7"
+
+
+def test_outside_a_worker_and_a_span_a_line_has_the_processs_service_or_none(root_level):
+    from shared import logs
+
+    configure_logging("json", "INFO", service="gateway")
+    try:
+        inside = record_of(KeyError("a bug"))
+        assert logs.RequestIdFilter().filter(inside)
+    finally:
+        configure_logging("json", "INFO")
+    outside = record_of(KeyError("a bug"))
+    assert logs.RequestIdFilter().filter(outside)
+    assert json.loads(JsonFormatter().format(inside))["service"] == "gateway"
+    entry = json.loads(JsonFormatter().format(outside))
+    assert not {"service", "trace_id", "span_id"} & set(entry)
+
+
+def test_a_lines_own_fields_are_json_fields_and_never_replace_the_common_ones():
+    record = record_of(KeyError("a bug"))
+    record.fields = {"status": 200, "route": "/v1/me", "level": "made up"}
+    entry = json.loads(JsonFormatter().format(record))
+    assert (entry["status"], entry["route"], entry["level"]) == (200, "/v1/me", "ERROR")
