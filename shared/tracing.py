@@ -21,7 +21,9 @@ follows a request through the platform:
   is its child and puts its own context on the message, so the consumer's span is a
   child of the publish, in the same trace, retries and parked messages included.
 
-Every span a request causes has its id as ``deckyard.request_id``. The service name is
+Every span a request causes has its id as ``deckyard.request_id``, and every log line
+written inside a span has the span's ``trace_id`` and ``span_id`` (``current_trace_ids``,
+read by shared/logs.py). The service name is
 ``OTEL_SERVICE_NAME``, else ``deckyard-<service>`` (one provider per service when several
 share a process). The other standard variables apply (``OTEL_TRACES_SAMPLER``,
 ``OTEL_EXPORTER_OTLP_HEADERS``, ``OTEL_BSP_*``); docs/operations.md, "Traces".
