@@ -75,9 +75,10 @@ bench-machine:
 browser-machine:
 	@bash scripts/prepare-machine chromium
 
-# kubectl, whose kustomize renders deploy/k8s's overlays for the manifest tests.
+# kubectl, whose kustomize renders deploy/k8s's overlays for the manifest tests, and
+# promtool, which checks and unit-tests the alert rules (deploy/monitoring/alerts.test.yml).
 deploy-machine:
-	@bash scripts/prepare-machine kubectl
+	@bash scripts/prepare-machine kubectl promtool
 
 # Every service and the gateway against the local PostgreSQL and RabbitMQ (migrates first).
 run: machine install

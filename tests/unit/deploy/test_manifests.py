@@ -33,6 +33,7 @@ APP_IMAGE = "deckyard"  # the manifests' name; each overlay maps it to a registr
 APP_UID = 10001
 STATUS_PORT = 8090  # the gateway's internal status port
 # Prometheus' namespace, the only one that may reach the metrics ports (monitoring.yaml).
+APP_CONFIG = "deckyard-config"  # the applications' settings (the broker has its own)
 MONITORING_PEER = {
     "namespaceSelector": {"matchLabels": {"kubernetes.io/metadata.name": "monitoring"}}
 }
@@ -335,15 +336,15 @@ def test_each_service_holds_only_its_own_database_role_and_the_gateway_none():
 
 
 def test_production_mode_is_configured():
-    (config,) = _of_kind("ConfigMap").values()
+    config = _of_kind("ConfigMap")[APP_CONFIG]
     assert config["data"]["DECKYARD_ENV"] == "production"
 
 
 def test_production_declares_quorum_queues_and_keeps_the_base_configuration():
     # Quorum queues survive a broker node's loss; the in-cluster single-node broker of
     # development keeps classic ones (shared/queues.py, docs/reliability.md).
-    (production,) = _of_kind("ConfigMap", PRODUCTION).values()
-    (development,) = _of_kind("ConfigMap").values()
+    production = _of_kind("ConfigMap", PRODUCTION)[APP_CONFIG]
+    development = _of_kind("ConfigMap")[APP_CONFIG]
     assert production["data"]["QUORUM_QUEUES"] == "1"
     assert "QUORUM_QUEUES" not in development["data"]
     assert set(development["data"]) <= set(production["data"])
@@ -352,7 +353,7 @@ def test_production_declares_quorum_queues_and_keeps_the_base_configuration():
 def test_the_gateway_trusts_exactly_the_ingress_as_a_proxy():
     # One Ingress in front of the gateway: one hop. The gateway reads the ConfigMap as its
     # environment, so it must load as settings (with the secrets the pods add).
-    (config,) = _of_kind("ConfigMap").values()
+    config = _of_kind("ConfigMap")[APP_CONFIG]
     (ingress,) = _of_kind("Ingress").values()
     assert ingress["spec"]["rules"]
     secrets = {"DATABASE_URL": "postgresql://u:p@db/postgres", "AMQP_URI": "amqp://u:p@mq/"}
@@ -407,7 +408,7 @@ def test_the_gateway_is_reachable_through_its_service_and_ingress():
 
 
 def test_the_gateway_status_port_is_configured_and_in_no_service():
-    (config,) = _of_kind("ConfigMap").values()
+    config = _of_kind("ConfigMap")[APP_CONFIG]
     secrets = {"DATABASE_URL": "postgresql://u:p@db/postgres", "AMQP_URI": "amqp://u:p@mq/"}
     assert load_settings({**config["data"], **secrets}).status_port == STATUS_PORT
     (container,) = _pod_spec(DEPLOYMENTS["gateway"])["containers"]
@@ -501,9 +502,32 @@ def test_compose_dependencies_wait_for_health_or_completion():
     assert "postgres" in COMPOSE_SERVICES["migrate"]["depends_on"]
 
 
-def test_compose_publishes_only_the_gateway_on_8000():
+def test_compose_publishes_only_the_gateway_on_8000_on_loopback_by_default():
+    # Development sign-in is on in compose: anyone who reaches the port mints a token.
     published = {name: s["ports"] for name, s in COMPOSE_SERVICES.items() if s.get("ports")}
-    assert published == {"gateway": ["8000:8000"]}
+    assert published == {"gateway": ["${GATEWAY_BIND:-127.0.0.1}:8000:8000"]}
+
+
+def test_the_broker_serves_its_prometheus_metrics_in_compose_and_the_cluster():
+    enabled = COMPOSE_SERVICES["rabbitmq"]["volumes"]
+    assert "./deploy/rabbitmq/enabled_plugins:/etc/rabbitmq/enabled_plugins:ro" in enabled
+    assert (ROOT / "deploy/rabbitmq/enabled_plugins").read_text() == "[rabbitmq_prometheus].\n"
+    plugins = _of_kind("ConfigMap")["rabbitmq-plugins"]["data"]["enabled_plugins"]
+    assert plugins == "[rabbitmq_prometheus].\n"
+    broker = _of_kind("StatefulSet")["rabbitmq"]
+    [container] = _containers(broker)
+    assert {"name": "prometheus", "containerPort": 15692} in container["ports"]
+    mount = {"name": "plugins", "mountPath": "/etc/rabbitmq/enabled_plugins"}
+    assert any(mount.items() <= m.items() for m in container["volumeMounts"])
+    pod = _pod_labels(broker)
+    assert any(
+        _selects(policy["spec"]["podSelector"], pod)
+        and any(
+            rule.get("from") == [MONITORING_PEER] and {p["port"] for p in rule["ports"]} == {15692}
+            for rule in policy["spec"].get("ingress", [])
+        )
+        for policy in _of_kind("NetworkPolicy").values()
+    )
 
 
 def test_compose_runs_the_development_issuer_outside_production_mode():
@@ -588,7 +612,7 @@ def test_only_the_gateway_takes_traffic_from_the_ingress_controller():
     for policy in _of_kind("NetworkPolicy").values():
         for rule in policy["spec"].get("ingress", []):
             if rule.get("from") == [MONITORING_PEER]:  # Prometheus: the metrics ports only
-                assert {p["port"] for p in rule["ports"]} == {8080, STATUS_PORT}
+                assert {p["port"] for p in rule["ports"]} in ({8080, STATUS_PORT}, {15692})
             elif any("namespaceSelector" in peer for peer in rule.get("from", [])):
                 takers.append(policy["spec"]["podSelector"])
     assert takers == [{"matchLabels": {"app.kubernetes.io/name": "gateway"}}]

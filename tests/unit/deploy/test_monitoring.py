@@ -25,6 +25,12 @@ OPERATIONS = ROOT / "docs" / "operations.md"
 # Labels Prometheus adds to every series of a target (deploy/monitoring/prometheus.yml).
 TARGET_LABELS = {"instance", "job", "namespace", "pod", "app"}
 PROMETHEUS_SERIES = {"up"}  # made by Prometheus itself, for every target
+# RabbitMQ's plugin, the two families the rabbitmq job asks for (prometheus.yml).
+BROKER_SERIES = {
+    f"rabbitmq_detailed_queue_{name}": {"queue", "vhost"}
+    for name in ("messages_ready", "messages_unacked", "messages", "consumers")
+}
+BROKER_FAMILIES = ["queue_coarse_metrics", "queue_consumer_count"]
 FUNCTIONS = {
     "sum", "max", "min", "avg", "count", "topk", "bottomk", "rate", "irate", "increase",
     "delta", "histogram_quantile", "time", "abs", "clamp_min", "clamp_max", "vector",
@@ -55,7 +61,7 @@ def _served() -> dict[str, set[str]]:
     return names
 
 
-SERVED = _served()
+SERVED = {**_served(), **BROKER_SERIES}
 
 
 def _dashboard() -> dict:
@@ -159,3 +165,13 @@ def test_every_metric_the_code_defines_is_documented():
         for metric in vars(module).values():
             if isinstance(metric, MetricWrapperBase):
                 assert f"`{metric._name}" in documented, metric._name
+
+
+def test_prometheus_scrapes_the_broker_families_the_rules_read():
+    config = yaml.safe_load((MONITORING / "prometheus.yml").read_text())
+    jobs = {job["job_name"]: job for job in config["scrape_configs"]}
+    broker = jobs["rabbitmq"]
+    assert broker["metrics_path"] == "/metrics/detailed"
+    assert broker["params"] == {"family": BROKER_FAMILIES}
+    kept = [rule["regex"] for rule in broker["relabel_configs"] if rule.get("action") == "keep"]
+    assert kept == ["rabbitmq;prometheus"]  # the broker's container port named prometheus
