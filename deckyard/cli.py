@@ -1,5 +1,4 @@
-"""``deckyard run | migrate | seed | token | dead-letters | balance | terrakard | review |
-verify``.
+"""The ``deckyard`` command: run the platform, migrate and seed it, and the operators' tools.
 
 Run and migrate read the environment (see ``shared.config``). ``run`` without
 ``--service`` is the all-in-one development mode: it migrates and seeds, then starts
@@ -10,9 +9,15 @@ child process; ``--service NAME`` runs one of them, as each Kubernetes Deploymen
 from __future__ import annotations
 
 import argparse
+import logging
 import sys
 import warnings
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from importlib.metadata import PackageNotFoundError, version
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from shared.config import Settings
 
 # eventlet (under nameko, the services' runtime) warns of its own deprecation at every
 # import: eight lines in front of whatever the command says. Known; not news.
@@ -20,9 +25,25 @@ warnings.filterwarnings("ignore", message=r"\s*Eventlet is deprecated")
 
 ALL = ("accounts", "authoring", "challenge", "cards", "battle", "gateway")
 
+# What --help says, plain: this module's docstring is reStructuredText (``...``).
+DESCRIPTION = (
+    "Run the Deckyard platform (every service in one process by default, or one with "
+    "--service), migrate and seed its databases, and the operators' tools. Settings come "
+    'from the environment (README.md, "Configuration").'
+)
+BAD_SETTING = 2  # the exit status of a setting load_settings refuses, as argparse's for usage
+
+
+def _version() -> str:
+    try:
+        return version("deckyard")
+    except PackageNotFoundError:  # run from a source tree that was never installed
+        return "unknown (not installed: make install)"
+
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="deckyard", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="deckyard", description=DESCRIPTION)
+    parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
     commands = parser.add_subparsers(dest="command", required=True)
 
     run = commands.add_parser("run", help="run services (all of them by default)")
@@ -102,12 +123,16 @@ def _parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     from deckyard.preflight import PreflightFailed
+    from shared.config import ConfigError
 
     try:
         return _command(args)
     except PreflightFailed as exc:
         print(f"deckyard: {exc}", file=sys.stderr)
         return 1
+    except ConfigError as exc:  # names the setting and what it expects: one line, no trace
+        print(f"deckyard: {exc}", file=sys.stderr)
+        return BAD_SETTING
 
 
 def _command(args: argparse.Namespace) -> int:
@@ -181,16 +206,31 @@ def _token(args: argparse.Namespace) -> int:
     return 0
 
 
+def _reporter(settings: Settings) -> Callable[[str], None]:
+    """How migrate and seed say what they did: a plain line on stdout for a person at a
+    terminal; under ``LOG_FORMAT=json`` a log line, as is every line the process writes
+    then (alembic's own too), since a migration Job's output goes to a log collector.
+    Nothing configured logging for these commands before: only ``run`` did."""
+    if settings.log_format != "json":
+        return print
+    from shared.logs import configure_logging
+
+    configure_logging(settings.log_format, settings.log_level)
+    log = logging.getLogger("deckyard.cli")
+    return lambda line: log.info("%s", line)
+
+
 def _migrate(services: Sequence[str]) -> int:
     from deckyard.preflight import require_postgres
     from shared.config import load_settings
     from shared.migrations import upgrade
 
     settings = load_settings()
+    report = _reporter(settings)
     require_postgres(settings)
     for service in services:
         upgrade(settings, service)
-        print(f"migrated {service} ({settings.database_url_for(service).database})")
+        report(f"migrated {service} ({settings.database_url_for(service).database})")
     return 0
 
 
@@ -203,13 +243,14 @@ def _seed(demo: bool = True) -> int:
     from shared.db import Database, make_engine
 
     settings = load_settings()
+    say = _reporter(settings)
     require_postgres(settings)
     engine = make_engine(settings.database_url_for("authoring"))
     try:
         report = seed(Database(engine, plumbing, SystemClock().now), SystemClock(), demo=demo)
     finally:
         engine.dispose()
-    print(
+    say(
         f"seeded: {report.created} created, {report.published} published "
         f"({report.replaced} new versions of changed items, {report.retired} older versions "
         f"retired), {len(report.skipped)} left to their Authors, "
@@ -218,7 +259,7 @@ def _seed(demo: bool = True) -> int:
     if demo:
         from deckyard.demo_seed import seed_demo_defenders
 
-        print(f"demo defenders in the TerraKard arena: {seed_demo_defenders(settings)}")
+        say(f"demo defenders in the TerraKard arena: {seed_demo_defenders(settings)}")
     return 0
 
 
