@@ -36,6 +36,7 @@ from gateway.routes.chronovore.cards import ChronovoreCardRoutes
 from gateway.routes.chronovore.crafting import ChronovoreCraftingRoutes
 from gateway.routes.chronovore.matches import ChronovoreMatchRoutes
 from gateway.routes.chronovore.pvp import ChronovorePvpRoutes
+from gateway.routes.dev_clock import DevClockRoutes
 from gateway.routes.economy import EconomyRoutes
 from gateway.routes.fairness import FairnessRoutes
 from gateway.routes.invitations import InvitationRoutes
@@ -77,6 +78,7 @@ def build_limits(settings: Settings) -> RateLimits:
 class Gateway(
     PlatformRoutes,
     MetricsRoutes,
+    DevClockRoutes,
     AccountRoutes,
     CatalogueRoutes,
     AuthoringRoutes,

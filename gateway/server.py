@@ -60,10 +60,13 @@ def bind(host: str, port: int) -> socket.socket:
     return sock
 
 
-def _config(app: object, lifespan: Literal["on", "off"]) -> uvicorn.Config:
+def _config(
+    app: object, lifespan: Literal["on", "off"], date_header: bool = True
+) -> uvicorn.Config:
     return uvicorn.Config(
         app,  # type: ignore[arg-type]
         loop="uvloop",
+        date_header=date_header,  # off on a test stack: the test clock's (routes/dev_clock.py)
         http=ProblemHttpProtocol,
         ws="websockets-sansio",
         lifespan=lifespan,
@@ -86,7 +89,8 @@ async def serve(settings: Settings, ports_file: Path | None = None) -> None:
     gateway = Gateway(settings)
     api_socket = bind(settings.bind_host, settings.gateway_port)
     status_socket = bind(settings.bind_host, settings.status_port)
-    api = _Server(_config(tracing.traced_asgi(gateway.api_app()), lifespan="on"))
+    api_app = gateway.dated(tracing.traced_asgi(gateway.api_app()))
+    api = _Server(_config(api_app, lifespan="on", date_header=not settings.clock_control))
     status = _Server(_config(gateway.status_app(), lifespan="off"))
 
     def stop() -> None:

@@ -45,6 +45,9 @@ class Settings:
         (``AUTH0_ROLES_CLAIM``).
     dev_auth: trust the shipped development issuer instead of Auth0
         (``DEV_AUTH=1``; never set in the Kubernetes manifests).
+    clock_control: the test clock (``CLOCK_CONTROL=1``): an operator moves every
+        process's clock forward together (shared/test_clock.py); refused without
+        ``DEV_AUTH=1``, so never in production.
     bind_host: the address HTTP servers listen on (``BIND_HOST``, default
         127.0.0.1; 0.0.0.0 in containers).
     gateway_port / health_port: HTTP ports of the gateway and of each
@@ -111,6 +114,7 @@ class Settings:
     auth0_audience: str = "https://api.deckyard.dev"
     auth0_roles_claim: str = "https://deckyard.dev/roles"
     dev_auth: bool = False
+    clock_control: bool = False
     bind_host: str = "127.0.0.1"
     gateway_port: int = 8000
     health_port: int = 8080
@@ -215,6 +219,9 @@ def load_settings(env: Mapping[str, str] | None = None) -> Settings:
     dev_auth = _flag(env.get("DEV_AUTH"))
     if dev_auth and production:
         raise ConfigError("DEV_AUTH cannot be enabled when DECKYARD_ENV=production")
+    clock_control = _flag(env.get("CLOCK_CONTROL"))
+    if clock_control and not dev_auth:  # a stack whose time anyone may move is a test stack
+        raise ConfigError("CLOCK_CONTROL=1 needs DEV_AUTH=1 (a test stack, never production)")
     auth0_domain = env.get("AUTH0_DOMAIN", "").strip()
     if production and not auth0_domain:
         raise ConfigError("AUTH0_DOMAIN must be set when DECKYARD_ENV=production")
@@ -236,6 +243,7 @@ def load_settings(env: Mapping[str, str] | None = None) -> Settings:
         auth0_audience=env.get("AUTH0_AUDIENCE", "").strip() or "https://api.deckyard.dev",
         auth0_roles_claim=env.get("AUTH0_ROLES_CLAIM", "").strip() or "https://deckyard.dev/roles",
         dev_auth=dev_auth,
+        clock_control=clock_control,
         bind_host=env.get("BIND_HOST", "127.0.0.1").strip() or "127.0.0.1",
         gateway_port=_whole_number(env, "GATEWAY_PORT", 8000),
         health_port=_whole_number(env, "HEALTH_PORT", 8080),

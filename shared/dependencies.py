@@ -13,6 +13,7 @@ from nameko.extensions import DependencyProvider
 
 from shared import tracing
 from shared.clock import Clock, SystemClock
+from shared.clock_control import ClockOffsets
 from shared.config import Settings, settings_from_nameko_config
 from shared.db import Database, make_engine
 from shared.outbox import OutboxRelay, RelayLoop, nameko_publisher
@@ -73,13 +74,30 @@ class DatabaseProvider(DependencyProvider):  # type: ignore[misc]
 
 
 class ClockProvider(DependencyProvider):  # type: ignore[misc]
-    """The time; tests swap in a FixedClock with ``replace_dependencies``."""
+    """The time; tests swap in a FixedClock with ``replace_dependencies``. On a test
+    stack (``CLOCK_CONTROL=1``) each worker gets its own OffsetClock, which reads the
+    shared offset at its first ``now()`` (shared/clock_control.py)."""
 
     def __init__(self, clock: Clock | None = None) -> None:
         self.clock = clock
+        self.offsets: ClockOffsets | None = None
+
+    def setup(self) -> None:
+        settings = settings_from_nameko_config(self.container.config)
+        if settings.clock_control and self.clock is None:
+            self.offsets = ClockOffsets.for_settings(settings)
+
+    def stop(self) -> None:
+        if self.offsets is not None:
+            self.offsets.dispose()
+
+    def kill(self) -> None:
+        self.stop()
 
     def get_dependency(self, worker_ctx: Any) -> Clock:
-        return self.clock or SystemClock()
+        if self.clock is not None:
+            return self.clock
+        return self.offsets.clock() if self.offsets is not None else SystemClock()
 
 
 class RandomProvider(DependencyProvider):  # type: ignore[misc]

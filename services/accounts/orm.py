@@ -19,6 +19,7 @@ from sqlalchemy import (
     text,
 )
 
+from shared.clock_control import clock_table
 from shared.plumbing_tables import PlumbingTables
 
 metadata = MetaData()
@@ -136,3 +137,6 @@ deleted_identities = Table(
 )
 
 plumbing = PlumbingTables(metadata)
+
+# The test clock's offset (CLOCK_CONTROL=1 only), read by every service: shared/clock_control.py.
+test_clock = clock_table(metadata)

@@ -28,6 +28,7 @@ from services.accounts.schemas import (
     ProgressionSchema,
     SubjectSchema,
 )
+from shared.clock_control import ClockControlEndpoints
 from shared.consumers import consume
 from shared.db import run_unit_of_work
 from shared.dependencies import ClockProvider, DatabaseProvider
@@ -54,7 +55,7 @@ DELETION_VIEW = DeletionViewSchema()
 DELETION_SWEEP_SECONDS = 10  # ours: a stalled deletion step is retried within seconds of due
 
 
-class AccountsService(HealthEndpoints):
+class AccountsService(HealthEndpoints, ClockControlEndpoints):
     name = "accounts"
 
     db = DatabaseProvider(orm.plumbing)

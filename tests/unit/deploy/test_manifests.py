@@ -8,6 +8,7 @@ come from the kubernetes-validate package itself.
 
 from __future__ import annotations
 
+import json
 import shutil
 import subprocess
 from pathlib import Path
@@ -191,6 +192,17 @@ def test_no_manifest_mentions_the_development_token_issuer():
     for path in K8S.rglob("*"):
         if path.is_file():
             assert "DEV_AUTH" not in path.read_text(), path
+
+
+def test_no_manifest_turns_the_test_clock_on():
+    """CLOCK_CONTROL=1 needs DEV_AUTH=1 (refused at start otherwise), which no manifest
+    sets: neither overlay, production least of all, may move the platform's clock."""
+    for path in K8S.rglob("*"):
+        if path.is_file():
+            assert "CLOCK_CONTROL" not in path.read_text(), path
+    for overlay, docs in RENDERED.items():
+        for doc in docs:
+            assert "CLOCK_CONTROL" not in json.dumps(doc), (overlay, _label(doc))
 
 
 def test_every_service_and_the_gateway_has_a_deployment():
