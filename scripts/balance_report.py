@@ -37,7 +37,9 @@ BANDS = {
     "chronovore": {"greedy": (0.55, 0.75), "random": (0.20, 0.50)},
 }
 Run = tuple[balance.Setup, int, bool]  # the setup, its matches, whether a band applies
-WHAT_IFS = ("automatic:7:balanced", "automatic:9:cautious")  # docs/balance/terrakard.md
+# The automatic plan (7 of level 1's 9, Balanced) at the full budget, as it was before
+# a563857, and with the Cautious posture: docs/balance/terrakard.md.
+WHAT_IFS = ("automatic:9:balanced", "automatic:7:cautious")
 
 
 def quest_runs(matches: int, seed: int) -> list[Run]:

@@ -1,17 +1,20 @@
-"""A new TerraKard player's attacks on the level-1 training plan, as measured in
-docs/balance/terrakard.md (``deckyard balance --game terrakard``).
+"""A new TerraKard player's attacks on the level-1 defenses, the training plan and the
+level-1 demo defenders, as measured in docs/balance/terrakard.md (``deckyard balance
+--game terrakard``).
 
 Issue 30's bands: a greedy player wins 55-75%, a random-clicking one 20-50%. They hold
 since the automatic plan spends four fifths of the defense budget (7 of 9 at level 1,
-games/terrakard/automatic.py); at the full budget the same player won 28% and 9%. The
-bounds are the bands widened for the sampling error of 300 matches (about +-5 points).
+games/terrakard/automatic.py; at the full budget the same player won 28% and 9%) and
+since the demo defenders' reach, posture and reserve condition were tuned
+(games/terrakard/demo_defenders.py; Quill was won 89%, Marlo 34%). The bounds are the
+bands widened for the sampling error of 300 matches (about +-5 points).
 """
 
 from __future__ import annotations
 
 import pytest
 
-from deckyard import balance
+from deckyard import balance, balance_terrakard
 from deckyard.cli import main
 
 MATCHES = 300
@@ -38,6 +41,26 @@ def test_against_the_training_plan_a_new_player_wins_inside_the_bands() -> None:
     assert 0.50 <= best <= 0.80
     assert 0.15 <= clicking <= 0.55 and 0.15 <= any_deck <= 0.55
     assert any_deck <= clicking < best
+
+
+# Measured at 1,000 matches (--seed 1), the starting collection's best deck: greedy, random.
+DEMO_MEASURED = {"demo:quill": (0.666, 0.423), "demo:marlo": (0.703, 0.343)}
+
+
+def test_every_level_one_demo_defender_is_measured() -> None:
+    # A demo defender added at level 1 gets its row here, and so its band test below.
+    assert set(balance_terrakard.demo_keys()) == set(DEMO_MEASURED)
+
+
+@pytest.mark.parametrize("defense", sorted(DEMO_MEASURED))
+def test_against_each_level_one_demo_defender_a_new_player_wins_inside_the_bands(
+    defense: str,
+) -> None:
+    best = attacker("starter", "greedy", defense).wins["attacker"].value
+    clicking = attacker("starter", "random", defense).wins["attacker"].value
+    assert 0.50 <= best <= 0.80
+    assert 0.15 <= clicking <= 0.55
+    assert clicking < best
 
 
 def test_an_attack_on_the_training_plan_ends_in_stars_or_a_defeat() -> None:
