@@ -117,6 +117,12 @@ def _parser() -> argparse.ArgumentParser:
     from deckyard.verify import add_arguments as verify_arguments
 
     verify_arguments(verify)
+    clock = commands.add_parser(
+        "clock", help="the test clock of a running stack (CLOCK_CONTROL=1): show, advance"
+    )
+    from deckyard.clock import add_arguments as clock_arguments
+
+    clock_arguments(clock)
     return parser
 
 
@@ -157,6 +163,10 @@ def _command(args: argparse.Namespace) -> int:
         from deckyard import review
 
         return review.run(args)
+    if args.command == "clock":
+        from deckyard import clock
+
+        return clock.run(args)
     if args.command == "verify":
         from deckyard.verify import run as verify
 

@@ -38,3 +38,9 @@ def test_version_is_the_installed_package_s(capsys):
 
     assert done.value.code == 0
     assert capsys.readouterr().out.strip() == f"deckyard {version('deckyard')}"
+
+
+def test_the_test_clock_is_a_command(capsys):
+    text = helped(capsys, "clock")
+
+    assert "show" in text and "advance" in text
