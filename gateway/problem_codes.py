@@ -1,7 +1,8 @@
 """Every problem ``code`` a route can answer, by HTTP status, for the OpenAPI document.
 
-Clients switch on ``code``; the document lists, per operation and per status, the codes
-that operation can answer (a JSON Schema ``enum`` in that response's problem schema).
+Clients switch on ``code``: the document's one ``Problem`` schema has every code as its
+``enum``, and each operation's problem responses list, per status, the codes that
+operation can answer (the response's ``x-codes`` and its description).
 ``GATEWAY`` holds the codes the gateway itself answers on any route that documents the
 status; each area's table holds its service's refusals (and the refusals of the games
 that service hosts, which it passes on). A route names its area's table in its
@@ -310,6 +311,45 @@ PUSH: Codes = {
     403: ("too_many_connections", "subject_changed"),
     422: ("auth_expected", "invalid_last_id", "too_many_messages"),
 }
+
+
+# Answered at the gateway's edge on any route, outside a route's documentation: a method
+# the route does not take (405), a browser origin not in CORS_ORIGINS (403, gateway/asgi.py).
+EDGE: Codes = {403: ("cors_origin_not_allowed",), 405: ("method_not_allowed",)}
+
+# The codes after which the same request, sent again unchanged, is safe and may succeed
+# with nothing else changed; why, for docs/api.md and the Problem schema's ``x-retryable``.
+# Not here: a refusal of the rules (4xx), ``internal_error`` (the failure may come back),
+# and the 503s that wait on content being published (``pack_pool_incomplete``,
+# ``starter_cards_unavailable``, ``cpu_deck_unavailable``): sending again changes nothing
+# until an Author publishes the missing cards.
+_NOT_ANSWERING = "a service or the message broker did not answer in time; nothing was refused"
+RETRYABLE: Mapping[str, str] = {
+    "rate_limited": "after its Retry-After seconds (the bucket refills)",
+    "service_unavailable": _NOT_ANSWERING,
+    "broker_unavailable": _NOT_ANSWERING,
+    "accounts_unavailable": _NOT_ANSWERING,
+    "authoring_unavailable": _NOT_ANSWERING,
+    "cards_unavailable": _NOT_ANSWERING,
+    "database_unavailable": "the service's database did not answer; nothing was changed",
+    "identity_provider_unavailable": "the token's keys (JWKS) could not be fetched",
+    "service_timeout": (
+        "the answer did not come in time: a write may already be made, so send it with the "
+        "same Idempotency-Key (or expectedVersion) to get its first outcome"
+    ),
+    "transaction_conflict": (
+        "the change met a concurrent one and was not made (the service already retried it)"
+    ),
+    "deletion_unconfirmed": "the account is being locked; the same deletion is asked again",
+    "attempt_start_in_progress": "another request is starting the same attempt",
+}
+
+
+def every_code() -> list[str]:
+    """Every code any route can answer: the ``enum`` of the one Problem schema."""
+    tables = (GATEWAY, EDGE, ACCOUNTS, AUTHORING, CHALLENGE, CARDS, ECONOMY, BATTLE, PUSH)
+    codes = {code for table in tables for listed in table.values() for code in listed}
+    return sorted({INTERNAL_ERROR, AUTHOR_ONLY, *codes})
 
 
 def codes_for(status: int, route: Codes, author: bool = False) -> list[str]:

@@ -100,7 +100,8 @@ STREAMS = {
 }
 STREAM_TOKEN_SECONDS = 2
 
-SCHEMA = schemathesis.openapi.from_dict(build_spec(Gateway))
+DOCUMENT = build_spec(Gateway)
+SCHEMA = schemathesis.openapi.from_dict(DOCUMENT)
 OPERATIONS = sum(1 for _ in SCHEMA.get_all_operations())
 
 
@@ -324,3 +325,17 @@ def test_the_api_answers_every_generated_request_as_documented(case, world):
         base_url=world["api"].base_url, headers=headers, checks=CHECKS, timeout=30
     )
     STATUSES[response.status_code] += 1
+    assert_code_listed_for_the_operation(case, response)
+
+
+def assert_code_listed_for_the_operation(case: Any, response: Any) -> None:
+    """A problem's code is one its operation lists at that status (``x-codes``): the one
+    Problem schema's ``enum`` that the schema check holds it to has every route's codes."""
+    operation = DOCUMENT["paths"][case.operation.path][case.operation.method.lower()]
+    # A status the operation does not list (405 to a method the path does not take) comes
+    # under ``default``; /ready's 503 is its checks, not a problem.
+    documented = operation["responses"].get(str(response.status_code), {})
+    listed = documented.get("x-codes") if response.status_code >= 400 else None
+    if listed is not None:
+        code = response.json()["code"]
+        assert code in listed, (case.operation.label, response.status_code, code)

@@ -1,6 +1,6 @@
 """A typed Python client generated from the live OpenAPI document (openapi-python-client,
 a development dependency) builds, imports and talks to the gateway: a player's own
-account, the public Chronovore library, and a refusal parsed as its documented problem."""
+account, the public Chronovore library, and a refusal parsed as the one Problem."""
 
 from __future__ import annotations
 
@@ -47,6 +47,7 @@ def test_a_generated_python_client_reads_the_api_and_its_problems(api, generated
     get_me = importlib.import_module(f"{PACKAGE}.api.accounts.get_me")
     library = importlib.import_module(f"{PACKAGE}.api.chronovore_cards.get_chronovore_library")
     me_model = importlib.import_module(f"{PACKAGE}.models.me").Me
+    problem_model = importlib.import_module(f"{PACKAGE}.models.problem").Problem
     page_model = importlib.import_module(
         f"{PACKAGE}.models.chronovore_library_page"
     ).ChronovoreLibraryPage
@@ -63,4 +64,5 @@ def test_a_generated_python_client_reads_the_api_and_its_problems(api, generated
     stranger = package.AuthenticatedClient(base_url=base_url, token="not-a-token")
     refused = get_me.sync_detailed(client=stranger)
     assert refused.status_code == 401
+    assert isinstance(refused.parsed, problem_model)  # every error of every operation
     assert refused.parsed.code.value == "invalid_token"

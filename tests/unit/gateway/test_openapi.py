@@ -15,6 +15,7 @@ from gateway.http import RouteDoc, api
 from gateway.openapi import api_routes, build_spec, render_docs_page
 
 EXPECTED_PATHS = {"/me", "/health", "/ready", "/openapi.json", "/docs"}
+PROBLEM = {"$ref": "#/components/schemas/Problem"}
 
 
 @pytest.fixture(scope="module")
@@ -63,9 +64,7 @@ def test_me_documents_401_403_503_as_problem_json(spec):
     for status in ("401", "403", "503"):
         content = responses[status]["content"]
         assert list(content) == ["application/problem+json"]
-        problem, narrowed = content["application/problem+json"]["schema"]["allOf"]
-        assert problem == {"$ref": "#/components/schemas/Problem"}
-        assert narrowed["properties"]["status"]["enum"] == [int(status)]
+        assert content["application/problem+json"]["schema"] == PROBLEM
 
 
 def _operations(spec):
@@ -75,8 +74,7 @@ def _operations(spec):
 
 
 def _codes(response):
-    schema = response["content"]["application/problem+json"]["schema"]
-    return schema["allOf"][1]["properties"]["code"]["enum"]
+    return response["x-codes"]
 
 
 def test_every_operation_has_a_unique_camel_case_operation_id(spec):
@@ -94,8 +92,7 @@ def test_every_operation_has_a_default_problem_response_for_500(spec):
     for label, operation in _operations(spec):
         default = operation["responses"]["default"]
         assert _codes(default) == ["internal_error"], label
-        schema = default["content"]["application/problem+json"]["schema"]
-        assert schema["allOf"][1]["properties"]["status"]["enum"] == [500], label
+        assert default["content"]["application/problem+json"]["schema"] == PROBLEM, label
 
 
 def test_every_problem_response_enumerates_its_codes(spec):

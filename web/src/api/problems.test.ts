@@ -12,7 +12,7 @@ describe("problems as the client shows them", () => {
   it("lists what readiness found missing, one line each", () => {
     const problem = {
       status: 409,
-      code: "not_ready",
+      code: "not_ready" as const,
       detail: "the content is not ready",
       problems: ["question q1 is not a published, valid question", "at least five questions"],
     };

@@ -2,12 +2,20 @@
  * Problems (RFC 9457, application/problem+json) as the client shows them: the server's
  * stable `code` decides the words; the server's `detail` follows when there is one.
  */
+import type { components } from "./schema";
 
+/** Every code the server answers: the `code` enum of the API's one `Problem` schema. */
+export type ServerCode = components["schemas"]["Problem"]["code"];
+/** The client's own: an answer that is not a problem (`toProblem`), an error of its own. */
+export type ProblemCode = ServerCode | "network_error" | "unexpected_answer" | "client_error";
+
+/** The document's `Problem`, with only `status` and `code` sure to be there: an answer from
+ * a proxy or a dropped connection is turned into one by the client. */
 export interface Problem {
   type?: string;
   title?: string;
   status: number;
-  code: string;
+  code: ProblemCode;
   detail?: string;
   fields?: Record<string, unknown>;
   [member: string]: unknown;
@@ -33,7 +41,8 @@ export function toProblem(body: unknown, status: number): Problem {
   return { status, code: "unexpected_answer", detail: `The server answered ${status}.` };
 }
 
-const EXPLANATIONS: Record<string, string> = {
+// Keyed by the schema's codes: a code the server no longer answers does not compile.
+const EXPLANATIONS: Partial<Record<ProblemCode, string>> = {
   stale_version:
     "Someone (or another tab) changed this since you loaded it. Nothing was saved: reload to see the current version, then make your change again.",
   missing_token: "You are signed out. Sign in again.",
@@ -49,7 +58,7 @@ const EXPLANATIONS: Record<string, string> = {
   deck_composition: "A deck is three Creatures and two Power cards.",
   deck_size: "A deck has exactly five cards.",
   active_match_exists: "You already have a battle under way: finish or forfeit it first.",
-  location_too_far: "You are not inside the event's area.",
+  outside_event_area: "You are not inside the event's area.",
   reauthentication_required: "Deleting the account needs a recent sign-in: sign in again, then delete.",
   confirmation_required: "Type the confirmation sentence exactly.",
   not_ready: "It is not ready for this step yet; what is missing:",

@@ -3520,9 +3520,15 @@ export interface components {
             /** @description Five of your copies, in the order of the rounds */
             rounds: string[];
         };
+        /** @description RFC 9457 problem details with a stable `code`; each operation's problem responses list the codes it can answer (`x-codes`). Safe to send again unchanged (a write that takes an Idempotency-Key with the same key): `accounts_unavailable`, `attempt_start_in_progress`, `authoring_unavailable`, `broker_unavailable`, `cards_unavailable`, `database_unavailable`, `deletion_unconfirmed`, `identity_provider_unavailable`, `rate_limited`, `service_timeout`, `service_unavailable`, `transaction_conflict`. */
         Problem: {
-            /** @description Stable machine-readable code */
-            code: string;
+            /**
+             * @description Stable machine-readable code
+             * @enum {string}
+             */
+            code: "account_deleted" | "account_locked" | "accounts_unavailable" | "active_match_exists" | "active_match_limit" | "already_locked" | "answer_locked" | "answer_not_marked" | "attack_finished" | "attempt_completed" | "attempt_not_found" | "attempt_start_in_progress" | "auth_expected" | "author_role_required" | "authoring_unavailable" | "balance_limit_reached" | "broker_unavailable" | "cannot_attack_yourself" | "cannot_invite_yourself" | "card_already_played" | "card_in_use" | "card_not_craftable" | "card_not_in_hand" | "card_not_owned" | "cards_unavailable" | "challenge_in_use" | "challenge_not_playable" | "choosing_time_over" | "collection_not_found" | "condition_unmet" | "confirmation_required" | "content_not_found" | "copy_in_deck" | "copy_not_found" | "cors_origin_not_allowed" | "cpu_deck_unavailable" | "craft_copy_limit" | "crafting_not_offered" | "creature_already_active" | "creature_defeated" | "daily_limit_reached" | "database_unavailable" | "deadline_passed" | "deck_class_mixed" | "deck_composition" | "deck_copy_limit" | "deck_copy_not_owned" | "deck_copy_repeated" | "deck_cost_exceeded" | "deck_limit_reached" | "deck_list_too_long" | "deck_mythic_limit" | "deck_name_blank" | "deck_name_invalid" | "deck_name_too_long" | "deck_not_found" | "deck_not_playable" | "deck_size" | "definition_not_found" | "deletion_not_found" | "deletion_unconfirmed" | "duplicate_card" | "duplicate_copy" | "duplicate_name" | "event_not_available" | "event_not_found" | "finish_not_craftable" | "headers_too_large" | "idempotency_key_mismatch" | "idempotency_key_required" | "idempotency_key_reused" | "identity_provider_unavailable" | "implausible_movement" | "insufficient_funds" | "internal_error" | "invalid_action" | "invalid_article" | "invalid_audience" | "invalid_batch" | "invalid_body" | "invalid_card" | "invalid_client_seed" | "invalid_condition" | "invalid_content" | "invalid_correct_count" | "invalid_cursor" | "invalid_effect" | "invalid_idempotency_key" | "invalid_issuer" | "invalid_last_id" | "invalid_location" | "invalid_order" | "invalid_outcome" | "invalid_posture" | "invalid_purpose" | "invalid_replacement" | "invalid_reserve_condition" | "invalid_subject" | "invalid_text" | "invalid_token" | "invitation_exists" | "invitation_limit_reached" | "invitation_not_found" | "invitation_not_pending" | "location_from_the_future" | "location_inaccurate" | "location_out_of_order" | "location_too_old" | "malformed_json" | "malformed_request" | "match_finished" | "match_not_found" | "method_not_allowed" | "missing_token" | "mode_not_offered" | "no_active_creature" | "no_active_match" | "no_defense" | "no_starter" | "no_ticket" | "not_a_draft" | "not_a_seat" | "not_enough_power" | "not_in_review" | "not_overdue" | "not_queued" | "not_ready" | "not_your_seat" | "not_your_turn" | "nothing_to_change" | "nothing_to_select" | "opponent_busy" | "outside_event_area" | "over_budget" | "own_submission" | "pack_already_opened" | "pack_not_for_sale" | "pack_not_found" | "pack_not_sellable" | "pack_pool_incomplete" | "pack_room_too_small" | "payload_too_large" | "plan_limit_reached" | "plan_not_found" | "plan_size" | "player_not_found" | "power_card_discarded" | "pseudonym_ambiguous" | "question_in_use" | "question_not_found" | "question_not_in_attempt" | "rate_limited" | "reason_required" | "reason_too_long" | "reauthentication_required" | "report_not_found" | "retired_is_final" | "roll_source_taken" | "route_not_found" | "same_slot" | "service_timeout" | "service_unavailable" | "slot_empty" | "slot_taken" | "stale_version" | "starter_affinity_not_offered" | "starter_already_chosen" | "starter_cards_unavailable" | "starter_not_chosen" | "stunned" | "subject_changed" | "target_not_allowed" | "target_not_found" | "target_protected" | "target_recently_attacked" | "target_under_attack" | "terrakard_not_started" | "token_expired" | "token_not_yet_valid" | "too_many_connections" | "too_many_messages" | "transaction_conflict" | "transition_not_allowed" | "tutorial_finished" | "tutorial_not_finished" | "unknown_affinity" | "unknown_card" | "unknown_card_kind" | "unknown_choice" | "unknown_condition" | "unknown_creature" | "unknown_currency" | "unknown_effect" | "unknown_game" | "unknown_kind" | "unknown_move" | "unknown_option" | "unknown_pack_kind" | "unknown_power_card" | "unknown_rarity" | "unknown_signing_key" | "unknown_slot" | "unknown_state" | "unsupported_media_type" | "validation_failed" | "wrong_phase";
+            /** @description stale_version on authored content: the version it is at now */
+            currentVersion?: number;
             /** @description A human explanation */
             detail: string;
             /** @description internal_error: the id to find the failure in the logs */
@@ -3531,12 +3537,25 @@ export interface components {
             fields?: {
                 [key: string]: unknown;
             };
+            /** @description active_match_exists: the match under way */
+            matchId?: string;
+            /** @description What is missing or wrong, one item each: a line (not_ready) or {code, message} (a deck's or a plan's rules) */
+            problems?: unknown[];
             /** @description The request's id (its X-Request-ID), in every log line of it */
             requestId?: string;
+            /** @description rate_limited: seconds to wait (as the Retry-After header) */
+            retryAfter?: number;
+            /**
+             * @description rate_limited: whose budget is spent
+             * @enum {string}
+             */
+            scope?: "player" | "author" | "address";
             status: number;
             title: string;
             /** @description A URI naming the problem type */
             type: string;
+            /** @description stale_version on a deck or a plan: the version it is at now */
+            version?: number;
         } & {
             [key: string]: unknown;
         };
@@ -3880,74 +3899,49 @@ export interface operations {
                     "application/json": components["schemas"]["ContentPage"];
                 };
             };
-            /** @description Missing or invalid access token */
+            /** @description Missing or invalid access token; codes: `invalid_audience`, `invalid_issuer`, `invalid_token`, `missing_token`, `token_expired`, `token_not_yet_valid`, `unknown_signing_key` */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "invalid_audience" | "invalid_issuer" | "invalid_token" | "missing_token" | "token_expired" | "token_not_yet_valid" | "unknown_signing_key";
-                        /** @enum {integer} */
-                        status?: 401;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not allowed (role, ownership or a locked account) */
+            /** @description Not allowed (role, ownership or a locked account); codes: `account_locked`, `author_role_required`, `own_submission` */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "account_locked" | "author_role_required" | "own_submission";
-                        /** @enum {integer} */
-                        status?: 403;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Invalid input */
+            /** @description Invalid input; codes: `idempotency_key_reused`, `invalid_article`, `invalid_batch`, `invalid_body`, `invalid_card`, `invalid_condition`, `invalid_content`, `invalid_correct_count`, `invalid_cursor`, `invalid_effect`, `invalid_idempotency_key`, `invalid_outcome`, `invalid_replacement`, `invalid_text`, `reason_required`, `reason_too_long`, `unknown_affinity`, `unknown_card_kind`, `unknown_condition`, `unknown_effect`, `unknown_game`, `unknown_kind`, `unknown_rarity`, `unknown_state`, `validation_failed` */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "idempotency_key_reused" | "invalid_article" | "invalid_batch" | "invalid_body" | "invalid_card" | "invalid_condition" | "invalid_content" | "invalid_correct_count" | "invalid_cursor" | "invalid_effect" | "invalid_idempotency_key" | "invalid_outcome" | "invalid_replacement" | "invalid_text" | "reason_required" | "reason_too_long" | "unknown_affinity" | "unknown_card_kind" | "unknown_condition" | "unknown_effect" | "unknown_game" | "unknown_kind" | "unknown_rarity" | "unknown_state" | "validation_failed";
-                        /** @enum {integer} */
-                        status?: 422;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A service is unavailable */
+            /** @description A service is unavailable; codes: `broker_unavailable`, `database_unavailable`, `identity_provider_unavailable`, `service_timeout`, `service_unavailable`, `transaction_conflict` */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable" | "transaction_conflict";
-                        /** @enum {integer} */
-                        status?: 503;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unexpected error */
+            /** @description Unexpected error; codes: `internal_error` */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "internal_error";
-                        /** @enum {integer} */
-                        status?: 500;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -3974,144 +3968,94 @@ export interface operations {
                     "application/json": components["schemas"]["Content"];
                 };
             };
-            /** @description Malformed request */
+            /** @description Malformed request; codes: `malformed_json`, `malformed_request`, `unsupported_media_type` */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "malformed_json" | "malformed_request" | "unsupported_media_type";
-                        /** @enum {integer} */
-                        status?: 400;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Missing or invalid access token */
+            /** @description Missing or invalid access token; codes: `invalid_audience`, `invalid_issuer`, `invalid_token`, `missing_token`, `token_expired`, `token_not_yet_valid`, `unknown_signing_key` */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "invalid_audience" | "invalid_issuer" | "invalid_token" | "missing_token" | "token_expired" | "token_not_yet_valid" | "unknown_signing_key";
-                        /** @enum {integer} */
-                        status?: 401;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not allowed (role, ownership or a locked account) */
+            /** @description Not allowed (role, ownership or a locked account); codes: `account_locked`, `author_role_required`, `own_submission` */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "account_locked" | "author_role_required" | "own_submission";
-                        /** @enum {integer} */
-                        status?: 403;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not found */
+            /** @description Not found; codes: `content_not_found`, `question_not_found`, `route_not_found` */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "content_not_found" | "question_not_found" | "route_not_found";
-                        /** @enum {integer} */
-                        status?: 404;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict with the current state */
+            /** @description Conflict with the current state; codes: `card_in_use`, `challenge_in_use`, `duplicate_name`, `invalid_replacement`, `not_a_draft`, `not_in_review`, `not_ready`, `question_in_use`, `retired_is_final`, `stale_version`, `transition_not_allowed` */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "card_in_use" | "challenge_in_use" | "duplicate_name" | "invalid_replacement" | "not_a_draft" | "not_in_review" | "not_ready" | "question_in_use" | "retired_is_final" | "stale_version" | "transition_not_allowed";
-                        /** @enum {integer} */
-                        status?: 409;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Body too large */
+            /** @description Body too large; codes: `payload_too_large` */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "payload_too_large";
-                        /** @enum {integer} */
-                        status?: 413;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Invalid input */
+            /** @description Invalid input; codes: `idempotency_key_reused`, `invalid_article`, `invalid_batch`, `invalid_body`, `invalid_card`, `invalid_condition`, `invalid_content`, `invalid_correct_count`, `invalid_cursor`, `invalid_effect`, `invalid_idempotency_key`, `invalid_outcome`, `invalid_replacement`, `invalid_text`, `reason_required`, `reason_too_long`, `unknown_affinity`, `unknown_card_kind`, `unknown_condition`, `unknown_effect`, `unknown_game`, `unknown_kind`, `unknown_rarity`, `unknown_state`, `validation_failed` */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "idempotency_key_reused" | "invalid_article" | "invalid_batch" | "invalid_body" | "invalid_card" | "invalid_condition" | "invalid_content" | "invalid_correct_count" | "invalid_cursor" | "invalid_effect" | "invalid_idempotency_key" | "invalid_outcome" | "invalid_replacement" | "invalid_text" | "reason_required" | "reason_too_long" | "unknown_affinity" | "unknown_card_kind" | "unknown_condition" | "unknown_effect" | "unknown_game" | "unknown_kind" | "unknown_rarity" | "unknown_state" | "validation_failed";
-                        /** @enum {integer} */
-                        status?: 422;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many changes: wait for Retry-After seconds */
+            /** @description Too many changes: wait for Retry-After seconds; codes: `rate_limited` */
             429: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "rate_limited";
-                        /** @enum {integer} */
-                        status?: 429;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A service is unavailable */
+            /** @description A service is unavailable; codes: `broker_unavailable`, `database_unavailable`, `identity_provider_unavailable`, `service_timeout`, `service_unavailable`, `transaction_conflict` */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable" | "transaction_conflict";
-                        /** @enum {integer} */
-                        status?: 503;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unexpected error */
+            /** @description Unexpected error; codes: `internal_error` */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "internal_error";
-                        /** @enum {integer} */
-                        status?: 500;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -4136,74 +4080,49 @@ export interface operations {
                     "application/json": components["schemas"]["Content"];
                 };
             };
-            /** @description Missing or invalid access token */
+            /** @description Missing or invalid access token; codes: `invalid_audience`, `invalid_issuer`, `invalid_token`, `missing_token`, `token_expired`, `token_not_yet_valid`, `unknown_signing_key` */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "invalid_audience" | "invalid_issuer" | "invalid_token" | "missing_token" | "token_expired" | "token_not_yet_valid" | "unknown_signing_key";
-                        /** @enum {integer} */
-                        status?: 401;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not allowed (role, ownership or a locked account) */
+            /** @description Not allowed (role, ownership or a locked account); codes: `account_locked`, `author_role_required`, `own_submission` */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "account_locked" | "author_role_required" | "own_submission";
-                        /** @enum {integer} */
-                        status?: 403;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not found */
+            /** @description Not found; codes: `content_not_found`, `question_not_found`, `route_not_found` */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "content_not_found" | "question_not_found" | "route_not_found";
-                        /** @enum {integer} */
-                        status?: 404;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A service is unavailable */
+            /** @description A service is unavailable; codes: `broker_unavailable`, `database_unavailable`, `identity_provider_unavailable`, `service_timeout`, `service_unavailable`, `transaction_conflict` */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable" | "transaction_conflict";
-                        /** @enum {integer} */
-                        status?: 503;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unexpected error */
+            /** @description Unexpected error; codes: `internal_error` */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "internal_error";
-                        /** @enum {integer} */
-                        status?: 500;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -4232,144 +4151,94 @@ export interface operations {
                     "application/json": components["schemas"]["Content"];
                 };
             };
-            /** @description Malformed request */
+            /** @description Malformed request; codes: `malformed_json`, `malformed_request`, `unsupported_media_type` */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "malformed_json" | "malformed_request" | "unsupported_media_type";
-                        /** @enum {integer} */
-                        status?: 400;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Missing or invalid access token */
+            /** @description Missing or invalid access token; codes: `invalid_audience`, `invalid_issuer`, `invalid_token`, `missing_token`, `token_expired`, `token_not_yet_valid`, `unknown_signing_key` */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "invalid_audience" | "invalid_issuer" | "invalid_token" | "missing_token" | "token_expired" | "token_not_yet_valid" | "unknown_signing_key";
-                        /** @enum {integer} */
-                        status?: 401;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not allowed (role, ownership or a locked account) */
+            /** @description Not allowed (role, ownership or a locked account); codes: `account_locked`, `author_role_required`, `own_submission` */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "account_locked" | "author_role_required" | "own_submission";
-                        /** @enum {integer} */
-                        status?: 403;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not found */
+            /** @description Not found; codes: `content_not_found`, `question_not_found`, `route_not_found` */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "content_not_found" | "question_not_found" | "route_not_found";
-                        /** @enum {integer} */
-                        status?: 404;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict with the current state */
+            /** @description Conflict with the current state; codes: `card_in_use`, `challenge_in_use`, `duplicate_name`, `invalid_replacement`, `not_a_draft`, `not_in_review`, `not_ready`, `question_in_use`, `retired_is_final`, `stale_version`, `transition_not_allowed` */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "card_in_use" | "challenge_in_use" | "duplicate_name" | "invalid_replacement" | "not_a_draft" | "not_in_review" | "not_ready" | "question_in_use" | "retired_is_final" | "stale_version" | "transition_not_allowed";
-                        /** @enum {integer} */
-                        status?: 409;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Body too large */
+            /** @description Body too large; codes: `payload_too_large` */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "payload_too_large";
-                        /** @enum {integer} */
-                        status?: 413;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Invalid input */
+            /** @description Invalid input; codes: `idempotency_key_reused`, `invalid_article`, `invalid_batch`, `invalid_body`, `invalid_card`, `invalid_condition`, `invalid_content`, `invalid_correct_count`, `invalid_cursor`, `invalid_effect`, `invalid_idempotency_key`, `invalid_outcome`, `invalid_replacement`, `invalid_text`, `reason_required`, `reason_too_long`, `unknown_affinity`, `unknown_card_kind`, `unknown_condition`, `unknown_effect`, `unknown_game`, `unknown_kind`, `unknown_rarity`, `unknown_state`, `validation_failed` */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "idempotency_key_reused" | "invalid_article" | "invalid_batch" | "invalid_body" | "invalid_card" | "invalid_condition" | "invalid_content" | "invalid_correct_count" | "invalid_cursor" | "invalid_effect" | "invalid_idempotency_key" | "invalid_outcome" | "invalid_replacement" | "invalid_text" | "reason_required" | "reason_too_long" | "unknown_affinity" | "unknown_card_kind" | "unknown_condition" | "unknown_effect" | "unknown_game" | "unknown_kind" | "unknown_rarity" | "unknown_state" | "validation_failed";
-                        /** @enum {integer} */
-                        status?: 422;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many changes: wait for Retry-After seconds */
+            /** @description Too many changes: wait for Retry-After seconds; codes: `rate_limited` */
             429: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "rate_limited";
-                        /** @enum {integer} */
-                        status?: 429;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A service is unavailable */
+            /** @description A service is unavailable; codes: `broker_unavailable`, `database_unavailable`, `identity_provider_unavailable`, `service_timeout`, `service_unavailable`, `transaction_conflict` */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable" | "transaction_conflict";
-                        /** @enum {integer} */
-                        status?: 503;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unexpected error */
+            /** @description Unexpected error; codes: `internal_error` */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "internal_error";
-                        /** @enum {integer} */
-                        status?: 500;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -4394,74 +4263,49 @@ export interface operations {
                     "application/json": components["schemas"]["AuditPage"];
                 };
             };
-            /** @description Missing or invalid access token */
+            /** @description Missing or invalid access token; codes: `invalid_audience`, `invalid_issuer`, `invalid_token`, `missing_token`, `token_expired`, `token_not_yet_valid`, `unknown_signing_key` */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "invalid_audience" | "invalid_issuer" | "invalid_token" | "missing_token" | "token_expired" | "token_not_yet_valid" | "unknown_signing_key";
-                        /** @enum {integer} */
-                        status?: 401;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not allowed (role, ownership or a locked account) */
+            /** @description Not allowed (role, ownership or a locked account); codes: `account_locked`, `author_role_required`, `own_submission` */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "account_locked" | "author_role_required" | "own_submission";
-                        /** @enum {integer} */
-                        status?: 403;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not found */
+            /** @description Not found; codes: `content_not_found`, `question_not_found`, `route_not_found` */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "content_not_found" | "question_not_found" | "route_not_found";
-                        /** @enum {integer} */
-                        status?: 404;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A service is unavailable */
+            /** @description A service is unavailable; codes: `broker_unavailable`, `database_unavailable`, `identity_provider_unavailable`, `service_timeout`, `service_unavailable`, `transaction_conflict` */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable" | "transaction_conflict";
-                        /** @enum {integer} */
-                        status?: 503;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unexpected error */
+            /** @description Unexpected error; codes: `internal_error` */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "internal_error";
-                        /** @enum {integer} */
-                        status?: 500;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -4490,144 +4334,94 @@ export interface operations {
                     "application/json": components["schemas"]["Content"];
                 };
             };
-            /** @description Malformed request */
+            /** @description Malformed request; codes: `malformed_json`, `malformed_request`, `unsupported_media_type` */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "malformed_json" | "malformed_request" | "unsupported_media_type";
-                        /** @enum {integer} */
-                        status?: 400;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Missing or invalid access token */
+            /** @description Missing or invalid access token; codes: `invalid_audience`, `invalid_issuer`, `invalid_token`, `missing_token`, `token_expired`, `token_not_yet_valid`, `unknown_signing_key` */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "invalid_audience" | "invalid_issuer" | "invalid_token" | "missing_token" | "token_expired" | "token_not_yet_valid" | "unknown_signing_key";
-                        /** @enum {integer} */
-                        status?: 401;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not allowed (role, ownership or a locked account) */
+            /** @description Not allowed (role, ownership or a locked account); codes: `account_locked`, `author_role_required`, `own_submission` */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "account_locked" | "author_role_required" | "own_submission";
-                        /** @enum {integer} */
-                        status?: 403;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not found */
+            /** @description Not found; codes: `content_not_found`, `question_not_found`, `route_not_found` */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "content_not_found" | "question_not_found" | "route_not_found";
-                        /** @enum {integer} */
-                        status?: 404;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict with the current state */
+            /** @description Conflict with the current state; codes: `card_in_use`, `challenge_in_use`, `duplicate_name`, `invalid_replacement`, `not_a_draft`, `not_in_review`, `not_ready`, `question_in_use`, `retired_is_final`, `stale_version`, `transition_not_allowed` */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "card_in_use" | "challenge_in_use" | "duplicate_name" | "invalid_replacement" | "not_a_draft" | "not_in_review" | "not_ready" | "question_in_use" | "retired_is_final" | "stale_version" | "transition_not_allowed";
-                        /** @enum {integer} */
-                        status?: 409;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Body too large */
+            /** @description Body too large; codes: `payload_too_large` */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "payload_too_large";
-                        /** @enum {integer} */
-                        status?: 413;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Invalid input */
+            /** @description Invalid input; codes: `idempotency_key_reused`, `invalid_article`, `invalid_batch`, `invalid_body`, `invalid_card`, `invalid_condition`, `invalid_content`, `invalid_correct_count`, `invalid_cursor`, `invalid_effect`, `invalid_idempotency_key`, `invalid_outcome`, `invalid_replacement`, `invalid_text`, `reason_required`, `reason_too_long`, `unknown_affinity`, `unknown_card_kind`, `unknown_condition`, `unknown_effect`, `unknown_game`, `unknown_kind`, `unknown_rarity`, `unknown_state`, `validation_failed` */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "idempotency_key_reused" | "invalid_article" | "invalid_batch" | "invalid_body" | "invalid_card" | "invalid_condition" | "invalid_content" | "invalid_correct_count" | "invalid_cursor" | "invalid_effect" | "invalid_idempotency_key" | "invalid_outcome" | "invalid_replacement" | "invalid_text" | "reason_required" | "reason_too_long" | "unknown_affinity" | "unknown_card_kind" | "unknown_condition" | "unknown_effect" | "unknown_game" | "unknown_kind" | "unknown_rarity" | "unknown_state" | "validation_failed";
-                        /** @enum {integer} */
-                        status?: 422;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many changes: wait for Retry-After seconds */
+            /** @description Too many changes: wait for Retry-After seconds; codes: `rate_limited` */
             429: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "rate_limited";
-                        /** @enum {integer} */
-                        status?: 429;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A service is unavailable */
+            /** @description A service is unavailable; codes: `broker_unavailable`, `database_unavailable`, `identity_provider_unavailable`, `service_timeout`, `service_unavailable`, `transaction_conflict` */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable" | "transaction_conflict";
-                        /** @enum {integer} */
-                        status?: 503;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unexpected error */
+            /** @description Unexpected error; codes: `internal_error` */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "internal_error";
-                        /** @enum {integer} */
-                        status?: 500;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -4650,60 +4444,40 @@ export interface operations {
                     "application/json": components["schemas"]["KindFormPage"];
                 };
             };
-            /** @description Missing or invalid access token */
+            /** @description Missing or invalid access token; codes: `invalid_audience`, `invalid_issuer`, `invalid_token`, `missing_token`, `token_expired`, `token_not_yet_valid`, `unknown_signing_key` */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "invalid_audience" | "invalid_issuer" | "invalid_token" | "missing_token" | "token_expired" | "token_not_yet_valid" | "unknown_signing_key";
-                        /** @enum {integer} */
-                        status?: 401;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not allowed (role, ownership or a locked account) */
+            /** @description Not allowed (role, ownership or a locked account); codes: `account_locked`, `author_role_required`, `own_submission` */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "account_locked" | "author_role_required" | "own_submission";
-                        /** @enum {integer} */
-                        status?: 403;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A service is unavailable */
+            /** @description A service is unavailable; codes: `broker_unavailable`, `database_unavailable`, `identity_provider_unavailable`, `service_timeout`, `service_unavailable`, `transaction_conflict` */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable" | "transaction_conflict";
-                        /** @enum {integer} */
-                        status?: 503;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unexpected error */
+            /** @description Unexpected error; codes: `internal_error` */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "internal_error";
-                        /** @enum {integer} */
-                        status?: 500;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -4731,74 +4505,49 @@ export interface operations {
                     "application/json": components["schemas"]["ReviewQueuePage"];
                 };
             };
-            /** @description Missing or invalid access token */
+            /** @description Missing or invalid access token; codes: `invalid_audience`, `invalid_issuer`, `invalid_token`, `missing_token`, `token_expired`, `token_not_yet_valid`, `unknown_signing_key` */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "invalid_audience" | "invalid_issuer" | "invalid_token" | "missing_token" | "token_expired" | "token_not_yet_valid" | "unknown_signing_key";
-                        /** @enum {integer} */
-                        status?: 401;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not allowed (role, ownership or a locked account) */
+            /** @description Not allowed (role, ownership or a locked account); codes: `account_locked`, `author_role_required`, `own_submission` */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "account_locked" | "author_role_required" | "own_submission";
-                        /** @enum {integer} */
-                        status?: 403;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Invalid input */
+            /** @description Invalid input; codes: `idempotency_key_reused`, `invalid_article`, `invalid_batch`, `invalid_body`, `invalid_card`, `invalid_condition`, `invalid_content`, `invalid_correct_count`, `invalid_cursor`, `invalid_effect`, `invalid_idempotency_key`, `invalid_outcome`, `invalid_replacement`, `invalid_text`, `reason_required`, `reason_too_long`, `unknown_affinity`, `unknown_card_kind`, `unknown_condition`, `unknown_effect`, `unknown_game`, `unknown_kind`, `unknown_rarity`, `unknown_state`, `validation_failed` */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "idempotency_key_reused" | "invalid_article" | "invalid_batch" | "invalid_body" | "invalid_card" | "invalid_condition" | "invalid_content" | "invalid_correct_count" | "invalid_cursor" | "invalid_effect" | "invalid_idempotency_key" | "invalid_outcome" | "invalid_replacement" | "invalid_text" | "reason_required" | "reason_too_long" | "unknown_affinity" | "unknown_card_kind" | "unknown_condition" | "unknown_effect" | "unknown_game" | "unknown_kind" | "unknown_rarity" | "unknown_state" | "validation_failed";
-                        /** @enum {integer} */
-                        status?: 422;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A service is unavailable */
+            /** @description A service is unavailable; codes: `broker_unavailable`, `database_unavailable`, `identity_provider_unavailable`, `service_timeout`, `service_unavailable`, `transaction_conflict` */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable" | "transaction_conflict";
-                        /** @enum {integer} */
-                        status?: 503;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unexpected error */
+            /** @description Unexpected error; codes: `internal_error` */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "internal_error";
-                        /** @enum {integer} */
-                        status?: 500;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -4828,116 +4577,76 @@ export interface operations {
                     "application/json": components["schemas"]["ApprovalOutcomePage"];
                 };
             };
-            /** @description Malformed request */
+            /** @description Malformed request; codes: `malformed_json`, `malformed_request`, `unsupported_media_type` */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "malformed_json" | "malformed_request" | "unsupported_media_type";
-                        /** @enum {integer} */
-                        status?: 400;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Missing or invalid access token */
+            /** @description Missing or invalid access token; codes: `invalid_audience`, `invalid_issuer`, `invalid_token`, `missing_token`, `token_expired`, `token_not_yet_valid`, `unknown_signing_key` */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "invalid_audience" | "invalid_issuer" | "invalid_token" | "missing_token" | "token_expired" | "token_not_yet_valid" | "unknown_signing_key";
-                        /** @enum {integer} */
-                        status?: 401;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not allowed (role, ownership or a locked account) */
+            /** @description Not allowed (role, ownership or a locked account); codes: `account_locked`, `author_role_required`, `own_submission` */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "account_locked" | "author_role_required" | "own_submission";
-                        /** @enum {integer} */
-                        status?: 403;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Body too large */
+            /** @description Body too large; codes: `payload_too_large` */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "payload_too_large";
-                        /** @enum {integer} */
-                        status?: 413;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Invalid input */
+            /** @description Invalid input; codes: `idempotency_key_reused`, `invalid_article`, `invalid_batch`, `invalid_body`, `invalid_card`, `invalid_condition`, `invalid_content`, `invalid_correct_count`, `invalid_cursor`, `invalid_effect`, `invalid_idempotency_key`, `invalid_outcome`, `invalid_replacement`, `invalid_text`, `reason_required`, `reason_too_long`, `unknown_affinity`, `unknown_card_kind`, `unknown_condition`, `unknown_effect`, `unknown_game`, `unknown_kind`, `unknown_rarity`, `unknown_state`, `validation_failed` */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "idempotency_key_reused" | "invalid_article" | "invalid_batch" | "invalid_body" | "invalid_card" | "invalid_condition" | "invalid_content" | "invalid_correct_count" | "invalid_cursor" | "invalid_effect" | "invalid_idempotency_key" | "invalid_outcome" | "invalid_replacement" | "invalid_text" | "reason_required" | "reason_too_long" | "unknown_affinity" | "unknown_card_kind" | "unknown_condition" | "unknown_effect" | "unknown_game" | "unknown_kind" | "unknown_rarity" | "unknown_state" | "validation_failed";
-                        /** @enum {integer} */
-                        status?: 422;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many changes: wait for Retry-After seconds */
+            /** @description Too many changes: wait for Retry-After seconds; codes: `rate_limited` */
             429: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "rate_limited";
-                        /** @enum {integer} */
-                        status?: 429;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A service is unavailable */
+            /** @description A service is unavailable; codes: `broker_unavailable`, `database_unavailable`, `identity_provider_unavailable`, `service_timeout`, `service_unavailable`, `transaction_conflict` */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable" | "transaction_conflict";
-                        /** @enum {integer} */
-                        status?: 503;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unexpected error */
+            /** @description Unexpected error; codes: `internal_error` */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "internal_error";
-                        /** @enum {integer} */
-                        status?: 500;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -4962,32 +4671,22 @@ export interface operations {
                     "application/json": components["schemas"]["CataloguePage"];
                 };
             };
-            /** @description Invalid input */
+            /** @description Invalid input; codes: `cannot_attack_yourself`, `card_not_owned`, `deck_class_mixed`, `deck_composition`, `deck_copy_limit`, `deck_copy_not_owned`, `deck_copy_repeated`, `deck_cost_exceeded`, `deck_list_too_long`, `deck_mythic_limit`, `deck_name_blank`, `deck_name_invalid`, `deck_name_too_long`, `deck_size`, `duplicate_card`, `duplicate_copy`, `finish_not_craftable`, `idempotency_key_reused`, `invalid_action`, `invalid_body`, `invalid_client_seed`, `invalid_cursor`, `invalid_posture`, `invalid_purpose`, `invalid_reserve_condition`, `invalid_text`, `nothing_to_change`, `over_budget`, `pack_not_for_sale`, `pack_not_sellable`, `plan_size`, `starter_affinity_not_offered`, `unknown_affinity`, `unknown_card_kind`, `unknown_currency`, `unknown_game`, `unknown_rarity`, `validation_failed` */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "cannot_attack_yourself" | "card_not_owned" | "deck_class_mixed" | "deck_composition" | "deck_copy_limit" | "deck_copy_not_owned" | "deck_copy_repeated" | "deck_cost_exceeded" | "deck_list_too_long" | "deck_mythic_limit" | "deck_name_blank" | "deck_name_invalid" | "deck_name_too_long" | "deck_size" | "duplicate_card" | "duplicate_copy" | "finish_not_craftable" | "idempotency_key_reused" | "invalid_action" | "invalid_body" | "invalid_client_seed" | "invalid_cursor" | "invalid_posture" | "invalid_purpose" | "invalid_reserve_condition" | "invalid_text" | "nothing_to_change" | "over_budget" | "pack_not_for_sale" | "pack_not_sellable" | "plan_size" | "starter_affinity_not_offered" | "unknown_affinity" | "unknown_card_kind" | "unknown_currency" | "unknown_game" | "unknown_rarity" | "validation_failed";
-                        /** @enum {integer} */
-                        status?: 422;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unexpected error */
+            /** @description Unexpected error; codes: `internal_error` */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "internal_error";
-                        /** @enum {integer} */
-                        status?: 500;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -5010,60 +4709,40 @@ export interface operations {
                     "application/json": components["schemas"]["Collection"];
                 };
             };
-            /** @description Missing or invalid access token */
+            /** @description Missing or invalid access token; codes: `invalid_audience`, `invalid_issuer`, `invalid_token`, `missing_token`, `token_expired`, `token_not_yet_valid`, `unknown_signing_key` */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "invalid_audience" | "invalid_issuer" | "invalid_token" | "missing_token" | "token_expired" | "token_not_yet_valid" | "unknown_signing_key";
-                        /** @enum {integer} */
-                        status?: 401;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not allowed (role, ownership or a locked account) */
+            /** @description Not allowed (role, ownership or a locked account); codes: `account_locked` */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "account_locked";
-                        /** @enum {integer} */
-                        status?: 403;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A service is unavailable */
+            /** @description A service is unavailable; codes: `accounts_unavailable`, `authoring_unavailable`, `broker_unavailable`, `database_unavailable`, `identity_provider_unavailable`, `pack_pool_incomplete`, `service_timeout`, `service_unavailable`, `starter_cards_unavailable`, `transaction_conflict` */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable" | "transaction_conflict";
-                        /** @enum {integer} */
-                        status?: 503;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unexpected error */
+            /** @description Unexpected error; codes: `internal_error` */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "internal_error";
-                        /** @enum {integer} */
-                        status?: 500;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -5091,116 +4770,76 @@ export interface operations {
                     "application/json": components["schemas"]["CraftingEntry"];
                 };
             };
-            /** @description Missing or invalid access token */
+            /** @description Missing or invalid access token; codes: `invalid_audience`, `invalid_issuer`, `invalid_token`, `missing_token`, `token_expired`, `token_not_yet_valid`, `unknown_signing_key` */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "invalid_audience" | "invalid_issuer" | "invalid_token" | "missing_token" | "token_expired" | "token_not_yet_valid" | "unknown_signing_key";
-                        /** @enum {integer} */
-                        status?: 401;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not allowed (role, ownership or a locked account) */
+            /** @description Not allowed (role, ownership or a locked account); codes: `account_locked` */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "account_locked";
-                        /** @enum {integer} */
-                        status?: 403;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not found */
+            /** @description Not found; codes: `copy_not_found`, `crafting_not_offered`, `definition_not_found`, `pack_not_found`, `route_not_found`, `unknown_pack_kind` */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "copy_not_found" | "crafting_not_offered" | "definition_not_found" | "pack_not_found" | "route_not_found" | "unknown_pack_kind";
-                        /** @enum {integer} */
-                        status?: 404;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict with the current state */
+            /** @description Conflict with the current state; codes: `balance_limit_reached`, `card_not_craftable`, `copy_in_deck`, `craft_copy_limit`, `daily_limit_reached`, `insufficient_funds`, `pack_already_opened`, `pack_room_too_small`, `roll_source_taken` */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "balance_limit_reached" | "card_not_craftable" | "copy_in_deck" | "craft_copy_limit" | "daily_limit_reached" | "insufficient_funds" | "pack_already_opened" | "pack_room_too_small" | "roll_source_taken";
-                        /** @enum {integer} */
-                        status?: 409;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Invalid input */
+            /** @description Invalid input; codes: `finish_not_craftable`, `idempotency_key_required`, `idempotency_key_reused`, `invalid_body`, `invalid_client_seed`, `invalid_cursor`, `invalid_idempotency_key`, `invalid_purpose`, `invalid_text`, `pack_not_for_sale`, `pack_not_sellable`, `unknown_currency`, `unknown_game`, `validation_failed` */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "finish_not_craftable" | "idempotency_key_required" | "idempotency_key_reused" | "invalid_body" | "invalid_client_seed" | "invalid_cursor" | "invalid_idempotency_key" | "invalid_purpose" | "invalid_text" | "pack_not_for_sale" | "pack_not_sellable" | "unknown_currency" | "unknown_game" | "validation_failed";
-                        /** @enum {integer} */
-                        status?: 422;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many changes: wait for Retry-After seconds */
+            /** @description Too many changes: wait for Retry-After seconds; codes: `rate_limited` */
             429: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "rate_limited";
-                        /** @enum {integer} */
-                        status?: 429;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A service is unavailable */
+            /** @description A service is unavailable; codes: `broker_unavailable`, `database_unavailable`, `identity_provider_unavailable`, `pack_pool_incomplete`, `service_timeout`, `service_unavailable`, `transaction_conflict` */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "transaction_conflict";
-                        /** @enum {integer} */
-                        status?: 503;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unexpected error */
+            /** @description Unexpected error; codes: `internal_error` */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "internal_error";
-                        /** @enum {integer} */
-                        status?: 500;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -5238,144 +4877,94 @@ export interface operations {
                     "application/json": components["schemas"]["CraftingEntry"];
                 };
             };
-            /** @description Malformed request */
+            /** @description Malformed request; codes: `malformed_json`, `malformed_request`, `unsupported_media_type` */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "malformed_json" | "malformed_request" | "unsupported_media_type";
-                        /** @enum {integer} */
-                        status?: 400;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Missing or invalid access token */
+            /** @description Missing or invalid access token; codes: `invalid_audience`, `invalid_issuer`, `invalid_token`, `missing_token`, `token_expired`, `token_not_yet_valid`, `unknown_signing_key` */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "invalid_audience" | "invalid_issuer" | "invalid_token" | "missing_token" | "token_expired" | "token_not_yet_valid" | "unknown_signing_key";
-                        /** @enum {integer} */
-                        status?: 401;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not allowed (role, ownership or a locked account) */
+            /** @description Not allowed (role, ownership or a locked account); codes: `account_locked` */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "account_locked";
-                        /** @enum {integer} */
-                        status?: 403;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not found */
+            /** @description Not found; codes: `copy_not_found`, `crafting_not_offered`, `definition_not_found`, `pack_not_found`, `route_not_found`, `unknown_pack_kind` */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "copy_not_found" | "crafting_not_offered" | "definition_not_found" | "pack_not_found" | "route_not_found" | "unknown_pack_kind";
-                        /** @enum {integer} */
-                        status?: 404;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict with the current state */
+            /** @description Conflict with the current state; codes: `balance_limit_reached`, `card_not_craftable`, `copy_in_deck`, `craft_copy_limit`, `daily_limit_reached`, `insufficient_funds`, `pack_already_opened`, `pack_room_too_small`, `roll_source_taken` */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "balance_limit_reached" | "card_not_craftable" | "copy_in_deck" | "craft_copy_limit" | "daily_limit_reached" | "insufficient_funds" | "pack_already_opened" | "pack_room_too_small" | "roll_source_taken";
-                        /** @enum {integer} */
-                        status?: 409;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Body too large */
+            /** @description Body too large; codes: `payload_too_large` */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "payload_too_large";
-                        /** @enum {integer} */
-                        status?: 413;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Invalid input */
+            /** @description Invalid input; codes: `finish_not_craftable`, `idempotency_key_required`, `idempotency_key_reused`, `invalid_body`, `invalid_client_seed`, `invalid_cursor`, `invalid_idempotency_key`, `invalid_purpose`, `invalid_text`, `pack_not_for_sale`, `pack_not_sellable`, `unknown_currency`, `unknown_game`, `validation_failed` */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "finish_not_craftable" | "idempotency_key_required" | "idempotency_key_reused" | "invalid_body" | "invalid_client_seed" | "invalid_cursor" | "invalid_idempotency_key" | "invalid_purpose" | "invalid_text" | "pack_not_for_sale" | "pack_not_sellable" | "unknown_currency" | "unknown_game" | "validation_failed";
-                        /** @enum {integer} */
-                        status?: 422;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many changes: wait for Retry-After seconds */
+            /** @description Too many changes: wait for Retry-After seconds; codes: `rate_limited` */
             429: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "rate_limited";
-                        /** @enum {integer} */
-                        status?: 429;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A service is unavailable */
+            /** @description A service is unavailable; codes: `broker_unavailable`, `database_unavailable`, `identity_provider_unavailable`, `pack_pool_incomplete`, `service_timeout`, `service_unavailable`, `transaction_conflict` */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "transaction_conflict";
-                        /** @enum {integer} */
-                        status?: 503;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unexpected error */
+            /** @description Unexpected error; codes: `internal_error` */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "internal_error";
-                        /** @enum {integer} */
-                        status?: 500;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -5398,18 +4987,13 @@ export interface operations {
                     "application/json": components["schemas"]["CraftingPrices"];
                 };
             };
-            /** @description Unexpected error */
+            /** @description Unexpected error; codes: `internal_error` */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "internal_error";
-                        /** @enum {integer} */
-                        status?: 500;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -5432,60 +5016,40 @@ export interface operations {
                     "application/json": components["schemas"]["ChronovoreDeckPage"];
                 };
             };
-            /** @description Missing or invalid access token */
+            /** @description Missing or invalid access token; codes: `invalid_audience`, `invalid_issuer`, `invalid_token`, `missing_token`, `token_expired`, `token_not_yet_valid`, `unknown_signing_key` */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "invalid_audience" | "invalid_issuer" | "invalid_token" | "missing_token" | "token_expired" | "token_not_yet_valid" | "unknown_signing_key";
-                        /** @enum {integer} */
-                        status?: 401;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not allowed (role, ownership or a locked account) */
+            /** @description Not allowed (role, ownership or a locked account); codes: `account_locked` */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "account_locked";
-                        /** @enum {integer} */
-                        status?: 403;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A service is unavailable */
+            /** @description A service is unavailable; codes: `accounts_unavailable`, `authoring_unavailable`, `broker_unavailable`, `database_unavailable`, `identity_provider_unavailable`, `pack_pool_incomplete`, `service_timeout`, `service_unavailable`, `starter_cards_unavailable`, `transaction_conflict` */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable" | "transaction_conflict";
-                        /** @enum {integer} */
-                        status?: 503;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unexpected error */
+            /** @description Unexpected error; codes: `internal_error` */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "internal_error";
-                        /** @enum {integer} */
-                        status?: 500;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -5512,144 +5076,94 @@ export interface operations {
                     "application/json": components["schemas"]["Deck"];
                 };
             };
-            /** @description Malformed request */
+            /** @description Malformed request; codes: `malformed_json`, `malformed_request`, `unsupported_media_type` */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "malformed_json" | "malformed_request" | "unsupported_media_type";
-                        /** @enum {integer} */
-                        status?: 400;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Missing or invalid access token */
+            /** @description Missing or invalid access token; codes: `invalid_audience`, `invalid_issuer`, `invalid_token`, `missing_token`, `token_expired`, `token_not_yet_valid`, `unknown_signing_key` */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "invalid_audience" | "invalid_issuer" | "invalid_token" | "missing_token" | "token_expired" | "token_not_yet_valid" | "unknown_signing_key";
-                        /** @enum {integer} */
-                        status?: 401;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not allowed (role, ownership or a locked account) */
+            /** @description Not allowed (role, ownership or a locked account); codes: `account_locked` */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "account_locked";
-                        /** @enum {integer} */
-                        status?: 403;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not found */
+            /** @description Not found; codes: `collection_not_found`, `copy_not_found`, `crafting_not_offered`, `deck_not_found`, `definition_not_found`, `no_defense`, `no_starter`, `pack_not_found`, `plan_not_found`, `report_not_found`, `route_not_found`, `starter_not_chosen`, `target_not_found`, `unknown_pack_kind` */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "collection_not_found" | "copy_not_found" | "crafting_not_offered" | "deck_not_found" | "definition_not_found" | "no_defense" | "no_starter" | "pack_not_found" | "plan_not_found" | "report_not_found" | "route_not_found" | "starter_not_chosen" | "target_not_found" | "unknown_pack_kind";
-                        /** @enum {integer} */
-                        status?: 404;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict with the current state */
+            /** @description Conflict with the current state; codes: `answer_not_marked`, `attack_finished`, `balance_limit_reached`, `card_already_played`, `card_not_craftable`, `copy_in_deck`, `craft_copy_limit`, `daily_limit_reached`, `deck_limit_reached`, `insufficient_funds`, `no_ticket`, `not_overdue`, `not_your_seat`, `pack_already_opened`, `pack_room_too_small`, `plan_limit_reached`, `roll_source_taken`, `stale_version`, `starter_already_chosen`, `target_not_allowed`, `target_protected`, `target_recently_attacked`, `target_under_attack`, `terrakard_not_started`, `tutorial_finished`, `tutorial_not_finished`, `unknown_card`, `unknown_choice`, `wrong_phase` */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "answer_not_marked" | "attack_finished" | "balance_limit_reached" | "card_already_played" | "card_not_craftable" | "copy_in_deck" | "craft_copy_limit" | "daily_limit_reached" | "deck_limit_reached" | "insufficient_funds" | "no_ticket" | "not_overdue" | "not_your_seat" | "pack_already_opened" | "pack_room_too_small" | "plan_limit_reached" | "roll_source_taken" | "stale_version" | "starter_already_chosen" | "target_not_allowed" | "target_protected" | "target_recently_attacked" | "target_under_attack" | "terrakard_not_started" | "tutorial_finished" | "tutorial_not_finished" | "unknown_card" | "unknown_choice" | "wrong_phase";
-                        /** @enum {integer} */
-                        status?: 409;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Body too large */
+            /** @description Body too large; codes: `payload_too_large` */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "payload_too_large";
-                        /** @enum {integer} */
-                        status?: 413;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Invalid input */
+            /** @description Invalid input; codes: `cannot_attack_yourself`, `card_not_owned`, `deck_class_mixed`, `deck_composition`, `deck_copy_limit`, `deck_copy_not_owned`, `deck_copy_repeated`, `deck_cost_exceeded`, `deck_list_too_long`, `deck_mythic_limit`, `deck_name_blank`, `deck_name_invalid`, `deck_name_too_long`, `deck_size`, `duplicate_card`, `duplicate_copy`, `finish_not_craftable`, `idempotency_key_reused`, `invalid_action`, `invalid_body`, `invalid_client_seed`, `invalid_cursor`, `invalid_posture`, `invalid_purpose`, `invalid_reserve_condition`, `invalid_text`, `nothing_to_change`, `over_budget`, `pack_not_for_sale`, `pack_not_sellable`, `plan_size`, `starter_affinity_not_offered`, `unknown_affinity`, `unknown_card_kind`, `unknown_currency`, `unknown_game`, `unknown_rarity`, `validation_failed` */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "cannot_attack_yourself" | "card_not_owned" | "deck_class_mixed" | "deck_composition" | "deck_copy_limit" | "deck_copy_not_owned" | "deck_copy_repeated" | "deck_cost_exceeded" | "deck_list_too_long" | "deck_mythic_limit" | "deck_name_blank" | "deck_name_invalid" | "deck_name_too_long" | "deck_size" | "duplicate_card" | "duplicate_copy" | "finish_not_craftable" | "idempotency_key_reused" | "invalid_action" | "invalid_body" | "invalid_client_seed" | "invalid_cursor" | "invalid_posture" | "invalid_purpose" | "invalid_reserve_condition" | "invalid_text" | "nothing_to_change" | "over_budget" | "pack_not_for_sale" | "pack_not_sellable" | "plan_size" | "starter_affinity_not_offered" | "unknown_affinity" | "unknown_card_kind" | "unknown_currency" | "unknown_game" | "unknown_rarity" | "validation_failed";
-                        /** @enum {integer} */
-                        status?: 422;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many changes: wait for Retry-After seconds */
+            /** @description Too many changes: wait for Retry-After seconds; codes: `rate_limited` */
             429: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "rate_limited";
-                        /** @enum {integer} */
-                        status?: 429;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A service is unavailable */
+            /** @description A service is unavailable; codes: `accounts_unavailable`, `authoring_unavailable`, `broker_unavailable`, `database_unavailable`, `identity_provider_unavailable`, `pack_pool_incomplete`, `service_timeout`, `service_unavailable`, `starter_cards_unavailable`, `transaction_conflict` */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable" | "transaction_conflict";
-                        /** @enum {integer} */
-                        status?: 503;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unexpected error */
+            /** @description Unexpected error; codes: `internal_error` */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "internal_error";
-                        /** @enum {integer} */
-                        status?: 500;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -5674,74 +5188,49 @@ export interface operations {
                     "application/json": components["schemas"]["Deck"];
                 };
             };
-            /** @description Missing or invalid access token */
+            /** @description Missing or invalid access token; codes: `invalid_audience`, `invalid_issuer`, `invalid_token`, `missing_token`, `token_expired`, `token_not_yet_valid`, `unknown_signing_key` */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "invalid_audience" | "invalid_issuer" | "invalid_token" | "missing_token" | "token_expired" | "token_not_yet_valid" | "unknown_signing_key";
-                        /** @enum {integer} */
-                        status?: 401;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not allowed (role, ownership or a locked account) */
+            /** @description Not allowed (role, ownership or a locked account); codes: `account_locked` */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "account_locked";
-                        /** @enum {integer} */
-                        status?: 403;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not found */
+            /** @description Not found; codes: `collection_not_found`, `copy_not_found`, `crafting_not_offered`, `deck_not_found`, `definition_not_found`, `no_defense`, `no_starter`, `pack_not_found`, `plan_not_found`, `report_not_found`, `route_not_found`, `starter_not_chosen`, `target_not_found`, `unknown_pack_kind` */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "collection_not_found" | "copy_not_found" | "crafting_not_offered" | "deck_not_found" | "definition_not_found" | "no_defense" | "no_starter" | "pack_not_found" | "plan_not_found" | "report_not_found" | "route_not_found" | "starter_not_chosen" | "target_not_found" | "unknown_pack_kind";
-                        /** @enum {integer} */
-                        status?: 404;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A service is unavailable */
+            /** @description A service is unavailable; codes: `accounts_unavailable`, `authoring_unavailable`, `broker_unavailable`, `database_unavailable`, `identity_provider_unavailable`, `pack_pool_incomplete`, `service_timeout`, `service_unavailable`, `starter_cards_unavailable`, `transaction_conflict` */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable" | "transaction_conflict";
-                        /** @enum {integer} */
-                        status?: 503;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unexpected error */
+            /** @description Unexpected error; codes: `internal_error` */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "internal_error";
-                        /** @enum {integer} */
-                        status?: 500;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -5770,144 +5259,94 @@ export interface operations {
                     "application/json": components["schemas"]["Deck"];
                 };
             };
-            /** @description Malformed request */
+            /** @description Malformed request; codes: `malformed_json`, `malformed_request`, `unsupported_media_type` */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "malformed_json" | "malformed_request" | "unsupported_media_type";
-                        /** @enum {integer} */
-                        status?: 400;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Missing or invalid access token */
+            /** @description Missing or invalid access token; codes: `invalid_audience`, `invalid_issuer`, `invalid_token`, `missing_token`, `token_expired`, `token_not_yet_valid`, `unknown_signing_key` */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "invalid_audience" | "invalid_issuer" | "invalid_token" | "missing_token" | "token_expired" | "token_not_yet_valid" | "unknown_signing_key";
-                        /** @enum {integer} */
-                        status?: 401;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not allowed (role, ownership or a locked account) */
+            /** @description Not allowed (role, ownership or a locked account); codes: `account_locked` */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "account_locked";
-                        /** @enum {integer} */
-                        status?: 403;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not found */
+            /** @description Not found; codes: `collection_not_found`, `copy_not_found`, `crafting_not_offered`, `deck_not_found`, `definition_not_found`, `no_defense`, `no_starter`, `pack_not_found`, `plan_not_found`, `report_not_found`, `route_not_found`, `starter_not_chosen`, `target_not_found`, `unknown_pack_kind` */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "collection_not_found" | "copy_not_found" | "crafting_not_offered" | "deck_not_found" | "definition_not_found" | "no_defense" | "no_starter" | "pack_not_found" | "plan_not_found" | "report_not_found" | "route_not_found" | "starter_not_chosen" | "target_not_found" | "unknown_pack_kind";
-                        /** @enum {integer} */
-                        status?: 404;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict with the current state */
+            /** @description Conflict with the current state; codes: `answer_not_marked`, `attack_finished`, `balance_limit_reached`, `card_already_played`, `card_not_craftable`, `copy_in_deck`, `craft_copy_limit`, `daily_limit_reached`, `deck_limit_reached`, `insufficient_funds`, `no_ticket`, `not_overdue`, `not_your_seat`, `pack_already_opened`, `pack_room_too_small`, `plan_limit_reached`, `roll_source_taken`, `stale_version`, `starter_already_chosen`, `target_not_allowed`, `target_protected`, `target_recently_attacked`, `target_under_attack`, `terrakard_not_started`, `tutorial_finished`, `tutorial_not_finished`, `unknown_card`, `unknown_choice`, `wrong_phase` */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "answer_not_marked" | "attack_finished" | "balance_limit_reached" | "card_already_played" | "card_not_craftable" | "copy_in_deck" | "craft_copy_limit" | "daily_limit_reached" | "deck_limit_reached" | "insufficient_funds" | "no_ticket" | "not_overdue" | "not_your_seat" | "pack_already_opened" | "pack_room_too_small" | "plan_limit_reached" | "roll_source_taken" | "stale_version" | "starter_already_chosen" | "target_not_allowed" | "target_protected" | "target_recently_attacked" | "target_under_attack" | "terrakard_not_started" | "tutorial_finished" | "tutorial_not_finished" | "unknown_card" | "unknown_choice" | "wrong_phase";
-                        /** @enum {integer} */
-                        status?: 409;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Body too large */
+            /** @description Body too large; codes: `payload_too_large` */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "payload_too_large";
-                        /** @enum {integer} */
-                        status?: 413;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Invalid input */
+            /** @description Invalid input; codes: `cannot_attack_yourself`, `card_not_owned`, `deck_class_mixed`, `deck_composition`, `deck_copy_limit`, `deck_copy_not_owned`, `deck_copy_repeated`, `deck_cost_exceeded`, `deck_list_too_long`, `deck_mythic_limit`, `deck_name_blank`, `deck_name_invalid`, `deck_name_too_long`, `deck_size`, `duplicate_card`, `duplicate_copy`, `finish_not_craftable`, `idempotency_key_reused`, `invalid_action`, `invalid_body`, `invalid_client_seed`, `invalid_cursor`, `invalid_posture`, `invalid_purpose`, `invalid_reserve_condition`, `invalid_text`, `nothing_to_change`, `over_budget`, `pack_not_for_sale`, `pack_not_sellable`, `plan_size`, `starter_affinity_not_offered`, `unknown_affinity`, `unknown_card_kind`, `unknown_currency`, `unknown_game`, `unknown_rarity`, `validation_failed` */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "cannot_attack_yourself" | "card_not_owned" | "deck_class_mixed" | "deck_composition" | "deck_copy_limit" | "deck_copy_not_owned" | "deck_copy_repeated" | "deck_cost_exceeded" | "deck_list_too_long" | "deck_mythic_limit" | "deck_name_blank" | "deck_name_invalid" | "deck_name_too_long" | "deck_size" | "duplicate_card" | "duplicate_copy" | "finish_not_craftable" | "idempotency_key_reused" | "invalid_action" | "invalid_body" | "invalid_client_seed" | "invalid_cursor" | "invalid_posture" | "invalid_purpose" | "invalid_reserve_condition" | "invalid_text" | "nothing_to_change" | "over_budget" | "pack_not_for_sale" | "pack_not_sellable" | "plan_size" | "starter_affinity_not_offered" | "unknown_affinity" | "unknown_card_kind" | "unknown_currency" | "unknown_game" | "unknown_rarity" | "validation_failed";
-                        /** @enum {integer} */
-                        status?: 422;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many changes: wait for Retry-After seconds */
+            /** @description Too many changes: wait for Retry-After seconds; codes: `rate_limited` */
             429: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "rate_limited";
-                        /** @enum {integer} */
-                        status?: 429;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A service is unavailable */
+            /** @description A service is unavailable; codes: `accounts_unavailable`, `authoring_unavailable`, `broker_unavailable`, `database_unavailable`, `identity_provider_unavailable`, `pack_pool_incomplete`, `service_timeout`, `service_unavailable`, `starter_cards_unavailable`, `transaction_conflict` */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable" | "transaction_conflict";
-                        /** @enum {integer} */
-                        status?: 503;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unexpected error */
+            /** @description Unexpected error; codes: `internal_error` */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "internal_error";
-                        /** @enum {integer} */
-                        status?: 500;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -5932,116 +5371,76 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Missing or invalid access token */
+            /** @description Missing or invalid access token; codes: `invalid_audience`, `invalid_issuer`, `invalid_token`, `missing_token`, `token_expired`, `token_not_yet_valid`, `unknown_signing_key` */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "invalid_audience" | "invalid_issuer" | "invalid_token" | "missing_token" | "token_expired" | "token_not_yet_valid" | "unknown_signing_key";
-                        /** @enum {integer} */
-                        status?: 401;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not allowed (role, ownership or a locked account) */
+            /** @description Not allowed (role, ownership or a locked account); codes: `account_locked` */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "account_locked";
-                        /** @enum {integer} */
-                        status?: 403;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not found */
+            /** @description Not found; codes: `collection_not_found`, `copy_not_found`, `crafting_not_offered`, `deck_not_found`, `definition_not_found`, `no_defense`, `no_starter`, `pack_not_found`, `plan_not_found`, `report_not_found`, `route_not_found`, `starter_not_chosen`, `target_not_found`, `unknown_pack_kind` */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "collection_not_found" | "copy_not_found" | "crafting_not_offered" | "deck_not_found" | "definition_not_found" | "no_defense" | "no_starter" | "pack_not_found" | "plan_not_found" | "report_not_found" | "route_not_found" | "starter_not_chosen" | "target_not_found" | "unknown_pack_kind";
-                        /** @enum {integer} */
-                        status?: 404;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict with the current state */
+            /** @description Conflict with the current state; codes: `answer_not_marked`, `attack_finished`, `balance_limit_reached`, `card_already_played`, `card_not_craftable`, `copy_in_deck`, `craft_copy_limit`, `daily_limit_reached`, `deck_limit_reached`, `insufficient_funds`, `no_ticket`, `not_overdue`, `not_your_seat`, `pack_already_opened`, `pack_room_too_small`, `plan_limit_reached`, `roll_source_taken`, `stale_version`, `starter_already_chosen`, `target_not_allowed`, `target_protected`, `target_recently_attacked`, `target_under_attack`, `terrakard_not_started`, `tutorial_finished`, `tutorial_not_finished`, `unknown_card`, `unknown_choice`, `wrong_phase` */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "answer_not_marked" | "attack_finished" | "balance_limit_reached" | "card_already_played" | "card_not_craftable" | "copy_in_deck" | "craft_copy_limit" | "daily_limit_reached" | "deck_limit_reached" | "insufficient_funds" | "no_ticket" | "not_overdue" | "not_your_seat" | "pack_already_opened" | "pack_room_too_small" | "plan_limit_reached" | "roll_source_taken" | "stale_version" | "starter_already_chosen" | "target_not_allowed" | "target_protected" | "target_recently_attacked" | "target_under_attack" | "terrakard_not_started" | "tutorial_finished" | "tutorial_not_finished" | "unknown_card" | "unknown_choice" | "wrong_phase";
-                        /** @enum {integer} */
-                        status?: 409;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Invalid input */
+            /** @description Invalid input; codes: `cannot_attack_yourself`, `card_not_owned`, `deck_class_mixed`, `deck_composition`, `deck_copy_limit`, `deck_copy_not_owned`, `deck_copy_repeated`, `deck_cost_exceeded`, `deck_list_too_long`, `deck_mythic_limit`, `deck_name_blank`, `deck_name_invalid`, `deck_name_too_long`, `deck_size`, `duplicate_card`, `duplicate_copy`, `finish_not_craftable`, `idempotency_key_reused`, `invalid_action`, `invalid_body`, `invalid_client_seed`, `invalid_cursor`, `invalid_posture`, `invalid_purpose`, `invalid_reserve_condition`, `invalid_text`, `nothing_to_change`, `over_budget`, `pack_not_for_sale`, `pack_not_sellable`, `plan_size`, `starter_affinity_not_offered`, `unknown_affinity`, `unknown_card_kind`, `unknown_currency`, `unknown_game`, `unknown_rarity`, `validation_failed` */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "cannot_attack_yourself" | "card_not_owned" | "deck_class_mixed" | "deck_composition" | "deck_copy_limit" | "deck_copy_not_owned" | "deck_copy_repeated" | "deck_cost_exceeded" | "deck_list_too_long" | "deck_mythic_limit" | "deck_name_blank" | "deck_name_invalid" | "deck_name_too_long" | "deck_size" | "duplicate_card" | "duplicate_copy" | "finish_not_craftable" | "idempotency_key_reused" | "invalid_action" | "invalid_body" | "invalid_client_seed" | "invalid_cursor" | "invalid_posture" | "invalid_purpose" | "invalid_reserve_condition" | "invalid_text" | "nothing_to_change" | "over_budget" | "pack_not_for_sale" | "pack_not_sellable" | "plan_size" | "starter_affinity_not_offered" | "unknown_affinity" | "unknown_card_kind" | "unknown_currency" | "unknown_game" | "unknown_rarity" | "validation_failed";
-                        /** @enum {integer} */
-                        status?: 422;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many changes: wait for Retry-After seconds */
+            /** @description Too many changes: wait for Retry-After seconds; codes: `rate_limited` */
             429: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "rate_limited";
-                        /** @enum {integer} */
-                        status?: 429;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A service is unavailable */
+            /** @description A service is unavailable; codes: `accounts_unavailable`, `authoring_unavailable`, `broker_unavailable`, `database_unavailable`, `identity_provider_unavailable`, `pack_pool_incomplete`, `service_timeout`, `service_unavailable`, `starter_cards_unavailable`, `transaction_conflict` */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable" | "transaction_conflict";
-                        /** @enum {integer} */
-                        status?: 503;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unexpected error */
+            /** @description Unexpected error; codes: `internal_error` */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "internal_error";
-                        /** @enum {integer} */
-                        status?: 500;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -6064,18 +5463,13 @@ export interface operations {
                     "application/json": components["schemas"]["ChronovoreLibraryPage"];
                 };
             };
-            /** @description Unexpected error */
+            /** @description Unexpected error; codes: `internal_error` */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "internal_error";
-                        /** @enum {integer} */
-                        status?: 500;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -6103,74 +5497,49 @@ export interface operations {
                     "application/json": components["schemas"]["ChronovoreMatchPage"];
                 };
             };
-            /** @description Missing or invalid access token */
+            /** @description Missing or invalid access token; codes: `invalid_audience`, `invalid_issuer`, `invalid_token`, `missing_token`, `token_expired`, `token_not_yet_valid`, `unknown_signing_key` */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "invalid_audience" | "invalid_issuer" | "invalid_token" | "missing_token" | "token_expired" | "token_not_yet_valid" | "unknown_signing_key";
-                        /** @enum {integer} */
-                        status?: 401;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not allowed (role, ownership or a locked account) */
+            /** @description Not allowed (role, ownership or a locked account); codes: `account_locked` */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "account_locked";
-                        /** @enum {integer} */
-                        status?: 403;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Invalid input */
+            /** @description Invalid input; codes: `cannot_attack_yourself`, `cannot_invite_yourself`, `card_not_owned`, `condition_unmet`, `creature_already_active`, `creature_defeated`, `deck_class_mixed`, `deck_composition`, `deck_copy_limit`, `deck_copy_not_owned`, `deck_copy_repeated`, `deck_cost_exceeded`, `deck_list_too_long`, `deck_mythic_limit`, `deck_name_blank`, `deck_name_invalid`, `deck_name_too_long`, `deck_not_playable`, `deck_size`, `duplicate_card`, `duplicate_copy`, `idempotency_key_mismatch`, `idempotency_key_reused`, `invalid_action`, `invalid_body`, `invalid_cursor`, `invalid_idempotency_key`, `invalid_posture`, `invalid_reserve_condition`, `invalid_text`, `match_finished`, `mode_not_offered`, `no_active_creature`, `not_enough_power`, `not_your_turn`, `nothing_to_select`, `over_budget`, `plan_size`, `power_card_discarded`, `starter_affinity_not_offered`, `stunned`, `unknown_affinity`, `unknown_card_kind`, `unknown_creature`, `unknown_game`, `unknown_move`, `unknown_power_card`, `unknown_rarity`, `validation_failed`, `wrong_phase` */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "cannot_attack_yourself" | "cannot_invite_yourself" | "card_not_owned" | "condition_unmet" | "creature_already_active" | "creature_defeated" | "deck_class_mixed" | "deck_composition" | "deck_copy_limit" | "deck_copy_not_owned" | "deck_copy_repeated" | "deck_cost_exceeded" | "deck_list_too_long" | "deck_mythic_limit" | "deck_name_blank" | "deck_name_invalid" | "deck_name_too_long" | "deck_not_playable" | "deck_size" | "duplicate_card" | "duplicate_copy" | "idempotency_key_mismatch" | "idempotency_key_reused" | "invalid_action" | "invalid_body" | "invalid_cursor" | "invalid_idempotency_key" | "invalid_posture" | "invalid_reserve_condition" | "invalid_text" | "match_finished" | "mode_not_offered" | "no_active_creature" | "not_enough_power" | "not_your_turn" | "nothing_to_select" | "over_budget" | "plan_size" | "power_card_discarded" | "starter_affinity_not_offered" | "stunned" | "unknown_affinity" | "unknown_card_kind" | "unknown_creature" | "unknown_game" | "unknown_move" | "unknown_power_card" | "unknown_rarity" | "validation_failed" | "wrong_phase";
-                        /** @enum {integer} */
-                        status?: 422;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A service is unavailable */
+            /** @description A service is unavailable; codes: `accounts_unavailable`, `authoring_unavailable`, `broker_unavailable`, `cards_unavailable`, `cpu_deck_unavailable`, `database_unavailable`, `identity_provider_unavailable`, `service_timeout`, `service_unavailable`, `starter_cards_unavailable`, `transaction_conflict` */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable" | "transaction_conflict";
-                        /** @enum {integer} */
-                        status?: 503;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unexpected error */
+            /** @description Unexpected error; codes: `internal_error` */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "internal_error";
-                        /** @enum {integer} */
-                        status?: 500;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -6197,144 +5566,94 @@ export interface operations {
                     "application/json": components["schemas"]["MatchView"];
                 };
             };
-            /** @description Malformed request */
+            /** @description Malformed request; codes: `malformed_json`, `malformed_request`, `unsupported_media_type` */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "malformed_json" | "malformed_request" | "unsupported_media_type";
-                        /** @enum {integer} */
-                        status?: 400;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Missing or invalid access token */
+            /** @description Missing or invalid access token; codes: `invalid_audience`, `invalid_issuer`, `invalid_token`, `missing_token`, `token_expired`, `token_not_yet_valid`, `unknown_signing_key` */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "invalid_audience" | "invalid_issuer" | "invalid_token" | "missing_token" | "token_expired" | "token_not_yet_valid" | "unknown_signing_key";
-                        /** @enum {integer} */
-                        status?: 401;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not allowed (role, ownership or a locked account) */
+            /** @description Not allowed (role, ownership or a locked account); codes: `account_locked` */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "account_locked";
-                        /** @enum {integer} */
-                        status?: 403;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not found */
+            /** @description Not found; codes: `collection_not_found`, `deck_not_found`, `invitation_not_found`, `match_not_found`, `no_active_match`, `no_defense`, `not_queued`, `plan_not_found`, `player_not_found`, `report_not_found`, `route_not_found`, `target_not_found` */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "collection_not_found" | "deck_not_found" | "invitation_not_found" | "match_not_found" | "no_active_match" | "no_defense" | "not_queued" | "plan_not_found" | "player_not_found" | "report_not_found" | "route_not_found" | "target_not_found";
-                        /** @enum {integer} */
-                        status?: 404;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict with the current state */
+            /** @description Conflict with the current state; codes: `active_match_exists`, `active_match_limit`, `already_locked`, `answer_not_marked`, `attack_finished`, `card_already_played`, `card_not_in_hand`, `choosing_time_over`, `condition_unmet`, `creature_already_active`, `creature_defeated`, `invalid_action`, `invitation_exists`, `invitation_limit_reached`, `invitation_not_pending`, `match_finished`, `no_active_creature`, `no_ticket`, `not_a_seat`, `not_enough_power`, `not_overdue`, `not_your_seat`, `not_your_turn`, `nothing_to_select`, `opponent_busy`, `plan_limit_reached`, `power_card_discarded`, `pseudonym_ambiguous`, `same_slot`, `slot_empty`, `slot_taken`, `stale_version`, `stunned`, `target_not_allowed`, `target_protected`, `target_recently_attacked`, `target_under_attack`, `terrakard_not_started`, `tutorial_finished`, `tutorial_not_finished`, `unknown_card`, `unknown_choice`, `unknown_creature`, `unknown_move`, `unknown_power_card`, `unknown_slot`, `wrong_phase` */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "active_match_exists" | "active_match_limit" | "already_locked" | "answer_not_marked" | "attack_finished" | "card_already_played" | "card_not_in_hand" | "choosing_time_over" | "condition_unmet" | "creature_already_active" | "creature_defeated" | "invalid_action" | "invitation_exists" | "invitation_limit_reached" | "invitation_not_pending" | "match_finished" | "no_active_creature" | "no_ticket" | "not_a_seat" | "not_enough_power" | "not_overdue" | "not_your_seat" | "not_your_turn" | "nothing_to_select" | "opponent_busy" | "plan_limit_reached" | "power_card_discarded" | "pseudonym_ambiguous" | "same_slot" | "slot_empty" | "slot_taken" | "stale_version" | "stunned" | "target_not_allowed" | "target_protected" | "target_recently_attacked" | "target_under_attack" | "terrakard_not_started" | "tutorial_finished" | "tutorial_not_finished" | "unknown_card" | "unknown_choice" | "unknown_creature" | "unknown_move" | "unknown_power_card" | "unknown_slot" | "wrong_phase";
-                        /** @enum {integer} */
-                        status?: 409;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Body too large */
+            /** @description Body too large; codes: `payload_too_large` */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "payload_too_large";
-                        /** @enum {integer} */
-                        status?: 413;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Invalid input */
+            /** @description Invalid input; codes: `cannot_attack_yourself`, `cannot_invite_yourself`, `card_not_owned`, `condition_unmet`, `creature_already_active`, `creature_defeated`, `deck_class_mixed`, `deck_composition`, `deck_copy_limit`, `deck_copy_not_owned`, `deck_copy_repeated`, `deck_cost_exceeded`, `deck_list_too_long`, `deck_mythic_limit`, `deck_name_blank`, `deck_name_invalid`, `deck_name_too_long`, `deck_not_playable`, `deck_size`, `duplicate_card`, `duplicate_copy`, `idempotency_key_mismatch`, `idempotency_key_reused`, `invalid_action`, `invalid_body`, `invalid_cursor`, `invalid_idempotency_key`, `invalid_posture`, `invalid_reserve_condition`, `invalid_text`, `match_finished`, `mode_not_offered`, `no_active_creature`, `not_enough_power`, `not_your_turn`, `nothing_to_select`, `over_budget`, `plan_size`, `power_card_discarded`, `starter_affinity_not_offered`, `stunned`, `unknown_affinity`, `unknown_card_kind`, `unknown_creature`, `unknown_game`, `unknown_move`, `unknown_power_card`, `unknown_rarity`, `validation_failed`, `wrong_phase` */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "cannot_attack_yourself" | "cannot_invite_yourself" | "card_not_owned" | "condition_unmet" | "creature_already_active" | "creature_defeated" | "deck_class_mixed" | "deck_composition" | "deck_copy_limit" | "deck_copy_not_owned" | "deck_copy_repeated" | "deck_cost_exceeded" | "deck_list_too_long" | "deck_mythic_limit" | "deck_name_blank" | "deck_name_invalid" | "deck_name_too_long" | "deck_not_playable" | "deck_size" | "duplicate_card" | "duplicate_copy" | "idempotency_key_mismatch" | "idempotency_key_reused" | "invalid_action" | "invalid_body" | "invalid_cursor" | "invalid_idempotency_key" | "invalid_posture" | "invalid_reserve_condition" | "invalid_text" | "match_finished" | "mode_not_offered" | "no_active_creature" | "not_enough_power" | "not_your_turn" | "nothing_to_select" | "over_budget" | "plan_size" | "power_card_discarded" | "starter_affinity_not_offered" | "stunned" | "unknown_affinity" | "unknown_card_kind" | "unknown_creature" | "unknown_game" | "unknown_move" | "unknown_power_card" | "unknown_rarity" | "validation_failed" | "wrong_phase";
-                        /** @enum {integer} */
-                        status?: 422;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many changes: wait for Retry-After seconds */
+            /** @description Too many changes: wait for Retry-After seconds; codes: `rate_limited` */
             429: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "rate_limited";
-                        /** @enum {integer} */
-                        status?: 429;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A service is unavailable */
+            /** @description A service is unavailable; codes: `accounts_unavailable`, `authoring_unavailable`, `broker_unavailable`, `cards_unavailable`, `cpu_deck_unavailable`, `database_unavailable`, `identity_provider_unavailable`, `service_timeout`, `service_unavailable`, `starter_cards_unavailable`, `transaction_conflict` */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable" | "transaction_conflict";
-                        /** @enum {integer} */
-                        status?: 503;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unexpected error */
+            /** @description Unexpected error; codes: `internal_error` */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "internal_error";
-                        /** @enum {integer} */
-                        status?: 500;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -6357,74 +5676,49 @@ export interface operations {
                     "application/json": components["schemas"]["MatchView"];
                 };
             };
-            /** @description Missing or invalid access token */
+            /** @description Missing or invalid access token; codes: `invalid_audience`, `invalid_issuer`, `invalid_token`, `missing_token`, `token_expired`, `token_not_yet_valid`, `unknown_signing_key` */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "invalid_audience" | "invalid_issuer" | "invalid_token" | "missing_token" | "token_expired" | "token_not_yet_valid" | "unknown_signing_key";
-                        /** @enum {integer} */
-                        status?: 401;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not allowed (role, ownership or a locked account) */
+            /** @description Not allowed (role, ownership or a locked account); codes: `account_locked` */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "account_locked";
-                        /** @enum {integer} */
-                        status?: 403;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not found */
+            /** @description Not found; codes: `collection_not_found`, `deck_not_found`, `invitation_not_found`, `match_not_found`, `no_active_match`, `no_defense`, `not_queued`, `plan_not_found`, `player_not_found`, `report_not_found`, `route_not_found`, `target_not_found` */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "collection_not_found" | "deck_not_found" | "invitation_not_found" | "match_not_found" | "no_active_match" | "no_defense" | "not_queued" | "plan_not_found" | "player_not_found" | "report_not_found" | "route_not_found" | "target_not_found";
-                        /** @enum {integer} */
-                        status?: 404;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A service is unavailable */
+            /** @description A service is unavailable; codes: `accounts_unavailable`, `authoring_unavailable`, `broker_unavailable`, `cards_unavailable`, `cpu_deck_unavailable`, `database_unavailable`, `identity_provider_unavailable`, `service_timeout`, `service_unavailable`, `starter_cards_unavailable`, `transaction_conflict` */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable" | "transaction_conflict";
-                        /** @enum {integer} */
-                        status?: 503;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unexpected error */
+            /** @description Unexpected error; codes: `internal_error` */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "internal_error";
-                        /** @enum {integer} */
-                        status?: 500;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -6449,74 +5743,49 @@ export interface operations {
                     "application/json": components["schemas"]["MatchView"];
                 };
             };
-            /** @description Missing or invalid access token */
+            /** @description Missing or invalid access token; codes: `invalid_audience`, `invalid_issuer`, `invalid_token`, `missing_token`, `token_expired`, `token_not_yet_valid`, `unknown_signing_key` */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "invalid_audience" | "invalid_issuer" | "invalid_token" | "missing_token" | "token_expired" | "token_not_yet_valid" | "unknown_signing_key";
-                        /** @enum {integer} */
-                        status?: 401;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not allowed (role, ownership or a locked account) */
+            /** @description Not allowed (role, ownership or a locked account); codes: `account_locked` */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "account_locked";
-                        /** @enum {integer} */
-                        status?: 403;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not found */
+            /** @description Not found; codes: `collection_not_found`, `deck_not_found`, `invitation_not_found`, `match_not_found`, `no_active_match`, `no_defense`, `not_queued`, `plan_not_found`, `player_not_found`, `report_not_found`, `route_not_found`, `target_not_found` */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "collection_not_found" | "deck_not_found" | "invitation_not_found" | "match_not_found" | "no_active_match" | "no_defense" | "not_queued" | "plan_not_found" | "player_not_found" | "report_not_found" | "route_not_found" | "target_not_found";
-                        /** @enum {integer} */
-                        status?: 404;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A service is unavailable */
+            /** @description A service is unavailable; codes: `accounts_unavailable`, `authoring_unavailable`, `broker_unavailable`, `cards_unavailable`, `cpu_deck_unavailable`, `database_unavailable`, `identity_provider_unavailable`, `service_timeout`, `service_unavailable`, `starter_cards_unavailable`, `transaction_conflict` */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable" | "transaction_conflict";
-                        /** @enum {integer} */
-                        status?: 503;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unexpected error */
+            /** @description Unexpected error; codes: `internal_error` */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "internal_error";
-                        /** @enum {integer} */
-                        status?: 500;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -6548,144 +5817,94 @@ export interface operations {
                     "application/json": components["schemas"]["MatchResult"];
                 };
             };
-            /** @description Malformed request */
+            /** @description Malformed request; codes: `malformed_json`, `malformed_request`, `unsupported_media_type` */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "malformed_json" | "malformed_request" | "unsupported_media_type";
-                        /** @enum {integer} */
-                        status?: 400;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Missing or invalid access token */
+            /** @description Missing or invalid access token; codes: `invalid_audience`, `invalid_issuer`, `invalid_token`, `missing_token`, `token_expired`, `token_not_yet_valid`, `unknown_signing_key` */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "invalid_audience" | "invalid_issuer" | "invalid_token" | "missing_token" | "token_expired" | "token_not_yet_valid" | "unknown_signing_key";
-                        /** @enum {integer} */
-                        status?: 401;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not allowed (role, ownership or a locked account) */
+            /** @description Not allowed (role, ownership or a locked account); codes: `account_locked` */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "account_locked";
-                        /** @enum {integer} */
-                        status?: 403;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not found */
+            /** @description Not found; codes: `collection_not_found`, `deck_not_found`, `invitation_not_found`, `match_not_found`, `no_active_match`, `no_defense`, `not_queued`, `plan_not_found`, `player_not_found`, `report_not_found`, `route_not_found`, `target_not_found` */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "collection_not_found" | "deck_not_found" | "invitation_not_found" | "match_not_found" | "no_active_match" | "no_defense" | "not_queued" | "plan_not_found" | "player_not_found" | "report_not_found" | "route_not_found" | "target_not_found";
-                        /** @enum {integer} */
-                        status?: 404;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict with the current state */
+            /** @description Conflict with the current state; codes: `active_match_exists`, `active_match_limit`, `already_locked`, `answer_not_marked`, `attack_finished`, `card_already_played`, `card_not_in_hand`, `choosing_time_over`, `condition_unmet`, `creature_already_active`, `creature_defeated`, `invalid_action`, `invitation_exists`, `invitation_limit_reached`, `invitation_not_pending`, `match_finished`, `no_active_creature`, `no_ticket`, `not_a_seat`, `not_enough_power`, `not_overdue`, `not_your_seat`, `not_your_turn`, `nothing_to_select`, `opponent_busy`, `plan_limit_reached`, `power_card_discarded`, `pseudonym_ambiguous`, `same_slot`, `slot_empty`, `slot_taken`, `stale_version`, `stunned`, `target_not_allowed`, `target_protected`, `target_recently_attacked`, `target_under_attack`, `terrakard_not_started`, `tutorial_finished`, `tutorial_not_finished`, `unknown_card`, `unknown_choice`, `unknown_creature`, `unknown_move`, `unknown_power_card`, `unknown_slot`, `wrong_phase` */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "active_match_exists" | "active_match_limit" | "already_locked" | "answer_not_marked" | "attack_finished" | "card_already_played" | "card_not_in_hand" | "choosing_time_over" | "condition_unmet" | "creature_already_active" | "creature_defeated" | "invalid_action" | "invitation_exists" | "invitation_limit_reached" | "invitation_not_pending" | "match_finished" | "no_active_creature" | "no_ticket" | "not_a_seat" | "not_enough_power" | "not_overdue" | "not_your_seat" | "not_your_turn" | "nothing_to_select" | "opponent_busy" | "plan_limit_reached" | "power_card_discarded" | "pseudonym_ambiguous" | "same_slot" | "slot_empty" | "slot_taken" | "stale_version" | "stunned" | "target_not_allowed" | "target_protected" | "target_recently_attacked" | "target_under_attack" | "terrakard_not_started" | "tutorial_finished" | "tutorial_not_finished" | "unknown_card" | "unknown_choice" | "unknown_creature" | "unknown_move" | "unknown_power_card" | "unknown_slot" | "wrong_phase";
-                        /** @enum {integer} */
-                        status?: 409;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Body too large */
+            /** @description Body too large; codes: `payload_too_large` */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "payload_too_large";
-                        /** @enum {integer} */
-                        status?: 413;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Invalid input */
+            /** @description Invalid input; codes: `cannot_attack_yourself`, `cannot_invite_yourself`, `card_not_owned`, `condition_unmet`, `creature_already_active`, `creature_defeated`, `deck_class_mixed`, `deck_composition`, `deck_copy_limit`, `deck_copy_not_owned`, `deck_copy_repeated`, `deck_cost_exceeded`, `deck_list_too_long`, `deck_mythic_limit`, `deck_name_blank`, `deck_name_invalid`, `deck_name_too_long`, `deck_not_playable`, `deck_size`, `duplicate_card`, `duplicate_copy`, `idempotency_key_mismatch`, `idempotency_key_reused`, `invalid_action`, `invalid_body`, `invalid_cursor`, `invalid_idempotency_key`, `invalid_posture`, `invalid_reserve_condition`, `invalid_text`, `match_finished`, `mode_not_offered`, `no_active_creature`, `not_enough_power`, `not_your_turn`, `nothing_to_select`, `over_budget`, `plan_size`, `power_card_discarded`, `starter_affinity_not_offered`, `stunned`, `unknown_affinity`, `unknown_card_kind`, `unknown_creature`, `unknown_game`, `unknown_move`, `unknown_power_card`, `unknown_rarity`, `validation_failed`, `wrong_phase` */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "cannot_attack_yourself" | "cannot_invite_yourself" | "card_not_owned" | "condition_unmet" | "creature_already_active" | "creature_defeated" | "deck_class_mixed" | "deck_composition" | "deck_copy_limit" | "deck_copy_not_owned" | "deck_copy_repeated" | "deck_cost_exceeded" | "deck_list_too_long" | "deck_mythic_limit" | "deck_name_blank" | "deck_name_invalid" | "deck_name_too_long" | "deck_not_playable" | "deck_size" | "duplicate_card" | "duplicate_copy" | "idempotency_key_mismatch" | "idempotency_key_reused" | "invalid_action" | "invalid_body" | "invalid_cursor" | "invalid_idempotency_key" | "invalid_posture" | "invalid_reserve_condition" | "invalid_text" | "match_finished" | "mode_not_offered" | "no_active_creature" | "not_enough_power" | "not_your_turn" | "nothing_to_select" | "over_budget" | "plan_size" | "power_card_discarded" | "starter_affinity_not_offered" | "stunned" | "unknown_affinity" | "unknown_card_kind" | "unknown_creature" | "unknown_game" | "unknown_move" | "unknown_power_card" | "unknown_rarity" | "validation_failed" | "wrong_phase";
-                        /** @enum {integer} */
-                        status?: 422;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many changes: wait for Retry-After seconds */
+            /** @description Too many changes: wait for Retry-After seconds; codes: `rate_limited` */
             429: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "rate_limited";
-                        /** @enum {integer} */
-                        status?: 429;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A service is unavailable */
+            /** @description A service is unavailable; codes: `accounts_unavailable`, `authoring_unavailable`, `broker_unavailable`, `cards_unavailable`, `cpu_deck_unavailable`, `database_unavailable`, `identity_provider_unavailable`, `service_timeout`, `service_unavailable`, `starter_cards_unavailable`, `transaction_conflict` */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable" | "transaction_conflict";
-                        /** @enum {integer} */
-                        status?: 503;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unexpected error */
+            /** @description Unexpected error; codes: `internal_error` */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "internal_error";
-                        /** @enum {integer} */
-                        status?: 500;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -6710,74 +5929,49 @@ export interface operations {
                     "application/json": components["schemas"]["MatchHistory"];
                 };
             };
-            /** @description Missing or invalid access token */
+            /** @description Missing or invalid access token; codes: `invalid_audience`, `invalid_issuer`, `invalid_token`, `missing_token`, `token_expired`, `token_not_yet_valid`, `unknown_signing_key` */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "invalid_audience" | "invalid_issuer" | "invalid_token" | "missing_token" | "token_expired" | "token_not_yet_valid" | "unknown_signing_key";
-                        /** @enum {integer} */
-                        status?: 401;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not allowed (role, ownership or a locked account) */
+            /** @description Not allowed (role, ownership or a locked account); codes: `account_locked` */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "account_locked";
-                        /** @enum {integer} */
-                        status?: 403;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not found */
+            /** @description Not found; codes: `collection_not_found`, `deck_not_found`, `invitation_not_found`, `match_not_found`, `no_active_match`, `no_defense`, `not_queued`, `plan_not_found`, `player_not_found`, `report_not_found`, `route_not_found`, `target_not_found` */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "collection_not_found" | "deck_not_found" | "invitation_not_found" | "match_not_found" | "no_active_match" | "no_defense" | "not_queued" | "plan_not_found" | "player_not_found" | "report_not_found" | "route_not_found" | "target_not_found";
-                        /** @enum {integer} */
-                        status?: 404;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A service is unavailable */
+            /** @description A service is unavailable; codes: `accounts_unavailable`, `authoring_unavailable`, `broker_unavailable`, `cards_unavailable`, `cpu_deck_unavailable`, `database_unavailable`, `identity_provider_unavailable`, `service_timeout`, `service_unavailable`, `starter_cards_unavailable`, `transaction_conflict` */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable" | "transaction_conflict";
-                        /** @enum {integer} */
-                        status?: 503;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unexpected error */
+            /** @description Unexpected error; codes: `internal_error` */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "internal_error";
-                        /** @enum {integer} */
-                        status?: 500;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -6809,144 +6003,94 @@ export interface operations {
                     "application/json": components["schemas"]["MatchResult"];
                 };
             };
-            /** @description Malformed request */
+            /** @description Malformed request; codes: `malformed_json`, `malformed_request`, `unsupported_media_type` */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "malformed_json" | "malformed_request" | "unsupported_media_type";
-                        /** @enum {integer} */
-                        status?: 400;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Missing or invalid access token */
+            /** @description Missing or invalid access token; codes: `invalid_audience`, `invalid_issuer`, `invalid_token`, `missing_token`, `token_expired`, `token_not_yet_valid`, `unknown_signing_key` */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "invalid_audience" | "invalid_issuer" | "invalid_token" | "missing_token" | "token_expired" | "token_not_yet_valid" | "unknown_signing_key";
-                        /** @enum {integer} */
-                        status?: 401;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not allowed (role, ownership or a locked account) */
+            /** @description Not allowed (role, ownership or a locked account); codes: `account_locked` */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "account_locked";
-                        /** @enum {integer} */
-                        status?: 403;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not found */
+            /** @description Not found; codes: `collection_not_found`, `deck_not_found`, `invitation_not_found`, `match_not_found`, `no_active_match`, `no_defense`, `not_queued`, `plan_not_found`, `player_not_found`, `report_not_found`, `route_not_found`, `target_not_found` */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "collection_not_found" | "deck_not_found" | "invitation_not_found" | "match_not_found" | "no_active_match" | "no_defense" | "not_queued" | "plan_not_found" | "player_not_found" | "report_not_found" | "route_not_found" | "target_not_found";
-                        /** @enum {integer} */
-                        status?: 404;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict with the current state */
+            /** @description Conflict with the current state; codes: `active_match_exists`, `active_match_limit`, `already_locked`, `answer_not_marked`, `attack_finished`, `card_already_played`, `card_not_in_hand`, `choosing_time_over`, `condition_unmet`, `creature_already_active`, `creature_defeated`, `invalid_action`, `invitation_exists`, `invitation_limit_reached`, `invitation_not_pending`, `match_finished`, `no_active_creature`, `no_ticket`, `not_a_seat`, `not_enough_power`, `not_overdue`, `not_your_seat`, `not_your_turn`, `nothing_to_select`, `opponent_busy`, `plan_limit_reached`, `power_card_discarded`, `pseudonym_ambiguous`, `same_slot`, `slot_empty`, `slot_taken`, `stale_version`, `stunned`, `target_not_allowed`, `target_protected`, `target_recently_attacked`, `target_under_attack`, `terrakard_not_started`, `tutorial_finished`, `tutorial_not_finished`, `unknown_card`, `unknown_choice`, `unknown_creature`, `unknown_move`, `unknown_power_card`, `unknown_slot`, `wrong_phase` */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "active_match_exists" | "active_match_limit" | "already_locked" | "answer_not_marked" | "attack_finished" | "card_already_played" | "card_not_in_hand" | "choosing_time_over" | "condition_unmet" | "creature_already_active" | "creature_defeated" | "invalid_action" | "invitation_exists" | "invitation_limit_reached" | "invitation_not_pending" | "match_finished" | "no_active_creature" | "no_ticket" | "not_a_seat" | "not_enough_power" | "not_overdue" | "not_your_seat" | "not_your_turn" | "nothing_to_select" | "opponent_busy" | "plan_limit_reached" | "power_card_discarded" | "pseudonym_ambiguous" | "same_slot" | "slot_empty" | "slot_taken" | "stale_version" | "stunned" | "target_not_allowed" | "target_protected" | "target_recently_attacked" | "target_under_attack" | "terrakard_not_started" | "tutorial_finished" | "tutorial_not_finished" | "unknown_card" | "unknown_choice" | "unknown_creature" | "unknown_move" | "unknown_power_card" | "unknown_slot" | "wrong_phase";
-                        /** @enum {integer} */
-                        status?: 409;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Body too large */
+            /** @description Body too large; codes: `payload_too_large` */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "payload_too_large";
-                        /** @enum {integer} */
-                        status?: 413;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Invalid input */
+            /** @description Invalid input; codes: `cannot_attack_yourself`, `cannot_invite_yourself`, `card_not_owned`, `condition_unmet`, `creature_already_active`, `creature_defeated`, `deck_class_mixed`, `deck_composition`, `deck_copy_limit`, `deck_copy_not_owned`, `deck_copy_repeated`, `deck_cost_exceeded`, `deck_list_too_long`, `deck_mythic_limit`, `deck_name_blank`, `deck_name_invalid`, `deck_name_too_long`, `deck_not_playable`, `deck_size`, `duplicate_card`, `duplicate_copy`, `idempotency_key_mismatch`, `idempotency_key_reused`, `invalid_action`, `invalid_body`, `invalid_cursor`, `invalid_idempotency_key`, `invalid_posture`, `invalid_reserve_condition`, `invalid_text`, `match_finished`, `mode_not_offered`, `no_active_creature`, `not_enough_power`, `not_your_turn`, `nothing_to_select`, `over_budget`, `plan_size`, `power_card_discarded`, `starter_affinity_not_offered`, `stunned`, `unknown_affinity`, `unknown_card_kind`, `unknown_creature`, `unknown_game`, `unknown_move`, `unknown_power_card`, `unknown_rarity`, `validation_failed`, `wrong_phase` */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "cannot_attack_yourself" | "cannot_invite_yourself" | "card_not_owned" | "condition_unmet" | "creature_already_active" | "creature_defeated" | "deck_class_mixed" | "deck_composition" | "deck_copy_limit" | "deck_copy_not_owned" | "deck_copy_repeated" | "deck_cost_exceeded" | "deck_list_too_long" | "deck_mythic_limit" | "deck_name_blank" | "deck_name_invalid" | "deck_name_too_long" | "deck_not_playable" | "deck_size" | "duplicate_card" | "duplicate_copy" | "idempotency_key_mismatch" | "idempotency_key_reused" | "invalid_action" | "invalid_body" | "invalid_cursor" | "invalid_idempotency_key" | "invalid_posture" | "invalid_reserve_condition" | "invalid_text" | "match_finished" | "mode_not_offered" | "no_active_creature" | "not_enough_power" | "not_your_turn" | "nothing_to_select" | "over_budget" | "plan_size" | "power_card_discarded" | "starter_affinity_not_offered" | "stunned" | "unknown_affinity" | "unknown_card_kind" | "unknown_creature" | "unknown_game" | "unknown_move" | "unknown_power_card" | "unknown_rarity" | "validation_failed" | "wrong_phase";
-                        /** @enum {integer} */
-                        status?: 422;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many changes: wait for Retry-After seconds */
+            /** @description Too many changes: wait for Retry-After seconds; codes: `rate_limited` */
             429: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "rate_limited";
-                        /** @enum {integer} */
-                        status?: 429;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A service is unavailable */
+            /** @description A service is unavailable; codes: `accounts_unavailable`, `authoring_unavailable`, `broker_unavailable`, `cards_unavailable`, `cpu_deck_unavailable`, `database_unavailable`, `identity_provider_unavailable`, `service_timeout`, `service_unavailable`, `starter_cards_unavailable`, `transaction_conflict` */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable" | "transaction_conflict";
-                        /** @enum {integer} */
-                        status?: 503;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unexpected error */
+            /** @description Unexpected error; codes: `internal_error` */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "internal_error";
-                        /** @enum {integer} */
-                        status?: 500;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -6969,60 +6113,40 @@ export interface operations {
                     "application/json": components["schemas"]["Queue"];
                 };
             };
-            /** @description Missing or invalid access token */
+            /** @description Missing or invalid access token; codes: `invalid_audience`, `invalid_issuer`, `invalid_token`, `missing_token`, `token_expired`, `token_not_yet_valid`, `unknown_signing_key` */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "invalid_audience" | "invalid_issuer" | "invalid_token" | "missing_token" | "token_expired" | "token_not_yet_valid" | "unknown_signing_key";
-                        /** @enum {integer} */
-                        status?: 401;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not allowed (role, ownership or a locked account) */
+            /** @description Not allowed (role, ownership or a locked account); codes: `account_locked` */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "account_locked";
-                        /** @enum {integer} */
-                        status?: 403;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A service is unavailable */
+            /** @description A service is unavailable; codes: `accounts_unavailable`, `authoring_unavailable`, `broker_unavailable`, `cards_unavailable`, `cpu_deck_unavailable`, `database_unavailable`, `identity_provider_unavailable`, `service_timeout`, `service_unavailable`, `starter_cards_unavailable`, `transaction_conflict` */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable" | "transaction_conflict";
-                        /** @enum {integer} */
-                        status?: 503;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unexpected error */
+            /** @description Unexpected error; codes: `internal_error` */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "internal_error";
-                        /** @enum {integer} */
-                        status?: 500;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -7049,144 +6173,94 @@ export interface operations {
                     "application/json": components["schemas"]["Queue"];
                 };
             };
-            /** @description Malformed request */
+            /** @description Malformed request; codes: `malformed_json`, `malformed_request`, `unsupported_media_type` */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "malformed_json" | "malformed_request" | "unsupported_media_type";
-                        /** @enum {integer} */
-                        status?: 400;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Missing or invalid access token */
+            /** @description Missing or invalid access token; codes: `invalid_audience`, `invalid_issuer`, `invalid_token`, `missing_token`, `token_expired`, `token_not_yet_valid`, `unknown_signing_key` */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "invalid_audience" | "invalid_issuer" | "invalid_token" | "missing_token" | "token_expired" | "token_not_yet_valid" | "unknown_signing_key";
-                        /** @enum {integer} */
-                        status?: 401;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not allowed (role, ownership or a locked account) */
+            /** @description Not allowed (role, ownership or a locked account); codes: `account_locked` */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "account_locked";
-                        /** @enum {integer} */
-                        status?: 403;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not found */
+            /** @description Not found; codes: `collection_not_found`, `deck_not_found`, `invitation_not_found`, `match_not_found`, `no_active_match`, `no_defense`, `not_queued`, `plan_not_found`, `player_not_found`, `report_not_found`, `route_not_found`, `target_not_found` */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "collection_not_found" | "deck_not_found" | "invitation_not_found" | "match_not_found" | "no_active_match" | "no_defense" | "not_queued" | "plan_not_found" | "player_not_found" | "report_not_found" | "route_not_found" | "target_not_found";
-                        /** @enum {integer} */
-                        status?: 404;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict with the current state */
+            /** @description Conflict with the current state; codes: `active_match_exists`, `active_match_limit`, `already_locked`, `answer_not_marked`, `attack_finished`, `card_already_played`, `card_not_in_hand`, `choosing_time_over`, `condition_unmet`, `creature_already_active`, `creature_defeated`, `invalid_action`, `invitation_exists`, `invitation_limit_reached`, `invitation_not_pending`, `match_finished`, `no_active_creature`, `no_ticket`, `not_a_seat`, `not_enough_power`, `not_overdue`, `not_your_seat`, `not_your_turn`, `nothing_to_select`, `opponent_busy`, `plan_limit_reached`, `power_card_discarded`, `pseudonym_ambiguous`, `same_slot`, `slot_empty`, `slot_taken`, `stale_version`, `stunned`, `target_not_allowed`, `target_protected`, `target_recently_attacked`, `target_under_attack`, `terrakard_not_started`, `tutorial_finished`, `tutorial_not_finished`, `unknown_card`, `unknown_choice`, `unknown_creature`, `unknown_move`, `unknown_power_card`, `unknown_slot`, `wrong_phase` */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "active_match_exists" | "active_match_limit" | "already_locked" | "answer_not_marked" | "attack_finished" | "card_already_played" | "card_not_in_hand" | "choosing_time_over" | "condition_unmet" | "creature_already_active" | "creature_defeated" | "invalid_action" | "invitation_exists" | "invitation_limit_reached" | "invitation_not_pending" | "match_finished" | "no_active_creature" | "no_ticket" | "not_a_seat" | "not_enough_power" | "not_overdue" | "not_your_seat" | "not_your_turn" | "nothing_to_select" | "opponent_busy" | "plan_limit_reached" | "power_card_discarded" | "pseudonym_ambiguous" | "same_slot" | "slot_empty" | "slot_taken" | "stale_version" | "stunned" | "target_not_allowed" | "target_protected" | "target_recently_attacked" | "target_under_attack" | "terrakard_not_started" | "tutorial_finished" | "tutorial_not_finished" | "unknown_card" | "unknown_choice" | "unknown_creature" | "unknown_move" | "unknown_power_card" | "unknown_slot" | "wrong_phase";
-                        /** @enum {integer} */
-                        status?: 409;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Body too large */
+            /** @description Body too large; codes: `payload_too_large` */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "payload_too_large";
-                        /** @enum {integer} */
-                        status?: 413;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Invalid input */
+            /** @description Invalid input; codes: `cannot_attack_yourself`, `cannot_invite_yourself`, `card_not_owned`, `condition_unmet`, `creature_already_active`, `creature_defeated`, `deck_class_mixed`, `deck_composition`, `deck_copy_limit`, `deck_copy_not_owned`, `deck_copy_repeated`, `deck_cost_exceeded`, `deck_list_too_long`, `deck_mythic_limit`, `deck_name_blank`, `deck_name_invalid`, `deck_name_too_long`, `deck_not_playable`, `deck_size`, `duplicate_card`, `duplicate_copy`, `idempotency_key_mismatch`, `idempotency_key_reused`, `invalid_action`, `invalid_body`, `invalid_cursor`, `invalid_idempotency_key`, `invalid_posture`, `invalid_reserve_condition`, `invalid_text`, `match_finished`, `mode_not_offered`, `no_active_creature`, `not_enough_power`, `not_your_turn`, `nothing_to_select`, `over_budget`, `plan_size`, `power_card_discarded`, `starter_affinity_not_offered`, `stunned`, `unknown_affinity`, `unknown_card_kind`, `unknown_creature`, `unknown_game`, `unknown_move`, `unknown_power_card`, `unknown_rarity`, `validation_failed`, `wrong_phase` */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "cannot_attack_yourself" | "cannot_invite_yourself" | "card_not_owned" | "condition_unmet" | "creature_already_active" | "creature_defeated" | "deck_class_mixed" | "deck_composition" | "deck_copy_limit" | "deck_copy_not_owned" | "deck_copy_repeated" | "deck_cost_exceeded" | "deck_list_too_long" | "deck_mythic_limit" | "deck_name_blank" | "deck_name_invalid" | "deck_name_too_long" | "deck_not_playable" | "deck_size" | "duplicate_card" | "duplicate_copy" | "idempotency_key_mismatch" | "idempotency_key_reused" | "invalid_action" | "invalid_body" | "invalid_cursor" | "invalid_idempotency_key" | "invalid_posture" | "invalid_reserve_condition" | "invalid_text" | "match_finished" | "mode_not_offered" | "no_active_creature" | "not_enough_power" | "not_your_turn" | "nothing_to_select" | "over_budget" | "plan_size" | "power_card_discarded" | "starter_affinity_not_offered" | "stunned" | "unknown_affinity" | "unknown_card_kind" | "unknown_creature" | "unknown_game" | "unknown_move" | "unknown_power_card" | "unknown_rarity" | "validation_failed" | "wrong_phase";
-                        /** @enum {integer} */
-                        status?: 422;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many changes: wait for Retry-After seconds */
+            /** @description Too many changes: wait for Retry-After seconds; codes: `rate_limited` */
             429: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "rate_limited";
-                        /** @enum {integer} */
-                        status?: 429;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A service is unavailable */
+            /** @description A service is unavailable; codes: `accounts_unavailable`, `authoring_unavailable`, `broker_unavailable`, `cards_unavailable`, `cpu_deck_unavailable`, `database_unavailable`, `identity_provider_unavailable`, `service_timeout`, `service_unavailable`, `starter_cards_unavailable`, `transaction_conflict` */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable" | "transaction_conflict";
-                        /** @enum {integer} */
-                        status?: 503;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unexpected error */
+            /** @description Unexpected error; codes: `internal_error` */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "internal_error";
-                        /** @enum {integer} */
-                        status?: 500;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -7207,88 +6281,58 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Missing or invalid access token */
+            /** @description Missing or invalid access token; codes: `invalid_audience`, `invalid_issuer`, `invalid_token`, `missing_token`, `token_expired`, `token_not_yet_valid`, `unknown_signing_key` */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "invalid_audience" | "invalid_issuer" | "invalid_token" | "missing_token" | "token_expired" | "token_not_yet_valid" | "unknown_signing_key";
-                        /** @enum {integer} */
-                        status?: 401;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not allowed (role, ownership or a locked account) */
+            /** @description Not allowed (role, ownership or a locked account); codes: `account_locked` */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "account_locked";
-                        /** @enum {integer} */
-                        status?: 403;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not found */
+            /** @description Not found; codes: `collection_not_found`, `deck_not_found`, `invitation_not_found`, `match_not_found`, `no_active_match`, `no_defense`, `not_queued`, `plan_not_found`, `player_not_found`, `report_not_found`, `route_not_found`, `target_not_found` */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "collection_not_found" | "deck_not_found" | "invitation_not_found" | "match_not_found" | "no_active_match" | "no_defense" | "not_queued" | "plan_not_found" | "player_not_found" | "report_not_found" | "route_not_found" | "target_not_found";
-                        /** @enum {integer} */
-                        status?: 404;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many changes: wait for Retry-After seconds */
+            /** @description Too many changes: wait for Retry-After seconds; codes: `rate_limited` */
             429: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "rate_limited";
-                        /** @enum {integer} */
-                        status?: 429;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A service is unavailable */
+            /** @description A service is unavailable; codes: `accounts_unavailable`, `authoring_unavailable`, `broker_unavailable`, `cards_unavailable`, `cpu_deck_unavailable`, `database_unavailable`, `identity_provider_unavailable`, `service_timeout`, `service_unavailable`, `starter_cards_unavailable`, `transaction_conflict` */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable" | "transaction_conflict";
-                        /** @enum {integer} */
-                        status?: 503;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unexpected error */
+            /** @description Unexpected error; codes: `internal_error` */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "internal_error";
-                        /** @enum {integer} */
-                        status?: 500;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -7311,18 +6355,13 @@ export interface operations {
                     "application/json": unknown;
                 };
             };
-            /** @description Unexpected error */
+            /** @description Unexpected error; codes: `internal_error` */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "internal_error";
-                        /** @enum {integer} */
-                        status?: 500;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -7345,18 +6384,13 @@ export interface operations {
                     "application/json": unknown;
                 };
             };
-            /** @description Unexpected error */
+            /** @description Unexpected error; codes: `internal_error` */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "internal_error";
-                        /** @enum {integer} */
-                        status?: 500;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -7383,74 +6417,49 @@ export interface operations {
                     "application/json": unknown;
                 };
             };
-            /** @description Malformed request */
+            /** @description Malformed request; codes: `malformed_json`, `malformed_request`, `unsupported_media_type` */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "malformed_json" | "malformed_request" | "unsupported_media_type";
-                        /** @enum {integer} */
-                        status?: 400;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not found */
+            /** @description Not found; codes: `route_not_found` */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "route_not_found";
-                        /** @enum {integer} */
-                        status?: 404;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Body too large */
+            /** @description Body too large; codes: `payload_too_large` */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "payload_too_large";
-                        /** @enum {integer} */
-                        status?: 413;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Invalid input */
+            /** @description Invalid input; codes: `invalid_body`, `invalid_text`, `validation_failed` */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "invalid_body" | "invalid_text" | "validation_failed";
-                        /** @enum {integer} */
-                        status?: 422;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unexpected error */
+            /** @description Unexpected error; codes: `internal_error` */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "internal_error";
-                        /** @enum {integer} */
-                        status?: 500;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -7473,18 +6482,13 @@ export interface operations {
                     "text/html": unknown;
                 };
             };
-            /** @description Unexpected error */
+            /** @description Unexpected error; codes: `internal_error` */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "internal_error";
-                        /** @enum {integer} */
-                        status?: 500;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -7507,18 +6511,13 @@ export interface operations {
                     "application/json": components["schemas"]["Health"];
                 };
             };
-            /** @description Unexpected error */
+            /** @description Unexpected error; codes: `internal_error` */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "internal_error";
-                        /** @enum {integer} */
-                        status?: 500;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -7541,60 +6540,40 @@ export interface operations {
                     "application/json": components["schemas"]["Me"];
                 };
             };
-            /** @description Missing or invalid access token */
+            /** @description Missing or invalid access token; codes: `invalid_audience`, `invalid_issuer`, `invalid_token`, `missing_token`, `token_expired`, `token_not_yet_valid`, `unknown_signing_key` */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "invalid_audience" | "invalid_issuer" | "invalid_token" | "missing_token" | "token_expired" | "token_not_yet_valid" | "unknown_signing_key";
-                        /** @enum {integer} */
-                        status?: 401;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not allowed (role, ownership or a locked account) */
+            /** @description Not allowed (role, ownership or a locked account); codes: `account_deleted`, `account_locked`, `reauthentication_required` */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "account_deleted" | "account_locked" | "reauthentication_required";
-                        /** @enum {integer} */
-                        status?: 403;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A service is unavailable */
+            /** @description A service is unavailable; codes: `broker_unavailable`, `database_unavailable`, `deletion_unconfirmed`, `identity_provider_unavailable`, `service_timeout`, `service_unavailable`, `transaction_conflict` */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "broker_unavailable" | "database_unavailable" | "deletion_unconfirmed" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable" | "transaction_conflict";
-                        /** @enum {integer} */
-                        status?: 503;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unexpected error */
+            /** @description Unexpected error; codes: `internal_error` */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "internal_error";
-                        /** @enum {integer} */
-                        status?: 500;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -7629,130 +6608,85 @@ export interface operations {
                     "application/json": components["schemas"]["Deletion"];
                 };
             };
-            /** @description Malformed request */
+            /** @description Malformed request; codes: `malformed_json`, `malformed_request`, `unsupported_media_type` */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "malformed_json" | "malformed_request" | "unsupported_media_type";
-                        /** @enum {integer} */
-                        status?: 400;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Missing or invalid access token */
+            /** @description Missing or invalid access token; codes: `invalid_audience`, `invalid_issuer`, `invalid_token`, `missing_token`, `token_expired`, `token_not_yet_valid`, `unknown_signing_key` */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "invalid_audience" | "invalid_issuer" | "invalid_token" | "missing_token" | "token_expired" | "token_not_yet_valid" | "unknown_signing_key";
-                        /** @enum {integer} */
-                        status?: 401;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not allowed (role, ownership or a locked account) */
+            /** @description Not allowed (role, ownership or a locked account); codes: `account_deleted`, `account_locked`, `reauthentication_required` */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "account_deleted" | "account_locked" | "reauthentication_required";
-                        /** @enum {integer} */
-                        status?: 403;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not found */
+            /** @description Not found; codes: `deletion_not_found`, `player_not_found`, `route_not_found` */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "deletion_not_found" | "player_not_found" | "route_not_found";
-                        /** @enum {integer} */
-                        status?: 404;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Body too large */
+            /** @description Body too large; codes: `payload_too_large` */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "payload_too_large";
-                        /** @enum {integer} */
-                        status?: 413;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Invalid input */
+            /** @description Invalid input; codes: `confirmation_required`, `invalid_body`, `invalid_condition`, `invalid_correct_count`, `invalid_effect`, `invalid_outcome`, `invalid_subject`, `invalid_text`, `unknown_affinity`, `unknown_card_kind`, `unknown_condition`, `unknown_effect`, `unknown_game`, `unknown_rarity`, `validation_failed` */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "confirmation_required" | "invalid_body" | "invalid_condition" | "invalid_correct_count" | "invalid_effect" | "invalid_outcome" | "invalid_subject" | "invalid_text" | "unknown_affinity" | "unknown_card_kind" | "unknown_condition" | "unknown_effect" | "unknown_game" | "unknown_rarity" | "validation_failed";
-                        /** @enum {integer} */
-                        status?: 422;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many changes: wait for Retry-After seconds */
+            /** @description Too many changes: wait for Retry-After seconds; codes: `rate_limited` */
             429: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "rate_limited";
-                        /** @enum {integer} */
-                        status?: 429;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A service is unavailable */
+            /** @description A service is unavailable; codes: `broker_unavailable`, `database_unavailable`, `deletion_unconfirmed`, `identity_provider_unavailable`, `service_timeout`, `service_unavailable`, `transaction_conflict` */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "broker_unavailable" | "database_unavailable" | "deletion_unconfirmed" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable" | "transaction_conflict";
-                        /** @enum {integer} */
-                        status?: 503;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unexpected error */
+            /** @description Unexpected error; codes: `internal_error` */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "internal_error";
-                        /** @enum {integer} */
-                        status?: 500;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -7775,74 +6709,49 @@ export interface operations {
                     "application/json": components["schemas"]["Deletion"];
                 };
             };
-            /** @description Missing or invalid access token */
+            /** @description Missing or invalid access token; codes: `invalid_audience`, `invalid_issuer`, `invalid_token`, `missing_token`, `token_expired`, `token_not_yet_valid`, `unknown_signing_key` */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "invalid_audience" | "invalid_issuer" | "invalid_token" | "missing_token" | "token_expired" | "token_not_yet_valid" | "unknown_signing_key";
-                        /** @enum {integer} */
-                        status?: 401;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not allowed (role, ownership or a locked account) */
+            /** @description Not allowed (role, ownership or a locked account); codes: `account_deleted`, `account_locked`, `reauthentication_required` */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "account_deleted" | "account_locked" | "reauthentication_required";
-                        /** @enum {integer} */
-                        status?: 403;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not found */
+            /** @description Not found; codes: `deletion_not_found`, `player_not_found`, `route_not_found` */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "deletion_not_found" | "player_not_found" | "route_not_found";
-                        /** @enum {integer} */
-                        status?: 404;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A service is unavailable */
+            /** @description A service is unavailable; codes: `broker_unavailable`, `database_unavailable`, `deletion_unconfirmed`, `identity_provider_unavailable`, `service_timeout`, `service_unavailable`, `transaction_conflict` */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "broker_unavailable" | "database_unavailable" | "deletion_unconfirmed" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable" | "transaction_conflict";
-                        /** @enum {integer} */
-                        status?: 503;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unexpected error */
+            /** @description Unexpected error; codes: `internal_error` */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "internal_error";
-                        /** @enum {integer} */
-                        status?: 500;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -7865,60 +6774,40 @@ export interface operations {
                     "application/json": components["schemas"]["FairnessState"];
                 };
             };
-            /** @description Missing or invalid access token */
+            /** @description Missing or invalid access token; codes: `invalid_audience`, `invalid_issuer`, `invalid_token`, `missing_token`, `token_expired`, `token_not_yet_valid`, `unknown_signing_key` */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "invalid_audience" | "invalid_issuer" | "invalid_token" | "missing_token" | "token_expired" | "token_not_yet_valid" | "unknown_signing_key";
-                        /** @enum {integer} */
-                        status?: 401;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not allowed (role, ownership or a locked account) */
+            /** @description Not allowed (role, ownership or a locked account); codes: `account_locked` */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "account_locked";
-                        /** @enum {integer} */
-                        status?: 403;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A service is unavailable */
+            /** @description A service is unavailable; codes: `broker_unavailable`, `database_unavailable`, `identity_provider_unavailable`, `pack_pool_incomplete`, `service_timeout`, `service_unavailable`, `transaction_conflict` */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "transaction_conflict";
-                        /** @enum {integer} */
-                        status?: 503;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unexpected error */
+            /** @description Unexpected error; codes: `internal_error` */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "internal_error";
-                        /** @enum {integer} */
-                        status?: 500;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -7945,144 +6834,94 @@ export interface operations {
                     "application/json": components["schemas"]["FairnessState"];
                 };
             };
-            /** @description Malformed request */
+            /** @description Malformed request; codes: `malformed_json`, `malformed_request`, `unsupported_media_type` */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "malformed_json" | "malformed_request" | "unsupported_media_type";
-                        /** @enum {integer} */
-                        status?: 400;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Missing or invalid access token */
+            /** @description Missing or invalid access token; codes: `invalid_audience`, `invalid_issuer`, `invalid_token`, `missing_token`, `token_expired`, `token_not_yet_valid`, `unknown_signing_key` */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "invalid_audience" | "invalid_issuer" | "invalid_token" | "missing_token" | "token_expired" | "token_not_yet_valid" | "unknown_signing_key";
-                        /** @enum {integer} */
-                        status?: 401;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not allowed (role, ownership or a locked account) */
+            /** @description Not allowed (role, ownership or a locked account); codes: `account_locked` */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "account_locked";
-                        /** @enum {integer} */
-                        status?: 403;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not found */
+            /** @description Not found; codes: `copy_not_found`, `crafting_not_offered`, `definition_not_found`, `pack_not_found`, `route_not_found`, `unknown_pack_kind` */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "copy_not_found" | "crafting_not_offered" | "definition_not_found" | "pack_not_found" | "route_not_found" | "unknown_pack_kind";
-                        /** @enum {integer} */
-                        status?: 404;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict with the current state */
+            /** @description Conflict with the current state; codes: `balance_limit_reached`, `card_not_craftable`, `copy_in_deck`, `craft_copy_limit`, `daily_limit_reached`, `insufficient_funds`, `pack_already_opened`, `pack_room_too_small`, `roll_source_taken` */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "balance_limit_reached" | "card_not_craftable" | "copy_in_deck" | "craft_copy_limit" | "daily_limit_reached" | "insufficient_funds" | "pack_already_opened" | "pack_room_too_small" | "roll_source_taken";
-                        /** @enum {integer} */
-                        status?: 409;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Body too large */
+            /** @description Body too large; codes: `payload_too_large` */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "payload_too_large";
-                        /** @enum {integer} */
-                        status?: 413;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Invalid input */
+            /** @description Invalid input; codes: `finish_not_craftable`, `idempotency_key_required`, `idempotency_key_reused`, `invalid_body`, `invalid_client_seed`, `invalid_cursor`, `invalid_idempotency_key`, `invalid_purpose`, `invalid_text`, `pack_not_for_sale`, `pack_not_sellable`, `unknown_currency`, `unknown_game`, `validation_failed` */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "finish_not_craftable" | "idempotency_key_required" | "idempotency_key_reused" | "invalid_body" | "invalid_client_seed" | "invalid_cursor" | "invalid_idempotency_key" | "invalid_purpose" | "invalid_text" | "pack_not_for_sale" | "pack_not_sellable" | "unknown_currency" | "unknown_game" | "validation_failed";
-                        /** @enum {integer} */
-                        status?: 422;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many changes: wait for Retry-After seconds */
+            /** @description Too many changes: wait for Retry-After seconds; codes: `rate_limited` */
             429: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "rate_limited";
-                        /** @enum {integer} */
-                        status?: 429;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A service is unavailable */
+            /** @description A service is unavailable; codes: `broker_unavailable`, `database_unavailable`, `identity_provider_unavailable`, `pack_pool_incomplete`, `service_timeout`, `service_unavailable`, `transaction_conflict` */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "transaction_conflict";
-                        /** @enum {integer} */
-                        status?: 503;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unexpected error */
+            /** @description Unexpected error; codes: `internal_error` */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "internal_error";
-                        /** @enum {integer} */
-                        status?: 500;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -8108,74 +6947,49 @@ export interface operations {
                     "application/json": components["schemas"]["RollPage"];
                 };
             };
-            /** @description Missing or invalid access token */
+            /** @description Missing or invalid access token; codes: `invalid_audience`, `invalid_issuer`, `invalid_token`, `missing_token`, `token_expired`, `token_not_yet_valid`, `unknown_signing_key` */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "invalid_audience" | "invalid_issuer" | "invalid_token" | "missing_token" | "token_expired" | "token_not_yet_valid" | "unknown_signing_key";
-                        /** @enum {integer} */
-                        status?: 401;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not allowed (role, ownership or a locked account) */
+            /** @description Not allowed (role, ownership or a locked account); codes: `account_locked` */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "account_locked";
-                        /** @enum {integer} */
-                        status?: 403;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Invalid input */
+            /** @description Invalid input; codes: `finish_not_craftable`, `idempotency_key_required`, `idempotency_key_reused`, `invalid_body`, `invalid_client_seed`, `invalid_cursor`, `invalid_idempotency_key`, `invalid_purpose`, `invalid_text`, `pack_not_for_sale`, `pack_not_sellable`, `unknown_currency`, `unknown_game`, `validation_failed` */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "finish_not_craftable" | "idempotency_key_required" | "idempotency_key_reused" | "invalid_body" | "invalid_client_seed" | "invalid_cursor" | "invalid_idempotency_key" | "invalid_purpose" | "invalid_text" | "pack_not_for_sale" | "pack_not_sellable" | "unknown_currency" | "unknown_game" | "validation_failed";
-                        /** @enum {integer} */
-                        status?: 422;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A service is unavailable */
+            /** @description A service is unavailable; codes: `broker_unavailable`, `database_unavailable`, `identity_provider_unavailable`, `pack_pool_incomplete`, `service_timeout`, `service_unavailable`, `transaction_conflict` */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "transaction_conflict";
-                        /** @enum {integer} */
-                        status?: 503;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unexpected error */
+            /** @description Unexpected error; codes: `internal_error` */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "internal_error";
-                        /** @enum {integer} */
-                        status?: 500;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -8203,74 +7017,49 @@ export interface operations {
                     "application/json": components["schemas"]["RollPage"];
                 };
             };
-            /** @description Missing or invalid access token */
+            /** @description Missing or invalid access token; codes: `invalid_audience`, `invalid_issuer`, `invalid_token`, `missing_token`, `token_expired`, `token_not_yet_valid`, `unknown_signing_key` */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "invalid_audience" | "invalid_issuer" | "invalid_token" | "missing_token" | "token_expired" | "token_not_yet_valid" | "unknown_signing_key";
-                        /** @enum {integer} */
-                        status?: 401;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not allowed (role, ownership or a locked account) */
+            /** @description Not allowed (role, ownership or a locked account); codes: `account_locked` */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "account_locked";
-                        /** @enum {integer} */
-                        status?: 403;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Invalid input */
+            /** @description Invalid input; codes: `finish_not_craftable`, `idempotency_key_required`, `idempotency_key_reused`, `invalid_body`, `invalid_client_seed`, `invalid_cursor`, `invalid_idempotency_key`, `invalid_purpose`, `invalid_text`, `pack_not_for_sale`, `pack_not_sellable`, `unknown_currency`, `unknown_game`, `validation_failed` */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "finish_not_craftable" | "idempotency_key_required" | "idempotency_key_reused" | "invalid_body" | "invalid_client_seed" | "invalid_cursor" | "invalid_idempotency_key" | "invalid_purpose" | "invalid_text" | "pack_not_for_sale" | "pack_not_sellable" | "unknown_currency" | "unknown_game" | "validation_failed";
-                        /** @enum {integer} */
-                        status?: 422;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A service is unavailable */
+            /** @description A service is unavailable; codes: `broker_unavailable`, `database_unavailable`, `identity_provider_unavailable`, `pack_pool_incomplete`, `service_timeout`, `service_unavailable`, `transaction_conflict` */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "transaction_conflict";
-                        /** @enum {integer} */
-                        status?: 503;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unexpected error */
+            /** @description Unexpected error; codes: `internal_error` */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "internal_error";
-                        /** @enum {integer} */
-                        status?: 500;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -8293,74 +7082,49 @@ export interface operations {
                     "application/json": components["schemas"]["Rotation"];
                 };
             };
-            /** @description Missing or invalid access token */
+            /** @description Missing or invalid access token; codes: `invalid_audience`, `invalid_issuer`, `invalid_token`, `missing_token`, `token_expired`, `token_not_yet_valid`, `unknown_signing_key` */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "invalid_audience" | "invalid_issuer" | "invalid_token" | "missing_token" | "token_expired" | "token_not_yet_valid" | "unknown_signing_key";
-                        /** @enum {integer} */
-                        status?: 401;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not allowed (role, ownership or a locked account) */
+            /** @description Not allowed (role, ownership or a locked account); codes: `account_locked` */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "account_locked";
-                        /** @enum {integer} */
-                        status?: 403;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many changes: wait for Retry-After seconds */
+            /** @description Too many changes: wait for Retry-After seconds; codes: `rate_limited` */
             429: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "rate_limited";
-                        /** @enum {integer} */
-                        status?: 429;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A service is unavailable */
+            /** @description A service is unavailable; codes: `broker_unavailable`, `database_unavailable`, `identity_provider_unavailable`, `pack_pool_incomplete`, `service_timeout`, `service_unavailable`, `transaction_conflict` */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "transaction_conflict";
-                        /** @enum {integer} */
-                        status?: 503;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unexpected error */
+            /** @description Unexpected error; codes: `internal_error` */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "internal_error";
-                        /** @enum {integer} */
-                        status?: 500;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -8385,74 +7149,49 @@ export interface operations {
                     "application/json": components["schemas"]["Progression"];
                 };
             };
-            /** @description Missing or invalid access token */
+            /** @description Missing or invalid access token; codes: `invalid_audience`, `invalid_issuer`, `invalid_token`, `missing_token`, `token_expired`, `token_not_yet_valid`, `unknown_signing_key` */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "invalid_audience" | "invalid_issuer" | "invalid_token" | "missing_token" | "token_expired" | "token_not_yet_valid" | "unknown_signing_key";
-                        /** @enum {integer} */
-                        status?: 401;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not allowed (role, ownership or a locked account) */
+            /** @description Not allowed (role, ownership or a locked account); codes: `account_deleted`, `account_locked`, `reauthentication_required` */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "account_deleted" | "account_locked" | "reauthentication_required";
-                        /** @enum {integer} */
-                        status?: 403;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Invalid input */
+            /** @description Invalid input; codes: `confirmation_required`, `invalid_body`, `invalid_condition`, `invalid_correct_count`, `invalid_effect`, `invalid_outcome`, `invalid_subject`, `invalid_text`, `unknown_affinity`, `unknown_card_kind`, `unknown_condition`, `unknown_effect`, `unknown_game`, `unknown_rarity`, `validation_failed` */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "confirmation_required" | "invalid_body" | "invalid_condition" | "invalid_correct_count" | "invalid_effect" | "invalid_outcome" | "invalid_subject" | "invalid_text" | "unknown_affinity" | "unknown_card_kind" | "unknown_condition" | "unknown_effect" | "unknown_game" | "unknown_rarity" | "validation_failed";
-                        /** @enum {integer} */
-                        status?: 422;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A service is unavailable */
+            /** @description A service is unavailable; codes: `broker_unavailable`, `database_unavailable`, `deletion_unconfirmed`, `identity_provider_unavailable`, `service_timeout`, `service_unavailable`, `transaction_conflict` */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "broker_unavailable" | "database_unavailable" | "deletion_unconfirmed" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable" | "transaction_conflict";
-                        /** @enum {integer} */
-                        status?: 503;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unexpected error */
+            /** @description Unexpected error; codes: `internal_error` */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "internal_error";
-                        /** @enum {integer} */
-                        status?: 500;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -8475,18 +7214,13 @@ export interface operations {
                     "application/json": unknown;
                 };
             };
-            /** @description Unexpected error */
+            /** @description Unexpected error; codes: `internal_error` */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "internal_error";
-                        /** @enum {integer} */
-                        status?: 500;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -8514,74 +7248,49 @@ export interface operations {
                     "application/json": components["schemas"]["AttemptPage"];
                 };
             };
-            /** @description Missing or invalid access token */
+            /** @description Missing or invalid access token; codes: `invalid_audience`, `invalid_issuer`, `invalid_token`, `missing_token`, `token_expired`, `token_not_yet_valid`, `unknown_signing_key` */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "invalid_audience" | "invalid_issuer" | "invalid_token" | "missing_token" | "token_expired" | "token_not_yet_valid" | "unknown_signing_key";
-                        /** @enum {integer} */
-                        status?: 401;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not allowed (role, ownership or a locked account) */
+            /** @description Not allowed (role, ownership or a locked account); codes: `account_locked` */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "account_locked";
-                        /** @enum {integer} */
-                        status?: 403;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Invalid input */
+            /** @description Invalid input; codes: `invalid_body`, `invalid_cursor`, `invalid_location`, `invalid_order`, `invalid_text`, `unknown_option`, `validation_failed` */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "invalid_body" | "invalid_cursor" | "invalid_location" | "invalid_order" | "invalid_text" | "unknown_option" | "validation_failed";
-                        /** @enum {integer} */
-                        status?: 422;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A service is unavailable */
+            /** @description A service is unavailable; codes: `broker_unavailable`, `database_unavailable`, `identity_provider_unavailable`, `service_timeout`, `service_unavailable`, `transaction_conflict` */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable" | "transaction_conflict";
-                        /** @enum {integer} */
-                        status?: 503;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unexpected error */
+            /** @description Unexpected error; codes: `internal_error` */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "internal_error";
-                        /** @enum {integer} */
-                        status?: 500;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -8606,74 +7315,49 @@ export interface operations {
                     "application/json": components["schemas"]["Attempt"];
                 };
             };
-            /** @description Missing or invalid access token */
+            /** @description Missing or invalid access token; codes: `invalid_audience`, `invalid_issuer`, `invalid_token`, `missing_token`, `token_expired`, `token_not_yet_valid`, `unknown_signing_key` */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "invalid_audience" | "invalid_issuer" | "invalid_token" | "missing_token" | "token_expired" | "token_not_yet_valid" | "unknown_signing_key";
-                        /** @enum {integer} */
-                        status?: 401;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not allowed (role, ownership or a locked account) */
+            /** @description Not allowed (role, ownership or a locked account); codes: `account_locked` */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "account_locked";
-                        /** @enum {integer} */
-                        status?: 403;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not found */
+            /** @description Not found; codes: `attempt_not_found`, `event_not_found`, `question_not_in_attempt`, `route_not_found` */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "attempt_not_found" | "event_not_found" | "question_not_in_attempt" | "route_not_found";
-                        /** @enum {integer} */
-                        status?: 404;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A service is unavailable */
+            /** @description A service is unavailable; codes: `broker_unavailable`, `database_unavailable`, `identity_provider_unavailable`, `service_timeout`, `service_unavailable`, `transaction_conflict` */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable" | "transaction_conflict";
-                        /** @enum {integer} */
-                        status?: 503;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unexpected error */
+            /** @description Unexpected error; codes: `internal_error` */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "internal_error";
-                        /** @enum {integer} */
-                        status?: 500;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -8703,144 +7387,94 @@ export interface operations {
                     "application/json": components["schemas"]["Attempt"];
                 };
             };
-            /** @description Malformed request */
+            /** @description Malformed request; codes: `malformed_json`, `malformed_request`, `unsupported_media_type` */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "malformed_json" | "malformed_request" | "unsupported_media_type";
-                        /** @enum {integer} */
-                        status?: 400;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Missing or invalid access token */
+            /** @description Missing or invalid access token; codes: `invalid_audience`, `invalid_issuer`, `invalid_token`, `missing_token`, `token_expired`, `token_not_yet_valid`, `unknown_signing_key` */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "invalid_audience" | "invalid_issuer" | "invalid_token" | "missing_token" | "token_expired" | "token_not_yet_valid" | "unknown_signing_key";
-                        /** @enum {integer} */
-                        status?: 401;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not allowed (role, ownership or a locked account) */
+            /** @description Not allowed (role, ownership or a locked account); codes: `account_locked` */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "account_locked";
-                        /** @enum {integer} */
-                        status?: 403;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not found */
+            /** @description Not found; codes: `attempt_not_found`, `event_not_found`, `question_not_in_attempt`, `route_not_found` */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "attempt_not_found" | "event_not_found" | "question_not_in_attempt" | "route_not_found";
-                        /** @enum {integer} */
-                        status?: 404;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict with the current state */
+            /** @description Conflict with the current state; codes: `answer_locked`, `attempt_completed`, `attempt_start_in_progress`, `challenge_not_playable`, `deadline_passed`, `event_not_available`, `implausible_movement`, `location_from_the_future`, `location_inaccurate`, `location_out_of_order`, `location_too_old`, `outside_event_area` */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "answer_locked" | "attempt_completed" | "attempt_start_in_progress" | "challenge_not_playable" | "deadline_passed" | "event_not_available" | "implausible_movement" | "location_from_the_future" | "location_inaccurate" | "location_out_of_order" | "location_too_old" | "outside_event_area";
-                        /** @enum {integer} */
-                        status?: 409;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Body too large */
+            /** @description Body too large; codes: `payload_too_large` */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "payload_too_large";
-                        /** @enum {integer} */
-                        status?: 413;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Invalid input */
+            /** @description Invalid input; codes: `invalid_body`, `invalid_cursor`, `invalid_location`, `invalid_order`, `invalid_text`, `unknown_option`, `validation_failed` */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "invalid_body" | "invalid_cursor" | "invalid_location" | "invalid_order" | "invalid_text" | "unknown_option" | "validation_failed";
-                        /** @enum {integer} */
-                        status?: 422;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many changes: wait for Retry-After seconds */
+            /** @description Too many changes: wait for Retry-After seconds; codes: `rate_limited` */
             429: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "rate_limited";
-                        /** @enum {integer} */
-                        status?: 429;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A service is unavailable */
+            /** @description A service is unavailable; codes: `broker_unavailable`, `database_unavailable`, `identity_provider_unavailable`, `service_timeout`, `service_unavailable`, `transaction_conflict` */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable" | "transaction_conflict";
-                        /** @enum {integer} */
-                        status?: 503;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unexpected error */
+            /** @description Unexpected error; codes: `internal_error` */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "internal_error";
-                        /** @enum {integer} */
-                        status?: 500;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -8868,74 +7502,49 @@ export interface operations {
                     "application/json": components["schemas"]["BattlePage"];
                 };
             };
-            /** @description Missing or invalid access token */
+            /** @description Missing or invalid access token; codes: `invalid_audience`, `invalid_issuer`, `invalid_token`, `missing_token`, `token_expired`, `token_not_yet_valid`, `unknown_signing_key` */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "invalid_audience" | "invalid_issuer" | "invalid_token" | "missing_token" | "token_expired" | "token_not_yet_valid" | "unknown_signing_key";
-                        /** @enum {integer} */
-                        status?: 401;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not allowed (role, ownership or a locked account) */
+            /** @description Not allowed (role, ownership or a locked account); codes: `account_locked` */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "account_locked";
-                        /** @enum {integer} */
-                        status?: 403;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Invalid input */
+            /** @description Invalid input; codes: `cannot_attack_yourself`, `cannot_invite_yourself`, `card_not_owned`, `condition_unmet`, `creature_already_active`, `creature_defeated`, `deck_class_mixed`, `deck_composition`, `deck_copy_limit`, `deck_copy_not_owned`, `deck_copy_repeated`, `deck_cost_exceeded`, `deck_list_too_long`, `deck_mythic_limit`, `deck_name_blank`, `deck_name_invalid`, `deck_name_too_long`, `deck_not_playable`, `deck_size`, `duplicate_card`, `duplicate_copy`, `idempotency_key_mismatch`, `idempotency_key_reused`, `invalid_action`, `invalid_body`, `invalid_cursor`, `invalid_idempotency_key`, `invalid_posture`, `invalid_reserve_condition`, `invalid_text`, `match_finished`, `mode_not_offered`, `no_active_creature`, `not_enough_power`, `not_your_turn`, `nothing_to_select`, `over_budget`, `plan_size`, `power_card_discarded`, `starter_affinity_not_offered`, `stunned`, `unknown_affinity`, `unknown_card_kind`, `unknown_creature`, `unknown_game`, `unknown_move`, `unknown_power_card`, `unknown_rarity`, `validation_failed`, `wrong_phase` */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "cannot_attack_yourself" | "cannot_invite_yourself" | "card_not_owned" | "condition_unmet" | "creature_already_active" | "creature_defeated" | "deck_class_mixed" | "deck_composition" | "deck_copy_limit" | "deck_copy_not_owned" | "deck_copy_repeated" | "deck_cost_exceeded" | "deck_list_too_long" | "deck_mythic_limit" | "deck_name_blank" | "deck_name_invalid" | "deck_name_too_long" | "deck_not_playable" | "deck_size" | "duplicate_card" | "duplicate_copy" | "idempotency_key_mismatch" | "idempotency_key_reused" | "invalid_action" | "invalid_body" | "invalid_cursor" | "invalid_idempotency_key" | "invalid_posture" | "invalid_reserve_condition" | "invalid_text" | "match_finished" | "mode_not_offered" | "no_active_creature" | "not_enough_power" | "not_your_turn" | "nothing_to_select" | "over_budget" | "plan_size" | "power_card_discarded" | "starter_affinity_not_offered" | "stunned" | "unknown_affinity" | "unknown_card_kind" | "unknown_creature" | "unknown_game" | "unknown_move" | "unknown_power_card" | "unknown_rarity" | "validation_failed" | "wrong_phase";
-                        /** @enum {integer} */
-                        status?: 422;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A service is unavailable */
+            /** @description A service is unavailable; codes: `accounts_unavailable`, `authoring_unavailable`, `broker_unavailable`, `cards_unavailable`, `cpu_deck_unavailable`, `database_unavailable`, `identity_provider_unavailable`, `service_timeout`, `service_unavailable`, `starter_cards_unavailable`, `transaction_conflict` */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable" | "transaction_conflict";
-                        /** @enum {integer} */
-                        status?: 503;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unexpected error */
+            /** @description Unexpected error; codes: `internal_error` */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "internal_error";
-                        /** @enum {integer} */
-                        status?: 500;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -8962,144 +7571,94 @@ export interface operations {
                     "application/json": components["schemas"]["BattleView"];
                 };
             };
-            /** @description Malformed request */
+            /** @description Malformed request; codes: `malformed_json`, `malformed_request`, `unsupported_media_type` */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "malformed_json" | "malformed_request" | "unsupported_media_type";
-                        /** @enum {integer} */
-                        status?: 400;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Missing or invalid access token */
+            /** @description Missing or invalid access token; codes: `invalid_audience`, `invalid_issuer`, `invalid_token`, `missing_token`, `token_expired`, `token_not_yet_valid`, `unknown_signing_key` */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "invalid_audience" | "invalid_issuer" | "invalid_token" | "missing_token" | "token_expired" | "token_not_yet_valid" | "unknown_signing_key";
-                        /** @enum {integer} */
-                        status?: 401;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not allowed (role, ownership or a locked account) */
+            /** @description Not allowed (role, ownership or a locked account); codes: `account_locked` */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "account_locked";
-                        /** @enum {integer} */
-                        status?: 403;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not found */
+            /** @description Not found; codes: `collection_not_found`, `deck_not_found`, `invitation_not_found`, `match_not_found`, `no_active_match`, `no_defense`, `not_queued`, `plan_not_found`, `player_not_found`, `report_not_found`, `route_not_found`, `target_not_found` */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "collection_not_found" | "deck_not_found" | "invitation_not_found" | "match_not_found" | "no_active_match" | "no_defense" | "not_queued" | "plan_not_found" | "player_not_found" | "report_not_found" | "route_not_found" | "target_not_found";
-                        /** @enum {integer} */
-                        status?: 404;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict with the current state */
+            /** @description Conflict with the current state; codes: `active_match_exists`, `active_match_limit`, `already_locked`, `answer_not_marked`, `attack_finished`, `card_already_played`, `card_not_in_hand`, `choosing_time_over`, `condition_unmet`, `creature_already_active`, `creature_defeated`, `invalid_action`, `invitation_exists`, `invitation_limit_reached`, `invitation_not_pending`, `match_finished`, `no_active_creature`, `no_ticket`, `not_a_seat`, `not_enough_power`, `not_overdue`, `not_your_seat`, `not_your_turn`, `nothing_to_select`, `opponent_busy`, `plan_limit_reached`, `power_card_discarded`, `pseudonym_ambiguous`, `same_slot`, `slot_empty`, `slot_taken`, `stale_version`, `stunned`, `target_not_allowed`, `target_protected`, `target_recently_attacked`, `target_under_attack`, `terrakard_not_started`, `tutorial_finished`, `tutorial_not_finished`, `unknown_card`, `unknown_choice`, `unknown_creature`, `unknown_move`, `unknown_power_card`, `unknown_slot`, `wrong_phase` */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "active_match_exists" | "active_match_limit" | "already_locked" | "answer_not_marked" | "attack_finished" | "card_already_played" | "card_not_in_hand" | "choosing_time_over" | "condition_unmet" | "creature_already_active" | "creature_defeated" | "invalid_action" | "invitation_exists" | "invitation_limit_reached" | "invitation_not_pending" | "match_finished" | "no_active_creature" | "no_ticket" | "not_a_seat" | "not_enough_power" | "not_overdue" | "not_your_seat" | "not_your_turn" | "nothing_to_select" | "opponent_busy" | "plan_limit_reached" | "power_card_discarded" | "pseudonym_ambiguous" | "same_slot" | "slot_empty" | "slot_taken" | "stale_version" | "stunned" | "target_not_allowed" | "target_protected" | "target_recently_attacked" | "target_under_attack" | "terrakard_not_started" | "tutorial_finished" | "tutorial_not_finished" | "unknown_card" | "unknown_choice" | "unknown_creature" | "unknown_move" | "unknown_power_card" | "unknown_slot" | "wrong_phase";
-                        /** @enum {integer} */
-                        status?: 409;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Body too large */
+            /** @description Body too large; codes: `payload_too_large` */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "payload_too_large";
-                        /** @enum {integer} */
-                        status?: 413;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Invalid input */
+            /** @description Invalid input; codes: `cannot_attack_yourself`, `cannot_invite_yourself`, `card_not_owned`, `condition_unmet`, `creature_already_active`, `creature_defeated`, `deck_class_mixed`, `deck_composition`, `deck_copy_limit`, `deck_copy_not_owned`, `deck_copy_repeated`, `deck_cost_exceeded`, `deck_list_too_long`, `deck_mythic_limit`, `deck_name_blank`, `deck_name_invalid`, `deck_name_too_long`, `deck_not_playable`, `deck_size`, `duplicate_card`, `duplicate_copy`, `idempotency_key_mismatch`, `idempotency_key_reused`, `invalid_action`, `invalid_body`, `invalid_cursor`, `invalid_idempotency_key`, `invalid_posture`, `invalid_reserve_condition`, `invalid_text`, `match_finished`, `mode_not_offered`, `no_active_creature`, `not_enough_power`, `not_your_turn`, `nothing_to_select`, `over_budget`, `plan_size`, `power_card_discarded`, `starter_affinity_not_offered`, `stunned`, `unknown_affinity`, `unknown_card_kind`, `unknown_creature`, `unknown_game`, `unknown_move`, `unknown_power_card`, `unknown_rarity`, `validation_failed`, `wrong_phase` */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "cannot_attack_yourself" | "cannot_invite_yourself" | "card_not_owned" | "condition_unmet" | "creature_already_active" | "creature_defeated" | "deck_class_mixed" | "deck_composition" | "deck_copy_limit" | "deck_copy_not_owned" | "deck_copy_repeated" | "deck_cost_exceeded" | "deck_list_too_long" | "deck_mythic_limit" | "deck_name_blank" | "deck_name_invalid" | "deck_name_too_long" | "deck_not_playable" | "deck_size" | "duplicate_card" | "duplicate_copy" | "idempotency_key_mismatch" | "idempotency_key_reused" | "invalid_action" | "invalid_body" | "invalid_cursor" | "invalid_idempotency_key" | "invalid_posture" | "invalid_reserve_condition" | "invalid_text" | "match_finished" | "mode_not_offered" | "no_active_creature" | "not_enough_power" | "not_your_turn" | "nothing_to_select" | "over_budget" | "plan_size" | "power_card_discarded" | "starter_affinity_not_offered" | "stunned" | "unknown_affinity" | "unknown_card_kind" | "unknown_creature" | "unknown_game" | "unknown_move" | "unknown_power_card" | "unknown_rarity" | "validation_failed" | "wrong_phase";
-                        /** @enum {integer} */
-                        status?: 422;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many changes: wait for Retry-After seconds */
+            /** @description Too many changes: wait for Retry-After seconds; codes: `rate_limited` */
             429: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "rate_limited";
-                        /** @enum {integer} */
-                        status?: 429;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A service is unavailable */
+            /** @description A service is unavailable; codes: `accounts_unavailable`, `authoring_unavailable`, `broker_unavailable`, `cards_unavailable`, `cpu_deck_unavailable`, `database_unavailable`, `identity_provider_unavailable`, `service_timeout`, `service_unavailable`, `starter_cards_unavailable`, `transaction_conflict` */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable" | "transaction_conflict";
-                        /** @enum {integer} */
-                        status?: 503;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unexpected error */
+            /** @description Unexpected error; codes: `internal_error` */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "internal_error";
-                        /** @enum {integer} */
-                        status?: 500;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -9122,74 +7681,49 @@ export interface operations {
                     "application/json": components["schemas"]["BattleView"];
                 };
             };
-            /** @description Missing or invalid access token */
+            /** @description Missing or invalid access token; codes: `invalid_audience`, `invalid_issuer`, `invalid_token`, `missing_token`, `token_expired`, `token_not_yet_valid`, `unknown_signing_key` */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "invalid_audience" | "invalid_issuer" | "invalid_token" | "missing_token" | "token_expired" | "token_not_yet_valid" | "unknown_signing_key";
-                        /** @enum {integer} */
-                        status?: 401;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not allowed (role, ownership or a locked account) */
+            /** @description Not allowed (role, ownership or a locked account); codes: `account_locked` */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "account_locked";
-                        /** @enum {integer} */
-                        status?: 403;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not found */
+            /** @description Not found; codes: `collection_not_found`, `deck_not_found`, `invitation_not_found`, `match_not_found`, `no_active_match`, `no_defense`, `not_queued`, `plan_not_found`, `player_not_found`, `report_not_found`, `route_not_found`, `target_not_found` */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "collection_not_found" | "deck_not_found" | "invitation_not_found" | "match_not_found" | "no_active_match" | "no_defense" | "not_queued" | "plan_not_found" | "player_not_found" | "report_not_found" | "route_not_found" | "target_not_found";
-                        /** @enum {integer} */
-                        status?: 404;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A service is unavailable */
+            /** @description A service is unavailable; codes: `accounts_unavailable`, `authoring_unavailable`, `broker_unavailable`, `cards_unavailable`, `cpu_deck_unavailable`, `database_unavailable`, `identity_provider_unavailable`, `service_timeout`, `service_unavailable`, `starter_cards_unavailable`, `transaction_conflict` */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable" | "transaction_conflict";
-                        /** @enum {integer} */
-                        status?: 503;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unexpected error */
+            /** @description Unexpected error; codes: `internal_error` */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "internal_error";
-                        /** @enum {integer} */
-                        status?: 500;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -9214,74 +7748,49 @@ export interface operations {
                     "application/json": components["schemas"]["BattleView"];
                 };
             };
-            /** @description Missing or invalid access token */
+            /** @description Missing or invalid access token; codes: `invalid_audience`, `invalid_issuer`, `invalid_token`, `missing_token`, `token_expired`, `token_not_yet_valid`, `unknown_signing_key` */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "invalid_audience" | "invalid_issuer" | "invalid_token" | "missing_token" | "token_expired" | "token_not_yet_valid" | "unknown_signing_key";
-                        /** @enum {integer} */
-                        status?: 401;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not allowed (role, ownership or a locked account) */
+            /** @description Not allowed (role, ownership or a locked account); codes: `account_locked` */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "account_locked";
-                        /** @enum {integer} */
-                        status?: 403;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not found */
+            /** @description Not found; codes: `collection_not_found`, `deck_not_found`, `invitation_not_found`, `match_not_found`, `no_active_match`, `no_defense`, `not_queued`, `plan_not_found`, `player_not_found`, `report_not_found`, `route_not_found`, `target_not_found` */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "collection_not_found" | "deck_not_found" | "invitation_not_found" | "match_not_found" | "no_active_match" | "no_defense" | "not_queued" | "plan_not_found" | "player_not_found" | "report_not_found" | "route_not_found" | "target_not_found";
-                        /** @enum {integer} */
-                        status?: 404;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A service is unavailable */
+            /** @description A service is unavailable; codes: `accounts_unavailable`, `authoring_unavailable`, `broker_unavailable`, `cards_unavailable`, `cpu_deck_unavailable`, `database_unavailable`, `identity_provider_unavailable`, `service_timeout`, `service_unavailable`, `starter_cards_unavailable`, `transaction_conflict` */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable" | "transaction_conflict";
-                        /** @enum {integer} */
-                        status?: 503;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unexpected error */
+            /** @description Unexpected error; codes: `internal_error` */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "internal_error";
-                        /** @enum {integer} */
-                        status?: 500;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -9313,144 +7822,94 @@ export interface operations {
                     "application/json": components["schemas"]["BattleResult"];
                 };
             };
-            /** @description Malformed request */
+            /** @description Malformed request; codes: `malformed_json`, `malformed_request`, `unsupported_media_type` */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "malformed_json" | "malformed_request" | "unsupported_media_type";
-                        /** @enum {integer} */
-                        status?: 400;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Missing or invalid access token */
+            /** @description Missing or invalid access token; codes: `invalid_audience`, `invalid_issuer`, `invalid_token`, `missing_token`, `token_expired`, `token_not_yet_valid`, `unknown_signing_key` */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "invalid_audience" | "invalid_issuer" | "invalid_token" | "missing_token" | "token_expired" | "token_not_yet_valid" | "unknown_signing_key";
-                        /** @enum {integer} */
-                        status?: 401;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not allowed (role, ownership or a locked account) */
+            /** @description Not allowed (role, ownership or a locked account); codes: `account_locked` */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "account_locked";
-                        /** @enum {integer} */
-                        status?: 403;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not found */
+            /** @description Not found; codes: `collection_not_found`, `deck_not_found`, `invitation_not_found`, `match_not_found`, `no_active_match`, `no_defense`, `not_queued`, `plan_not_found`, `player_not_found`, `report_not_found`, `route_not_found`, `target_not_found` */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "collection_not_found" | "deck_not_found" | "invitation_not_found" | "match_not_found" | "no_active_match" | "no_defense" | "not_queued" | "plan_not_found" | "player_not_found" | "report_not_found" | "route_not_found" | "target_not_found";
-                        /** @enum {integer} */
-                        status?: 404;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict with the current state */
+            /** @description Conflict with the current state; codes: `active_match_exists`, `active_match_limit`, `already_locked`, `answer_not_marked`, `attack_finished`, `card_already_played`, `card_not_in_hand`, `choosing_time_over`, `condition_unmet`, `creature_already_active`, `creature_defeated`, `invalid_action`, `invitation_exists`, `invitation_limit_reached`, `invitation_not_pending`, `match_finished`, `no_active_creature`, `no_ticket`, `not_a_seat`, `not_enough_power`, `not_overdue`, `not_your_seat`, `not_your_turn`, `nothing_to_select`, `opponent_busy`, `plan_limit_reached`, `power_card_discarded`, `pseudonym_ambiguous`, `same_slot`, `slot_empty`, `slot_taken`, `stale_version`, `stunned`, `target_not_allowed`, `target_protected`, `target_recently_attacked`, `target_under_attack`, `terrakard_not_started`, `tutorial_finished`, `tutorial_not_finished`, `unknown_card`, `unknown_choice`, `unknown_creature`, `unknown_move`, `unknown_power_card`, `unknown_slot`, `wrong_phase` */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "active_match_exists" | "active_match_limit" | "already_locked" | "answer_not_marked" | "attack_finished" | "card_already_played" | "card_not_in_hand" | "choosing_time_over" | "condition_unmet" | "creature_already_active" | "creature_defeated" | "invalid_action" | "invitation_exists" | "invitation_limit_reached" | "invitation_not_pending" | "match_finished" | "no_active_creature" | "no_ticket" | "not_a_seat" | "not_enough_power" | "not_overdue" | "not_your_seat" | "not_your_turn" | "nothing_to_select" | "opponent_busy" | "plan_limit_reached" | "power_card_discarded" | "pseudonym_ambiguous" | "same_slot" | "slot_empty" | "slot_taken" | "stale_version" | "stunned" | "target_not_allowed" | "target_protected" | "target_recently_attacked" | "target_under_attack" | "terrakard_not_started" | "tutorial_finished" | "tutorial_not_finished" | "unknown_card" | "unknown_choice" | "unknown_creature" | "unknown_move" | "unknown_power_card" | "unknown_slot" | "wrong_phase";
-                        /** @enum {integer} */
-                        status?: 409;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Body too large */
+            /** @description Body too large; codes: `payload_too_large` */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "payload_too_large";
-                        /** @enum {integer} */
-                        status?: 413;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Invalid input */
+            /** @description Invalid input; codes: `cannot_attack_yourself`, `cannot_invite_yourself`, `card_not_owned`, `condition_unmet`, `creature_already_active`, `creature_defeated`, `deck_class_mixed`, `deck_composition`, `deck_copy_limit`, `deck_copy_not_owned`, `deck_copy_repeated`, `deck_cost_exceeded`, `deck_list_too_long`, `deck_mythic_limit`, `deck_name_blank`, `deck_name_invalid`, `deck_name_too_long`, `deck_not_playable`, `deck_size`, `duplicate_card`, `duplicate_copy`, `idempotency_key_mismatch`, `idempotency_key_reused`, `invalid_action`, `invalid_body`, `invalid_cursor`, `invalid_idempotency_key`, `invalid_posture`, `invalid_reserve_condition`, `invalid_text`, `match_finished`, `mode_not_offered`, `no_active_creature`, `not_enough_power`, `not_your_turn`, `nothing_to_select`, `over_budget`, `plan_size`, `power_card_discarded`, `starter_affinity_not_offered`, `stunned`, `unknown_affinity`, `unknown_card_kind`, `unknown_creature`, `unknown_game`, `unknown_move`, `unknown_power_card`, `unknown_rarity`, `validation_failed`, `wrong_phase` */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "cannot_attack_yourself" | "cannot_invite_yourself" | "card_not_owned" | "condition_unmet" | "creature_already_active" | "creature_defeated" | "deck_class_mixed" | "deck_composition" | "deck_copy_limit" | "deck_copy_not_owned" | "deck_copy_repeated" | "deck_cost_exceeded" | "deck_list_too_long" | "deck_mythic_limit" | "deck_name_blank" | "deck_name_invalid" | "deck_name_too_long" | "deck_not_playable" | "deck_size" | "duplicate_card" | "duplicate_copy" | "idempotency_key_mismatch" | "idempotency_key_reused" | "invalid_action" | "invalid_body" | "invalid_cursor" | "invalid_idempotency_key" | "invalid_posture" | "invalid_reserve_condition" | "invalid_text" | "match_finished" | "mode_not_offered" | "no_active_creature" | "not_enough_power" | "not_your_turn" | "nothing_to_select" | "over_budget" | "plan_size" | "power_card_discarded" | "starter_affinity_not_offered" | "stunned" | "unknown_affinity" | "unknown_card_kind" | "unknown_creature" | "unknown_game" | "unknown_move" | "unknown_power_card" | "unknown_rarity" | "validation_failed" | "wrong_phase";
-                        /** @enum {integer} */
-                        status?: 422;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many changes: wait for Retry-After seconds */
+            /** @description Too many changes: wait for Retry-After seconds; codes: `rate_limited` */
             429: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "rate_limited";
-                        /** @enum {integer} */
-                        status?: 429;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A service is unavailable */
+            /** @description A service is unavailable; codes: `accounts_unavailable`, `authoring_unavailable`, `broker_unavailable`, `cards_unavailable`, `cpu_deck_unavailable`, `database_unavailable`, `identity_provider_unavailable`, `service_timeout`, `service_unavailable`, `starter_cards_unavailable`, `transaction_conflict` */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable" | "transaction_conflict";
-                        /** @enum {integer} */
-                        status?: 503;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unexpected error */
+            /** @description Unexpected error; codes: `internal_error` */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "internal_error";
-                        /** @enum {integer} */
-                        status?: 500;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -9482,144 +7941,94 @@ export interface operations {
                     "application/json": components["schemas"]["BattleResult"];
                 };
             };
-            /** @description Malformed request */
+            /** @description Malformed request; codes: `malformed_json`, `malformed_request`, `unsupported_media_type` */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "malformed_json" | "malformed_request" | "unsupported_media_type";
-                        /** @enum {integer} */
-                        status?: 400;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Missing or invalid access token */
+            /** @description Missing or invalid access token; codes: `invalid_audience`, `invalid_issuer`, `invalid_token`, `missing_token`, `token_expired`, `token_not_yet_valid`, `unknown_signing_key` */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "invalid_audience" | "invalid_issuer" | "invalid_token" | "missing_token" | "token_expired" | "token_not_yet_valid" | "unknown_signing_key";
-                        /** @enum {integer} */
-                        status?: 401;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not allowed (role, ownership or a locked account) */
+            /** @description Not allowed (role, ownership or a locked account); codes: `account_locked` */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "account_locked";
-                        /** @enum {integer} */
-                        status?: 403;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not found */
+            /** @description Not found; codes: `collection_not_found`, `deck_not_found`, `invitation_not_found`, `match_not_found`, `no_active_match`, `no_defense`, `not_queued`, `plan_not_found`, `player_not_found`, `report_not_found`, `route_not_found`, `target_not_found` */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "collection_not_found" | "deck_not_found" | "invitation_not_found" | "match_not_found" | "no_active_match" | "no_defense" | "not_queued" | "plan_not_found" | "player_not_found" | "report_not_found" | "route_not_found" | "target_not_found";
-                        /** @enum {integer} */
-                        status?: 404;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict with the current state */
+            /** @description Conflict with the current state; codes: `active_match_exists`, `active_match_limit`, `already_locked`, `answer_not_marked`, `attack_finished`, `card_already_played`, `card_not_in_hand`, `choosing_time_over`, `condition_unmet`, `creature_already_active`, `creature_defeated`, `invalid_action`, `invitation_exists`, `invitation_limit_reached`, `invitation_not_pending`, `match_finished`, `no_active_creature`, `no_ticket`, `not_a_seat`, `not_enough_power`, `not_overdue`, `not_your_seat`, `not_your_turn`, `nothing_to_select`, `opponent_busy`, `plan_limit_reached`, `power_card_discarded`, `pseudonym_ambiguous`, `same_slot`, `slot_empty`, `slot_taken`, `stale_version`, `stunned`, `target_not_allowed`, `target_protected`, `target_recently_attacked`, `target_under_attack`, `terrakard_not_started`, `tutorial_finished`, `tutorial_not_finished`, `unknown_card`, `unknown_choice`, `unknown_creature`, `unknown_move`, `unknown_power_card`, `unknown_slot`, `wrong_phase` */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "active_match_exists" | "active_match_limit" | "already_locked" | "answer_not_marked" | "attack_finished" | "card_already_played" | "card_not_in_hand" | "choosing_time_over" | "condition_unmet" | "creature_already_active" | "creature_defeated" | "invalid_action" | "invitation_exists" | "invitation_limit_reached" | "invitation_not_pending" | "match_finished" | "no_active_creature" | "no_ticket" | "not_a_seat" | "not_enough_power" | "not_overdue" | "not_your_seat" | "not_your_turn" | "nothing_to_select" | "opponent_busy" | "plan_limit_reached" | "power_card_discarded" | "pseudonym_ambiguous" | "same_slot" | "slot_empty" | "slot_taken" | "stale_version" | "stunned" | "target_not_allowed" | "target_protected" | "target_recently_attacked" | "target_under_attack" | "terrakard_not_started" | "tutorial_finished" | "tutorial_not_finished" | "unknown_card" | "unknown_choice" | "unknown_creature" | "unknown_move" | "unknown_power_card" | "unknown_slot" | "wrong_phase";
-                        /** @enum {integer} */
-                        status?: 409;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Body too large */
+            /** @description Body too large; codes: `payload_too_large` */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "payload_too_large";
-                        /** @enum {integer} */
-                        status?: 413;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Invalid input */
+            /** @description Invalid input; codes: `cannot_attack_yourself`, `cannot_invite_yourself`, `card_not_owned`, `condition_unmet`, `creature_already_active`, `creature_defeated`, `deck_class_mixed`, `deck_composition`, `deck_copy_limit`, `deck_copy_not_owned`, `deck_copy_repeated`, `deck_cost_exceeded`, `deck_list_too_long`, `deck_mythic_limit`, `deck_name_blank`, `deck_name_invalid`, `deck_name_too_long`, `deck_not_playable`, `deck_size`, `duplicate_card`, `duplicate_copy`, `idempotency_key_mismatch`, `idempotency_key_reused`, `invalid_action`, `invalid_body`, `invalid_cursor`, `invalid_idempotency_key`, `invalid_posture`, `invalid_reserve_condition`, `invalid_text`, `match_finished`, `mode_not_offered`, `no_active_creature`, `not_enough_power`, `not_your_turn`, `nothing_to_select`, `over_budget`, `plan_size`, `power_card_discarded`, `starter_affinity_not_offered`, `stunned`, `unknown_affinity`, `unknown_card_kind`, `unknown_creature`, `unknown_game`, `unknown_move`, `unknown_power_card`, `unknown_rarity`, `validation_failed`, `wrong_phase` */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "cannot_attack_yourself" | "cannot_invite_yourself" | "card_not_owned" | "condition_unmet" | "creature_already_active" | "creature_defeated" | "deck_class_mixed" | "deck_composition" | "deck_copy_limit" | "deck_copy_not_owned" | "deck_copy_repeated" | "deck_cost_exceeded" | "deck_list_too_long" | "deck_mythic_limit" | "deck_name_blank" | "deck_name_invalid" | "deck_name_too_long" | "deck_not_playable" | "deck_size" | "duplicate_card" | "duplicate_copy" | "idempotency_key_mismatch" | "idempotency_key_reused" | "invalid_action" | "invalid_body" | "invalid_cursor" | "invalid_idempotency_key" | "invalid_posture" | "invalid_reserve_condition" | "invalid_text" | "match_finished" | "mode_not_offered" | "no_active_creature" | "not_enough_power" | "not_your_turn" | "nothing_to_select" | "over_budget" | "plan_size" | "power_card_discarded" | "starter_affinity_not_offered" | "stunned" | "unknown_affinity" | "unknown_card_kind" | "unknown_creature" | "unknown_game" | "unknown_move" | "unknown_power_card" | "unknown_rarity" | "validation_failed" | "wrong_phase";
-                        /** @enum {integer} */
-                        status?: 422;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many changes: wait for Retry-After seconds */
+            /** @description Too many changes: wait for Retry-After seconds; codes: `rate_limited` */
             429: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "rate_limited";
-                        /** @enum {integer} */
-                        status?: 429;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A service is unavailable */
+            /** @description A service is unavailable; codes: `accounts_unavailable`, `authoring_unavailable`, `broker_unavailable`, `cards_unavailable`, `cpu_deck_unavailable`, `database_unavailable`, `identity_provider_unavailable`, `service_timeout`, `service_unavailable`, `starter_cards_unavailable`, `transaction_conflict` */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable" | "transaction_conflict";
-                        /** @enum {integer} */
-                        status?: 503;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unexpected error */
+            /** @description Unexpected error; codes: `internal_error` */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "internal_error";
-                        /** @enum {integer} */
-                        status?: 500;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -9644,74 +8053,49 @@ export interface operations {
                     "application/json": components["schemas"]["BattleHistory"];
                 };
             };
-            /** @description Missing or invalid access token */
+            /** @description Missing or invalid access token; codes: `invalid_audience`, `invalid_issuer`, `invalid_token`, `missing_token`, `token_expired`, `token_not_yet_valid`, `unknown_signing_key` */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "invalid_audience" | "invalid_issuer" | "invalid_token" | "missing_token" | "token_expired" | "token_not_yet_valid" | "unknown_signing_key";
-                        /** @enum {integer} */
-                        status?: 401;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not allowed (role, ownership or a locked account) */
+            /** @description Not allowed (role, ownership or a locked account); codes: `account_locked` */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "account_locked";
-                        /** @enum {integer} */
-                        status?: 403;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not found */
+            /** @description Not found; codes: `collection_not_found`, `deck_not_found`, `invitation_not_found`, `match_not_found`, `no_active_match`, `no_defense`, `not_queued`, `plan_not_found`, `player_not_found`, `report_not_found`, `route_not_found`, `target_not_found` */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "collection_not_found" | "deck_not_found" | "invitation_not_found" | "match_not_found" | "no_active_match" | "no_defense" | "not_queued" | "plan_not_found" | "player_not_found" | "report_not_found" | "route_not_found" | "target_not_found";
-                        /** @enum {integer} */
-                        status?: 404;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A service is unavailable */
+            /** @description A service is unavailable; codes: `accounts_unavailable`, `authoring_unavailable`, `broker_unavailable`, `cards_unavailable`, `cpu_deck_unavailable`, `database_unavailable`, `identity_provider_unavailable`, `service_timeout`, `service_unavailable`, `starter_cards_unavailable`, `transaction_conflict` */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable" | "transaction_conflict";
-                        /** @enum {integer} */
-                        status?: 503;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unexpected error */
+            /** @description Unexpected error; codes: `internal_error` */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "internal_error";
-                        /** @enum {integer} */
-                        status?: 500;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -9734,60 +8118,40 @@ export interface operations {
                     "application/json": components["schemas"]["Collection"];
                 };
             };
-            /** @description Missing or invalid access token */
+            /** @description Missing or invalid access token; codes: `invalid_audience`, `invalid_issuer`, `invalid_token`, `missing_token`, `token_expired`, `token_not_yet_valid`, `unknown_signing_key` */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "invalid_audience" | "invalid_issuer" | "invalid_token" | "missing_token" | "token_expired" | "token_not_yet_valid" | "unknown_signing_key";
-                        /** @enum {integer} */
-                        status?: 401;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not allowed (role, ownership or a locked account) */
+            /** @description Not allowed (role, ownership or a locked account); codes: `account_locked` */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "account_locked";
-                        /** @enum {integer} */
-                        status?: 403;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A service is unavailable */
+            /** @description A service is unavailable; codes: `accounts_unavailable`, `authoring_unavailable`, `broker_unavailable`, `database_unavailable`, `identity_provider_unavailable`, `pack_pool_incomplete`, `service_timeout`, `service_unavailable`, `starter_cards_unavailable`, `transaction_conflict` */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable" | "transaction_conflict";
-                        /** @enum {integer} */
-                        status?: 503;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unexpected error */
+            /** @description Unexpected error; codes: `internal_error` */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "internal_error";
-                        /** @enum {integer} */
-                        status?: 500;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -9810,60 +8174,40 @@ export interface operations {
                     "application/json": components["schemas"]["QuestDeckPage"];
                 };
             };
-            /** @description Missing or invalid access token */
+            /** @description Missing or invalid access token; codes: `invalid_audience`, `invalid_issuer`, `invalid_token`, `missing_token`, `token_expired`, `token_not_yet_valid`, `unknown_signing_key` */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "invalid_audience" | "invalid_issuer" | "invalid_token" | "missing_token" | "token_expired" | "token_not_yet_valid" | "unknown_signing_key";
-                        /** @enum {integer} */
-                        status?: 401;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not allowed (role, ownership or a locked account) */
+            /** @description Not allowed (role, ownership or a locked account); codes: `account_locked` */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "account_locked";
-                        /** @enum {integer} */
-                        status?: 403;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A service is unavailable */
+            /** @description A service is unavailable; codes: `accounts_unavailable`, `authoring_unavailable`, `broker_unavailable`, `database_unavailable`, `identity_provider_unavailable`, `pack_pool_incomplete`, `service_timeout`, `service_unavailable`, `starter_cards_unavailable`, `transaction_conflict` */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable" | "transaction_conflict";
-                        /** @enum {integer} */
-                        status?: 503;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unexpected error */
+            /** @description Unexpected error; codes: `internal_error` */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "internal_error";
-                        /** @enum {integer} */
-                        status?: 500;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -9890,144 +8234,94 @@ export interface operations {
                     "application/json": components["schemas"]["Deck"];
                 };
             };
-            /** @description Malformed request */
+            /** @description Malformed request; codes: `malformed_json`, `malformed_request`, `unsupported_media_type` */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "malformed_json" | "malformed_request" | "unsupported_media_type";
-                        /** @enum {integer} */
-                        status?: 400;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Missing or invalid access token */
+            /** @description Missing or invalid access token; codes: `invalid_audience`, `invalid_issuer`, `invalid_token`, `missing_token`, `token_expired`, `token_not_yet_valid`, `unknown_signing_key` */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "invalid_audience" | "invalid_issuer" | "invalid_token" | "missing_token" | "token_expired" | "token_not_yet_valid" | "unknown_signing_key";
-                        /** @enum {integer} */
-                        status?: 401;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not allowed (role, ownership or a locked account) */
+            /** @description Not allowed (role, ownership or a locked account); codes: `account_locked` */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "account_locked";
-                        /** @enum {integer} */
-                        status?: 403;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not found */
+            /** @description Not found; codes: `collection_not_found`, `copy_not_found`, `crafting_not_offered`, `deck_not_found`, `definition_not_found`, `no_defense`, `no_starter`, `pack_not_found`, `plan_not_found`, `report_not_found`, `route_not_found`, `starter_not_chosen`, `target_not_found`, `unknown_pack_kind` */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "collection_not_found" | "copy_not_found" | "crafting_not_offered" | "deck_not_found" | "definition_not_found" | "no_defense" | "no_starter" | "pack_not_found" | "plan_not_found" | "report_not_found" | "route_not_found" | "starter_not_chosen" | "target_not_found" | "unknown_pack_kind";
-                        /** @enum {integer} */
-                        status?: 404;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict with the current state */
+            /** @description Conflict with the current state; codes: `answer_not_marked`, `attack_finished`, `balance_limit_reached`, `card_already_played`, `card_not_craftable`, `copy_in_deck`, `craft_copy_limit`, `daily_limit_reached`, `deck_limit_reached`, `insufficient_funds`, `no_ticket`, `not_overdue`, `not_your_seat`, `pack_already_opened`, `pack_room_too_small`, `plan_limit_reached`, `roll_source_taken`, `stale_version`, `starter_already_chosen`, `target_not_allowed`, `target_protected`, `target_recently_attacked`, `target_under_attack`, `terrakard_not_started`, `tutorial_finished`, `tutorial_not_finished`, `unknown_card`, `unknown_choice`, `wrong_phase` */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "answer_not_marked" | "attack_finished" | "balance_limit_reached" | "card_already_played" | "card_not_craftable" | "copy_in_deck" | "craft_copy_limit" | "daily_limit_reached" | "deck_limit_reached" | "insufficient_funds" | "no_ticket" | "not_overdue" | "not_your_seat" | "pack_already_opened" | "pack_room_too_small" | "plan_limit_reached" | "roll_source_taken" | "stale_version" | "starter_already_chosen" | "target_not_allowed" | "target_protected" | "target_recently_attacked" | "target_under_attack" | "terrakard_not_started" | "tutorial_finished" | "tutorial_not_finished" | "unknown_card" | "unknown_choice" | "wrong_phase";
-                        /** @enum {integer} */
-                        status?: 409;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Body too large */
+            /** @description Body too large; codes: `payload_too_large` */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "payload_too_large";
-                        /** @enum {integer} */
-                        status?: 413;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Invalid input */
+            /** @description Invalid input; codes: `cannot_attack_yourself`, `card_not_owned`, `deck_class_mixed`, `deck_composition`, `deck_copy_limit`, `deck_copy_not_owned`, `deck_copy_repeated`, `deck_cost_exceeded`, `deck_list_too_long`, `deck_mythic_limit`, `deck_name_blank`, `deck_name_invalid`, `deck_name_too_long`, `deck_size`, `duplicate_card`, `duplicate_copy`, `finish_not_craftable`, `idempotency_key_reused`, `invalid_action`, `invalid_body`, `invalid_client_seed`, `invalid_cursor`, `invalid_posture`, `invalid_purpose`, `invalid_reserve_condition`, `invalid_text`, `nothing_to_change`, `over_budget`, `pack_not_for_sale`, `pack_not_sellable`, `plan_size`, `starter_affinity_not_offered`, `unknown_affinity`, `unknown_card_kind`, `unknown_currency`, `unknown_game`, `unknown_rarity`, `validation_failed` */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "cannot_attack_yourself" | "card_not_owned" | "deck_class_mixed" | "deck_composition" | "deck_copy_limit" | "deck_copy_not_owned" | "deck_copy_repeated" | "deck_cost_exceeded" | "deck_list_too_long" | "deck_mythic_limit" | "deck_name_blank" | "deck_name_invalid" | "deck_name_too_long" | "deck_size" | "duplicate_card" | "duplicate_copy" | "finish_not_craftable" | "idempotency_key_reused" | "invalid_action" | "invalid_body" | "invalid_client_seed" | "invalid_cursor" | "invalid_posture" | "invalid_purpose" | "invalid_reserve_condition" | "invalid_text" | "nothing_to_change" | "over_budget" | "pack_not_for_sale" | "pack_not_sellable" | "plan_size" | "starter_affinity_not_offered" | "unknown_affinity" | "unknown_card_kind" | "unknown_currency" | "unknown_game" | "unknown_rarity" | "validation_failed";
-                        /** @enum {integer} */
-                        status?: 422;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many changes: wait for Retry-After seconds */
+            /** @description Too many changes: wait for Retry-After seconds; codes: `rate_limited` */
             429: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "rate_limited";
-                        /** @enum {integer} */
-                        status?: 429;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A service is unavailable */
+            /** @description A service is unavailable; codes: `accounts_unavailable`, `authoring_unavailable`, `broker_unavailable`, `database_unavailable`, `identity_provider_unavailable`, `pack_pool_incomplete`, `service_timeout`, `service_unavailable`, `starter_cards_unavailable`, `transaction_conflict` */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable" | "transaction_conflict";
-                        /** @enum {integer} */
-                        status?: 503;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unexpected error */
+            /** @description Unexpected error; codes: `internal_error` */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "internal_error";
-                        /** @enum {integer} */
-                        status?: 500;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -10052,74 +8346,49 @@ export interface operations {
                     "application/json": components["schemas"]["Deck"];
                 };
             };
-            /** @description Missing or invalid access token */
+            /** @description Missing or invalid access token; codes: `invalid_audience`, `invalid_issuer`, `invalid_token`, `missing_token`, `token_expired`, `token_not_yet_valid`, `unknown_signing_key` */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "invalid_audience" | "invalid_issuer" | "invalid_token" | "missing_token" | "token_expired" | "token_not_yet_valid" | "unknown_signing_key";
-                        /** @enum {integer} */
-                        status?: 401;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not allowed (role, ownership or a locked account) */
+            /** @description Not allowed (role, ownership or a locked account); codes: `account_locked` */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "account_locked";
-                        /** @enum {integer} */
-                        status?: 403;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not found */
+            /** @description Not found; codes: `collection_not_found`, `copy_not_found`, `crafting_not_offered`, `deck_not_found`, `definition_not_found`, `no_defense`, `no_starter`, `pack_not_found`, `plan_not_found`, `report_not_found`, `route_not_found`, `starter_not_chosen`, `target_not_found`, `unknown_pack_kind` */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "collection_not_found" | "copy_not_found" | "crafting_not_offered" | "deck_not_found" | "definition_not_found" | "no_defense" | "no_starter" | "pack_not_found" | "plan_not_found" | "report_not_found" | "route_not_found" | "starter_not_chosen" | "target_not_found" | "unknown_pack_kind";
-                        /** @enum {integer} */
-                        status?: 404;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A service is unavailable */
+            /** @description A service is unavailable; codes: `accounts_unavailable`, `authoring_unavailable`, `broker_unavailable`, `database_unavailable`, `identity_provider_unavailable`, `pack_pool_incomplete`, `service_timeout`, `service_unavailable`, `starter_cards_unavailable`, `transaction_conflict` */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable" | "transaction_conflict";
-                        /** @enum {integer} */
-                        status?: 503;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unexpected error */
+            /** @description Unexpected error; codes: `internal_error` */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "internal_error";
-                        /** @enum {integer} */
-                        status?: 500;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -10148,144 +8417,94 @@ export interface operations {
                     "application/json": components["schemas"]["Deck"];
                 };
             };
-            /** @description Malformed request */
+            /** @description Malformed request; codes: `malformed_json`, `malformed_request`, `unsupported_media_type` */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "malformed_json" | "malformed_request" | "unsupported_media_type";
-                        /** @enum {integer} */
-                        status?: 400;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Missing or invalid access token */
+            /** @description Missing or invalid access token; codes: `invalid_audience`, `invalid_issuer`, `invalid_token`, `missing_token`, `token_expired`, `token_not_yet_valid`, `unknown_signing_key` */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "invalid_audience" | "invalid_issuer" | "invalid_token" | "missing_token" | "token_expired" | "token_not_yet_valid" | "unknown_signing_key";
-                        /** @enum {integer} */
-                        status?: 401;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not allowed (role, ownership or a locked account) */
+            /** @description Not allowed (role, ownership or a locked account); codes: `account_locked` */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "account_locked";
-                        /** @enum {integer} */
-                        status?: 403;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not found */
+            /** @description Not found; codes: `collection_not_found`, `copy_not_found`, `crafting_not_offered`, `deck_not_found`, `definition_not_found`, `no_defense`, `no_starter`, `pack_not_found`, `plan_not_found`, `report_not_found`, `route_not_found`, `starter_not_chosen`, `target_not_found`, `unknown_pack_kind` */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "collection_not_found" | "copy_not_found" | "crafting_not_offered" | "deck_not_found" | "definition_not_found" | "no_defense" | "no_starter" | "pack_not_found" | "plan_not_found" | "report_not_found" | "route_not_found" | "starter_not_chosen" | "target_not_found" | "unknown_pack_kind";
-                        /** @enum {integer} */
-                        status?: 404;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict with the current state */
+            /** @description Conflict with the current state; codes: `answer_not_marked`, `attack_finished`, `balance_limit_reached`, `card_already_played`, `card_not_craftable`, `copy_in_deck`, `craft_copy_limit`, `daily_limit_reached`, `deck_limit_reached`, `insufficient_funds`, `no_ticket`, `not_overdue`, `not_your_seat`, `pack_already_opened`, `pack_room_too_small`, `plan_limit_reached`, `roll_source_taken`, `stale_version`, `starter_already_chosen`, `target_not_allowed`, `target_protected`, `target_recently_attacked`, `target_under_attack`, `terrakard_not_started`, `tutorial_finished`, `tutorial_not_finished`, `unknown_card`, `unknown_choice`, `wrong_phase` */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "answer_not_marked" | "attack_finished" | "balance_limit_reached" | "card_already_played" | "card_not_craftable" | "copy_in_deck" | "craft_copy_limit" | "daily_limit_reached" | "deck_limit_reached" | "insufficient_funds" | "no_ticket" | "not_overdue" | "not_your_seat" | "pack_already_opened" | "pack_room_too_small" | "plan_limit_reached" | "roll_source_taken" | "stale_version" | "starter_already_chosen" | "target_not_allowed" | "target_protected" | "target_recently_attacked" | "target_under_attack" | "terrakard_not_started" | "tutorial_finished" | "tutorial_not_finished" | "unknown_card" | "unknown_choice" | "wrong_phase";
-                        /** @enum {integer} */
-                        status?: 409;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Body too large */
+            /** @description Body too large; codes: `payload_too_large` */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "payload_too_large";
-                        /** @enum {integer} */
-                        status?: 413;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Invalid input */
+            /** @description Invalid input; codes: `cannot_attack_yourself`, `card_not_owned`, `deck_class_mixed`, `deck_composition`, `deck_copy_limit`, `deck_copy_not_owned`, `deck_copy_repeated`, `deck_cost_exceeded`, `deck_list_too_long`, `deck_mythic_limit`, `deck_name_blank`, `deck_name_invalid`, `deck_name_too_long`, `deck_size`, `duplicate_card`, `duplicate_copy`, `finish_not_craftable`, `idempotency_key_reused`, `invalid_action`, `invalid_body`, `invalid_client_seed`, `invalid_cursor`, `invalid_posture`, `invalid_purpose`, `invalid_reserve_condition`, `invalid_text`, `nothing_to_change`, `over_budget`, `pack_not_for_sale`, `pack_not_sellable`, `plan_size`, `starter_affinity_not_offered`, `unknown_affinity`, `unknown_card_kind`, `unknown_currency`, `unknown_game`, `unknown_rarity`, `validation_failed` */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "cannot_attack_yourself" | "card_not_owned" | "deck_class_mixed" | "deck_composition" | "deck_copy_limit" | "deck_copy_not_owned" | "deck_copy_repeated" | "deck_cost_exceeded" | "deck_list_too_long" | "deck_mythic_limit" | "deck_name_blank" | "deck_name_invalid" | "deck_name_too_long" | "deck_size" | "duplicate_card" | "duplicate_copy" | "finish_not_craftable" | "idempotency_key_reused" | "invalid_action" | "invalid_body" | "invalid_client_seed" | "invalid_cursor" | "invalid_posture" | "invalid_purpose" | "invalid_reserve_condition" | "invalid_text" | "nothing_to_change" | "over_budget" | "pack_not_for_sale" | "pack_not_sellable" | "plan_size" | "starter_affinity_not_offered" | "unknown_affinity" | "unknown_card_kind" | "unknown_currency" | "unknown_game" | "unknown_rarity" | "validation_failed";
-                        /** @enum {integer} */
-                        status?: 422;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many changes: wait for Retry-After seconds */
+            /** @description Too many changes: wait for Retry-After seconds; codes: `rate_limited` */
             429: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "rate_limited";
-                        /** @enum {integer} */
-                        status?: 429;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A service is unavailable */
+            /** @description A service is unavailable; codes: `accounts_unavailable`, `authoring_unavailable`, `broker_unavailable`, `database_unavailable`, `identity_provider_unavailable`, `pack_pool_incomplete`, `service_timeout`, `service_unavailable`, `starter_cards_unavailable`, `transaction_conflict` */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable" | "transaction_conflict";
-                        /** @enum {integer} */
-                        status?: 503;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unexpected error */
+            /** @description Unexpected error; codes: `internal_error` */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "internal_error";
-                        /** @enum {integer} */
-                        status?: 500;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -10310,116 +8529,76 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Missing or invalid access token */
+            /** @description Missing or invalid access token; codes: `invalid_audience`, `invalid_issuer`, `invalid_token`, `missing_token`, `token_expired`, `token_not_yet_valid`, `unknown_signing_key` */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "invalid_audience" | "invalid_issuer" | "invalid_token" | "missing_token" | "token_expired" | "token_not_yet_valid" | "unknown_signing_key";
-                        /** @enum {integer} */
-                        status?: 401;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not allowed (role, ownership or a locked account) */
+            /** @description Not allowed (role, ownership or a locked account); codes: `account_locked` */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "account_locked";
-                        /** @enum {integer} */
-                        status?: 403;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not found */
+            /** @description Not found; codes: `collection_not_found`, `copy_not_found`, `crafting_not_offered`, `deck_not_found`, `definition_not_found`, `no_defense`, `no_starter`, `pack_not_found`, `plan_not_found`, `report_not_found`, `route_not_found`, `starter_not_chosen`, `target_not_found`, `unknown_pack_kind` */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "collection_not_found" | "copy_not_found" | "crafting_not_offered" | "deck_not_found" | "definition_not_found" | "no_defense" | "no_starter" | "pack_not_found" | "plan_not_found" | "report_not_found" | "route_not_found" | "starter_not_chosen" | "target_not_found" | "unknown_pack_kind";
-                        /** @enum {integer} */
-                        status?: 404;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict with the current state */
+            /** @description Conflict with the current state; codes: `answer_not_marked`, `attack_finished`, `balance_limit_reached`, `card_already_played`, `card_not_craftable`, `copy_in_deck`, `craft_copy_limit`, `daily_limit_reached`, `deck_limit_reached`, `insufficient_funds`, `no_ticket`, `not_overdue`, `not_your_seat`, `pack_already_opened`, `pack_room_too_small`, `plan_limit_reached`, `roll_source_taken`, `stale_version`, `starter_already_chosen`, `target_not_allowed`, `target_protected`, `target_recently_attacked`, `target_under_attack`, `terrakard_not_started`, `tutorial_finished`, `tutorial_not_finished`, `unknown_card`, `unknown_choice`, `wrong_phase` */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "answer_not_marked" | "attack_finished" | "balance_limit_reached" | "card_already_played" | "card_not_craftable" | "copy_in_deck" | "craft_copy_limit" | "daily_limit_reached" | "deck_limit_reached" | "insufficient_funds" | "no_ticket" | "not_overdue" | "not_your_seat" | "pack_already_opened" | "pack_room_too_small" | "plan_limit_reached" | "roll_source_taken" | "stale_version" | "starter_already_chosen" | "target_not_allowed" | "target_protected" | "target_recently_attacked" | "target_under_attack" | "terrakard_not_started" | "tutorial_finished" | "tutorial_not_finished" | "unknown_card" | "unknown_choice" | "wrong_phase";
-                        /** @enum {integer} */
-                        status?: 409;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Invalid input */
+            /** @description Invalid input; codes: `cannot_attack_yourself`, `card_not_owned`, `deck_class_mixed`, `deck_composition`, `deck_copy_limit`, `deck_copy_not_owned`, `deck_copy_repeated`, `deck_cost_exceeded`, `deck_list_too_long`, `deck_mythic_limit`, `deck_name_blank`, `deck_name_invalid`, `deck_name_too_long`, `deck_size`, `duplicate_card`, `duplicate_copy`, `finish_not_craftable`, `idempotency_key_reused`, `invalid_action`, `invalid_body`, `invalid_client_seed`, `invalid_cursor`, `invalid_posture`, `invalid_purpose`, `invalid_reserve_condition`, `invalid_text`, `nothing_to_change`, `over_budget`, `pack_not_for_sale`, `pack_not_sellable`, `plan_size`, `starter_affinity_not_offered`, `unknown_affinity`, `unknown_card_kind`, `unknown_currency`, `unknown_game`, `unknown_rarity`, `validation_failed` */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "cannot_attack_yourself" | "card_not_owned" | "deck_class_mixed" | "deck_composition" | "deck_copy_limit" | "deck_copy_not_owned" | "deck_copy_repeated" | "deck_cost_exceeded" | "deck_list_too_long" | "deck_mythic_limit" | "deck_name_blank" | "deck_name_invalid" | "deck_name_too_long" | "deck_size" | "duplicate_card" | "duplicate_copy" | "finish_not_craftable" | "idempotency_key_reused" | "invalid_action" | "invalid_body" | "invalid_client_seed" | "invalid_cursor" | "invalid_posture" | "invalid_purpose" | "invalid_reserve_condition" | "invalid_text" | "nothing_to_change" | "over_budget" | "pack_not_for_sale" | "pack_not_sellable" | "plan_size" | "starter_affinity_not_offered" | "unknown_affinity" | "unknown_card_kind" | "unknown_currency" | "unknown_game" | "unknown_rarity" | "validation_failed";
-                        /** @enum {integer} */
-                        status?: 422;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many changes: wait for Retry-After seconds */
+            /** @description Too many changes: wait for Retry-After seconds; codes: `rate_limited` */
             429: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "rate_limited";
-                        /** @enum {integer} */
-                        status?: 429;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A service is unavailable */
+            /** @description A service is unavailable; codes: `accounts_unavailable`, `authoring_unavailable`, `broker_unavailable`, `database_unavailable`, `identity_provider_unavailable`, `pack_pool_incomplete`, `service_timeout`, `service_unavailable`, `starter_cards_unavailable`, `transaction_conflict` */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable" | "transaction_conflict";
-                        /** @enum {integer} */
-                        status?: 503;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unexpected error */
+            /** @description Unexpected error; codes: `internal_error` */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "internal_error";
-                        /** @enum {integer} */
-                        status?: 500;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -10445,32 +8624,22 @@ export interface operations {
                     "application/json": components["schemas"]["NearbyEventPage"];
                 };
             };
-            /** @description Invalid input */
+            /** @description Invalid input; codes: `invalid_body`, `invalid_cursor`, `invalid_location`, `invalid_order`, `invalid_text`, `unknown_option`, `validation_failed` */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "invalid_body" | "invalid_cursor" | "invalid_location" | "invalid_order" | "invalid_text" | "unknown_option" | "validation_failed";
-                        /** @enum {integer} */
-                        status?: 422;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unexpected error */
+            /** @description Unexpected error; codes: `internal_error` */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "internal_error";
-                        /** @enum {integer} */
-                        status?: 500;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -10507,144 +8676,94 @@ export interface operations {
                     "application/json": components["schemas"]["Attempt"];
                 };
             };
-            /** @description Malformed request */
+            /** @description Malformed request; codes: `malformed_json`, `malformed_request`, `unsupported_media_type` */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "malformed_json" | "malformed_request" | "unsupported_media_type";
-                        /** @enum {integer} */
-                        status?: 400;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Missing or invalid access token */
+            /** @description Missing or invalid access token; codes: `invalid_audience`, `invalid_issuer`, `invalid_token`, `missing_token`, `token_expired`, `token_not_yet_valid`, `unknown_signing_key` */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "invalid_audience" | "invalid_issuer" | "invalid_token" | "missing_token" | "token_expired" | "token_not_yet_valid" | "unknown_signing_key";
-                        /** @enum {integer} */
-                        status?: 401;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not allowed (role, ownership or a locked account) */
+            /** @description Not allowed (role, ownership or a locked account); codes: `account_locked` */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "account_locked";
-                        /** @enum {integer} */
-                        status?: 403;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not found */
+            /** @description Not found; codes: `attempt_not_found`, `event_not_found`, `question_not_in_attempt`, `route_not_found` */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "attempt_not_found" | "event_not_found" | "question_not_in_attempt" | "route_not_found";
-                        /** @enum {integer} */
-                        status?: 404;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict with the current state */
+            /** @description Conflict with the current state; codes: `answer_locked`, `attempt_completed`, `attempt_start_in_progress`, `challenge_not_playable`, `deadline_passed`, `event_not_available`, `implausible_movement`, `location_from_the_future`, `location_inaccurate`, `location_out_of_order`, `location_too_old`, `outside_event_area` */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "answer_locked" | "attempt_completed" | "attempt_start_in_progress" | "challenge_not_playable" | "deadline_passed" | "event_not_available" | "implausible_movement" | "location_from_the_future" | "location_inaccurate" | "location_out_of_order" | "location_too_old" | "outside_event_area";
-                        /** @enum {integer} */
-                        status?: 409;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Body too large */
+            /** @description Body too large; codes: `payload_too_large` */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "payload_too_large";
-                        /** @enum {integer} */
-                        status?: 413;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Invalid input */
+            /** @description Invalid input; codes: `invalid_body`, `invalid_cursor`, `invalid_location`, `invalid_order`, `invalid_text`, `unknown_option`, `validation_failed` */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "invalid_body" | "invalid_cursor" | "invalid_location" | "invalid_order" | "invalid_text" | "unknown_option" | "validation_failed";
-                        /** @enum {integer} */
-                        status?: 422;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many changes: wait for Retry-After seconds */
+            /** @description Too many changes: wait for Retry-After seconds; codes: `rate_limited` */
             429: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "rate_limited";
-                        /** @enum {integer} */
-                        status?: 429;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A service is unavailable */
+            /** @description A service is unavailable; codes: `broker_unavailable`, `database_unavailable`, `identity_provider_unavailable`, `service_timeout`, `service_unavailable`, `transaction_conflict` */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable" | "transaction_conflict";
-                        /** @enum {integer} */
-                        status?: 503;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unexpected error */
+            /** @description Unexpected error; codes: `internal_error` */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "internal_error";
-                        /** @enum {integer} */
-                        status?: 500;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -10672,74 +8791,49 @@ export interface operations {
                     "application/json": components["schemas"]["PvpMatches"];
                 };
             };
-            /** @description Missing or invalid access token */
+            /** @description Missing or invalid access token; codes: `invalid_audience`, `invalid_issuer`, `invalid_token`, `missing_token`, `token_expired`, `token_not_yet_valid`, `unknown_signing_key` */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "invalid_audience" | "invalid_issuer" | "invalid_token" | "missing_token" | "token_expired" | "token_not_yet_valid" | "unknown_signing_key";
-                        /** @enum {integer} */
-                        status?: 401;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not allowed (role, ownership or a locked account) */
+            /** @description Not allowed (role, ownership or a locked account); codes: `account_locked` */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "account_locked";
-                        /** @enum {integer} */
-                        status?: 403;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Invalid input */
+            /** @description Invalid input; codes: `cannot_attack_yourself`, `cannot_invite_yourself`, `card_not_owned`, `condition_unmet`, `creature_already_active`, `creature_defeated`, `deck_class_mixed`, `deck_composition`, `deck_copy_limit`, `deck_copy_not_owned`, `deck_copy_repeated`, `deck_cost_exceeded`, `deck_list_too_long`, `deck_mythic_limit`, `deck_name_blank`, `deck_name_invalid`, `deck_name_too_long`, `deck_not_playable`, `deck_size`, `duplicate_card`, `duplicate_copy`, `idempotency_key_mismatch`, `idempotency_key_reused`, `invalid_action`, `invalid_body`, `invalid_cursor`, `invalid_idempotency_key`, `invalid_posture`, `invalid_reserve_condition`, `invalid_text`, `match_finished`, `mode_not_offered`, `no_active_creature`, `not_enough_power`, `not_your_turn`, `nothing_to_select`, `over_budget`, `plan_size`, `power_card_discarded`, `starter_affinity_not_offered`, `stunned`, `unknown_affinity`, `unknown_card_kind`, `unknown_creature`, `unknown_game`, `unknown_move`, `unknown_power_card`, `unknown_rarity`, `validation_failed`, `wrong_phase` */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "cannot_attack_yourself" | "cannot_invite_yourself" | "card_not_owned" | "condition_unmet" | "creature_already_active" | "creature_defeated" | "deck_class_mixed" | "deck_composition" | "deck_copy_limit" | "deck_copy_not_owned" | "deck_copy_repeated" | "deck_cost_exceeded" | "deck_list_too_long" | "deck_mythic_limit" | "deck_name_blank" | "deck_name_invalid" | "deck_name_too_long" | "deck_not_playable" | "deck_size" | "duplicate_card" | "duplicate_copy" | "idempotency_key_mismatch" | "idempotency_key_reused" | "invalid_action" | "invalid_body" | "invalid_cursor" | "invalid_idempotency_key" | "invalid_posture" | "invalid_reserve_condition" | "invalid_text" | "match_finished" | "mode_not_offered" | "no_active_creature" | "not_enough_power" | "not_your_turn" | "nothing_to_select" | "over_budget" | "plan_size" | "power_card_discarded" | "starter_affinity_not_offered" | "stunned" | "unknown_affinity" | "unknown_card_kind" | "unknown_creature" | "unknown_game" | "unknown_move" | "unknown_power_card" | "unknown_rarity" | "validation_failed" | "wrong_phase";
-                        /** @enum {integer} */
-                        status?: 422;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A service is unavailable */
+            /** @description A service is unavailable; codes: `accounts_unavailable`, `authoring_unavailable`, `broker_unavailable`, `cards_unavailable`, `cpu_deck_unavailable`, `database_unavailable`, `identity_provider_unavailable`, `service_timeout`, `service_unavailable`, `starter_cards_unavailable`, `transaction_conflict` */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable" | "transaction_conflict";
-                        /** @enum {integer} */
-                        status?: 503;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unexpected error */
+            /** @description Unexpected error; codes: `internal_error` */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "internal_error";
-                        /** @enum {integer} */
-                        status?: 500;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -10762,60 +8856,40 @@ export interface operations {
                     "application/json": components["schemas"]["Queue"];
                 };
             };
-            /** @description Missing or invalid access token */
+            /** @description Missing or invalid access token; codes: `invalid_audience`, `invalid_issuer`, `invalid_token`, `missing_token`, `token_expired`, `token_not_yet_valid`, `unknown_signing_key` */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "invalid_audience" | "invalid_issuer" | "invalid_token" | "missing_token" | "token_expired" | "token_not_yet_valid" | "unknown_signing_key";
-                        /** @enum {integer} */
-                        status?: 401;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not allowed (role, ownership or a locked account) */
+            /** @description Not allowed (role, ownership or a locked account); codes: `account_locked` */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "account_locked";
-                        /** @enum {integer} */
-                        status?: 403;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A service is unavailable */
+            /** @description A service is unavailable; codes: `accounts_unavailable`, `authoring_unavailable`, `broker_unavailable`, `cards_unavailable`, `cpu_deck_unavailable`, `database_unavailable`, `identity_provider_unavailable`, `service_timeout`, `service_unavailable`, `starter_cards_unavailable`, `transaction_conflict` */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable" | "transaction_conflict";
-                        /** @enum {integer} */
-                        status?: 503;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unexpected error */
+            /** @description Unexpected error; codes: `internal_error` */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "internal_error";
-                        /** @enum {integer} */
-                        status?: 500;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -10842,144 +8916,94 @@ export interface operations {
                     "application/json": components["schemas"]["Queue"];
                 };
             };
-            /** @description Malformed request */
+            /** @description Malformed request; codes: `malformed_json`, `malformed_request`, `unsupported_media_type` */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "malformed_json" | "malformed_request" | "unsupported_media_type";
-                        /** @enum {integer} */
-                        status?: 400;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Missing or invalid access token */
+            /** @description Missing or invalid access token; codes: `invalid_audience`, `invalid_issuer`, `invalid_token`, `missing_token`, `token_expired`, `token_not_yet_valid`, `unknown_signing_key` */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "invalid_audience" | "invalid_issuer" | "invalid_token" | "missing_token" | "token_expired" | "token_not_yet_valid" | "unknown_signing_key";
-                        /** @enum {integer} */
-                        status?: 401;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not allowed (role, ownership or a locked account) */
+            /** @description Not allowed (role, ownership or a locked account); codes: `account_locked` */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "account_locked";
-                        /** @enum {integer} */
-                        status?: 403;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not found */
+            /** @description Not found; codes: `collection_not_found`, `deck_not_found`, `invitation_not_found`, `match_not_found`, `no_active_match`, `no_defense`, `not_queued`, `plan_not_found`, `player_not_found`, `report_not_found`, `route_not_found`, `target_not_found` */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "collection_not_found" | "deck_not_found" | "invitation_not_found" | "match_not_found" | "no_active_match" | "no_defense" | "not_queued" | "plan_not_found" | "player_not_found" | "report_not_found" | "route_not_found" | "target_not_found";
-                        /** @enum {integer} */
-                        status?: 404;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict with the current state */
+            /** @description Conflict with the current state; codes: `active_match_exists`, `active_match_limit`, `already_locked`, `answer_not_marked`, `attack_finished`, `card_already_played`, `card_not_in_hand`, `choosing_time_over`, `condition_unmet`, `creature_already_active`, `creature_defeated`, `invalid_action`, `invitation_exists`, `invitation_limit_reached`, `invitation_not_pending`, `match_finished`, `no_active_creature`, `no_ticket`, `not_a_seat`, `not_enough_power`, `not_overdue`, `not_your_seat`, `not_your_turn`, `nothing_to_select`, `opponent_busy`, `plan_limit_reached`, `power_card_discarded`, `pseudonym_ambiguous`, `same_slot`, `slot_empty`, `slot_taken`, `stale_version`, `stunned`, `target_not_allowed`, `target_protected`, `target_recently_attacked`, `target_under_attack`, `terrakard_not_started`, `tutorial_finished`, `tutorial_not_finished`, `unknown_card`, `unknown_choice`, `unknown_creature`, `unknown_move`, `unknown_power_card`, `unknown_slot`, `wrong_phase` */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "active_match_exists" | "active_match_limit" | "already_locked" | "answer_not_marked" | "attack_finished" | "card_already_played" | "card_not_in_hand" | "choosing_time_over" | "condition_unmet" | "creature_already_active" | "creature_defeated" | "invalid_action" | "invitation_exists" | "invitation_limit_reached" | "invitation_not_pending" | "match_finished" | "no_active_creature" | "no_ticket" | "not_a_seat" | "not_enough_power" | "not_overdue" | "not_your_seat" | "not_your_turn" | "nothing_to_select" | "opponent_busy" | "plan_limit_reached" | "power_card_discarded" | "pseudonym_ambiguous" | "same_slot" | "slot_empty" | "slot_taken" | "stale_version" | "stunned" | "target_not_allowed" | "target_protected" | "target_recently_attacked" | "target_under_attack" | "terrakard_not_started" | "tutorial_finished" | "tutorial_not_finished" | "unknown_card" | "unknown_choice" | "unknown_creature" | "unknown_move" | "unknown_power_card" | "unknown_slot" | "wrong_phase";
-                        /** @enum {integer} */
-                        status?: 409;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Body too large */
+            /** @description Body too large; codes: `payload_too_large` */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "payload_too_large";
-                        /** @enum {integer} */
-                        status?: 413;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Invalid input */
+            /** @description Invalid input; codes: `cannot_attack_yourself`, `cannot_invite_yourself`, `card_not_owned`, `condition_unmet`, `creature_already_active`, `creature_defeated`, `deck_class_mixed`, `deck_composition`, `deck_copy_limit`, `deck_copy_not_owned`, `deck_copy_repeated`, `deck_cost_exceeded`, `deck_list_too_long`, `deck_mythic_limit`, `deck_name_blank`, `deck_name_invalid`, `deck_name_too_long`, `deck_not_playable`, `deck_size`, `duplicate_card`, `duplicate_copy`, `idempotency_key_mismatch`, `idempotency_key_reused`, `invalid_action`, `invalid_body`, `invalid_cursor`, `invalid_idempotency_key`, `invalid_posture`, `invalid_reserve_condition`, `invalid_text`, `match_finished`, `mode_not_offered`, `no_active_creature`, `not_enough_power`, `not_your_turn`, `nothing_to_select`, `over_budget`, `plan_size`, `power_card_discarded`, `starter_affinity_not_offered`, `stunned`, `unknown_affinity`, `unknown_card_kind`, `unknown_creature`, `unknown_game`, `unknown_move`, `unknown_power_card`, `unknown_rarity`, `validation_failed`, `wrong_phase` */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "cannot_attack_yourself" | "cannot_invite_yourself" | "card_not_owned" | "condition_unmet" | "creature_already_active" | "creature_defeated" | "deck_class_mixed" | "deck_composition" | "deck_copy_limit" | "deck_copy_not_owned" | "deck_copy_repeated" | "deck_cost_exceeded" | "deck_list_too_long" | "deck_mythic_limit" | "deck_name_blank" | "deck_name_invalid" | "deck_name_too_long" | "deck_not_playable" | "deck_size" | "duplicate_card" | "duplicate_copy" | "idempotency_key_mismatch" | "idempotency_key_reused" | "invalid_action" | "invalid_body" | "invalid_cursor" | "invalid_idempotency_key" | "invalid_posture" | "invalid_reserve_condition" | "invalid_text" | "match_finished" | "mode_not_offered" | "no_active_creature" | "not_enough_power" | "not_your_turn" | "nothing_to_select" | "over_budget" | "plan_size" | "power_card_discarded" | "starter_affinity_not_offered" | "stunned" | "unknown_affinity" | "unknown_card_kind" | "unknown_creature" | "unknown_game" | "unknown_move" | "unknown_power_card" | "unknown_rarity" | "validation_failed" | "wrong_phase";
-                        /** @enum {integer} */
-                        status?: 422;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many changes: wait for Retry-After seconds */
+            /** @description Too many changes: wait for Retry-After seconds; codes: `rate_limited` */
             429: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "rate_limited";
-                        /** @enum {integer} */
-                        status?: 429;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A service is unavailable */
+            /** @description A service is unavailable; codes: `accounts_unavailable`, `authoring_unavailable`, `broker_unavailable`, `cards_unavailable`, `cpu_deck_unavailable`, `database_unavailable`, `identity_provider_unavailable`, `service_timeout`, `service_unavailable`, `starter_cards_unavailable`, `transaction_conflict` */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable" | "transaction_conflict";
-                        /** @enum {integer} */
-                        status?: 503;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unexpected error */
+            /** @description Unexpected error; codes: `internal_error` */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "internal_error";
-                        /** @enum {integer} */
-                        status?: 500;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -11000,88 +9024,58 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Missing or invalid access token */
+            /** @description Missing or invalid access token; codes: `invalid_audience`, `invalid_issuer`, `invalid_token`, `missing_token`, `token_expired`, `token_not_yet_valid`, `unknown_signing_key` */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "invalid_audience" | "invalid_issuer" | "invalid_token" | "missing_token" | "token_expired" | "token_not_yet_valid" | "unknown_signing_key";
-                        /** @enum {integer} */
-                        status?: 401;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not allowed (role, ownership or a locked account) */
+            /** @description Not allowed (role, ownership or a locked account); codes: `account_locked` */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "account_locked";
-                        /** @enum {integer} */
-                        status?: 403;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not found */
+            /** @description Not found; codes: `collection_not_found`, `deck_not_found`, `invitation_not_found`, `match_not_found`, `no_active_match`, `no_defense`, `not_queued`, `plan_not_found`, `player_not_found`, `report_not_found`, `route_not_found`, `target_not_found` */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "collection_not_found" | "deck_not_found" | "invitation_not_found" | "match_not_found" | "no_active_match" | "no_defense" | "not_queued" | "plan_not_found" | "player_not_found" | "report_not_found" | "route_not_found" | "target_not_found";
-                        /** @enum {integer} */
-                        status?: 404;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many changes: wait for Retry-After seconds */
+            /** @description Too many changes: wait for Retry-After seconds; codes: `rate_limited` */
             429: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "rate_limited";
-                        /** @enum {integer} */
-                        status?: 429;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A service is unavailable */
+            /** @description A service is unavailable; codes: `accounts_unavailable`, `authoring_unavailable`, `broker_unavailable`, `cards_unavailable`, `cpu_deck_unavailable`, `database_unavailable`, `identity_provider_unavailable`, `service_timeout`, `service_unavailable`, `starter_cards_unavailable`, `transaction_conflict` */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable" | "transaction_conflict";
-                        /** @enum {integer} */
-                        status?: 503;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unexpected error */
+            /** @description Unexpected error; codes: `internal_error` */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "internal_error";
-                        /** @enum {integer} */
-                        status?: 500;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -11104,74 +9098,49 @@ export interface operations {
                     "application/json": components["schemas"]["Starter"];
                 };
             };
-            /** @description Missing or invalid access token */
+            /** @description Missing or invalid access token; codes: `invalid_audience`, `invalid_issuer`, `invalid_token`, `missing_token`, `token_expired`, `token_not_yet_valid`, `unknown_signing_key` */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "invalid_audience" | "invalid_issuer" | "invalid_token" | "missing_token" | "token_expired" | "token_not_yet_valid" | "unknown_signing_key";
-                        /** @enum {integer} */
-                        status?: 401;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not allowed (role, ownership or a locked account) */
+            /** @description Not allowed (role, ownership or a locked account); codes: `account_locked` */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "account_locked";
-                        /** @enum {integer} */
-                        status?: 403;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not found */
+            /** @description Not found; codes: `collection_not_found`, `copy_not_found`, `crafting_not_offered`, `deck_not_found`, `definition_not_found`, `no_defense`, `no_starter`, `pack_not_found`, `plan_not_found`, `report_not_found`, `route_not_found`, `starter_not_chosen`, `target_not_found`, `unknown_pack_kind` */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "collection_not_found" | "copy_not_found" | "crafting_not_offered" | "deck_not_found" | "definition_not_found" | "no_defense" | "no_starter" | "pack_not_found" | "plan_not_found" | "report_not_found" | "route_not_found" | "starter_not_chosen" | "target_not_found" | "unknown_pack_kind";
-                        /** @enum {integer} */
-                        status?: 404;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A service is unavailable */
+            /** @description A service is unavailable; codes: `accounts_unavailable`, `authoring_unavailable`, `broker_unavailable`, `database_unavailable`, `identity_provider_unavailable`, `pack_pool_incomplete`, `service_timeout`, `service_unavailable`, `starter_cards_unavailable`, `transaction_conflict` */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable" | "transaction_conflict";
-                        /** @enum {integer} */
-                        status?: 503;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unexpected error */
+            /** @description Unexpected error; codes: `internal_error` */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "internal_error";
-                        /** @enum {integer} */
-                        status?: 500;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -11206,130 +9175,85 @@ export interface operations {
                     "application/json": components["schemas"]["Starter"];
                 };
             };
-            /** @description Malformed request */
+            /** @description Malformed request; codes: `malformed_json`, `malformed_request`, `unsupported_media_type` */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "malformed_json" | "malformed_request" | "unsupported_media_type";
-                        /** @enum {integer} */
-                        status?: 400;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Missing or invalid access token */
+            /** @description Missing or invalid access token; codes: `invalid_audience`, `invalid_issuer`, `invalid_token`, `missing_token`, `token_expired`, `token_not_yet_valid`, `unknown_signing_key` */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "invalid_audience" | "invalid_issuer" | "invalid_token" | "missing_token" | "token_expired" | "token_not_yet_valid" | "unknown_signing_key";
-                        /** @enum {integer} */
-                        status?: 401;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not allowed (role, ownership or a locked account) */
+            /** @description Not allowed (role, ownership or a locked account); codes: `account_locked` */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "account_locked";
-                        /** @enum {integer} */
-                        status?: 403;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict with the current state */
+            /** @description Conflict with the current state; codes: `answer_not_marked`, `attack_finished`, `balance_limit_reached`, `card_already_played`, `card_not_craftable`, `copy_in_deck`, `craft_copy_limit`, `daily_limit_reached`, `deck_limit_reached`, `insufficient_funds`, `no_ticket`, `not_overdue`, `not_your_seat`, `pack_already_opened`, `pack_room_too_small`, `plan_limit_reached`, `roll_source_taken`, `stale_version`, `starter_already_chosen`, `target_not_allowed`, `target_protected`, `target_recently_attacked`, `target_under_attack`, `terrakard_not_started`, `tutorial_finished`, `tutorial_not_finished`, `unknown_card`, `unknown_choice`, `wrong_phase` */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "answer_not_marked" | "attack_finished" | "balance_limit_reached" | "card_already_played" | "card_not_craftable" | "copy_in_deck" | "craft_copy_limit" | "daily_limit_reached" | "deck_limit_reached" | "insufficient_funds" | "no_ticket" | "not_overdue" | "not_your_seat" | "pack_already_opened" | "pack_room_too_small" | "plan_limit_reached" | "roll_source_taken" | "stale_version" | "starter_already_chosen" | "target_not_allowed" | "target_protected" | "target_recently_attacked" | "target_under_attack" | "terrakard_not_started" | "tutorial_finished" | "tutorial_not_finished" | "unknown_card" | "unknown_choice" | "wrong_phase";
-                        /** @enum {integer} */
-                        status?: 409;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Body too large */
+            /** @description Body too large; codes: `payload_too_large` */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "payload_too_large";
-                        /** @enum {integer} */
-                        status?: 413;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Invalid input */
+            /** @description Invalid input; codes: `cannot_attack_yourself`, `card_not_owned`, `deck_class_mixed`, `deck_composition`, `deck_copy_limit`, `deck_copy_not_owned`, `deck_copy_repeated`, `deck_cost_exceeded`, `deck_list_too_long`, `deck_mythic_limit`, `deck_name_blank`, `deck_name_invalid`, `deck_name_too_long`, `deck_size`, `duplicate_card`, `duplicate_copy`, `finish_not_craftable`, `idempotency_key_reused`, `invalid_action`, `invalid_body`, `invalid_client_seed`, `invalid_cursor`, `invalid_posture`, `invalid_purpose`, `invalid_reserve_condition`, `invalid_text`, `nothing_to_change`, `over_budget`, `pack_not_for_sale`, `pack_not_sellable`, `plan_size`, `starter_affinity_not_offered`, `unknown_affinity`, `unknown_card_kind`, `unknown_currency`, `unknown_game`, `unknown_rarity`, `validation_failed` */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "cannot_attack_yourself" | "card_not_owned" | "deck_class_mixed" | "deck_composition" | "deck_copy_limit" | "deck_copy_not_owned" | "deck_copy_repeated" | "deck_cost_exceeded" | "deck_list_too_long" | "deck_mythic_limit" | "deck_name_blank" | "deck_name_invalid" | "deck_name_too_long" | "deck_size" | "duplicate_card" | "duplicate_copy" | "finish_not_craftable" | "idempotency_key_reused" | "invalid_action" | "invalid_body" | "invalid_client_seed" | "invalid_cursor" | "invalid_posture" | "invalid_purpose" | "invalid_reserve_condition" | "invalid_text" | "nothing_to_change" | "over_budget" | "pack_not_for_sale" | "pack_not_sellable" | "plan_size" | "starter_affinity_not_offered" | "unknown_affinity" | "unknown_card_kind" | "unknown_currency" | "unknown_game" | "unknown_rarity" | "validation_failed";
-                        /** @enum {integer} */
-                        status?: 422;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many changes: wait for Retry-After seconds */
+            /** @description Too many changes: wait for Retry-After seconds; codes: `rate_limited` */
             429: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "rate_limited";
-                        /** @enum {integer} */
-                        status?: 429;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A service is unavailable */
+            /** @description A service is unavailable; codes: `accounts_unavailable`, `authoring_unavailable`, `broker_unavailable`, `database_unavailable`, `identity_provider_unavailable`, `pack_pool_incomplete`, `service_timeout`, `service_unavailable`, `starter_cards_unavailable`, `transaction_conflict` */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable" | "transaction_conflict";
-                        /** @enum {integer} */
-                        status?: 503;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unexpected error */
+            /** @description Unexpected error; codes: `internal_error` */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "internal_error";
-                        /** @enum {integer} */
-                        status?: 500;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -11361,18 +9285,13 @@ export interface operations {
                     "application/json": components["schemas"]["Ready"];
                 };
             };
-            /** @description Unexpected error */
+            /** @description Unexpected error; codes: `internal_error` */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "internal_error";
-                        /** @enum {integer} */
-                        status?: 500;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -11395,74 +9314,49 @@ export interface operations {
                     "text/event-stream": unknown;
                 };
             };
-            /** @description Missing or invalid access token */
+            /** @description Missing or invalid access token; codes: `invalid_audience`, `invalid_issuer`, `invalid_token`, `missing_token`, `token_expired`, `token_not_yet_valid`, `unknown_signing_key` */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "invalid_audience" | "invalid_issuer" | "invalid_token" | "missing_token" | "token_expired" | "token_not_yet_valid" | "unknown_signing_key";
-                        /** @enum {integer} */
-                        status?: 401;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not allowed (role, ownership or a locked account) */
+            /** @description Not allowed (role, ownership or a locked account); codes: `account_locked`, `subject_changed`, `too_many_connections` */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "account_locked" | "subject_changed" | "too_many_connections";
-                        /** @enum {integer} */
-                        status?: 403;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Invalid input */
+            /** @description Invalid input; codes: `auth_expected`, `invalid_body`, `invalid_last_id`, `invalid_text`, `too_many_messages`, `validation_failed` */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "auth_expected" | "invalid_body" | "invalid_last_id" | "invalid_text" | "too_many_messages" | "validation_failed";
-                        /** @enum {integer} */
-                        status?: 422;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A service is unavailable */
+            /** @description A service is unavailable; codes: `broker_unavailable`, `database_unavailable`, `identity_provider_unavailable`, `service_timeout`, `service_unavailable`, `transaction_conflict` */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable" | "transaction_conflict";
-                        /** @enum {integer} */
-                        status?: 503;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unexpected error */
+            /** @description Unexpected error; codes: `internal_error` */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "internal_error";
-                        /** @enum {integer} */
-                        status?: 500;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -11485,60 +9379,40 @@ export interface operations {
                     "application/json": components["schemas"]["Arena"];
                 };
             };
-            /** @description Missing or invalid access token */
+            /** @description Missing or invalid access token; codes: `invalid_audience`, `invalid_issuer`, `invalid_token`, `missing_token`, `token_expired`, `token_not_yet_valid`, `unknown_signing_key` */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "invalid_audience" | "invalid_issuer" | "invalid_token" | "missing_token" | "token_expired" | "token_not_yet_valid" | "unknown_signing_key";
-                        /** @enum {integer} */
-                        status?: 401;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not allowed (role, ownership or a locked account) */
+            /** @description Not allowed (role, ownership or a locked account); codes: `account_locked` */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "account_locked";
-                        /** @enum {integer} */
-                        status?: 403;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A service is unavailable */
+            /** @description A service is unavailable; codes: `accounts_unavailable`, `authoring_unavailable`, `broker_unavailable`, `cards_unavailable`, `cpu_deck_unavailable`, `database_unavailable`, `identity_provider_unavailable`, `service_timeout`, `service_unavailable`, `starter_cards_unavailable`, `transaction_conflict` */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable" | "transaction_conflict";
-                        /** @enum {integer} */
-                        status?: 503;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unexpected error */
+            /** @description Unexpected error; codes: `internal_error` */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "internal_error";
-                        /** @enum {integer} */
-                        status?: 500;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -11566,74 +9440,49 @@ export interface operations {
                     "application/json": components["schemas"]["AttacksPage"];
                 };
             };
-            /** @description Missing or invalid access token */
+            /** @description Missing or invalid access token; codes: `invalid_audience`, `invalid_issuer`, `invalid_token`, `missing_token`, `token_expired`, `token_not_yet_valid`, `unknown_signing_key` */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "invalid_audience" | "invalid_issuer" | "invalid_token" | "missing_token" | "token_expired" | "token_not_yet_valid" | "unknown_signing_key";
-                        /** @enum {integer} */
-                        status?: 401;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not allowed (role, ownership or a locked account) */
+            /** @description Not allowed (role, ownership or a locked account); codes: `account_locked` */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "account_locked";
-                        /** @enum {integer} */
-                        status?: 403;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Invalid input */
+            /** @description Invalid input; codes: `cannot_attack_yourself`, `cannot_invite_yourself`, `card_not_owned`, `condition_unmet`, `creature_already_active`, `creature_defeated`, `deck_class_mixed`, `deck_composition`, `deck_copy_limit`, `deck_copy_not_owned`, `deck_copy_repeated`, `deck_cost_exceeded`, `deck_list_too_long`, `deck_mythic_limit`, `deck_name_blank`, `deck_name_invalid`, `deck_name_too_long`, `deck_not_playable`, `deck_size`, `duplicate_card`, `duplicate_copy`, `idempotency_key_mismatch`, `idempotency_key_reused`, `invalid_action`, `invalid_body`, `invalid_cursor`, `invalid_idempotency_key`, `invalid_posture`, `invalid_reserve_condition`, `invalid_text`, `match_finished`, `mode_not_offered`, `no_active_creature`, `not_enough_power`, `not_your_turn`, `nothing_to_select`, `over_budget`, `plan_size`, `power_card_discarded`, `starter_affinity_not_offered`, `stunned`, `unknown_affinity`, `unknown_card_kind`, `unknown_creature`, `unknown_game`, `unknown_move`, `unknown_power_card`, `unknown_rarity`, `validation_failed`, `wrong_phase` */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "cannot_attack_yourself" | "cannot_invite_yourself" | "card_not_owned" | "condition_unmet" | "creature_already_active" | "creature_defeated" | "deck_class_mixed" | "deck_composition" | "deck_copy_limit" | "deck_copy_not_owned" | "deck_copy_repeated" | "deck_cost_exceeded" | "deck_list_too_long" | "deck_mythic_limit" | "deck_name_blank" | "deck_name_invalid" | "deck_name_too_long" | "deck_not_playable" | "deck_size" | "duplicate_card" | "duplicate_copy" | "idempotency_key_mismatch" | "idempotency_key_reused" | "invalid_action" | "invalid_body" | "invalid_cursor" | "invalid_idempotency_key" | "invalid_posture" | "invalid_reserve_condition" | "invalid_text" | "match_finished" | "mode_not_offered" | "no_active_creature" | "not_enough_power" | "not_your_turn" | "nothing_to_select" | "over_budget" | "plan_size" | "power_card_discarded" | "starter_affinity_not_offered" | "stunned" | "unknown_affinity" | "unknown_card_kind" | "unknown_creature" | "unknown_game" | "unknown_move" | "unknown_power_card" | "unknown_rarity" | "validation_failed" | "wrong_phase";
-                        /** @enum {integer} */
-                        status?: 422;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A service is unavailable */
+            /** @description A service is unavailable; codes: `accounts_unavailable`, `authoring_unavailable`, `broker_unavailable`, `cards_unavailable`, `cpu_deck_unavailable`, `database_unavailable`, `identity_provider_unavailable`, `service_timeout`, `service_unavailable`, `starter_cards_unavailable`, `transaction_conflict` */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable" | "transaction_conflict";
-                        /** @enum {integer} */
-                        status?: 503;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unexpected error */
+            /** @description Unexpected error; codes: `internal_error` */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "internal_error";
-                        /** @enum {integer} */
-                        status?: 500;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -11660,144 +9509,94 @@ export interface operations {
                     "application/json": components["schemas"]["Attack"];
                 };
             };
-            /** @description Malformed request */
+            /** @description Malformed request; codes: `malformed_json`, `malformed_request`, `unsupported_media_type` */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "malformed_json" | "malformed_request" | "unsupported_media_type";
-                        /** @enum {integer} */
-                        status?: 400;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Missing or invalid access token */
+            /** @description Missing or invalid access token; codes: `invalid_audience`, `invalid_issuer`, `invalid_token`, `missing_token`, `token_expired`, `token_not_yet_valid`, `unknown_signing_key` */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "invalid_audience" | "invalid_issuer" | "invalid_token" | "missing_token" | "token_expired" | "token_not_yet_valid" | "unknown_signing_key";
-                        /** @enum {integer} */
-                        status?: 401;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not allowed (role, ownership or a locked account) */
+            /** @description Not allowed (role, ownership or a locked account); codes: `account_locked` */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "account_locked";
-                        /** @enum {integer} */
-                        status?: 403;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not found */
+            /** @description Not found; codes: `collection_not_found`, `deck_not_found`, `invitation_not_found`, `match_not_found`, `no_active_match`, `no_defense`, `not_queued`, `plan_not_found`, `player_not_found`, `report_not_found`, `route_not_found`, `target_not_found` */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "collection_not_found" | "deck_not_found" | "invitation_not_found" | "match_not_found" | "no_active_match" | "no_defense" | "not_queued" | "plan_not_found" | "player_not_found" | "report_not_found" | "route_not_found" | "target_not_found";
-                        /** @enum {integer} */
-                        status?: 404;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict with the current state */
+            /** @description Conflict with the current state; codes: `active_match_exists`, `active_match_limit`, `already_locked`, `answer_not_marked`, `attack_finished`, `card_already_played`, `card_not_in_hand`, `choosing_time_over`, `condition_unmet`, `creature_already_active`, `creature_defeated`, `invalid_action`, `invitation_exists`, `invitation_limit_reached`, `invitation_not_pending`, `match_finished`, `no_active_creature`, `no_ticket`, `not_a_seat`, `not_enough_power`, `not_overdue`, `not_your_seat`, `not_your_turn`, `nothing_to_select`, `opponent_busy`, `plan_limit_reached`, `power_card_discarded`, `pseudonym_ambiguous`, `same_slot`, `slot_empty`, `slot_taken`, `stale_version`, `stunned`, `target_not_allowed`, `target_protected`, `target_recently_attacked`, `target_under_attack`, `terrakard_not_started`, `tutorial_finished`, `tutorial_not_finished`, `unknown_card`, `unknown_choice`, `unknown_creature`, `unknown_move`, `unknown_power_card`, `unknown_slot`, `wrong_phase` */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "active_match_exists" | "active_match_limit" | "already_locked" | "answer_not_marked" | "attack_finished" | "card_already_played" | "card_not_in_hand" | "choosing_time_over" | "condition_unmet" | "creature_already_active" | "creature_defeated" | "invalid_action" | "invitation_exists" | "invitation_limit_reached" | "invitation_not_pending" | "match_finished" | "no_active_creature" | "no_ticket" | "not_a_seat" | "not_enough_power" | "not_overdue" | "not_your_seat" | "not_your_turn" | "nothing_to_select" | "opponent_busy" | "plan_limit_reached" | "power_card_discarded" | "pseudonym_ambiguous" | "same_slot" | "slot_empty" | "slot_taken" | "stale_version" | "stunned" | "target_not_allowed" | "target_protected" | "target_recently_attacked" | "target_under_attack" | "terrakard_not_started" | "tutorial_finished" | "tutorial_not_finished" | "unknown_card" | "unknown_choice" | "unknown_creature" | "unknown_move" | "unknown_power_card" | "unknown_slot" | "wrong_phase";
-                        /** @enum {integer} */
-                        status?: 409;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Body too large */
+            /** @description Body too large; codes: `payload_too_large` */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "payload_too_large";
-                        /** @enum {integer} */
-                        status?: 413;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Invalid input */
+            /** @description Invalid input; codes: `cannot_attack_yourself`, `cannot_invite_yourself`, `card_not_owned`, `condition_unmet`, `creature_already_active`, `creature_defeated`, `deck_class_mixed`, `deck_composition`, `deck_copy_limit`, `deck_copy_not_owned`, `deck_copy_repeated`, `deck_cost_exceeded`, `deck_list_too_long`, `deck_mythic_limit`, `deck_name_blank`, `deck_name_invalid`, `deck_name_too_long`, `deck_not_playable`, `deck_size`, `duplicate_card`, `duplicate_copy`, `idempotency_key_mismatch`, `idempotency_key_reused`, `invalid_action`, `invalid_body`, `invalid_cursor`, `invalid_idempotency_key`, `invalid_posture`, `invalid_reserve_condition`, `invalid_text`, `match_finished`, `mode_not_offered`, `no_active_creature`, `not_enough_power`, `not_your_turn`, `nothing_to_select`, `over_budget`, `plan_size`, `power_card_discarded`, `starter_affinity_not_offered`, `stunned`, `unknown_affinity`, `unknown_card_kind`, `unknown_creature`, `unknown_game`, `unknown_move`, `unknown_power_card`, `unknown_rarity`, `validation_failed`, `wrong_phase` */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "cannot_attack_yourself" | "cannot_invite_yourself" | "card_not_owned" | "condition_unmet" | "creature_already_active" | "creature_defeated" | "deck_class_mixed" | "deck_composition" | "deck_copy_limit" | "deck_copy_not_owned" | "deck_copy_repeated" | "deck_cost_exceeded" | "deck_list_too_long" | "deck_mythic_limit" | "deck_name_blank" | "deck_name_invalid" | "deck_name_too_long" | "deck_not_playable" | "deck_size" | "duplicate_card" | "duplicate_copy" | "idempotency_key_mismatch" | "idempotency_key_reused" | "invalid_action" | "invalid_body" | "invalid_cursor" | "invalid_idempotency_key" | "invalid_posture" | "invalid_reserve_condition" | "invalid_text" | "match_finished" | "mode_not_offered" | "no_active_creature" | "not_enough_power" | "not_your_turn" | "nothing_to_select" | "over_budget" | "plan_size" | "power_card_discarded" | "starter_affinity_not_offered" | "stunned" | "unknown_affinity" | "unknown_card_kind" | "unknown_creature" | "unknown_game" | "unknown_move" | "unknown_power_card" | "unknown_rarity" | "validation_failed" | "wrong_phase";
-                        /** @enum {integer} */
-                        status?: 422;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many changes: wait for Retry-After seconds */
+            /** @description Too many changes: wait for Retry-After seconds; codes: `rate_limited` */
             429: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "rate_limited";
-                        /** @enum {integer} */
-                        status?: 429;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A service is unavailable */
+            /** @description A service is unavailable; codes: `accounts_unavailable`, `authoring_unavailable`, `broker_unavailable`, `cards_unavailable`, `cpu_deck_unavailable`, `database_unavailable`, `identity_provider_unavailable`, `service_timeout`, `service_unavailable`, `starter_cards_unavailable`, `transaction_conflict` */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable" | "transaction_conflict";
-                        /** @enum {integer} */
-                        status?: 503;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unexpected error */
+            /** @description Unexpected error; codes: `internal_error` */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "internal_error";
-                        /** @enum {integer} */
-                        status?: 500;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -11822,74 +9621,49 @@ export interface operations {
                     "application/json": components["schemas"]["Attack"];
                 };
             };
-            /** @description Missing or invalid access token */
+            /** @description Missing or invalid access token; codes: `invalid_audience`, `invalid_issuer`, `invalid_token`, `missing_token`, `token_expired`, `token_not_yet_valid`, `unknown_signing_key` */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "invalid_audience" | "invalid_issuer" | "invalid_token" | "missing_token" | "token_expired" | "token_not_yet_valid" | "unknown_signing_key";
-                        /** @enum {integer} */
-                        status?: 401;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not allowed (role, ownership or a locked account) */
+            /** @description Not allowed (role, ownership or a locked account); codes: `account_locked` */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "account_locked";
-                        /** @enum {integer} */
-                        status?: 403;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not found */
+            /** @description Not found; codes: `collection_not_found`, `deck_not_found`, `invitation_not_found`, `match_not_found`, `no_active_match`, `no_defense`, `not_queued`, `plan_not_found`, `player_not_found`, `report_not_found`, `route_not_found`, `target_not_found` */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "collection_not_found" | "deck_not_found" | "invitation_not_found" | "match_not_found" | "no_active_match" | "no_defense" | "not_queued" | "plan_not_found" | "player_not_found" | "report_not_found" | "route_not_found" | "target_not_found";
-                        /** @enum {integer} */
-                        status?: 404;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A service is unavailable */
+            /** @description A service is unavailable; codes: `accounts_unavailable`, `authoring_unavailable`, `broker_unavailable`, `cards_unavailable`, `cpu_deck_unavailable`, `database_unavailable`, `identity_provider_unavailable`, `service_timeout`, `service_unavailable`, `starter_cards_unavailable`, `transaction_conflict` */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable" | "transaction_conflict";
-                        /** @enum {integer} */
-                        status?: 503;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unexpected error */
+            /** @description Unexpected error; codes: `internal_error` */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "internal_error";
-                        /** @enum {integer} */
-                        status?: 500;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -11921,144 +9695,94 @@ export interface operations {
                     "application/json": components["schemas"]["AttackResult"];
                 };
             };
-            /** @description Malformed request */
+            /** @description Malformed request; codes: `malformed_json`, `malformed_request`, `unsupported_media_type` */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "malformed_json" | "malformed_request" | "unsupported_media_type";
-                        /** @enum {integer} */
-                        status?: 400;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Missing or invalid access token */
+            /** @description Missing or invalid access token; codes: `invalid_audience`, `invalid_issuer`, `invalid_token`, `missing_token`, `token_expired`, `token_not_yet_valid`, `unknown_signing_key` */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "invalid_audience" | "invalid_issuer" | "invalid_token" | "missing_token" | "token_expired" | "token_not_yet_valid" | "unknown_signing_key";
-                        /** @enum {integer} */
-                        status?: 401;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not allowed (role, ownership or a locked account) */
+            /** @description Not allowed (role, ownership or a locked account); codes: `account_locked` */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "account_locked";
-                        /** @enum {integer} */
-                        status?: 403;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not found */
+            /** @description Not found; codes: `collection_not_found`, `deck_not_found`, `invitation_not_found`, `match_not_found`, `no_active_match`, `no_defense`, `not_queued`, `plan_not_found`, `player_not_found`, `report_not_found`, `route_not_found`, `target_not_found` */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "collection_not_found" | "deck_not_found" | "invitation_not_found" | "match_not_found" | "no_active_match" | "no_defense" | "not_queued" | "plan_not_found" | "player_not_found" | "report_not_found" | "route_not_found" | "target_not_found";
-                        /** @enum {integer} */
-                        status?: 404;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict with the current state */
+            /** @description Conflict with the current state; codes: `active_match_exists`, `active_match_limit`, `already_locked`, `answer_not_marked`, `attack_finished`, `card_already_played`, `card_not_in_hand`, `choosing_time_over`, `condition_unmet`, `creature_already_active`, `creature_defeated`, `invalid_action`, `invitation_exists`, `invitation_limit_reached`, `invitation_not_pending`, `match_finished`, `no_active_creature`, `no_ticket`, `not_a_seat`, `not_enough_power`, `not_overdue`, `not_your_seat`, `not_your_turn`, `nothing_to_select`, `opponent_busy`, `plan_limit_reached`, `power_card_discarded`, `pseudonym_ambiguous`, `same_slot`, `slot_empty`, `slot_taken`, `stale_version`, `stunned`, `target_not_allowed`, `target_protected`, `target_recently_attacked`, `target_under_attack`, `terrakard_not_started`, `tutorial_finished`, `tutorial_not_finished`, `unknown_card`, `unknown_choice`, `unknown_creature`, `unknown_move`, `unknown_power_card`, `unknown_slot`, `wrong_phase` */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "active_match_exists" | "active_match_limit" | "already_locked" | "answer_not_marked" | "attack_finished" | "card_already_played" | "card_not_in_hand" | "choosing_time_over" | "condition_unmet" | "creature_already_active" | "creature_defeated" | "invalid_action" | "invitation_exists" | "invitation_limit_reached" | "invitation_not_pending" | "match_finished" | "no_active_creature" | "no_ticket" | "not_a_seat" | "not_enough_power" | "not_overdue" | "not_your_seat" | "not_your_turn" | "nothing_to_select" | "opponent_busy" | "plan_limit_reached" | "power_card_discarded" | "pseudonym_ambiguous" | "same_slot" | "slot_empty" | "slot_taken" | "stale_version" | "stunned" | "target_not_allowed" | "target_protected" | "target_recently_attacked" | "target_under_attack" | "terrakard_not_started" | "tutorial_finished" | "tutorial_not_finished" | "unknown_card" | "unknown_choice" | "unknown_creature" | "unknown_move" | "unknown_power_card" | "unknown_slot" | "wrong_phase";
-                        /** @enum {integer} */
-                        status?: 409;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Body too large */
+            /** @description Body too large; codes: `payload_too_large` */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "payload_too_large";
-                        /** @enum {integer} */
-                        status?: 413;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Invalid input */
+            /** @description Invalid input; codes: `cannot_attack_yourself`, `cannot_invite_yourself`, `card_not_owned`, `condition_unmet`, `creature_already_active`, `creature_defeated`, `deck_class_mixed`, `deck_composition`, `deck_copy_limit`, `deck_copy_not_owned`, `deck_copy_repeated`, `deck_cost_exceeded`, `deck_list_too_long`, `deck_mythic_limit`, `deck_name_blank`, `deck_name_invalid`, `deck_name_too_long`, `deck_not_playable`, `deck_size`, `duplicate_card`, `duplicate_copy`, `idempotency_key_mismatch`, `idempotency_key_reused`, `invalid_action`, `invalid_body`, `invalid_cursor`, `invalid_idempotency_key`, `invalid_posture`, `invalid_reserve_condition`, `invalid_text`, `match_finished`, `mode_not_offered`, `no_active_creature`, `not_enough_power`, `not_your_turn`, `nothing_to_select`, `over_budget`, `plan_size`, `power_card_discarded`, `starter_affinity_not_offered`, `stunned`, `unknown_affinity`, `unknown_card_kind`, `unknown_creature`, `unknown_game`, `unknown_move`, `unknown_power_card`, `unknown_rarity`, `validation_failed`, `wrong_phase` */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "cannot_attack_yourself" | "cannot_invite_yourself" | "card_not_owned" | "condition_unmet" | "creature_already_active" | "creature_defeated" | "deck_class_mixed" | "deck_composition" | "deck_copy_limit" | "deck_copy_not_owned" | "deck_copy_repeated" | "deck_cost_exceeded" | "deck_list_too_long" | "deck_mythic_limit" | "deck_name_blank" | "deck_name_invalid" | "deck_name_too_long" | "deck_not_playable" | "deck_size" | "duplicate_card" | "duplicate_copy" | "idempotency_key_mismatch" | "idempotency_key_reused" | "invalid_action" | "invalid_body" | "invalid_cursor" | "invalid_idempotency_key" | "invalid_posture" | "invalid_reserve_condition" | "invalid_text" | "match_finished" | "mode_not_offered" | "no_active_creature" | "not_enough_power" | "not_your_turn" | "nothing_to_select" | "over_budget" | "plan_size" | "power_card_discarded" | "starter_affinity_not_offered" | "stunned" | "unknown_affinity" | "unknown_card_kind" | "unknown_creature" | "unknown_game" | "unknown_move" | "unknown_power_card" | "unknown_rarity" | "validation_failed" | "wrong_phase";
-                        /** @enum {integer} */
-                        status?: 422;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many changes: wait for Retry-After seconds */
+            /** @description Too many changes: wait for Retry-After seconds; codes: `rate_limited` */
             429: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "rate_limited";
-                        /** @enum {integer} */
-                        status?: 429;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A service is unavailable */
+            /** @description A service is unavailable; codes: `accounts_unavailable`, `authoring_unavailable`, `broker_unavailable`, `cards_unavailable`, `cpu_deck_unavailable`, `database_unavailable`, `identity_provider_unavailable`, `service_timeout`, `service_unavailable`, `starter_cards_unavailable`, `transaction_conflict` */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable" | "transaction_conflict";
-                        /** @enum {integer} */
-                        status?: 503;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unexpected error */
+            /** @description Unexpected error; codes: `internal_error` */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "internal_error";
-                        /** @enum {integer} */
-                        status?: 500;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -12083,74 +9807,49 @@ export interface operations {
                     "application/json": components["schemas"]["AttackHistory"];
                 };
             };
-            /** @description Missing or invalid access token */
+            /** @description Missing or invalid access token; codes: `invalid_audience`, `invalid_issuer`, `invalid_token`, `missing_token`, `token_expired`, `token_not_yet_valid`, `unknown_signing_key` */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "invalid_audience" | "invalid_issuer" | "invalid_token" | "missing_token" | "token_expired" | "token_not_yet_valid" | "unknown_signing_key";
-                        /** @enum {integer} */
-                        status?: 401;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not allowed (role, ownership or a locked account) */
+            /** @description Not allowed (role, ownership or a locked account); codes: `account_locked` */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "account_locked";
-                        /** @enum {integer} */
-                        status?: 403;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not found */
+            /** @description Not found; codes: `collection_not_found`, `deck_not_found`, `invitation_not_found`, `match_not_found`, `no_active_match`, `no_defense`, `not_queued`, `plan_not_found`, `player_not_found`, `report_not_found`, `route_not_found`, `target_not_found` */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "collection_not_found" | "deck_not_found" | "invitation_not_found" | "match_not_found" | "no_active_match" | "no_defense" | "not_queued" | "plan_not_found" | "player_not_found" | "report_not_found" | "route_not_found" | "target_not_found";
-                        /** @enum {integer} */
-                        status?: 404;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A service is unavailable */
+            /** @description A service is unavailable; codes: `accounts_unavailable`, `authoring_unavailable`, `broker_unavailable`, `cards_unavailable`, `cpu_deck_unavailable`, `database_unavailable`, `identity_provider_unavailable`, `service_timeout`, `service_unavailable`, `starter_cards_unavailable`, `transaction_conflict` */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable" | "transaction_conflict";
-                        /** @enum {integer} */
-                        status?: 503;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unexpected error */
+            /** @description Unexpected error; codes: `internal_error` */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "internal_error";
-                        /** @enum {integer} */
-                        status?: 500;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -12173,60 +9872,40 @@ export interface operations {
                     "application/json": components["schemas"]["TerraKardCollection"];
                 };
             };
-            /** @description Missing or invalid access token */
+            /** @description Missing or invalid access token; codes: `invalid_audience`, `invalid_issuer`, `invalid_token`, `missing_token`, `token_expired`, `token_not_yet_valid`, `unknown_signing_key` */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "invalid_audience" | "invalid_issuer" | "invalid_token" | "missing_token" | "token_expired" | "token_not_yet_valid" | "unknown_signing_key";
-                        /** @enum {integer} */
-                        status?: 401;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not allowed (role, ownership or a locked account) */
+            /** @description Not allowed (role, ownership or a locked account); codes: `account_locked` */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "account_locked";
-                        /** @enum {integer} */
-                        status?: 403;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A service is unavailable */
+            /** @description A service is unavailable; codes: `accounts_unavailable`, `authoring_unavailable`, `broker_unavailable`, `database_unavailable`, `identity_provider_unavailable`, `pack_pool_incomplete`, `service_timeout`, `service_unavailable`, `starter_cards_unavailable`, `transaction_conflict` */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable" | "transaction_conflict";
-                        /** @enum {integer} */
-                        status?: 503;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unexpected error */
+            /** @description Unexpected error; codes: `internal_error` */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "internal_error";
-                        /** @enum {integer} */
-                        status?: 500;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -12249,144 +9928,94 @@ export interface operations {
                     "application/json": components["schemas"]["TerraKardCollection"];
                 };
             };
-            /** @description Malformed request */
+            /** @description Malformed request; codes: `malformed_json`, `malformed_request`, `unsupported_media_type` */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "malformed_json" | "malformed_request" | "unsupported_media_type";
-                        /** @enum {integer} */
-                        status?: 400;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Missing or invalid access token */
+            /** @description Missing or invalid access token; codes: `invalid_audience`, `invalid_issuer`, `invalid_token`, `missing_token`, `token_expired`, `token_not_yet_valid`, `unknown_signing_key` */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "invalid_audience" | "invalid_issuer" | "invalid_token" | "missing_token" | "token_expired" | "token_not_yet_valid" | "unknown_signing_key";
-                        /** @enum {integer} */
-                        status?: 401;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not allowed (role, ownership or a locked account) */
+            /** @description Not allowed (role, ownership or a locked account); codes: `account_locked` */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "account_locked";
-                        /** @enum {integer} */
-                        status?: 403;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not found */
+            /** @description Not found; codes: `collection_not_found`, `copy_not_found`, `crafting_not_offered`, `deck_not_found`, `definition_not_found`, `no_defense`, `no_starter`, `pack_not_found`, `plan_not_found`, `report_not_found`, `route_not_found`, `starter_not_chosen`, `target_not_found`, `unknown_pack_kind` */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "collection_not_found" | "copy_not_found" | "crafting_not_offered" | "deck_not_found" | "definition_not_found" | "no_defense" | "no_starter" | "pack_not_found" | "plan_not_found" | "report_not_found" | "route_not_found" | "starter_not_chosen" | "target_not_found" | "unknown_pack_kind";
-                        /** @enum {integer} */
-                        status?: 404;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict with the current state */
+            /** @description Conflict with the current state; codes: `answer_not_marked`, `attack_finished`, `balance_limit_reached`, `card_already_played`, `card_not_craftable`, `copy_in_deck`, `craft_copy_limit`, `daily_limit_reached`, `deck_limit_reached`, `insufficient_funds`, `no_ticket`, `not_overdue`, `not_your_seat`, `pack_already_opened`, `pack_room_too_small`, `plan_limit_reached`, `roll_source_taken`, `stale_version`, `starter_already_chosen`, `target_not_allowed`, `target_protected`, `target_recently_attacked`, `target_under_attack`, `terrakard_not_started`, `tutorial_finished`, `tutorial_not_finished`, `unknown_card`, `unknown_choice`, `wrong_phase` */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "answer_not_marked" | "attack_finished" | "balance_limit_reached" | "card_already_played" | "card_not_craftable" | "copy_in_deck" | "craft_copy_limit" | "daily_limit_reached" | "deck_limit_reached" | "insufficient_funds" | "no_ticket" | "not_overdue" | "not_your_seat" | "pack_already_opened" | "pack_room_too_small" | "plan_limit_reached" | "roll_source_taken" | "stale_version" | "starter_already_chosen" | "target_not_allowed" | "target_protected" | "target_recently_attacked" | "target_under_attack" | "terrakard_not_started" | "tutorial_finished" | "tutorial_not_finished" | "unknown_card" | "unknown_choice" | "wrong_phase";
-                        /** @enum {integer} */
-                        status?: 409;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Body too large */
+            /** @description Body too large; codes: `payload_too_large` */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "payload_too_large";
-                        /** @enum {integer} */
-                        status?: 413;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Invalid input */
+            /** @description Invalid input; codes: `cannot_attack_yourself`, `card_not_owned`, `deck_class_mixed`, `deck_composition`, `deck_copy_limit`, `deck_copy_not_owned`, `deck_copy_repeated`, `deck_cost_exceeded`, `deck_list_too_long`, `deck_mythic_limit`, `deck_name_blank`, `deck_name_invalid`, `deck_name_too_long`, `deck_size`, `duplicate_card`, `duplicate_copy`, `finish_not_craftable`, `idempotency_key_reused`, `invalid_action`, `invalid_body`, `invalid_client_seed`, `invalid_cursor`, `invalid_posture`, `invalid_purpose`, `invalid_reserve_condition`, `invalid_text`, `nothing_to_change`, `over_budget`, `pack_not_for_sale`, `pack_not_sellable`, `plan_size`, `starter_affinity_not_offered`, `unknown_affinity`, `unknown_card_kind`, `unknown_currency`, `unknown_game`, `unknown_rarity`, `validation_failed` */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "cannot_attack_yourself" | "card_not_owned" | "deck_class_mixed" | "deck_composition" | "deck_copy_limit" | "deck_copy_not_owned" | "deck_copy_repeated" | "deck_cost_exceeded" | "deck_list_too_long" | "deck_mythic_limit" | "deck_name_blank" | "deck_name_invalid" | "deck_name_too_long" | "deck_size" | "duplicate_card" | "duplicate_copy" | "finish_not_craftable" | "idempotency_key_reused" | "invalid_action" | "invalid_body" | "invalid_client_seed" | "invalid_cursor" | "invalid_posture" | "invalid_purpose" | "invalid_reserve_condition" | "invalid_text" | "nothing_to_change" | "over_budget" | "pack_not_for_sale" | "pack_not_sellable" | "plan_size" | "starter_affinity_not_offered" | "unknown_affinity" | "unknown_card_kind" | "unknown_currency" | "unknown_game" | "unknown_rarity" | "validation_failed";
-                        /** @enum {integer} */
-                        status?: 422;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many changes: wait for Retry-After seconds */
+            /** @description Too many changes: wait for Retry-After seconds; codes: `rate_limited` */
             429: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "rate_limited";
-                        /** @enum {integer} */
-                        status?: 429;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A service is unavailable */
+            /** @description A service is unavailable; codes: `accounts_unavailable`, `authoring_unavailable`, `broker_unavailable`, `database_unavailable`, `identity_provider_unavailable`, `pack_pool_incomplete`, `service_timeout`, `service_unavailable`, `starter_cards_unavailable`, `transaction_conflict` */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable" | "transaction_conflict";
-                        /** @enum {integer} */
-                        status?: 503;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unexpected error */
+            /** @description Unexpected error; codes: `internal_error` */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "internal_error";
-                        /** @enum {integer} */
-                        status?: 500;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -12409,60 +10038,40 @@ export interface operations {
                     "application/json": components["schemas"]["AttackDeckPage"];
                 };
             };
-            /** @description Missing or invalid access token */
+            /** @description Missing or invalid access token; codes: `invalid_audience`, `invalid_issuer`, `invalid_token`, `missing_token`, `token_expired`, `token_not_yet_valid`, `unknown_signing_key` */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "invalid_audience" | "invalid_issuer" | "invalid_token" | "missing_token" | "token_expired" | "token_not_yet_valid" | "unknown_signing_key";
-                        /** @enum {integer} */
-                        status?: 401;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not allowed (role, ownership or a locked account) */
+            /** @description Not allowed (role, ownership or a locked account); codes: `account_locked` */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "account_locked";
-                        /** @enum {integer} */
-                        status?: 403;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A service is unavailable */
+            /** @description A service is unavailable; codes: `accounts_unavailable`, `authoring_unavailable`, `broker_unavailable`, `database_unavailable`, `identity_provider_unavailable`, `pack_pool_incomplete`, `service_timeout`, `service_unavailable`, `starter_cards_unavailable`, `transaction_conflict` */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable" | "transaction_conflict";
-                        /** @enum {integer} */
-                        status?: 503;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unexpected error */
+            /** @description Unexpected error; codes: `internal_error` */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "internal_error";
-                        /** @enum {integer} */
-                        status?: 500;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -12489,144 +10098,94 @@ export interface operations {
                     "application/json": components["schemas"]["AttackDeck"];
                 };
             };
-            /** @description Malformed request */
+            /** @description Malformed request; codes: `malformed_json`, `malformed_request`, `unsupported_media_type` */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "malformed_json" | "malformed_request" | "unsupported_media_type";
-                        /** @enum {integer} */
-                        status?: 400;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Missing or invalid access token */
+            /** @description Missing or invalid access token; codes: `invalid_audience`, `invalid_issuer`, `invalid_token`, `missing_token`, `token_expired`, `token_not_yet_valid`, `unknown_signing_key` */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "invalid_audience" | "invalid_issuer" | "invalid_token" | "missing_token" | "token_expired" | "token_not_yet_valid" | "unknown_signing_key";
-                        /** @enum {integer} */
-                        status?: 401;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not allowed (role, ownership or a locked account) */
+            /** @description Not allowed (role, ownership or a locked account); codes: `account_locked` */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "account_locked";
-                        /** @enum {integer} */
-                        status?: 403;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not found */
+            /** @description Not found; codes: `collection_not_found`, `copy_not_found`, `crafting_not_offered`, `deck_not_found`, `definition_not_found`, `no_defense`, `no_starter`, `pack_not_found`, `plan_not_found`, `report_not_found`, `route_not_found`, `starter_not_chosen`, `target_not_found`, `unknown_pack_kind` */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "collection_not_found" | "copy_not_found" | "crafting_not_offered" | "deck_not_found" | "definition_not_found" | "no_defense" | "no_starter" | "pack_not_found" | "plan_not_found" | "report_not_found" | "route_not_found" | "starter_not_chosen" | "target_not_found" | "unknown_pack_kind";
-                        /** @enum {integer} */
-                        status?: 404;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict with the current state */
+            /** @description Conflict with the current state; codes: `answer_not_marked`, `attack_finished`, `balance_limit_reached`, `card_already_played`, `card_not_craftable`, `copy_in_deck`, `craft_copy_limit`, `daily_limit_reached`, `deck_limit_reached`, `insufficient_funds`, `no_ticket`, `not_overdue`, `not_your_seat`, `pack_already_opened`, `pack_room_too_small`, `plan_limit_reached`, `roll_source_taken`, `stale_version`, `starter_already_chosen`, `target_not_allowed`, `target_protected`, `target_recently_attacked`, `target_under_attack`, `terrakard_not_started`, `tutorial_finished`, `tutorial_not_finished`, `unknown_card`, `unknown_choice`, `wrong_phase` */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "answer_not_marked" | "attack_finished" | "balance_limit_reached" | "card_already_played" | "card_not_craftable" | "copy_in_deck" | "craft_copy_limit" | "daily_limit_reached" | "deck_limit_reached" | "insufficient_funds" | "no_ticket" | "not_overdue" | "not_your_seat" | "pack_already_opened" | "pack_room_too_small" | "plan_limit_reached" | "roll_source_taken" | "stale_version" | "starter_already_chosen" | "target_not_allowed" | "target_protected" | "target_recently_attacked" | "target_under_attack" | "terrakard_not_started" | "tutorial_finished" | "tutorial_not_finished" | "unknown_card" | "unknown_choice" | "wrong_phase";
-                        /** @enum {integer} */
-                        status?: 409;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Body too large */
+            /** @description Body too large; codes: `payload_too_large` */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "payload_too_large";
-                        /** @enum {integer} */
-                        status?: 413;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Invalid input */
+            /** @description Invalid input; codes: `cannot_attack_yourself`, `card_not_owned`, `deck_class_mixed`, `deck_composition`, `deck_copy_limit`, `deck_copy_not_owned`, `deck_copy_repeated`, `deck_cost_exceeded`, `deck_list_too_long`, `deck_mythic_limit`, `deck_name_blank`, `deck_name_invalid`, `deck_name_too_long`, `deck_size`, `duplicate_card`, `duplicate_copy`, `finish_not_craftable`, `idempotency_key_reused`, `invalid_action`, `invalid_body`, `invalid_client_seed`, `invalid_cursor`, `invalid_posture`, `invalid_purpose`, `invalid_reserve_condition`, `invalid_text`, `nothing_to_change`, `over_budget`, `pack_not_for_sale`, `pack_not_sellable`, `plan_size`, `starter_affinity_not_offered`, `unknown_affinity`, `unknown_card_kind`, `unknown_currency`, `unknown_game`, `unknown_rarity`, `validation_failed` */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "cannot_attack_yourself" | "card_not_owned" | "deck_class_mixed" | "deck_composition" | "deck_copy_limit" | "deck_copy_not_owned" | "deck_copy_repeated" | "deck_cost_exceeded" | "deck_list_too_long" | "deck_mythic_limit" | "deck_name_blank" | "deck_name_invalid" | "deck_name_too_long" | "deck_size" | "duplicate_card" | "duplicate_copy" | "finish_not_craftable" | "idempotency_key_reused" | "invalid_action" | "invalid_body" | "invalid_client_seed" | "invalid_cursor" | "invalid_posture" | "invalid_purpose" | "invalid_reserve_condition" | "invalid_text" | "nothing_to_change" | "over_budget" | "pack_not_for_sale" | "pack_not_sellable" | "plan_size" | "starter_affinity_not_offered" | "unknown_affinity" | "unknown_card_kind" | "unknown_currency" | "unknown_game" | "unknown_rarity" | "validation_failed";
-                        /** @enum {integer} */
-                        status?: 422;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many changes: wait for Retry-After seconds */
+            /** @description Too many changes: wait for Retry-After seconds; codes: `rate_limited` */
             429: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "rate_limited";
-                        /** @enum {integer} */
-                        status?: 429;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A service is unavailable */
+            /** @description A service is unavailable; codes: `accounts_unavailable`, `authoring_unavailable`, `broker_unavailable`, `database_unavailable`, `identity_provider_unavailable`, `pack_pool_incomplete`, `service_timeout`, `service_unavailable`, `starter_cards_unavailable`, `transaction_conflict` */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable" | "transaction_conflict";
-                        /** @enum {integer} */
-                        status?: 503;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unexpected error */
+            /** @description Unexpected error; codes: `internal_error` */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "internal_error";
-                        /** @enum {integer} */
-                        status?: 500;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -12651,116 +10210,76 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Missing or invalid access token */
+            /** @description Missing or invalid access token; codes: `invalid_audience`, `invalid_issuer`, `invalid_token`, `missing_token`, `token_expired`, `token_not_yet_valid`, `unknown_signing_key` */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "invalid_audience" | "invalid_issuer" | "invalid_token" | "missing_token" | "token_expired" | "token_not_yet_valid" | "unknown_signing_key";
-                        /** @enum {integer} */
-                        status?: 401;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not allowed (role, ownership or a locked account) */
+            /** @description Not allowed (role, ownership or a locked account); codes: `account_locked` */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "account_locked";
-                        /** @enum {integer} */
-                        status?: 403;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not found */
+            /** @description Not found; codes: `collection_not_found`, `copy_not_found`, `crafting_not_offered`, `deck_not_found`, `definition_not_found`, `no_defense`, `no_starter`, `pack_not_found`, `plan_not_found`, `report_not_found`, `route_not_found`, `starter_not_chosen`, `target_not_found`, `unknown_pack_kind` */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "collection_not_found" | "copy_not_found" | "crafting_not_offered" | "deck_not_found" | "definition_not_found" | "no_defense" | "no_starter" | "pack_not_found" | "plan_not_found" | "report_not_found" | "route_not_found" | "starter_not_chosen" | "target_not_found" | "unknown_pack_kind";
-                        /** @enum {integer} */
-                        status?: 404;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict with the current state */
+            /** @description Conflict with the current state; codes: `answer_not_marked`, `attack_finished`, `balance_limit_reached`, `card_already_played`, `card_not_craftable`, `copy_in_deck`, `craft_copy_limit`, `daily_limit_reached`, `deck_limit_reached`, `insufficient_funds`, `no_ticket`, `not_overdue`, `not_your_seat`, `pack_already_opened`, `pack_room_too_small`, `plan_limit_reached`, `roll_source_taken`, `stale_version`, `starter_already_chosen`, `target_not_allowed`, `target_protected`, `target_recently_attacked`, `target_under_attack`, `terrakard_not_started`, `tutorial_finished`, `tutorial_not_finished`, `unknown_card`, `unknown_choice`, `wrong_phase` */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "answer_not_marked" | "attack_finished" | "balance_limit_reached" | "card_already_played" | "card_not_craftable" | "copy_in_deck" | "craft_copy_limit" | "daily_limit_reached" | "deck_limit_reached" | "insufficient_funds" | "no_ticket" | "not_overdue" | "not_your_seat" | "pack_already_opened" | "pack_room_too_small" | "plan_limit_reached" | "roll_source_taken" | "stale_version" | "starter_already_chosen" | "target_not_allowed" | "target_protected" | "target_recently_attacked" | "target_under_attack" | "terrakard_not_started" | "tutorial_finished" | "tutorial_not_finished" | "unknown_card" | "unknown_choice" | "wrong_phase";
-                        /** @enum {integer} */
-                        status?: 409;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Invalid input */
+            /** @description Invalid input; codes: `cannot_attack_yourself`, `card_not_owned`, `deck_class_mixed`, `deck_composition`, `deck_copy_limit`, `deck_copy_not_owned`, `deck_copy_repeated`, `deck_cost_exceeded`, `deck_list_too_long`, `deck_mythic_limit`, `deck_name_blank`, `deck_name_invalid`, `deck_name_too_long`, `deck_size`, `duplicate_card`, `duplicate_copy`, `finish_not_craftable`, `idempotency_key_reused`, `invalid_action`, `invalid_body`, `invalid_client_seed`, `invalid_cursor`, `invalid_posture`, `invalid_purpose`, `invalid_reserve_condition`, `invalid_text`, `nothing_to_change`, `over_budget`, `pack_not_for_sale`, `pack_not_sellable`, `plan_size`, `starter_affinity_not_offered`, `unknown_affinity`, `unknown_card_kind`, `unknown_currency`, `unknown_game`, `unknown_rarity`, `validation_failed` */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "cannot_attack_yourself" | "card_not_owned" | "deck_class_mixed" | "deck_composition" | "deck_copy_limit" | "deck_copy_not_owned" | "deck_copy_repeated" | "deck_cost_exceeded" | "deck_list_too_long" | "deck_mythic_limit" | "deck_name_blank" | "deck_name_invalid" | "deck_name_too_long" | "deck_size" | "duplicate_card" | "duplicate_copy" | "finish_not_craftable" | "idempotency_key_reused" | "invalid_action" | "invalid_body" | "invalid_client_seed" | "invalid_cursor" | "invalid_posture" | "invalid_purpose" | "invalid_reserve_condition" | "invalid_text" | "nothing_to_change" | "over_budget" | "pack_not_for_sale" | "pack_not_sellable" | "plan_size" | "starter_affinity_not_offered" | "unknown_affinity" | "unknown_card_kind" | "unknown_currency" | "unknown_game" | "unknown_rarity" | "validation_failed";
-                        /** @enum {integer} */
-                        status?: 422;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many changes: wait for Retry-After seconds */
+            /** @description Too many changes: wait for Retry-After seconds; codes: `rate_limited` */
             429: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "rate_limited";
-                        /** @enum {integer} */
-                        status?: 429;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A service is unavailable */
+            /** @description A service is unavailable; codes: `accounts_unavailable`, `authoring_unavailable`, `broker_unavailable`, `database_unavailable`, `identity_provider_unavailable`, `pack_pool_incomplete`, `service_timeout`, `service_unavailable`, `starter_cards_unavailable`, `transaction_conflict` */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable" | "transaction_conflict";
-                        /** @enum {integer} */
-                        status?: 503;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unexpected error */
+            /** @description Unexpected error; codes: `internal_error` */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "internal_error";
-                        /** @enum {integer} */
-                        status?: 500;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -12789,144 +10308,94 @@ export interface operations {
                     "application/json": components["schemas"]["AttackDeck"];
                 };
             };
-            /** @description Malformed request */
+            /** @description Malformed request; codes: `malformed_json`, `malformed_request`, `unsupported_media_type` */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "malformed_json" | "malformed_request" | "unsupported_media_type";
-                        /** @enum {integer} */
-                        status?: 400;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Missing or invalid access token */
+            /** @description Missing or invalid access token; codes: `invalid_audience`, `invalid_issuer`, `invalid_token`, `missing_token`, `token_expired`, `token_not_yet_valid`, `unknown_signing_key` */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "invalid_audience" | "invalid_issuer" | "invalid_token" | "missing_token" | "token_expired" | "token_not_yet_valid" | "unknown_signing_key";
-                        /** @enum {integer} */
-                        status?: 401;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not allowed (role, ownership or a locked account) */
+            /** @description Not allowed (role, ownership or a locked account); codes: `account_locked` */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "account_locked";
-                        /** @enum {integer} */
-                        status?: 403;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not found */
+            /** @description Not found; codes: `collection_not_found`, `copy_not_found`, `crafting_not_offered`, `deck_not_found`, `definition_not_found`, `no_defense`, `no_starter`, `pack_not_found`, `plan_not_found`, `report_not_found`, `route_not_found`, `starter_not_chosen`, `target_not_found`, `unknown_pack_kind` */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "collection_not_found" | "copy_not_found" | "crafting_not_offered" | "deck_not_found" | "definition_not_found" | "no_defense" | "no_starter" | "pack_not_found" | "plan_not_found" | "report_not_found" | "route_not_found" | "starter_not_chosen" | "target_not_found" | "unknown_pack_kind";
-                        /** @enum {integer} */
-                        status?: 404;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict with the current state */
+            /** @description Conflict with the current state; codes: `answer_not_marked`, `attack_finished`, `balance_limit_reached`, `card_already_played`, `card_not_craftable`, `copy_in_deck`, `craft_copy_limit`, `daily_limit_reached`, `deck_limit_reached`, `insufficient_funds`, `no_ticket`, `not_overdue`, `not_your_seat`, `pack_already_opened`, `pack_room_too_small`, `plan_limit_reached`, `roll_source_taken`, `stale_version`, `starter_already_chosen`, `target_not_allowed`, `target_protected`, `target_recently_attacked`, `target_under_attack`, `terrakard_not_started`, `tutorial_finished`, `tutorial_not_finished`, `unknown_card`, `unknown_choice`, `wrong_phase` */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "answer_not_marked" | "attack_finished" | "balance_limit_reached" | "card_already_played" | "card_not_craftable" | "copy_in_deck" | "craft_copy_limit" | "daily_limit_reached" | "deck_limit_reached" | "insufficient_funds" | "no_ticket" | "not_overdue" | "not_your_seat" | "pack_already_opened" | "pack_room_too_small" | "plan_limit_reached" | "roll_source_taken" | "stale_version" | "starter_already_chosen" | "target_not_allowed" | "target_protected" | "target_recently_attacked" | "target_under_attack" | "terrakard_not_started" | "tutorial_finished" | "tutorial_not_finished" | "unknown_card" | "unknown_choice" | "wrong_phase";
-                        /** @enum {integer} */
-                        status?: 409;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Body too large */
+            /** @description Body too large; codes: `payload_too_large` */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "payload_too_large";
-                        /** @enum {integer} */
-                        status?: 413;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Invalid input */
+            /** @description Invalid input; codes: `cannot_attack_yourself`, `card_not_owned`, `deck_class_mixed`, `deck_composition`, `deck_copy_limit`, `deck_copy_not_owned`, `deck_copy_repeated`, `deck_cost_exceeded`, `deck_list_too_long`, `deck_mythic_limit`, `deck_name_blank`, `deck_name_invalid`, `deck_name_too_long`, `deck_size`, `duplicate_card`, `duplicate_copy`, `finish_not_craftable`, `idempotency_key_reused`, `invalid_action`, `invalid_body`, `invalid_client_seed`, `invalid_cursor`, `invalid_posture`, `invalid_purpose`, `invalid_reserve_condition`, `invalid_text`, `nothing_to_change`, `over_budget`, `pack_not_for_sale`, `pack_not_sellable`, `plan_size`, `starter_affinity_not_offered`, `unknown_affinity`, `unknown_card_kind`, `unknown_currency`, `unknown_game`, `unknown_rarity`, `validation_failed` */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "cannot_attack_yourself" | "card_not_owned" | "deck_class_mixed" | "deck_composition" | "deck_copy_limit" | "deck_copy_not_owned" | "deck_copy_repeated" | "deck_cost_exceeded" | "deck_list_too_long" | "deck_mythic_limit" | "deck_name_blank" | "deck_name_invalid" | "deck_name_too_long" | "deck_size" | "duplicate_card" | "duplicate_copy" | "finish_not_craftable" | "idempotency_key_reused" | "invalid_action" | "invalid_body" | "invalid_client_seed" | "invalid_cursor" | "invalid_posture" | "invalid_purpose" | "invalid_reserve_condition" | "invalid_text" | "nothing_to_change" | "over_budget" | "pack_not_for_sale" | "pack_not_sellable" | "plan_size" | "starter_affinity_not_offered" | "unknown_affinity" | "unknown_card_kind" | "unknown_currency" | "unknown_game" | "unknown_rarity" | "validation_failed";
-                        /** @enum {integer} */
-                        status?: 422;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many changes: wait for Retry-After seconds */
+            /** @description Too many changes: wait for Retry-After seconds; codes: `rate_limited` */
             429: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "rate_limited";
-                        /** @enum {integer} */
-                        status?: 429;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A service is unavailable */
+            /** @description A service is unavailable; codes: `accounts_unavailable`, `authoring_unavailable`, `broker_unavailable`, `database_unavailable`, `identity_provider_unavailable`, `pack_pool_incomplete`, `service_timeout`, `service_unavailable`, `starter_cards_unavailable`, `transaction_conflict` */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable" | "transaction_conflict";
-                        /** @enum {integer} */
-                        status?: 503;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unexpected error */
+            /** @description Unexpected error; codes: `internal_error` */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "internal_error";
-                        /** @enum {integer} */
-                        status?: 500;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -12954,74 +10423,49 @@ export interface operations {
                     "application/json": components["schemas"]["DefenseReportPage"];
                 };
             };
-            /** @description Missing or invalid access token */
+            /** @description Missing or invalid access token; codes: `invalid_audience`, `invalid_issuer`, `invalid_token`, `missing_token`, `token_expired`, `token_not_yet_valid`, `unknown_signing_key` */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "invalid_audience" | "invalid_issuer" | "invalid_token" | "missing_token" | "token_expired" | "token_not_yet_valid" | "unknown_signing_key";
-                        /** @enum {integer} */
-                        status?: 401;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not allowed (role, ownership or a locked account) */
+            /** @description Not allowed (role, ownership or a locked account); codes: `account_locked` */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "account_locked";
-                        /** @enum {integer} */
-                        status?: 403;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Invalid input */
+            /** @description Invalid input; codes: `cannot_attack_yourself`, `cannot_invite_yourself`, `card_not_owned`, `condition_unmet`, `creature_already_active`, `creature_defeated`, `deck_class_mixed`, `deck_composition`, `deck_copy_limit`, `deck_copy_not_owned`, `deck_copy_repeated`, `deck_cost_exceeded`, `deck_list_too_long`, `deck_mythic_limit`, `deck_name_blank`, `deck_name_invalid`, `deck_name_too_long`, `deck_not_playable`, `deck_size`, `duplicate_card`, `duplicate_copy`, `idempotency_key_mismatch`, `idempotency_key_reused`, `invalid_action`, `invalid_body`, `invalid_cursor`, `invalid_idempotency_key`, `invalid_posture`, `invalid_reserve_condition`, `invalid_text`, `match_finished`, `mode_not_offered`, `no_active_creature`, `not_enough_power`, `not_your_turn`, `nothing_to_select`, `over_budget`, `plan_size`, `power_card_discarded`, `starter_affinity_not_offered`, `stunned`, `unknown_affinity`, `unknown_card_kind`, `unknown_creature`, `unknown_game`, `unknown_move`, `unknown_power_card`, `unknown_rarity`, `validation_failed`, `wrong_phase` */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "cannot_attack_yourself" | "cannot_invite_yourself" | "card_not_owned" | "condition_unmet" | "creature_already_active" | "creature_defeated" | "deck_class_mixed" | "deck_composition" | "deck_copy_limit" | "deck_copy_not_owned" | "deck_copy_repeated" | "deck_cost_exceeded" | "deck_list_too_long" | "deck_mythic_limit" | "deck_name_blank" | "deck_name_invalid" | "deck_name_too_long" | "deck_not_playable" | "deck_size" | "duplicate_card" | "duplicate_copy" | "idempotency_key_mismatch" | "idempotency_key_reused" | "invalid_action" | "invalid_body" | "invalid_cursor" | "invalid_idempotency_key" | "invalid_posture" | "invalid_reserve_condition" | "invalid_text" | "match_finished" | "mode_not_offered" | "no_active_creature" | "not_enough_power" | "not_your_turn" | "nothing_to_select" | "over_budget" | "plan_size" | "power_card_discarded" | "starter_affinity_not_offered" | "stunned" | "unknown_affinity" | "unknown_card_kind" | "unknown_creature" | "unknown_game" | "unknown_move" | "unknown_power_card" | "unknown_rarity" | "validation_failed" | "wrong_phase";
-                        /** @enum {integer} */
-                        status?: 422;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A service is unavailable */
+            /** @description A service is unavailable; codes: `accounts_unavailable`, `authoring_unavailable`, `broker_unavailable`, `cards_unavailable`, `cpu_deck_unavailable`, `database_unavailable`, `identity_provider_unavailable`, `service_timeout`, `service_unavailable`, `starter_cards_unavailable`, `transaction_conflict` */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable" | "transaction_conflict";
-                        /** @enum {integer} */
-                        status?: 503;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unexpected error */
+            /** @description Unexpected error; codes: `internal_error` */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "internal_error";
-                        /** @enum {integer} */
-                        status?: 500;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -13046,74 +10490,49 @@ export interface operations {
                     "application/json": components["schemas"]["DefenseReport"];
                 };
             };
-            /** @description Missing or invalid access token */
+            /** @description Missing or invalid access token; codes: `invalid_audience`, `invalid_issuer`, `invalid_token`, `missing_token`, `token_expired`, `token_not_yet_valid`, `unknown_signing_key` */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "invalid_audience" | "invalid_issuer" | "invalid_token" | "missing_token" | "token_expired" | "token_not_yet_valid" | "unknown_signing_key";
-                        /** @enum {integer} */
-                        status?: 401;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not allowed (role, ownership or a locked account) */
+            /** @description Not allowed (role, ownership or a locked account); codes: `account_locked` */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "account_locked";
-                        /** @enum {integer} */
-                        status?: 403;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not found */
+            /** @description Not found; codes: `collection_not_found`, `deck_not_found`, `invitation_not_found`, `match_not_found`, `no_active_match`, `no_defense`, `not_queued`, `plan_not_found`, `player_not_found`, `report_not_found`, `route_not_found`, `target_not_found` */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "collection_not_found" | "deck_not_found" | "invitation_not_found" | "match_not_found" | "no_active_match" | "no_defense" | "not_queued" | "plan_not_found" | "player_not_found" | "report_not_found" | "route_not_found" | "target_not_found";
-                        /** @enum {integer} */
-                        status?: 404;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A service is unavailable */
+            /** @description A service is unavailable; codes: `accounts_unavailable`, `authoring_unavailable`, `broker_unavailable`, `cards_unavailable`, `cpu_deck_unavailable`, `database_unavailable`, `identity_provider_unavailable`, `service_timeout`, `service_unavailable`, `starter_cards_unavailable`, `transaction_conflict` */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable" | "transaction_conflict";
-                        /** @enum {integer} */
-                        status?: 503;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unexpected error */
+            /** @description Unexpected error; codes: `internal_error` */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "internal_error";
-                        /** @enum {integer} */
-                        status?: 500;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -13136,60 +10555,40 @@ export interface operations {
                     "application/json": components["schemas"]["PlanPage"];
                 };
             };
-            /** @description Missing or invalid access token */
+            /** @description Missing or invalid access token; codes: `invalid_audience`, `invalid_issuer`, `invalid_token`, `missing_token`, `token_expired`, `token_not_yet_valid`, `unknown_signing_key` */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "invalid_audience" | "invalid_issuer" | "invalid_token" | "missing_token" | "token_expired" | "token_not_yet_valid" | "unknown_signing_key";
-                        /** @enum {integer} */
-                        status?: 401;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not allowed (role, ownership or a locked account) */
+            /** @description Not allowed (role, ownership or a locked account); codes: `account_locked` */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "account_locked";
-                        /** @enum {integer} */
-                        status?: 403;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A service is unavailable */
+            /** @description A service is unavailable; codes: `accounts_unavailable`, `authoring_unavailable`, `broker_unavailable`, `database_unavailable`, `identity_provider_unavailable`, `pack_pool_incomplete`, `service_timeout`, `service_unavailable`, `starter_cards_unavailable`, `transaction_conflict` */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable" | "transaction_conflict";
-                        /** @enum {integer} */
-                        status?: 503;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unexpected error */
+            /** @description Unexpected error; codes: `internal_error` */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "internal_error";
-                        /** @enum {integer} */
-                        status?: 500;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -13216,144 +10615,94 @@ export interface operations {
                     "application/json": components["schemas"]["Plan"];
                 };
             };
-            /** @description Malformed request */
+            /** @description Malformed request; codes: `malformed_json`, `malformed_request`, `unsupported_media_type` */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "malformed_json" | "malformed_request" | "unsupported_media_type";
-                        /** @enum {integer} */
-                        status?: 400;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Missing or invalid access token */
+            /** @description Missing or invalid access token; codes: `invalid_audience`, `invalid_issuer`, `invalid_token`, `missing_token`, `token_expired`, `token_not_yet_valid`, `unknown_signing_key` */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "invalid_audience" | "invalid_issuer" | "invalid_token" | "missing_token" | "token_expired" | "token_not_yet_valid" | "unknown_signing_key";
-                        /** @enum {integer} */
-                        status?: 401;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not allowed (role, ownership or a locked account) */
+            /** @description Not allowed (role, ownership or a locked account); codes: `account_locked` */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "account_locked";
-                        /** @enum {integer} */
-                        status?: 403;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not found */
+            /** @description Not found; codes: `collection_not_found`, `copy_not_found`, `crafting_not_offered`, `deck_not_found`, `definition_not_found`, `no_defense`, `no_starter`, `pack_not_found`, `plan_not_found`, `report_not_found`, `route_not_found`, `starter_not_chosen`, `target_not_found`, `unknown_pack_kind` */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "collection_not_found" | "copy_not_found" | "crafting_not_offered" | "deck_not_found" | "definition_not_found" | "no_defense" | "no_starter" | "pack_not_found" | "plan_not_found" | "report_not_found" | "route_not_found" | "starter_not_chosen" | "target_not_found" | "unknown_pack_kind";
-                        /** @enum {integer} */
-                        status?: 404;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict with the current state */
+            /** @description Conflict with the current state; codes: `answer_not_marked`, `attack_finished`, `balance_limit_reached`, `card_already_played`, `card_not_craftable`, `copy_in_deck`, `craft_copy_limit`, `daily_limit_reached`, `deck_limit_reached`, `insufficient_funds`, `no_ticket`, `not_overdue`, `not_your_seat`, `pack_already_opened`, `pack_room_too_small`, `plan_limit_reached`, `roll_source_taken`, `stale_version`, `starter_already_chosen`, `target_not_allowed`, `target_protected`, `target_recently_attacked`, `target_under_attack`, `terrakard_not_started`, `tutorial_finished`, `tutorial_not_finished`, `unknown_card`, `unknown_choice`, `wrong_phase` */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "answer_not_marked" | "attack_finished" | "balance_limit_reached" | "card_already_played" | "card_not_craftable" | "copy_in_deck" | "craft_copy_limit" | "daily_limit_reached" | "deck_limit_reached" | "insufficient_funds" | "no_ticket" | "not_overdue" | "not_your_seat" | "pack_already_opened" | "pack_room_too_small" | "plan_limit_reached" | "roll_source_taken" | "stale_version" | "starter_already_chosen" | "target_not_allowed" | "target_protected" | "target_recently_attacked" | "target_under_attack" | "terrakard_not_started" | "tutorial_finished" | "tutorial_not_finished" | "unknown_card" | "unknown_choice" | "wrong_phase";
-                        /** @enum {integer} */
-                        status?: 409;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Body too large */
+            /** @description Body too large; codes: `payload_too_large` */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "payload_too_large";
-                        /** @enum {integer} */
-                        status?: 413;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Invalid input */
+            /** @description Invalid input; codes: `cannot_attack_yourself`, `card_not_owned`, `deck_class_mixed`, `deck_composition`, `deck_copy_limit`, `deck_copy_not_owned`, `deck_copy_repeated`, `deck_cost_exceeded`, `deck_list_too_long`, `deck_mythic_limit`, `deck_name_blank`, `deck_name_invalid`, `deck_name_too_long`, `deck_size`, `duplicate_card`, `duplicate_copy`, `finish_not_craftable`, `idempotency_key_reused`, `invalid_action`, `invalid_body`, `invalid_client_seed`, `invalid_cursor`, `invalid_posture`, `invalid_purpose`, `invalid_reserve_condition`, `invalid_text`, `nothing_to_change`, `over_budget`, `pack_not_for_sale`, `pack_not_sellable`, `plan_size`, `starter_affinity_not_offered`, `unknown_affinity`, `unknown_card_kind`, `unknown_currency`, `unknown_game`, `unknown_rarity`, `validation_failed` */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "cannot_attack_yourself" | "card_not_owned" | "deck_class_mixed" | "deck_composition" | "deck_copy_limit" | "deck_copy_not_owned" | "deck_copy_repeated" | "deck_cost_exceeded" | "deck_list_too_long" | "deck_mythic_limit" | "deck_name_blank" | "deck_name_invalid" | "deck_name_too_long" | "deck_size" | "duplicate_card" | "duplicate_copy" | "finish_not_craftable" | "idempotency_key_reused" | "invalid_action" | "invalid_body" | "invalid_client_seed" | "invalid_cursor" | "invalid_posture" | "invalid_purpose" | "invalid_reserve_condition" | "invalid_text" | "nothing_to_change" | "over_budget" | "pack_not_for_sale" | "pack_not_sellable" | "plan_size" | "starter_affinity_not_offered" | "unknown_affinity" | "unknown_card_kind" | "unknown_currency" | "unknown_game" | "unknown_rarity" | "validation_failed";
-                        /** @enum {integer} */
-                        status?: 422;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many changes: wait for Retry-After seconds */
+            /** @description Too many changes: wait for Retry-After seconds; codes: `rate_limited` */
             429: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "rate_limited";
-                        /** @enum {integer} */
-                        status?: 429;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A service is unavailable */
+            /** @description A service is unavailable; codes: `accounts_unavailable`, `authoring_unavailable`, `broker_unavailable`, `database_unavailable`, `identity_provider_unavailable`, `pack_pool_incomplete`, `service_timeout`, `service_unavailable`, `starter_cards_unavailable`, `transaction_conflict` */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable" | "transaction_conflict";
-                        /** @enum {integer} */
-                        status?: 503;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unexpected error */
+            /** @description Unexpected error; codes: `internal_error` */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "internal_error";
-                        /** @enum {integer} */
-                        status?: 500;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -13382,144 +10731,94 @@ export interface operations {
                     "application/json": components["schemas"]["Plan"];
                 };
             };
-            /** @description Malformed request */
+            /** @description Malformed request; codes: `malformed_json`, `malformed_request`, `unsupported_media_type` */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "malformed_json" | "malformed_request" | "unsupported_media_type";
-                        /** @enum {integer} */
-                        status?: 400;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Missing or invalid access token */
+            /** @description Missing or invalid access token; codes: `invalid_audience`, `invalid_issuer`, `invalid_token`, `missing_token`, `token_expired`, `token_not_yet_valid`, `unknown_signing_key` */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "invalid_audience" | "invalid_issuer" | "invalid_token" | "missing_token" | "token_expired" | "token_not_yet_valid" | "unknown_signing_key";
-                        /** @enum {integer} */
-                        status?: 401;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not allowed (role, ownership or a locked account) */
+            /** @description Not allowed (role, ownership or a locked account); codes: `account_locked` */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "account_locked";
-                        /** @enum {integer} */
-                        status?: 403;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not found */
+            /** @description Not found; codes: `collection_not_found`, `copy_not_found`, `crafting_not_offered`, `deck_not_found`, `definition_not_found`, `no_defense`, `no_starter`, `pack_not_found`, `plan_not_found`, `report_not_found`, `route_not_found`, `starter_not_chosen`, `target_not_found`, `unknown_pack_kind` */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "collection_not_found" | "copy_not_found" | "crafting_not_offered" | "deck_not_found" | "definition_not_found" | "no_defense" | "no_starter" | "pack_not_found" | "plan_not_found" | "report_not_found" | "route_not_found" | "starter_not_chosen" | "target_not_found" | "unknown_pack_kind";
-                        /** @enum {integer} */
-                        status?: 404;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict with the current state */
+            /** @description Conflict with the current state; codes: `answer_not_marked`, `attack_finished`, `balance_limit_reached`, `card_already_played`, `card_not_craftable`, `copy_in_deck`, `craft_copy_limit`, `daily_limit_reached`, `deck_limit_reached`, `insufficient_funds`, `no_ticket`, `not_overdue`, `not_your_seat`, `pack_already_opened`, `pack_room_too_small`, `plan_limit_reached`, `roll_source_taken`, `stale_version`, `starter_already_chosen`, `target_not_allowed`, `target_protected`, `target_recently_attacked`, `target_under_attack`, `terrakard_not_started`, `tutorial_finished`, `tutorial_not_finished`, `unknown_card`, `unknown_choice`, `wrong_phase` */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "answer_not_marked" | "attack_finished" | "balance_limit_reached" | "card_already_played" | "card_not_craftable" | "copy_in_deck" | "craft_copy_limit" | "daily_limit_reached" | "deck_limit_reached" | "insufficient_funds" | "no_ticket" | "not_overdue" | "not_your_seat" | "pack_already_opened" | "pack_room_too_small" | "plan_limit_reached" | "roll_source_taken" | "stale_version" | "starter_already_chosen" | "target_not_allowed" | "target_protected" | "target_recently_attacked" | "target_under_attack" | "terrakard_not_started" | "tutorial_finished" | "tutorial_not_finished" | "unknown_card" | "unknown_choice" | "wrong_phase";
-                        /** @enum {integer} */
-                        status?: 409;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Body too large */
+            /** @description Body too large; codes: `payload_too_large` */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "payload_too_large";
-                        /** @enum {integer} */
-                        status?: 413;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Invalid input */
+            /** @description Invalid input; codes: `cannot_attack_yourself`, `card_not_owned`, `deck_class_mixed`, `deck_composition`, `deck_copy_limit`, `deck_copy_not_owned`, `deck_copy_repeated`, `deck_cost_exceeded`, `deck_list_too_long`, `deck_mythic_limit`, `deck_name_blank`, `deck_name_invalid`, `deck_name_too_long`, `deck_size`, `duplicate_card`, `duplicate_copy`, `finish_not_craftable`, `idempotency_key_reused`, `invalid_action`, `invalid_body`, `invalid_client_seed`, `invalid_cursor`, `invalid_posture`, `invalid_purpose`, `invalid_reserve_condition`, `invalid_text`, `nothing_to_change`, `over_budget`, `pack_not_for_sale`, `pack_not_sellable`, `plan_size`, `starter_affinity_not_offered`, `unknown_affinity`, `unknown_card_kind`, `unknown_currency`, `unknown_game`, `unknown_rarity`, `validation_failed` */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "cannot_attack_yourself" | "card_not_owned" | "deck_class_mixed" | "deck_composition" | "deck_copy_limit" | "deck_copy_not_owned" | "deck_copy_repeated" | "deck_cost_exceeded" | "deck_list_too_long" | "deck_mythic_limit" | "deck_name_blank" | "deck_name_invalid" | "deck_name_too_long" | "deck_size" | "duplicate_card" | "duplicate_copy" | "finish_not_craftable" | "idempotency_key_reused" | "invalid_action" | "invalid_body" | "invalid_client_seed" | "invalid_cursor" | "invalid_posture" | "invalid_purpose" | "invalid_reserve_condition" | "invalid_text" | "nothing_to_change" | "over_budget" | "pack_not_for_sale" | "pack_not_sellable" | "plan_size" | "starter_affinity_not_offered" | "unknown_affinity" | "unknown_card_kind" | "unknown_currency" | "unknown_game" | "unknown_rarity" | "validation_failed";
-                        /** @enum {integer} */
-                        status?: 422;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many changes: wait for Retry-After seconds */
+            /** @description Too many changes: wait for Retry-After seconds; codes: `rate_limited` */
             429: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "rate_limited";
-                        /** @enum {integer} */
-                        status?: 429;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A service is unavailable */
+            /** @description A service is unavailable; codes: `accounts_unavailable`, `authoring_unavailable`, `broker_unavailable`, `database_unavailable`, `identity_provider_unavailable`, `pack_pool_incomplete`, `service_timeout`, `service_unavailable`, `starter_cards_unavailable`, `transaction_conflict` */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable" | "transaction_conflict";
-                        /** @enum {integer} */
-                        status?: 503;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unexpected error */
+            /** @description Unexpected error; codes: `internal_error` */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "internal_error";
-                        /** @enum {integer} */
-                        status?: 500;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -13544,116 +10843,76 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Missing or invalid access token */
+            /** @description Missing or invalid access token; codes: `invalid_audience`, `invalid_issuer`, `invalid_token`, `missing_token`, `token_expired`, `token_not_yet_valid`, `unknown_signing_key` */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "invalid_audience" | "invalid_issuer" | "invalid_token" | "missing_token" | "token_expired" | "token_not_yet_valid" | "unknown_signing_key";
-                        /** @enum {integer} */
-                        status?: 401;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not allowed (role, ownership or a locked account) */
+            /** @description Not allowed (role, ownership or a locked account); codes: `account_locked` */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "account_locked";
-                        /** @enum {integer} */
-                        status?: 403;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not found */
+            /** @description Not found; codes: `collection_not_found`, `copy_not_found`, `crafting_not_offered`, `deck_not_found`, `definition_not_found`, `no_defense`, `no_starter`, `pack_not_found`, `plan_not_found`, `report_not_found`, `route_not_found`, `starter_not_chosen`, `target_not_found`, `unknown_pack_kind` */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "collection_not_found" | "copy_not_found" | "crafting_not_offered" | "deck_not_found" | "definition_not_found" | "no_defense" | "no_starter" | "pack_not_found" | "plan_not_found" | "report_not_found" | "route_not_found" | "starter_not_chosen" | "target_not_found" | "unknown_pack_kind";
-                        /** @enum {integer} */
-                        status?: 404;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict with the current state */
+            /** @description Conflict with the current state; codes: `answer_not_marked`, `attack_finished`, `balance_limit_reached`, `card_already_played`, `card_not_craftable`, `copy_in_deck`, `craft_copy_limit`, `daily_limit_reached`, `deck_limit_reached`, `insufficient_funds`, `no_ticket`, `not_overdue`, `not_your_seat`, `pack_already_opened`, `pack_room_too_small`, `plan_limit_reached`, `roll_source_taken`, `stale_version`, `starter_already_chosen`, `target_not_allowed`, `target_protected`, `target_recently_attacked`, `target_under_attack`, `terrakard_not_started`, `tutorial_finished`, `tutorial_not_finished`, `unknown_card`, `unknown_choice`, `wrong_phase` */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "answer_not_marked" | "attack_finished" | "balance_limit_reached" | "card_already_played" | "card_not_craftable" | "copy_in_deck" | "craft_copy_limit" | "daily_limit_reached" | "deck_limit_reached" | "insufficient_funds" | "no_ticket" | "not_overdue" | "not_your_seat" | "pack_already_opened" | "pack_room_too_small" | "plan_limit_reached" | "roll_source_taken" | "stale_version" | "starter_already_chosen" | "target_not_allowed" | "target_protected" | "target_recently_attacked" | "target_under_attack" | "terrakard_not_started" | "tutorial_finished" | "tutorial_not_finished" | "unknown_card" | "unknown_choice" | "wrong_phase";
-                        /** @enum {integer} */
-                        status?: 409;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Invalid input */
+            /** @description Invalid input; codes: `cannot_attack_yourself`, `card_not_owned`, `deck_class_mixed`, `deck_composition`, `deck_copy_limit`, `deck_copy_not_owned`, `deck_copy_repeated`, `deck_cost_exceeded`, `deck_list_too_long`, `deck_mythic_limit`, `deck_name_blank`, `deck_name_invalid`, `deck_name_too_long`, `deck_size`, `duplicate_card`, `duplicate_copy`, `finish_not_craftable`, `idempotency_key_reused`, `invalid_action`, `invalid_body`, `invalid_client_seed`, `invalid_cursor`, `invalid_posture`, `invalid_purpose`, `invalid_reserve_condition`, `invalid_text`, `nothing_to_change`, `over_budget`, `pack_not_for_sale`, `pack_not_sellable`, `plan_size`, `starter_affinity_not_offered`, `unknown_affinity`, `unknown_card_kind`, `unknown_currency`, `unknown_game`, `unknown_rarity`, `validation_failed` */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "cannot_attack_yourself" | "card_not_owned" | "deck_class_mixed" | "deck_composition" | "deck_copy_limit" | "deck_copy_not_owned" | "deck_copy_repeated" | "deck_cost_exceeded" | "deck_list_too_long" | "deck_mythic_limit" | "deck_name_blank" | "deck_name_invalid" | "deck_name_too_long" | "deck_size" | "duplicate_card" | "duplicate_copy" | "finish_not_craftable" | "idempotency_key_reused" | "invalid_action" | "invalid_body" | "invalid_client_seed" | "invalid_cursor" | "invalid_posture" | "invalid_purpose" | "invalid_reserve_condition" | "invalid_text" | "nothing_to_change" | "over_budget" | "pack_not_for_sale" | "pack_not_sellable" | "plan_size" | "starter_affinity_not_offered" | "unknown_affinity" | "unknown_card_kind" | "unknown_currency" | "unknown_game" | "unknown_rarity" | "validation_failed";
-                        /** @enum {integer} */
-                        status?: 422;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many changes: wait for Retry-After seconds */
+            /** @description Too many changes: wait for Retry-After seconds; codes: `rate_limited` */
             429: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "rate_limited";
-                        /** @enum {integer} */
-                        status?: 429;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A service is unavailable */
+            /** @description A service is unavailable; codes: `accounts_unavailable`, `authoring_unavailable`, `broker_unavailable`, `database_unavailable`, `identity_provider_unavailable`, `pack_pool_incomplete`, `service_timeout`, `service_unavailable`, `starter_cards_unavailable`, `transaction_conflict` */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable" | "transaction_conflict";
-                        /** @enum {integer} */
-                        status?: 503;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unexpected error */
+            /** @description Unexpected error; codes: `internal_error` */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "internal_error";
-                        /** @enum {integer} */
-                        status?: 500;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -13678,144 +10937,94 @@ export interface operations {
                     "application/json": components["schemas"]["Plan"];
                 };
             };
-            /** @description Malformed request */
+            /** @description Malformed request; codes: `malformed_json`, `malformed_request`, `unsupported_media_type` */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "malformed_json" | "malformed_request" | "unsupported_media_type";
-                        /** @enum {integer} */
-                        status?: 400;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Missing or invalid access token */
+            /** @description Missing or invalid access token; codes: `invalid_audience`, `invalid_issuer`, `invalid_token`, `missing_token`, `token_expired`, `token_not_yet_valid`, `unknown_signing_key` */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "invalid_audience" | "invalid_issuer" | "invalid_token" | "missing_token" | "token_expired" | "token_not_yet_valid" | "unknown_signing_key";
-                        /** @enum {integer} */
-                        status?: 401;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not allowed (role, ownership or a locked account) */
+            /** @description Not allowed (role, ownership or a locked account); codes: `account_locked` */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "account_locked";
-                        /** @enum {integer} */
-                        status?: 403;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not found */
+            /** @description Not found; codes: `collection_not_found`, `copy_not_found`, `crafting_not_offered`, `deck_not_found`, `definition_not_found`, `no_defense`, `no_starter`, `pack_not_found`, `plan_not_found`, `report_not_found`, `route_not_found`, `starter_not_chosen`, `target_not_found`, `unknown_pack_kind` */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "collection_not_found" | "copy_not_found" | "crafting_not_offered" | "deck_not_found" | "definition_not_found" | "no_defense" | "no_starter" | "pack_not_found" | "plan_not_found" | "report_not_found" | "route_not_found" | "starter_not_chosen" | "target_not_found" | "unknown_pack_kind";
-                        /** @enum {integer} */
-                        status?: 404;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict with the current state */
+            /** @description Conflict with the current state; codes: `answer_not_marked`, `attack_finished`, `balance_limit_reached`, `card_already_played`, `card_not_craftable`, `copy_in_deck`, `craft_copy_limit`, `daily_limit_reached`, `deck_limit_reached`, `insufficient_funds`, `no_ticket`, `not_overdue`, `not_your_seat`, `pack_already_opened`, `pack_room_too_small`, `plan_limit_reached`, `roll_source_taken`, `stale_version`, `starter_already_chosen`, `target_not_allowed`, `target_protected`, `target_recently_attacked`, `target_under_attack`, `terrakard_not_started`, `tutorial_finished`, `tutorial_not_finished`, `unknown_card`, `unknown_choice`, `wrong_phase` */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "answer_not_marked" | "attack_finished" | "balance_limit_reached" | "card_already_played" | "card_not_craftable" | "copy_in_deck" | "craft_copy_limit" | "daily_limit_reached" | "deck_limit_reached" | "insufficient_funds" | "no_ticket" | "not_overdue" | "not_your_seat" | "pack_already_opened" | "pack_room_too_small" | "plan_limit_reached" | "roll_source_taken" | "stale_version" | "starter_already_chosen" | "target_not_allowed" | "target_protected" | "target_recently_attacked" | "target_under_attack" | "terrakard_not_started" | "tutorial_finished" | "tutorial_not_finished" | "unknown_card" | "unknown_choice" | "wrong_phase";
-                        /** @enum {integer} */
-                        status?: 409;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Body too large */
+            /** @description Body too large; codes: `payload_too_large` */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "payload_too_large";
-                        /** @enum {integer} */
-                        status?: 413;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Invalid input */
+            /** @description Invalid input; codes: `cannot_attack_yourself`, `card_not_owned`, `deck_class_mixed`, `deck_composition`, `deck_copy_limit`, `deck_copy_not_owned`, `deck_copy_repeated`, `deck_cost_exceeded`, `deck_list_too_long`, `deck_mythic_limit`, `deck_name_blank`, `deck_name_invalid`, `deck_name_too_long`, `deck_size`, `duplicate_card`, `duplicate_copy`, `finish_not_craftable`, `idempotency_key_reused`, `invalid_action`, `invalid_body`, `invalid_client_seed`, `invalid_cursor`, `invalid_posture`, `invalid_purpose`, `invalid_reserve_condition`, `invalid_text`, `nothing_to_change`, `over_budget`, `pack_not_for_sale`, `pack_not_sellable`, `plan_size`, `starter_affinity_not_offered`, `unknown_affinity`, `unknown_card_kind`, `unknown_currency`, `unknown_game`, `unknown_rarity`, `validation_failed` */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "cannot_attack_yourself" | "card_not_owned" | "deck_class_mixed" | "deck_composition" | "deck_copy_limit" | "deck_copy_not_owned" | "deck_copy_repeated" | "deck_cost_exceeded" | "deck_list_too_long" | "deck_mythic_limit" | "deck_name_blank" | "deck_name_invalid" | "deck_name_too_long" | "deck_size" | "duplicate_card" | "duplicate_copy" | "finish_not_craftable" | "idempotency_key_reused" | "invalid_action" | "invalid_body" | "invalid_client_seed" | "invalid_cursor" | "invalid_posture" | "invalid_purpose" | "invalid_reserve_condition" | "invalid_text" | "nothing_to_change" | "over_budget" | "pack_not_for_sale" | "pack_not_sellable" | "plan_size" | "starter_affinity_not_offered" | "unknown_affinity" | "unknown_card_kind" | "unknown_currency" | "unknown_game" | "unknown_rarity" | "validation_failed";
-                        /** @enum {integer} */
-                        status?: 422;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many changes: wait for Retry-After seconds */
+            /** @description Too many changes: wait for Retry-After seconds; codes: `rate_limited` */
             429: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "rate_limited";
-                        /** @enum {integer} */
-                        status?: 429;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A service is unavailable */
+            /** @description A service is unavailable; codes: `accounts_unavailable`, `authoring_unavailable`, `broker_unavailable`, `database_unavailable`, `identity_provider_unavailable`, `pack_pool_incomplete`, `service_timeout`, `service_unavailable`, `starter_cards_unavailable`, `transaction_conflict` */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable" | "transaction_conflict";
-                        /** @enum {integer} */
-                        status?: 503;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unexpected error */
+            /** @description Unexpected error; codes: `internal_error` */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "internal_error";
-                        /** @enum {integer} */
-                        status?: 500;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -13838,60 +11047,40 @@ export interface operations {
                     "application/json": components["schemas"]["Profile"];
                 };
             };
-            /** @description Missing or invalid access token */
+            /** @description Missing or invalid access token; codes: `invalid_audience`, `invalid_issuer`, `invalid_token`, `missing_token`, `token_expired`, `token_not_yet_valid`, `unknown_signing_key` */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "invalid_audience" | "invalid_issuer" | "invalid_token" | "missing_token" | "token_expired" | "token_not_yet_valid" | "unknown_signing_key";
-                        /** @enum {integer} */
-                        status?: 401;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not allowed (role, ownership or a locked account) */
+            /** @description Not allowed (role, ownership or a locked account); codes: `account_locked` */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "account_locked";
-                        /** @enum {integer} */
-                        status?: 403;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A service is unavailable */
+            /** @description A service is unavailable; codes: `accounts_unavailable`, `authoring_unavailable`, `broker_unavailable`, `cards_unavailable`, `cpu_deck_unavailable`, `database_unavailable`, `identity_provider_unavailable`, `service_timeout`, `service_unavailable`, `starter_cards_unavailable`, `transaction_conflict` */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable" | "transaction_conflict";
-                        /** @enum {integer} */
-                        status?: 503;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unexpected error */
+            /** @description Unexpected error; codes: `internal_error` */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "internal_error";
-                        /** @enum {integer} */
-                        status?: 500;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -13918,116 +11107,76 @@ export interface operations {
                     "application/json": components["schemas"]["Settings"];
                 };
             };
-            /** @description Malformed request */
+            /** @description Malformed request; codes: `malformed_json`, `malformed_request`, `unsupported_media_type` */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "malformed_json" | "malformed_request" | "unsupported_media_type";
-                        /** @enum {integer} */
-                        status?: 400;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Missing or invalid access token */
+            /** @description Missing or invalid access token; codes: `invalid_audience`, `invalid_issuer`, `invalid_token`, `missing_token`, `token_expired`, `token_not_yet_valid`, `unknown_signing_key` */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "invalid_audience" | "invalid_issuer" | "invalid_token" | "missing_token" | "token_expired" | "token_not_yet_valid" | "unknown_signing_key";
-                        /** @enum {integer} */
-                        status?: 401;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not allowed (role, ownership or a locked account) */
+            /** @description Not allowed (role, ownership or a locked account); codes: `account_locked` */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "account_locked";
-                        /** @enum {integer} */
-                        status?: 403;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Body too large */
+            /** @description Body too large; codes: `payload_too_large` */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "payload_too_large";
-                        /** @enum {integer} */
-                        status?: 413;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Invalid input */
+            /** @description Invalid input; codes: `cannot_attack_yourself`, `cannot_invite_yourself`, `card_not_owned`, `condition_unmet`, `creature_already_active`, `creature_defeated`, `deck_class_mixed`, `deck_composition`, `deck_copy_limit`, `deck_copy_not_owned`, `deck_copy_repeated`, `deck_cost_exceeded`, `deck_list_too_long`, `deck_mythic_limit`, `deck_name_blank`, `deck_name_invalid`, `deck_name_too_long`, `deck_not_playable`, `deck_size`, `duplicate_card`, `duplicate_copy`, `idempotency_key_mismatch`, `idempotency_key_reused`, `invalid_action`, `invalid_body`, `invalid_cursor`, `invalid_idempotency_key`, `invalid_posture`, `invalid_reserve_condition`, `invalid_text`, `match_finished`, `mode_not_offered`, `no_active_creature`, `not_enough_power`, `not_your_turn`, `nothing_to_select`, `over_budget`, `plan_size`, `power_card_discarded`, `starter_affinity_not_offered`, `stunned`, `unknown_affinity`, `unknown_card_kind`, `unknown_creature`, `unknown_game`, `unknown_move`, `unknown_power_card`, `unknown_rarity`, `validation_failed`, `wrong_phase` */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "cannot_attack_yourself" | "cannot_invite_yourself" | "card_not_owned" | "condition_unmet" | "creature_already_active" | "creature_defeated" | "deck_class_mixed" | "deck_composition" | "deck_copy_limit" | "deck_copy_not_owned" | "deck_copy_repeated" | "deck_cost_exceeded" | "deck_list_too_long" | "deck_mythic_limit" | "deck_name_blank" | "deck_name_invalid" | "deck_name_too_long" | "deck_not_playable" | "deck_size" | "duplicate_card" | "duplicate_copy" | "idempotency_key_mismatch" | "idempotency_key_reused" | "invalid_action" | "invalid_body" | "invalid_cursor" | "invalid_idempotency_key" | "invalid_posture" | "invalid_reserve_condition" | "invalid_text" | "match_finished" | "mode_not_offered" | "no_active_creature" | "not_enough_power" | "not_your_turn" | "nothing_to_select" | "over_budget" | "plan_size" | "power_card_discarded" | "starter_affinity_not_offered" | "stunned" | "unknown_affinity" | "unknown_card_kind" | "unknown_creature" | "unknown_game" | "unknown_move" | "unknown_power_card" | "unknown_rarity" | "validation_failed" | "wrong_phase";
-                        /** @enum {integer} */
-                        status?: 422;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many changes: wait for Retry-After seconds */
+            /** @description Too many changes: wait for Retry-After seconds; codes: `rate_limited` */
             429: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "rate_limited";
-                        /** @enum {integer} */
-                        status?: 429;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A service is unavailable */
+            /** @description A service is unavailable; codes: `accounts_unavailable`, `authoring_unavailable`, `broker_unavailable`, `cards_unavailable`, `cpu_deck_unavailable`, `database_unavailable`, `identity_provider_unavailable`, `service_timeout`, `service_unavailable`, `starter_cards_unavailable`, `transaction_conflict` */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable" | "transaction_conflict";
-                        /** @enum {integer} */
-                        status?: 503;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unexpected error */
+            /** @description Unexpected error; codes: `internal_error` */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "internal_error";
-                        /** @enum {integer} */
-                        status?: 500;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -14054,144 +11203,94 @@ export interface operations {
                     "application/json": components["schemas"]["Attack"];
                 };
             };
-            /** @description Malformed request */
+            /** @description Malformed request; codes: `malformed_json`, `malformed_request`, `unsupported_media_type` */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "malformed_json" | "malformed_request" | "unsupported_media_type";
-                        /** @enum {integer} */
-                        status?: 400;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Missing or invalid access token */
+            /** @description Missing or invalid access token; codes: `invalid_audience`, `invalid_issuer`, `invalid_token`, `missing_token`, `token_expired`, `token_not_yet_valid`, `unknown_signing_key` */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "invalid_audience" | "invalid_issuer" | "invalid_token" | "missing_token" | "token_expired" | "token_not_yet_valid" | "unknown_signing_key";
-                        /** @enum {integer} */
-                        status?: 401;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not allowed (role, ownership or a locked account) */
+            /** @description Not allowed (role, ownership or a locked account); codes: `account_locked` */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "account_locked";
-                        /** @enum {integer} */
-                        status?: 403;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not found */
+            /** @description Not found; codes: `collection_not_found`, `deck_not_found`, `invitation_not_found`, `match_not_found`, `no_active_match`, `no_defense`, `not_queued`, `plan_not_found`, `player_not_found`, `report_not_found`, `route_not_found`, `target_not_found` */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "collection_not_found" | "deck_not_found" | "invitation_not_found" | "match_not_found" | "no_active_match" | "no_defense" | "not_queued" | "plan_not_found" | "player_not_found" | "report_not_found" | "route_not_found" | "target_not_found";
-                        /** @enum {integer} */
-                        status?: 404;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict with the current state */
+            /** @description Conflict with the current state; codes: `active_match_exists`, `active_match_limit`, `already_locked`, `answer_not_marked`, `attack_finished`, `card_already_played`, `card_not_in_hand`, `choosing_time_over`, `condition_unmet`, `creature_already_active`, `creature_defeated`, `invalid_action`, `invitation_exists`, `invitation_limit_reached`, `invitation_not_pending`, `match_finished`, `no_active_creature`, `no_ticket`, `not_a_seat`, `not_enough_power`, `not_overdue`, `not_your_seat`, `not_your_turn`, `nothing_to_select`, `opponent_busy`, `plan_limit_reached`, `power_card_discarded`, `pseudonym_ambiguous`, `same_slot`, `slot_empty`, `slot_taken`, `stale_version`, `stunned`, `target_not_allowed`, `target_protected`, `target_recently_attacked`, `target_under_attack`, `terrakard_not_started`, `tutorial_finished`, `tutorial_not_finished`, `unknown_card`, `unknown_choice`, `unknown_creature`, `unknown_move`, `unknown_power_card`, `unknown_slot`, `wrong_phase` */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "active_match_exists" | "active_match_limit" | "already_locked" | "answer_not_marked" | "attack_finished" | "card_already_played" | "card_not_in_hand" | "choosing_time_over" | "condition_unmet" | "creature_already_active" | "creature_defeated" | "invalid_action" | "invitation_exists" | "invitation_limit_reached" | "invitation_not_pending" | "match_finished" | "no_active_creature" | "no_ticket" | "not_a_seat" | "not_enough_power" | "not_overdue" | "not_your_seat" | "not_your_turn" | "nothing_to_select" | "opponent_busy" | "plan_limit_reached" | "power_card_discarded" | "pseudonym_ambiguous" | "same_slot" | "slot_empty" | "slot_taken" | "stale_version" | "stunned" | "target_not_allowed" | "target_protected" | "target_recently_attacked" | "target_under_attack" | "terrakard_not_started" | "tutorial_finished" | "tutorial_not_finished" | "unknown_card" | "unknown_choice" | "unknown_creature" | "unknown_move" | "unknown_power_card" | "unknown_slot" | "wrong_phase";
-                        /** @enum {integer} */
-                        status?: 409;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Body too large */
+            /** @description Body too large; codes: `payload_too_large` */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "payload_too_large";
-                        /** @enum {integer} */
-                        status?: 413;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Invalid input */
+            /** @description Invalid input; codes: `cannot_attack_yourself`, `cannot_invite_yourself`, `card_not_owned`, `condition_unmet`, `creature_already_active`, `creature_defeated`, `deck_class_mixed`, `deck_composition`, `deck_copy_limit`, `deck_copy_not_owned`, `deck_copy_repeated`, `deck_cost_exceeded`, `deck_list_too_long`, `deck_mythic_limit`, `deck_name_blank`, `deck_name_invalid`, `deck_name_too_long`, `deck_not_playable`, `deck_size`, `duplicate_card`, `duplicate_copy`, `idempotency_key_mismatch`, `idempotency_key_reused`, `invalid_action`, `invalid_body`, `invalid_cursor`, `invalid_idempotency_key`, `invalid_posture`, `invalid_reserve_condition`, `invalid_text`, `match_finished`, `mode_not_offered`, `no_active_creature`, `not_enough_power`, `not_your_turn`, `nothing_to_select`, `over_budget`, `plan_size`, `power_card_discarded`, `starter_affinity_not_offered`, `stunned`, `unknown_affinity`, `unknown_card_kind`, `unknown_creature`, `unknown_game`, `unknown_move`, `unknown_power_card`, `unknown_rarity`, `validation_failed`, `wrong_phase` */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "cannot_attack_yourself" | "cannot_invite_yourself" | "card_not_owned" | "condition_unmet" | "creature_already_active" | "creature_defeated" | "deck_class_mixed" | "deck_composition" | "deck_copy_limit" | "deck_copy_not_owned" | "deck_copy_repeated" | "deck_cost_exceeded" | "deck_list_too_long" | "deck_mythic_limit" | "deck_name_blank" | "deck_name_invalid" | "deck_name_too_long" | "deck_not_playable" | "deck_size" | "duplicate_card" | "duplicate_copy" | "idempotency_key_mismatch" | "idempotency_key_reused" | "invalid_action" | "invalid_body" | "invalid_cursor" | "invalid_idempotency_key" | "invalid_posture" | "invalid_reserve_condition" | "invalid_text" | "match_finished" | "mode_not_offered" | "no_active_creature" | "not_enough_power" | "not_your_turn" | "nothing_to_select" | "over_budget" | "plan_size" | "power_card_discarded" | "starter_affinity_not_offered" | "stunned" | "unknown_affinity" | "unknown_card_kind" | "unknown_creature" | "unknown_game" | "unknown_move" | "unknown_power_card" | "unknown_rarity" | "validation_failed" | "wrong_phase";
-                        /** @enum {integer} */
-                        status?: 422;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many changes: wait for Retry-After seconds */
+            /** @description Too many changes: wait for Retry-After seconds; codes: `rate_limited` */
             429: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "rate_limited";
-                        /** @enum {integer} */
-                        status?: 429;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A service is unavailable */
+            /** @description A service is unavailable; codes: `accounts_unavailable`, `authoring_unavailable`, `broker_unavailable`, `cards_unavailable`, `cpu_deck_unavailable`, `database_unavailable`, `identity_provider_unavailable`, `service_timeout`, `service_unavailable`, `starter_cards_unavailable`, `transaction_conflict` */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable" | "transaction_conflict";
-                        /** @enum {integer} */
-                        status?: 503;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unexpected error */
+            /** @description Unexpected error; codes: `internal_error` */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "internal_error";
-                        /** @enum {integer} */
-                        status?: 500;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -14221,88 +11320,58 @@ export interface operations {
                     "application/json": components["schemas"]["Invitations"];
                 };
             };
-            /** @description Missing or invalid access token */
+            /** @description Missing or invalid access token; codes: `invalid_audience`, `invalid_issuer`, `invalid_token`, `missing_token`, `token_expired`, `token_not_yet_valid`, `unknown_signing_key` */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "invalid_audience" | "invalid_issuer" | "invalid_token" | "missing_token" | "token_expired" | "token_not_yet_valid" | "unknown_signing_key";
-                        /** @enum {integer} */
-                        status?: 401;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not allowed (role, ownership or a locked account) */
+            /** @description Not allowed (role, ownership or a locked account); codes: `account_locked` */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "account_locked";
-                        /** @enum {integer} */
-                        status?: 403;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not found */
+            /** @description Not found; codes: `collection_not_found`, `deck_not_found`, `invitation_not_found`, `match_not_found`, `no_active_match`, `no_defense`, `not_queued`, `plan_not_found`, `player_not_found`, `report_not_found`, `route_not_found`, `target_not_found` */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "collection_not_found" | "deck_not_found" | "invitation_not_found" | "match_not_found" | "no_active_match" | "no_defense" | "not_queued" | "plan_not_found" | "player_not_found" | "report_not_found" | "route_not_found" | "target_not_found";
-                        /** @enum {integer} */
-                        status?: 404;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Invalid input */
+            /** @description Invalid input; codes: `cannot_attack_yourself`, `cannot_invite_yourself`, `card_not_owned`, `condition_unmet`, `creature_already_active`, `creature_defeated`, `deck_class_mixed`, `deck_composition`, `deck_copy_limit`, `deck_copy_not_owned`, `deck_copy_repeated`, `deck_cost_exceeded`, `deck_list_too_long`, `deck_mythic_limit`, `deck_name_blank`, `deck_name_invalid`, `deck_name_too_long`, `deck_not_playable`, `deck_size`, `duplicate_card`, `duplicate_copy`, `idempotency_key_mismatch`, `idempotency_key_reused`, `invalid_action`, `invalid_body`, `invalid_cursor`, `invalid_idempotency_key`, `invalid_posture`, `invalid_reserve_condition`, `invalid_text`, `match_finished`, `mode_not_offered`, `no_active_creature`, `not_enough_power`, `not_your_turn`, `nothing_to_select`, `over_budget`, `plan_size`, `power_card_discarded`, `starter_affinity_not_offered`, `stunned`, `unknown_affinity`, `unknown_card_kind`, `unknown_creature`, `unknown_game`, `unknown_move`, `unknown_power_card`, `unknown_rarity`, `validation_failed`, `wrong_phase` */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "cannot_attack_yourself" | "cannot_invite_yourself" | "card_not_owned" | "condition_unmet" | "creature_already_active" | "creature_defeated" | "deck_class_mixed" | "deck_composition" | "deck_copy_limit" | "deck_copy_not_owned" | "deck_copy_repeated" | "deck_cost_exceeded" | "deck_list_too_long" | "deck_mythic_limit" | "deck_name_blank" | "deck_name_invalid" | "deck_name_too_long" | "deck_not_playable" | "deck_size" | "duplicate_card" | "duplicate_copy" | "idempotency_key_mismatch" | "idempotency_key_reused" | "invalid_action" | "invalid_body" | "invalid_cursor" | "invalid_idempotency_key" | "invalid_posture" | "invalid_reserve_condition" | "invalid_text" | "match_finished" | "mode_not_offered" | "no_active_creature" | "not_enough_power" | "not_your_turn" | "nothing_to_select" | "over_budget" | "plan_size" | "power_card_discarded" | "starter_affinity_not_offered" | "stunned" | "unknown_affinity" | "unknown_card_kind" | "unknown_creature" | "unknown_game" | "unknown_move" | "unknown_power_card" | "unknown_rarity" | "validation_failed" | "wrong_phase";
-                        /** @enum {integer} */
-                        status?: 422;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A service is unavailable */
+            /** @description A service is unavailable; codes: `accounts_unavailable`, `authoring_unavailable`, `broker_unavailable`, `cards_unavailable`, `cpu_deck_unavailable`, `database_unavailable`, `identity_provider_unavailable`, `service_timeout`, `service_unavailable`, `starter_cards_unavailable`, `transaction_conflict` */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable" | "transaction_conflict";
-                        /** @enum {integer} */
-                        status?: 503;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unexpected error */
+            /** @description Unexpected error; codes: `internal_error` */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "internal_error";
-                        /** @enum {integer} */
-                        status?: 500;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -14331,144 +11400,94 @@ export interface operations {
                     "application/json": components["schemas"]["Invitation"];
                 };
             };
-            /** @description Malformed request */
+            /** @description Malformed request; codes: `malformed_json`, `malformed_request`, `unsupported_media_type` */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "malformed_json" | "malformed_request" | "unsupported_media_type";
-                        /** @enum {integer} */
-                        status?: 400;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Missing or invalid access token */
+            /** @description Missing or invalid access token; codes: `invalid_audience`, `invalid_issuer`, `invalid_token`, `missing_token`, `token_expired`, `token_not_yet_valid`, `unknown_signing_key` */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "invalid_audience" | "invalid_issuer" | "invalid_token" | "missing_token" | "token_expired" | "token_not_yet_valid" | "unknown_signing_key";
-                        /** @enum {integer} */
-                        status?: 401;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not allowed (role, ownership or a locked account) */
+            /** @description Not allowed (role, ownership or a locked account); codes: `account_locked` */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "account_locked";
-                        /** @enum {integer} */
-                        status?: 403;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not found */
+            /** @description Not found; codes: `collection_not_found`, `deck_not_found`, `invitation_not_found`, `match_not_found`, `no_active_match`, `no_defense`, `not_queued`, `plan_not_found`, `player_not_found`, `report_not_found`, `route_not_found`, `target_not_found` */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "collection_not_found" | "deck_not_found" | "invitation_not_found" | "match_not_found" | "no_active_match" | "no_defense" | "not_queued" | "plan_not_found" | "player_not_found" | "report_not_found" | "route_not_found" | "target_not_found";
-                        /** @enum {integer} */
-                        status?: 404;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict with the current state */
+            /** @description Conflict with the current state; codes: `active_match_exists`, `active_match_limit`, `already_locked`, `answer_not_marked`, `attack_finished`, `card_already_played`, `card_not_in_hand`, `choosing_time_over`, `condition_unmet`, `creature_already_active`, `creature_defeated`, `invalid_action`, `invitation_exists`, `invitation_limit_reached`, `invitation_not_pending`, `match_finished`, `no_active_creature`, `no_ticket`, `not_a_seat`, `not_enough_power`, `not_overdue`, `not_your_seat`, `not_your_turn`, `nothing_to_select`, `opponent_busy`, `plan_limit_reached`, `power_card_discarded`, `pseudonym_ambiguous`, `same_slot`, `slot_empty`, `slot_taken`, `stale_version`, `stunned`, `target_not_allowed`, `target_protected`, `target_recently_attacked`, `target_under_attack`, `terrakard_not_started`, `tutorial_finished`, `tutorial_not_finished`, `unknown_card`, `unknown_choice`, `unknown_creature`, `unknown_move`, `unknown_power_card`, `unknown_slot`, `wrong_phase` */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "active_match_exists" | "active_match_limit" | "already_locked" | "answer_not_marked" | "attack_finished" | "card_already_played" | "card_not_in_hand" | "choosing_time_over" | "condition_unmet" | "creature_already_active" | "creature_defeated" | "invalid_action" | "invitation_exists" | "invitation_limit_reached" | "invitation_not_pending" | "match_finished" | "no_active_creature" | "no_ticket" | "not_a_seat" | "not_enough_power" | "not_overdue" | "not_your_seat" | "not_your_turn" | "nothing_to_select" | "opponent_busy" | "plan_limit_reached" | "power_card_discarded" | "pseudonym_ambiguous" | "same_slot" | "slot_empty" | "slot_taken" | "stale_version" | "stunned" | "target_not_allowed" | "target_protected" | "target_recently_attacked" | "target_under_attack" | "terrakard_not_started" | "tutorial_finished" | "tutorial_not_finished" | "unknown_card" | "unknown_choice" | "unknown_creature" | "unknown_move" | "unknown_power_card" | "unknown_slot" | "wrong_phase";
-                        /** @enum {integer} */
-                        status?: 409;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Body too large */
+            /** @description Body too large; codes: `payload_too_large` */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "payload_too_large";
-                        /** @enum {integer} */
-                        status?: 413;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Invalid input */
+            /** @description Invalid input; codes: `cannot_attack_yourself`, `cannot_invite_yourself`, `card_not_owned`, `condition_unmet`, `creature_already_active`, `creature_defeated`, `deck_class_mixed`, `deck_composition`, `deck_copy_limit`, `deck_copy_not_owned`, `deck_copy_repeated`, `deck_cost_exceeded`, `deck_list_too_long`, `deck_mythic_limit`, `deck_name_blank`, `deck_name_invalid`, `deck_name_too_long`, `deck_not_playable`, `deck_size`, `duplicate_card`, `duplicate_copy`, `idempotency_key_mismatch`, `idempotency_key_reused`, `invalid_action`, `invalid_body`, `invalid_cursor`, `invalid_idempotency_key`, `invalid_posture`, `invalid_reserve_condition`, `invalid_text`, `match_finished`, `mode_not_offered`, `no_active_creature`, `not_enough_power`, `not_your_turn`, `nothing_to_select`, `over_budget`, `plan_size`, `power_card_discarded`, `starter_affinity_not_offered`, `stunned`, `unknown_affinity`, `unknown_card_kind`, `unknown_creature`, `unknown_game`, `unknown_move`, `unknown_power_card`, `unknown_rarity`, `validation_failed`, `wrong_phase` */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "cannot_attack_yourself" | "cannot_invite_yourself" | "card_not_owned" | "condition_unmet" | "creature_already_active" | "creature_defeated" | "deck_class_mixed" | "deck_composition" | "deck_copy_limit" | "deck_copy_not_owned" | "deck_copy_repeated" | "deck_cost_exceeded" | "deck_list_too_long" | "deck_mythic_limit" | "deck_name_blank" | "deck_name_invalid" | "deck_name_too_long" | "deck_not_playable" | "deck_size" | "duplicate_card" | "duplicate_copy" | "idempotency_key_mismatch" | "idempotency_key_reused" | "invalid_action" | "invalid_body" | "invalid_cursor" | "invalid_idempotency_key" | "invalid_posture" | "invalid_reserve_condition" | "invalid_text" | "match_finished" | "mode_not_offered" | "no_active_creature" | "not_enough_power" | "not_your_turn" | "nothing_to_select" | "over_budget" | "plan_size" | "power_card_discarded" | "starter_affinity_not_offered" | "stunned" | "unknown_affinity" | "unknown_card_kind" | "unknown_creature" | "unknown_game" | "unknown_move" | "unknown_power_card" | "unknown_rarity" | "validation_failed" | "wrong_phase";
-                        /** @enum {integer} */
-                        status?: 422;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many changes: wait for Retry-After seconds */
+            /** @description Too many changes: wait for Retry-After seconds; codes: `rate_limited` */
             429: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "rate_limited";
-                        /** @enum {integer} */
-                        status?: 429;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A service is unavailable */
+            /** @description A service is unavailable; codes: `accounts_unavailable`, `authoring_unavailable`, `broker_unavailable`, `cards_unavailable`, `cpu_deck_unavailable`, `database_unavailable`, `identity_provider_unavailable`, `service_timeout`, `service_unavailable`, `starter_cards_unavailable`, `transaction_conflict` */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable" | "transaction_conflict";
-                        /** @enum {integer} */
-                        status?: 503;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unexpected error */
+            /** @description Unexpected error; codes: `internal_error` */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "internal_error";
-                        /** @enum {integer} */
-                        status?: 500;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -14494,102 +11513,67 @@ export interface operations {
                     "application/json": components["schemas"]["Invitation"];
                 };
             };
-            /** @description Missing or invalid access token */
+            /** @description Missing or invalid access token; codes: `invalid_audience`, `invalid_issuer`, `invalid_token`, `missing_token`, `token_expired`, `token_not_yet_valid`, `unknown_signing_key` */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "invalid_audience" | "invalid_issuer" | "invalid_token" | "missing_token" | "token_expired" | "token_not_yet_valid" | "unknown_signing_key";
-                        /** @enum {integer} */
-                        status?: 401;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not allowed (role, ownership or a locked account) */
+            /** @description Not allowed (role, ownership or a locked account); codes: `account_locked` */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "account_locked";
-                        /** @enum {integer} */
-                        status?: 403;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not found */
+            /** @description Not found; codes: `collection_not_found`, `deck_not_found`, `invitation_not_found`, `match_not_found`, `no_active_match`, `no_defense`, `not_queued`, `plan_not_found`, `player_not_found`, `report_not_found`, `route_not_found`, `target_not_found` */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "collection_not_found" | "deck_not_found" | "invitation_not_found" | "match_not_found" | "no_active_match" | "no_defense" | "not_queued" | "plan_not_found" | "player_not_found" | "report_not_found" | "route_not_found" | "target_not_found";
-                        /** @enum {integer} */
-                        status?: 404;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict with the current state */
+            /** @description Conflict with the current state; codes: `active_match_exists`, `active_match_limit`, `already_locked`, `answer_not_marked`, `attack_finished`, `card_already_played`, `card_not_in_hand`, `choosing_time_over`, `condition_unmet`, `creature_already_active`, `creature_defeated`, `invalid_action`, `invitation_exists`, `invitation_limit_reached`, `invitation_not_pending`, `match_finished`, `no_active_creature`, `no_ticket`, `not_a_seat`, `not_enough_power`, `not_overdue`, `not_your_seat`, `not_your_turn`, `nothing_to_select`, `opponent_busy`, `plan_limit_reached`, `power_card_discarded`, `pseudonym_ambiguous`, `same_slot`, `slot_empty`, `slot_taken`, `stale_version`, `stunned`, `target_not_allowed`, `target_protected`, `target_recently_attacked`, `target_under_attack`, `terrakard_not_started`, `tutorial_finished`, `tutorial_not_finished`, `unknown_card`, `unknown_choice`, `unknown_creature`, `unknown_move`, `unknown_power_card`, `unknown_slot`, `wrong_phase` */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "active_match_exists" | "active_match_limit" | "already_locked" | "answer_not_marked" | "attack_finished" | "card_already_played" | "card_not_in_hand" | "choosing_time_over" | "condition_unmet" | "creature_already_active" | "creature_defeated" | "invalid_action" | "invitation_exists" | "invitation_limit_reached" | "invitation_not_pending" | "match_finished" | "no_active_creature" | "no_ticket" | "not_a_seat" | "not_enough_power" | "not_overdue" | "not_your_seat" | "not_your_turn" | "nothing_to_select" | "opponent_busy" | "plan_limit_reached" | "power_card_discarded" | "pseudonym_ambiguous" | "same_slot" | "slot_empty" | "slot_taken" | "stale_version" | "stunned" | "target_not_allowed" | "target_protected" | "target_recently_attacked" | "target_under_attack" | "terrakard_not_started" | "tutorial_finished" | "tutorial_not_finished" | "unknown_card" | "unknown_choice" | "unknown_creature" | "unknown_move" | "unknown_power_card" | "unknown_slot" | "wrong_phase";
-                        /** @enum {integer} */
-                        status?: 409;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many changes: wait for Retry-After seconds */
+            /** @description Too many changes: wait for Retry-After seconds; codes: `rate_limited` */
             429: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "rate_limited";
-                        /** @enum {integer} */
-                        status?: 429;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A service is unavailable */
+            /** @description A service is unavailable; codes: `accounts_unavailable`, `authoring_unavailable`, `broker_unavailable`, `cards_unavailable`, `cpu_deck_unavailable`, `database_unavailable`, `identity_provider_unavailable`, `service_timeout`, `service_unavailable`, `starter_cards_unavailable`, `transaction_conflict` */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable" | "transaction_conflict";
-                        /** @enum {integer} */
-                        status?: 503;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unexpected error */
+            /** @description Unexpected error; codes: `internal_error` */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "internal_error";
-                        /** @enum {integer} */
-                        status?: 500;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -14619,144 +11603,94 @@ export interface operations {
                     "application/json": components["schemas"]["AcceptedMatch"];
                 };
             };
-            /** @description Malformed request */
+            /** @description Malformed request; codes: `malformed_json`, `malformed_request`, `unsupported_media_type` */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "malformed_json" | "malformed_request" | "unsupported_media_type";
-                        /** @enum {integer} */
-                        status?: 400;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Missing or invalid access token */
+            /** @description Missing or invalid access token; codes: `invalid_audience`, `invalid_issuer`, `invalid_token`, `missing_token`, `token_expired`, `token_not_yet_valid`, `unknown_signing_key` */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "invalid_audience" | "invalid_issuer" | "invalid_token" | "missing_token" | "token_expired" | "token_not_yet_valid" | "unknown_signing_key";
-                        /** @enum {integer} */
-                        status?: 401;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not allowed (role, ownership or a locked account) */
+            /** @description Not allowed (role, ownership or a locked account); codes: `account_locked` */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "account_locked";
-                        /** @enum {integer} */
-                        status?: 403;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not found */
+            /** @description Not found; codes: `collection_not_found`, `deck_not_found`, `invitation_not_found`, `match_not_found`, `no_active_match`, `no_defense`, `not_queued`, `plan_not_found`, `player_not_found`, `report_not_found`, `route_not_found`, `target_not_found` */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "collection_not_found" | "deck_not_found" | "invitation_not_found" | "match_not_found" | "no_active_match" | "no_defense" | "not_queued" | "plan_not_found" | "player_not_found" | "report_not_found" | "route_not_found" | "target_not_found";
-                        /** @enum {integer} */
-                        status?: 404;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict with the current state */
+            /** @description Conflict with the current state; codes: `active_match_exists`, `active_match_limit`, `already_locked`, `answer_not_marked`, `attack_finished`, `card_already_played`, `card_not_in_hand`, `choosing_time_over`, `condition_unmet`, `creature_already_active`, `creature_defeated`, `invalid_action`, `invitation_exists`, `invitation_limit_reached`, `invitation_not_pending`, `match_finished`, `no_active_creature`, `no_ticket`, `not_a_seat`, `not_enough_power`, `not_overdue`, `not_your_seat`, `not_your_turn`, `nothing_to_select`, `opponent_busy`, `plan_limit_reached`, `power_card_discarded`, `pseudonym_ambiguous`, `same_slot`, `slot_empty`, `slot_taken`, `stale_version`, `stunned`, `target_not_allowed`, `target_protected`, `target_recently_attacked`, `target_under_attack`, `terrakard_not_started`, `tutorial_finished`, `tutorial_not_finished`, `unknown_card`, `unknown_choice`, `unknown_creature`, `unknown_move`, `unknown_power_card`, `unknown_slot`, `wrong_phase` */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "active_match_exists" | "active_match_limit" | "already_locked" | "answer_not_marked" | "attack_finished" | "card_already_played" | "card_not_in_hand" | "choosing_time_over" | "condition_unmet" | "creature_already_active" | "creature_defeated" | "invalid_action" | "invitation_exists" | "invitation_limit_reached" | "invitation_not_pending" | "match_finished" | "no_active_creature" | "no_ticket" | "not_a_seat" | "not_enough_power" | "not_overdue" | "not_your_seat" | "not_your_turn" | "nothing_to_select" | "opponent_busy" | "plan_limit_reached" | "power_card_discarded" | "pseudonym_ambiguous" | "same_slot" | "slot_empty" | "slot_taken" | "stale_version" | "stunned" | "target_not_allowed" | "target_protected" | "target_recently_attacked" | "target_under_attack" | "terrakard_not_started" | "tutorial_finished" | "tutorial_not_finished" | "unknown_card" | "unknown_choice" | "unknown_creature" | "unknown_move" | "unknown_power_card" | "unknown_slot" | "wrong_phase";
-                        /** @enum {integer} */
-                        status?: 409;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Body too large */
+            /** @description Body too large; codes: `payload_too_large` */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "payload_too_large";
-                        /** @enum {integer} */
-                        status?: 413;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Invalid input */
+            /** @description Invalid input; codes: `cannot_attack_yourself`, `cannot_invite_yourself`, `card_not_owned`, `condition_unmet`, `creature_already_active`, `creature_defeated`, `deck_class_mixed`, `deck_composition`, `deck_copy_limit`, `deck_copy_not_owned`, `deck_copy_repeated`, `deck_cost_exceeded`, `deck_list_too_long`, `deck_mythic_limit`, `deck_name_blank`, `deck_name_invalid`, `deck_name_too_long`, `deck_not_playable`, `deck_size`, `duplicate_card`, `duplicate_copy`, `idempotency_key_mismatch`, `idempotency_key_reused`, `invalid_action`, `invalid_body`, `invalid_cursor`, `invalid_idempotency_key`, `invalid_posture`, `invalid_reserve_condition`, `invalid_text`, `match_finished`, `mode_not_offered`, `no_active_creature`, `not_enough_power`, `not_your_turn`, `nothing_to_select`, `over_budget`, `plan_size`, `power_card_discarded`, `starter_affinity_not_offered`, `stunned`, `unknown_affinity`, `unknown_card_kind`, `unknown_creature`, `unknown_game`, `unknown_move`, `unknown_power_card`, `unknown_rarity`, `validation_failed`, `wrong_phase` */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "cannot_attack_yourself" | "cannot_invite_yourself" | "card_not_owned" | "condition_unmet" | "creature_already_active" | "creature_defeated" | "deck_class_mixed" | "deck_composition" | "deck_copy_limit" | "deck_copy_not_owned" | "deck_copy_repeated" | "deck_cost_exceeded" | "deck_list_too_long" | "deck_mythic_limit" | "deck_name_blank" | "deck_name_invalid" | "deck_name_too_long" | "deck_not_playable" | "deck_size" | "duplicate_card" | "duplicate_copy" | "idempotency_key_mismatch" | "idempotency_key_reused" | "invalid_action" | "invalid_body" | "invalid_cursor" | "invalid_idempotency_key" | "invalid_posture" | "invalid_reserve_condition" | "invalid_text" | "match_finished" | "mode_not_offered" | "no_active_creature" | "not_enough_power" | "not_your_turn" | "nothing_to_select" | "over_budget" | "plan_size" | "power_card_discarded" | "starter_affinity_not_offered" | "stunned" | "unknown_affinity" | "unknown_card_kind" | "unknown_creature" | "unknown_game" | "unknown_move" | "unknown_power_card" | "unknown_rarity" | "validation_failed" | "wrong_phase";
-                        /** @enum {integer} */
-                        status?: 422;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many changes: wait for Retry-After seconds */
+            /** @description Too many changes: wait for Retry-After seconds; codes: `rate_limited` */
             429: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "rate_limited";
-                        /** @enum {integer} */
-                        status?: 429;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A service is unavailable */
+            /** @description A service is unavailable; codes: `accounts_unavailable`, `authoring_unavailable`, `broker_unavailable`, `cards_unavailable`, `cpu_deck_unavailable`, `database_unavailable`, `identity_provider_unavailable`, `service_timeout`, `service_unavailable`, `starter_cards_unavailable`, `transaction_conflict` */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable" | "transaction_conflict";
-                        /** @enum {integer} */
-                        status?: 503;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unexpected error */
+            /** @description Unexpected error; codes: `internal_error` */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "internal_error";
-                        /** @enum {integer} */
-                        status?: 500;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -14782,102 +11716,67 @@ export interface operations {
                     "application/json": components["schemas"]["Invitation"];
                 };
             };
-            /** @description Missing or invalid access token */
+            /** @description Missing or invalid access token; codes: `invalid_audience`, `invalid_issuer`, `invalid_token`, `missing_token`, `token_expired`, `token_not_yet_valid`, `unknown_signing_key` */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "invalid_audience" | "invalid_issuer" | "invalid_token" | "missing_token" | "token_expired" | "token_not_yet_valid" | "unknown_signing_key";
-                        /** @enum {integer} */
-                        status?: 401;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not allowed (role, ownership or a locked account) */
+            /** @description Not allowed (role, ownership or a locked account); codes: `account_locked` */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "account_locked";
-                        /** @enum {integer} */
-                        status?: 403;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not found */
+            /** @description Not found; codes: `collection_not_found`, `deck_not_found`, `invitation_not_found`, `match_not_found`, `no_active_match`, `no_defense`, `not_queued`, `plan_not_found`, `player_not_found`, `report_not_found`, `route_not_found`, `target_not_found` */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "collection_not_found" | "deck_not_found" | "invitation_not_found" | "match_not_found" | "no_active_match" | "no_defense" | "not_queued" | "plan_not_found" | "player_not_found" | "report_not_found" | "route_not_found" | "target_not_found";
-                        /** @enum {integer} */
-                        status?: 404;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict with the current state */
+            /** @description Conflict with the current state; codes: `active_match_exists`, `active_match_limit`, `already_locked`, `answer_not_marked`, `attack_finished`, `card_already_played`, `card_not_in_hand`, `choosing_time_over`, `condition_unmet`, `creature_already_active`, `creature_defeated`, `invalid_action`, `invitation_exists`, `invitation_limit_reached`, `invitation_not_pending`, `match_finished`, `no_active_creature`, `no_ticket`, `not_a_seat`, `not_enough_power`, `not_overdue`, `not_your_seat`, `not_your_turn`, `nothing_to_select`, `opponent_busy`, `plan_limit_reached`, `power_card_discarded`, `pseudonym_ambiguous`, `same_slot`, `slot_empty`, `slot_taken`, `stale_version`, `stunned`, `target_not_allowed`, `target_protected`, `target_recently_attacked`, `target_under_attack`, `terrakard_not_started`, `tutorial_finished`, `tutorial_not_finished`, `unknown_card`, `unknown_choice`, `unknown_creature`, `unknown_move`, `unknown_power_card`, `unknown_slot`, `wrong_phase` */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "active_match_exists" | "active_match_limit" | "already_locked" | "answer_not_marked" | "attack_finished" | "card_already_played" | "card_not_in_hand" | "choosing_time_over" | "condition_unmet" | "creature_already_active" | "creature_defeated" | "invalid_action" | "invitation_exists" | "invitation_limit_reached" | "invitation_not_pending" | "match_finished" | "no_active_creature" | "no_ticket" | "not_a_seat" | "not_enough_power" | "not_overdue" | "not_your_seat" | "not_your_turn" | "nothing_to_select" | "opponent_busy" | "plan_limit_reached" | "power_card_discarded" | "pseudonym_ambiguous" | "same_slot" | "slot_empty" | "slot_taken" | "stale_version" | "stunned" | "target_not_allowed" | "target_protected" | "target_recently_attacked" | "target_under_attack" | "terrakard_not_started" | "tutorial_finished" | "tutorial_not_finished" | "unknown_card" | "unknown_choice" | "unknown_creature" | "unknown_move" | "unknown_power_card" | "unknown_slot" | "wrong_phase";
-                        /** @enum {integer} */
-                        status?: 409;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many changes: wait for Retry-After seconds */
+            /** @description Too many changes: wait for Retry-After seconds; codes: `rate_limited` */
             429: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "rate_limited";
-                        /** @enum {integer} */
-                        status?: 429;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A service is unavailable */
+            /** @description A service is unavailable; codes: `accounts_unavailable`, `authoring_unavailable`, `broker_unavailable`, `cards_unavailable`, `cpu_deck_unavailable`, `database_unavailable`, `identity_provider_unavailable`, `service_timeout`, `service_unavailable`, `starter_cards_unavailable`, `transaction_conflict` */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "accounts_unavailable" | "authoring_unavailable" | "broker_unavailable" | "cards_unavailable" | "cpu_deck_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "service_timeout" | "service_unavailable" | "starter_cards_unavailable" | "transaction_conflict";
-                        /** @enum {integer} */
-                        status?: 503;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unexpected error */
+            /** @description Unexpected error; codes: `internal_error` */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "internal_error";
-                        /** @enum {integer} */
-                        status?: 500;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -14902,74 +11801,49 @@ export interface operations {
                     "application/json": components["schemas"]["Inventory"];
                 };
             };
-            /** @description Missing or invalid access token */
+            /** @description Missing or invalid access token; codes: `invalid_audience`, `invalid_issuer`, `invalid_token`, `missing_token`, `token_expired`, `token_not_yet_valid`, `unknown_signing_key` */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "invalid_audience" | "invalid_issuer" | "invalid_token" | "missing_token" | "token_expired" | "token_not_yet_valid" | "unknown_signing_key";
-                        /** @enum {integer} */
-                        status?: 401;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not allowed (role, ownership or a locked account) */
+            /** @description Not allowed (role, ownership or a locked account); codes: `account_locked` */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "account_locked";
-                        /** @enum {integer} */
-                        status?: 403;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not found */
+            /** @description Not found; codes: `copy_not_found`, `crafting_not_offered`, `definition_not_found`, `pack_not_found`, `route_not_found`, `unknown_pack_kind` */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "copy_not_found" | "crafting_not_offered" | "definition_not_found" | "pack_not_found" | "route_not_found" | "unknown_pack_kind";
-                        /** @enum {integer} */
-                        status?: 404;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A service is unavailable */
+            /** @description A service is unavailable; codes: `broker_unavailable`, `database_unavailable`, `identity_provider_unavailable`, `pack_pool_incomplete`, `service_timeout`, `service_unavailable`, `transaction_conflict` */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "transaction_conflict";
-                        /** @enum {integer} */
-                        status?: 503;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unexpected error */
+            /** @description Unexpected error; codes: `internal_error` */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "internal_error";
-                        /** @enum {integer} */
-                        status?: 500;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -14994,32 +11868,22 @@ export interface operations {
                     "application/json": components["schemas"]["PackOddsPage"];
                 };
             };
-            /** @description Not found */
+            /** @description Not found; codes: `copy_not_found`, `crafting_not_offered`, `definition_not_found`, `pack_not_found`, `route_not_found`, `unknown_pack_kind` */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "copy_not_found" | "crafting_not_offered" | "definition_not_found" | "pack_not_found" | "route_not_found" | "unknown_pack_kind";
-                        /** @enum {integer} */
-                        status?: 404;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unexpected error */
+            /** @description Unexpected error; codes: `internal_error` */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "internal_error";
-                        /** @enum {integer} */
-                        status?: 500;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -15048,116 +11912,76 @@ export interface operations {
                     "application/json": components["schemas"]["Opening"];
                 };
             };
-            /** @description Missing or invalid access token */
+            /** @description Missing or invalid access token; codes: `invalid_audience`, `invalid_issuer`, `invalid_token`, `missing_token`, `token_expired`, `token_not_yet_valid`, `unknown_signing_key` */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "invalid_audience" | "invalid_issuer" | "invalid_token" | "missing_token" | "token_expired" | "token_not_yet_valid" | "unknown_signing_key";
-                        /** @enum {integer} */
-                        status?: 401;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not allowed (role, ownership or a locked account) */
+            /** @description Not allowed (role, ownership or a locked account); codes: `account_locked` */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "account_locked";
-                        /** @enum {integer} */
-                        status?: 403;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not found */
+            /** @description Not found; codes: `copy_not_found`, `crafting_not_offered`, `definition_not_found`, `pack_not_found`, `route_not_found`, `unknown_pack_kind` */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "copy_not_found" | "crafting_not_offered" | "definition_not_found" | "pack_not_found" | "route_not_found" | "unknown_pack_kind";
-                        /** @enum {integer} */
-                        status?: 404;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict with the current state */
+            /** @description Conflict with the current state; codes: `balance_limit_reached`, `card_not_craftable`, `copy_in_deck`, `craft_copy_limit`, `daily_limit_reached`, `insufficient_funds`, `pack_already_opened`, `pack_room_too_small`, `roll_source_taken` */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "balance_limit_reached" | "card_not_craftable" | "copy_in_deck" | "craft_copy_limit" | "daily_limit_reached" | "insufficient_funds" | "pack_already_opened" | "pack_room_too_small" | "roll_source_taken";
-                        /** @enum {integer} */
-                        status?: 409;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Invalid input */
+            /** @description Invalid input; codes: `finish_not_craftable`, `idempotency_key_required`, `idempotency_key_reused`, `invalid_body`, `invalid_client_seed`, `invalid_cursor`, `invalid_idempotency_key`, `invalid_purpose`, `invalid_text`, `pack_not_for_sale`, `pack_not_sellable`, `unknown_currency`, `unknown_game`, `validation_failed` */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "finish_not_craftable" | "idempotency_key_required" | "idempotency_key_reused" | "invalid_body" | "invalid_client_seed" | "invalid_cursor" | "invalid_idempotency_key" | "invalid_purpose" | "invalid_text" | "pack_not_for_sale" | "pack_not_sellable" | "unknown_currency" | "unknown_game" | "validation_failed";
-                        /** @enum {integer} */
-                        status?: 422;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many changes: wait for Retry-After seconds */
+            /** @description Too many changes: wait for Retry-After seconds; codes: `rate_limited` */
             429: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "rate_limited";
-                        /** @enum {integer} */
-                        status?: 429;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A service is unavailable */
+            /** @description A service is unavailable; codes: `broker_unavailable`, `database_unavailable`, `identity_provider_unavailable`, `pack_pool_incomplete`, `service_timeout`, `service_unavailable`, `transaction_conflict` */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "transaction_conflict";
-                        /** @enum {integer} */
-                        status?: 503;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unexpected error */
+            /** @description Unexpected error; codes: `internal_error` */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "internal_error";
-                        /** @enum {integer} */
-                        status?: 500;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -15186,116 +12010,76 @@ export interface operations {
                     "application/json": components["schemas"]["PackSale"];
                 };
             };
-            /** @description Missing or invalid access token */
+            /** @description Missing or invalid access token; codes: `invalid_audience`, `invalid_issuer`, `invalid_token`, `missing_token`, `token_expired`, `token_not_yet_valid`, `unknown_signing_key` */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "invalid_audience" | "invalid_issuer" | "invalid_token" | "missing_token" | "token_expired" | "token_not_yet_valid" | "unknown_signing_key";
-                        /** @enum {integer} */
-                        status?: 401;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not allowed (role, ownership or a locked account) */
+            /** @description Not allowed (role, ownership or a locked account); codes: `account_locked` */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "account_locked";
-                        /** @enum {integer} */
-                        status?: 403;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not found */
+            /** @description Not found; codes: `copy_not_found`, `crafting_not_offered`, `definition_not_found`, `pack_not_found`, `route_not_found`, `unknown_pack_kind` */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "copy_not_found" | "crafting_not_offered" | "definition_not_found" | "pack_not_found" | "route_not_found" | "unknown_pack_kind";
-                        /** @enum {integer} */
-                        status?: 404;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict with the current state */
+            /** @description Conflict with the current state; codes: `balance_limit_reached`, `card_not_craftable`, `copy_in_deck`, `craft_copy_limit`, `daily_limit_reached`, `insufficient_funds`, `pack_already_opened`, `pack_room_too_small`, `roll_source_taken` */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "balance_limit_reached" | "card_not_craftable" | "copy_in_deck" | "craft_copy_limit" | "daily_limit_reached" | "insufficient_funds" | "pack_already_opened" | "pack_room_too_small" | "roll_source_taken";
-                        /** @enum {integer} */
-                        status?: 409;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Invalid input */
+            /** @description Invalid input; codes: `finish_not_craftable`, `idempotency_key_required`, `idempotency_key_reused`, `invalid_body`, `invalid_client_seed`, `invalid_cursor`, `invalid_idempotency_key`, `invalid_purpose`, `invalid_text`, `pack_not_for_sale`, `pack_not_sellable`, `unknown_currency`, `unknown_game`, `validation_failed` */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "finish_not_craftable" | "idempotency_key_required" | "idempotency_key_reused" | "invalid_body" | "invalid_client_seed" | "invalid_cursor" | "invalid_idempotency_key" | "invalid_purpose" | "invalid_text" | "pack_not_for_sale" | "pack_not_sellable" | "unknown_currency" | "unknown_game" | "validation_failed";
-                        /** @enum {integer} */
-                        status?: 422;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many changes: wait for Retry-After seconds */
+            /** @description Too many changes: wait for Retry-After seconds; codes: `rate_limited` */
             429: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "rate_limited";
-                        /** @enum {integer} */
-                        status?: 429;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A service is unavailable */
+            /** @description A service is unavailable; codes: `broker_unavailable`, `database_unavailable`, `identity_provider_unavailable`, `pack_pool_incomplete`, `service_timeout`, `service_unavailable`, `transaction_conflict` */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "transaction_conflict";
-                        /** @enum {integer} */
-                        status?: 503;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unexpected error */
+            /** @description Unexpected error; codes: `internal_error` */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "internal_error";
-                        /** @enum {integer} */
-                        status?: 500;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -15335,144 +12119,94 @@ export interface operations {
                     "application/json": components["schemas"]["PackGrant"];
                 };
             };
-            /** @description Malformed request */
+            /** @description Malformed request; codes: `malformed_json`, `malformed_request`, `unsupported_media_type` */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "malformed_json" | "malformed_request" | "unsupported_media_type";
-                        /** @enum {integer} */
-                        status?: 400;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Missing or invalid access token */
+            /** @description Missing or invalid access token; codes: `invalid_audience`, `invalid_issuer`, `invalid_token`, `missing_token`, `token_expired`, `token_not_yet_valid`, `unknown_signing_key` */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "invalid_audience" | "invalid_issuer" | "invalid_token" | "missing_token" | "token_expired" | "token_not_yet_valid" | "unknown_signing_key";
-                        /** @enum {integer} */
-                        status?: 401;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not allowed (role, ownership or a locked account) */
+            /** @description Not allowed (role, ownership or a locked account); codes: `account_locked` */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "account_locked";
-                        /** @enum {integer} */
-                        status?: 403;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not found */
+            /** @description Not found; codes: `copy_not_found`, `crafting_not_offered`, `definition_not_found`, `pack_not_found`, `route_not_found`, `unknown_pack_kind` */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "copy_not_found" | "crafting_not_offered" | "definition_not_found" | "pack_not_found" | "route_not_found" | "unknown_pack_kind";
-                        /** @enum {integer} */
-                        status?: 404;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict with the current state */
+            /** @description Conflict with the current state; codes: `balance_limit_reached`, `card_not_craftable`, `copy_in_deck`, `craft_copy_limit`, `daily_limit_reached`, `insufficient_funds`, `pack_already_opened`, `pack_room_too_small`, `roll_source_taken` */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "balance_limit_reached" | "card_not_craftable" | "copy_in_deck" | "craft_copy_limit" | "daily_limit_reached" | "insufficient_funds" | "pack_already_opened" | "pack_room_too_small" | "roll_source_taken";
-                        /** @enum {integer} */
-                        status?: 409;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Body too large */
+            /** @description Body too large; codes: `payload_too_large` */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "payload_too_large";
-                        /** @enum {integer} */
-                        status?: 413;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Invalid input */
+            /** @description Invalid input; codes: `finish_not_craftable`, `idempotency_key_required`, `idempotency_key_reused`, `invalid_body`, `invalid_client_seed`, `invalid_cursor`, `invalid_idempotency_key`, `invalid_purpose`, `invalid_text`, `pack_not_for_sale`, `pack_not_sellable`, `unknown_currency`, `unknown_game`, `validation_failed` */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "finish_not_craftable" | "idempotency_key_required" | "idempotency_key_reused" | "invalid_body" | "invalid_client_seed" | "invalid_cursor" | "invalid_idempotency_key" | "invalid_purpose" | "invalid_text" | "pack_not_for_sale" | "pack_not_sellable" | "unknown_currency" | "unknown_game" | "validation_failed";
-                        /** @enum {integer} */
-                        status?: 422;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many changes: wait for Retry-After seconds */
+            /** @description Too many changes: wait for Retry-After seconds; codes: `rate_limited` */
             429: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "rate_limited";
-                        /** @enum {integer} */
-                        status?: 429;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A service is unavailable */
+            /** @description A service is unavailable; codes: `broker_unavailable`, `database_unavailable`, `identity_provider_unavailable`, `pack_pool_incomplete`, `service_timeout`, `service_unavailable`, `transaction_conflict` */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "transaction_conflict";
-                        /** @enum {integer} */
-                        status?: 503;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unexpected error */
+            /** @description Unexpected error; codes: `internal_error` */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "internal_error";
-                        /** @enum {integer} */
-                        status?: 500;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -15497,74 +12231,49 @@ export interface operations {
                     "application/json": components["schemas"]["Wallet"];
                 };
             };
-            /** @description Missing or invalid access token */
+            /** @description Missing or invalid access token; codes: `invalid_audience`, `invalid_issuer`, `invalid_token`, `missing_token`, `token_expired`, `token_not_yet_valid`, `unknown_signing_key` */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "invalid_audience" | "invalid_issuer" | "invalid_token" | "missing_token" | "token_expired" | "token_not_yet_valid" | "unknown_signing_key";
-                        /** @enum {integer} */
-                        status?: 401;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not allowed (role, ownership or a locked account) */
+            /** @description Not allowed (role, ownership or a locked account); codes: `account_locked` */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "account_locked";
-                        /** @enum {integer} */
-                        status?: 403;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not found */
+            /** @description Not found; codes: `copy_not_found`, `crafting_not_offered`, `definition_not_found`, `pack_not_found`, `route_not_found`, `unknown_pack_kind` */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "copy_not_found" | "crafting_not_offered" | "definition_not_found" | "pack_not_found" | "route_not_found" | "unknown_pack_kind";
-                        /** @enum {integer} */
-                        status?: 404;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A service is unavailable */
+            /** @description A service is unavailable; codes: `broker_unavailable`, `database_unavailable`, `identity_provider_unavailable`, `pack_pool_incomplete`, `service_timeout`, `service_unavailable`, `transaction_conflict` */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "transaction_conflict";
-                        /** @enum {integer} */
-                        status?: 503;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unexpected error */
+            /** @description Unexpected error; codes: `internal_error` */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "internal_error";
-                        /** @enum {integer} */
-                        status?: 500;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -15596,88 +12305,58 @@ export interface operations {
                     "application/json": components["schemas"]["LedgerPage"];
                 };
             };
-            /** @description Missing or invalid access token */
+            /** @description Missing or invalid access token; codes: `invalid_audience`, `invalid_issuer`, `invalid_token`, `missing_token`, `token_expired`, `token_not_yet_valid`, `unknown_signing_key` */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "invalid_audience" | "invalid_issuer" | "invalid_token" | "missing_token" | "token_expired" | "token_not_yet_valid" | "unknown_signing_key";
-                        /** @enum {integer} */
-                        status?: 401;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not allowed (role, ownership or a locked account) */
+            /** @description Not allowed (role, ownership or a locked account); codes: `account_locked` */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "account_locked";
-                        /** @enum {integer} */
-                        status?: 403;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not found */
+            /** @description Not found; codes: `copy_not_found`, `crafting_not_offered`, `definition_not_found`, `pack_not_found`, `route_not_found`, `unknown_pack_kind` */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "copy_not_found" | "crafting_not_offered" | "definition_not_found" | "pack_not_found" | "route_not_found" | "unknown_pack_kind";
-                        /** @enum {integer} */
-                        status?: 404;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Invalid input */
+            /** @description Invalid input; codes: `finish_not_craftable`, `idempotency_key_required`, `idempotency_key_reused`, `invalid_body`, `invalid_client_seed`, `invalid_cursor`, `invalid_idempotency_key`, `invalid_purpose`, `invalid_text`, `pack_not_for_sale`, `pack_not_sellable`, `unknown_currency`, `unknown_game`, `validation_failed` */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "finish_not_craftable" | "idempotency_key_required" | "idempotency_key_reused" | "invalid_body" | "invalid_client_seed" | "invalid_cursor" | "invalid_idempotency_key" | "invalid_purpose" | "invalid_text" | "pack_not_for_sale" | "pack_not_sellable" | "unknown_currency" | "unknown_game" | "validation_failed";
-                        /** @enum {integer} */
-                        status?: 422;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A service is unavailable */
+            /** @description A service is unavailable; codes: `broker_unavailable`, `database_unavailable`, `identity_provider_unavailable`, `pack_pool_incomplete`, `service_timeout`, `service_unavailable`, `transaction_conflict` */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "broker_unavailable" | "database_unavailable" | "identity_provider_unavailable" | "pack_pool_incomplete" | "service_timeout" | "service_unavailable" | "transaction_conflict";
-                        /** @enum {integer} */
-                        status?: 503;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unexpected error */
+            /** @description Unexpected error; codes: `internal_error` */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "internal_error";
-                        /** @enum {integer} */
-                        status?: 500;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };

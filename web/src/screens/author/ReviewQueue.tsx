@@ -103,7 +103,7 @@ export function ReviewQueue() {
                 ) : (
                   <>
                     Not approved: <a href={href({ name: "content", id: outcome.id })}>{title}</a>.{" "}
-                    {outcome.problem ? explain({ status: outcome.problem.status ?? 0, code: outcome.problem.code ?? "", detail: outcome.problem.detail }) : ""}
+                    {outcome.problem ? explain({ status: outcome.problem.status ?? 0, code: outcome.problem.code ?? "unexpected_answer", detail: outcome.problem.detail }) : ""}
                   </>
                 )}
               </li>

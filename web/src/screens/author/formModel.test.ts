@@ -47,7 +47,7 @@ describe("a kind's form", () => {
     const draft = draftOf(QUESTION, { choices: [{ text: "" }, { text: "Mars" }] });
     const problem = {
       status: 422,
-      code: "invalid_content",
+      code: "invalid_content" as const,
       fields: { difficulty: ["Must be between 1 and 3."], choices: { "0": { text: ["Missing."] } } },
     };
     const placed = fieldMessages(problem, pathsOf(QUESTION, draft));
@@ -60,7 +60,7 @@ describe("a kind's form", () => {
       item: field("moves", "object", { fields: [field("name", "text"), field("effects", "json")] }),
     });
     const draft = draftOf([moves], { moves: [{ name: "Jab", effects: [] }] });
-    const problem = { status: 422, code: "invalid_effect", detail: "effect 2 (damage) is invalid", path: "moves[0].effects[1]", fields: { amount: ["Not a number."] } };
+    const problem = { status: 422, code: "invalid_effect" as const, detail: "effect 2 (damage) is invalid", path: "moves[0].effects[1]", fields: { amount: ["Not a number."] } };
     const placed = fieldMessages(problem, pathsOf([moves], draft));
     expect(placed.get("moves.0.effects")).toEqual(["effect 2 (damage) is invalid", "amount: Not a number."]);
   });

@@ -1,9 +1,9 @@
 import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/preact";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 
-import { ApiError } from "../../api/problems";
+import { ApiError, type ServerCode } from "../../api/problems";
 
-const answers: { deletion: unknown[]; refuse: string | null } = { deletion: [], refuse: null };
+const answers: { deletion: unknown[]; refuse: ServerCode | null } = { deletion: [], refuse: null };
 const sent: unknown[] = [];
 
 vi.mock("../../api/client", () => ({
