@@ -4,12 +4,14 @@ The game's own simulation code does the work (``games.chronovore.balance``,
 docs/balance/chronovore.md): a new player's deck is drawn for every match from a new
 account's starting packs (``starting_collection``, then ``starter_deck`` of one class),
 the greedy player is the kit's one-ply greedy on ``greedy_score``, the CPU is
-``cpu_action`` with the configured ``standard`` deck
-(``services/battle/games/chronovore_cpu_decks.json``), and a seat still arranging its
-row after ``MAX_STEPS`` actions is locked by the clock. The cards are the Core Set's
-(``services/authoring/seed/chronovore_core_set.json``), by founding name.
+``cpu_action`` with a configured deck (``services/battle/games/chronovore_cpu_decks.json``:
+``standard``, or ``training``, the one a player's first CPU matches are against), and a
+seat still arranging its row after ``MAX_STEPS`` actions is locked by the clock. The
+cards are the Core Set's (``services/authoring/seed/chronovore_core_set.json``), by
+founding name.
 
-Named decks: ``cpu`` (the CPU's), ``new:<class>`` (a new player's, drawn each match)
+Named decks: ``cpu`` (the CPU's standard deck), ``cpu:training`` (its training deck),
+``new:<class>`` (a new player's, drawn each match)
 and ``class:<class>`` (any legal deck of the class from the whole Core Set, drawn each
 match, as the class checks draw it). The player takes the first seat in half the
 matches (by the match's seed), as the game's band does.
@@ -44,6 +46,7 @@ ROOT = Path(__file__).parents[1]
 CORE_SET = ROOT / "services/authoring/seed/chronovore_core_set.json"
 CPU_DECKS = ROOT / "services/battle/games/chronovore_cpu_decks.json"
 CPU_DIFFICULTY = "standard"
+TRAINING = "training"  # the CPU's deck for a player's first CPU matches
 SEATS = ("player", "cpu")
 NEW, CLASS = "new:", "class:"
 
@@ -67,13 +70,14 @@ def deck(catalogue: Mapping[str, Mapping[str, Any]], names: Sequence[str]) -> li
     return [card_from_definition(catalogue[n]["kind"], catalogue[n]["body"]) for n in names]
 
 
-def cpu_names() -> tuple[str, ...]:
-    counts = json.loads(CPU_DECKS.read_text(encoding="utf-8"))[CPU_DIFFICULTY]["cards"]
+def cpu_names(difficulty: str = CPU_DIFFICULTY) -> tuple[str, ...]:
+    """The configured CPU deck of ``difficulty``, a name once a copy."""
+    counts = json.loads(CPU_DECKS.read_text(encoding="utf-8"))[difficulty]["cards"]
     return tuple(name for name, count in counts.items() for _ in range(count))
 
 
 def named_decks(catalogue: Mapping[str, Mapping[str, Any]]) -> dict[str, tuple[str, ...]]:
-    decks = {"cpu": cpu_names()}
+    decks = {"cpu": cpu_names(), "cpu:" + TRAINING: cpu_names(TRAINING)}
     for card_class in CLASSES:
         decks[NEW + card_class] = (NEW + card_class,)
         decks[CLASS + card_class] = (CLASS + card_class,)

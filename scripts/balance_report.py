@@ -15,8 +15,9 @@ writes the plots and ``index.html`` to ``--out``.
   level-1 defenses (the training plan, the level-1 demo defenders), by the greedy,
   random and lookahead (knows the plan) policies; then what-if defenses
   (``automatic:<budget>:<posture>``), each at a quarter of ``--matches``.
-- chronovore: a new player's class deck (``new:<class>``) against the CPU deck, greedy
-  and random.
+- chronovore: a new player's class deck (``new:<class>``) against the CPU's training
+  deck (a player's first CPU matches: the band applies), then against its standard deck
+  (the matches after), greedy and random.
 """
 
 from __future__ import annotations
@@ -74,7 +75,7 @@ def terrakard_runs(matches: int, seed: int) -> list[Run]:
 
 
 def chronovore_runs(matches: int, seed: int) -> list[Run]:
-    cpu = balance_chronovore.cpu_names()
+    training = balance_chronovore.cpu_names(balance_chronovore.TRAINING)
     return [
         (
             balance.Setup(
@@ -84,8 +85,9 @@ def chronovore_runs(matches: int, seed: int) -> list[Run]:
                 "chronovore",
             ),
             matches,
-            True,
+            banded,
         )
+        for cpu, banded in ((training, True), (balance_chronovore.cpu_names(), False))
         for card_class in balance_chronovore.CLASSES
         for policy in ("greedy", "random")
     ]

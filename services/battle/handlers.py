@@ -158,18 +158,25 @@ def start_chronovore_match(
     unit_of_work: UnitOfWorkFactory,
     clock: Clock,
     rng: RandomSource,
-    cpu_deck: chronovore.CpuDeck = chronovore.CPU_DECKS[chronovore.STANDARD],
+    cpu_decks: chronovore.CpuDeckChoice = chronovore.NEW_PLAYER_CPU,
     new_id: Callable[[], uuid.UUID] = uuid.uuid4,
 ) -> dict[str, Any]:
-    """A Chronovore CPU match: the player's legal saved deck against the configured CPU
-    deck, both shuffled from the seed, the CPU's row of round 1 locked in; one active
-    CPU match per player (ours, as Quest's)."""
+    """A Chronovore CPU match: the player's legal saved deck against a configured CPU
+    deck (the training one for the player's first CPU matches, counted in the
+    transaction that stores this one), both shuffled from the seed, the CPU's row of
+    round 1 locked in; one active CPU match per player (ours, as Quest's)."""
     game, mode = chronovore.GAME, chronovore.CPU_MODE
     with unit_of_work() as uow:
         active = uow.matches.active_id(cmd.player_id, game, mode)
     if active is not None:
         raise _refuse_second_match(active)
-    seats, brings = chronovore.cpu_match_setup(cards, cpu_deck, cmd.player_id, cmd.deck_id)
+    seats, player, built = chronovore.cpu_match_decks(cards, cpu_decks, cmd.player_id, cmd.deck_id)
+
+    def brings(uow: BattleUnitOfWork) -> Mapping[str, Any]:
+        started = uow.matches.started_count(cmd.player_id, game, mode)
+        cpu = built[cpu_decks.pick(started).difficulty]
+        return {chronovore.PLAYER_SEAT: player, chronovore.CPU_SEAT: cpu}
+
     return _start(game, mode, seats, brings, unit_of_work, clock, rng, new_id)
 
 
@@ -177,7 +184,7 @@ def _start(
     game: str,
     mode: str,
     seats: list[host.Seat],
-    brings: Mapping[str, Any],
+    brings: Mapping[str, Any] | Callable[[BattleUnitOfWork], Mapping[str, Any]],
     unit_of_work: UnitOfWorkFactory,
     clock: Clock,
     rng: RandomSource,
@@ -185,17 +192,21 @@ def _start(
 ) -> dict[str, Any]:
     """Any game's start once its seats are known: seed, the CPU's first actions, the
     insert (refused when a seated player has an active match where the rulebook allows
-    one), and the first player seat's view."""
+    one), and the first player seat's view. ``brings`` may be read from the store, in
+    the transaction that inserts the match (Chronovore's CPU deck by the player's
+    matches so far)."""
     hosted_game = hosted(game)
     now = clock.now()
-    match, initial, steps = host.start(
-        hosted_game, new_id(), mode, seats, brings, None, rng.seed_for_child(), now
-    )
-    match = match_seeds.salted(match, rng)
     seated = [s for s in seats if s.kind is host.SeatKind.PLAYER]
     with unit_of_work() as uow:
-        for player_id in match.players:  # an account may have been deleted meanwhile
-            uow.players.admit(player_id)
+        for seat in seats:  # an account may have been deleted meanwhile
+            if seat.player_id is not None:
+                uow.players.admit(seat.player_id)
+        decks = brings(uow) if callable(brings) else brings
+        match, initial, steps = host.start(
+            hosted_game, new_id(), mode, seats, decks, None, rng.seed_for_child(), now
+        )
+        match = match_seeds.salted(match, rng)
         if not uow.matches.add_if_no_active(match, initial):
             first = match.players[0]
             raise _refuse_second_match(uow.matches.active_id(first, game, mode))

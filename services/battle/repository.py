@@ -434,6 +434,17 @@ class SqlMatches:
         ).scalar()
         return int(found or 0)
 
+    def started_count(self, player_id: uuid.UUID, game: str, mode: str) -> int:
+        """How many matches of ``game``/``mode`` the player has been seated in, whatever
+        became of them (seated ones: a match of the release before seats is not counted)."""
+        found = self._session.execute(
+            select(func.count())
+            .select_from(matches)
+            .join(match_seats, match_seats.c.match_id == matches.c.id)
+            .where(*self._seated_where(player_id, game, mode))
+        ).scalar()
+        return int(found or 0)
+
     def played_by(
         self,
         player_id: uuid.UUID,
@@ -508,6 +519,7 @@ class Matches(Protocol):
 
     def add_if_no_active(self, match: Match, initial: Any) -> bool: ...
     def active_id(self, player_id: uuid.UUID, game: str, mode: str) -> uuid.UUID | None: ...
+    def started_count(self, player_id: uuid.UUID, game: str, mode: str) -> int: ...
     def get(self, match_id: uuid.UUID, for_update: bool = False) -> Match | None: ...
     def save(
         self,

@@ -37,7 +37,12 @@ PVP_SEATS = ("first", "second")  # ours: the queue's earlier player, the inviter
 # -- the CPU's deck -----------------------------------------------------------------------
 
 CPU_DECKS_FILE = Path(__file__).with_name("chronovore_cpu_decks.json")
-STANDARD = "standard"  # ours: the one difficulty so far
+STANDARD = "standard"  # ours: the CPU's deck once a player has had their training
+TRAINING = "training"  # ours: the CPU's deck for a player's first matches
+# Ours (docs/balance/chronovore.md, "The training deck"): how many of a player's first
+# Chronovore CPU matches (started, whatever became of them) the CPU plays its weaker
+# training deck; it plays the standard one from the next on.
+TRAINING_MATCHES = 10
 
 
 @dataclass(frozen=True)
@@ -63,6 +68,26 @@ def load_cpu_decks(path: Path = CPU_DECKS_FILE) -> dict[str, CpuDeck]:
 
 
 CPU_DECKS = load_cpu_decks()
+
+
+@dataclass(frozen=True)
+class CpuDeckChoice:
+    """The CPU's deck by how many CPU matches the player has started before this one:
+    ``training`` for the first ``training_matches``, ``standard`` after."""
+
+    training: CpuDeck
+    standard: CpuDeck
+    training_matches: int
+
+    def pick(self, started_before: int) -> CpuDeck:
+        return self.training if started_before < self.training_matches else self.standard
+
+    @property
+    def names(self) -> list[str]:
+        return sorted({*self.training.names, *self.standard.names})
+
+
+NEW_PLAYER_CPU = CpuDeckChoice(CPU_DECKS[TRAINING], CPU_DECKS[STANDARD], TRAINING_MATCHES)
 
 # -- seats and decks ----------------------------------------------------------------------
 
@@ -96,17 +121,33 @@ def cpu_match_setup(
     Chronovore deck as cards snapshots it (another game's deck is not found there, an
     illegal one refused) and the configured CPU deck, each card its lineage's active
     version."""
+    seats, player, found = _setup(cards, cpu.names, player_id, deck_id)
+    return seats, {PLAYER_SEAT: player, CPU_SEAT: cpu_deck(cpu, found)}
+
+
+def cpu_match_decks(
+    cards: CardsCatalogue, choice: CpuDeckChoice, player_id: uuid.UUID, deck_id: uuid.UUID
+) -> tuple[list[Seat], list[Card], dict[str, list[Card]]]:
+    """As ``cpu_match_setup``, with both CPU decks of ``choice`` built (by difficulty):
+    which one the CPU brings is decided in the transaction that stores the match, from
+    the player's matches there, and asking cards cannot wait until then."""
+    seats, player, found = _setup(cards, choice.names, player_id, deck_id)
+    built = {deck.difficulty: cpu_deck(deck, found) for deck in (choice.training, choice.standard)}
+    return seats, player, built
+
+
+def _setup(
+    cards: CardsCatalogue, names: list[str], player_id: uuid.UUID, deck_id: uuid.UUID
+) -> tuple[list[Seat], list[Card], list[dict[str, Any]]]:
     deck = cards.deck_for_match(player_id=str(player_id), deck_id=str(deck_id), game=GAME)
     player = player_deck(deck["cards"])
     found = [
         definition
         for kind in CardKind
-        for definition in cards.active_definitions_named(
-            game=GAME, kind=kind.value, names=cpu.names
-        )
+        for definition in cards.active_definitions_named(game=GAME, kind=kind.value, names=names)
     ]
     seats = cpu_match_seats(player_id, uuid.UUID(str(deck["deck_id"])), int(deck["version"]))
-    return seats, {PLAYER_SEAT: player, CPU_SEAT: cpu_deck(cpu, found)}
+    return seats, player, found
 
 
 def player_deck(cards: Sequence[Mapping[str, Any]]) -> list[Card]:

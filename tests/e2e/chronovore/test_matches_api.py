@@ -66,11 +66,16 @@ def stored_state(settings, match_id):
 
 
 def cpu_secrets(settings, match_id) -> list[str]:
-    """The names of the CPU's cards in hand, deck and slots right now."""
+    """The names of the CPU's cards in hand, deck and slots right now that the player's
+    own deck does not hold (a new player's CPU plays Neutral cards: the training deck)."""
     state = stored_state(settings, match_id)
-    cpu = state["sides"][state["seats"].index("cpu")]
-    items = [*cpu["hand"], *cpu["deck"], *(s for s in cpu["slots"] if s is not None)]
-    return sorted({item["card"]["name"] for item in items})
+
+    def names(seat: str) -> set[str]:
+        side = state["sides"][state["seats"].index(seat)]
+        items = [*side["hand"], *side["deck"], *(s for s in side["slots"] if s is not None)]
+        return {item["card"]["name"] for item in items}
+
+    return sorted(names("cpu") - names("player"))
 
 
 def send(player, view, action, key=None):
@@ -164,6 +169,7 @@ def test_a_whole_match_against_the_computer_through_the_api(api, rpc, core_set, 
     assert_problem(again, 409, "active_match_exists")
     # The CPU's cards stay face down: no answer names one before its pair resolves.
     hidden = cpu_secrets(settings, view["id"])
+    assert hidden
     uid = view["you"]["hand"][0]["uid"]
     placed = send(player, view, {"kind": "place", "card": uid, "slot": 1}, key="place-1")
     assert placed.status_code == 200, placed.text

@@ -108,6 +108,13 @@ class FakeMatches:
             None,
         )
 
+    def started_count(self, player_id, game, mode):
+        return sum(
+            1
+            for m in self.rows.values()
+            if m.seat_of(player_id) and (m.game, m.mode) == (game, mode)
+        )
+
     def get(self, match_id, for_update=False):
         return self.rows.get(match_id)
 
